@@ -1,0 +1,23 @@
+/**
+ * The one database port every repository uses. Two engines implement it: the embedded PGlite
+ * (default) and a PostgreSQL server (`DATABASE_URL`). SQL is written once for both.
+ */
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+}
+
+export type Engine = 'pglite' | 'postgres';
+
+export interface Db extends Queryable {
+  readonly engine: Engine;
+  /** Runs `fn` in one transaction. Keep it short: no provider call, hashing or sleep inside. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** True when the database answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
