@@ -1,0 +1,61 @@
+/**
+ * Access tokens are HMAC-SHA256 signed claims, so any instance holding TOKEN_SIGNING_KEY can check
+ * them without a database round trip. The environment name is both a claim and part of the
+ * signed input: a token of another environment never verifies here.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { randomToken } from '../shared/ids.ts';
+
+export interface TokenClaims {
+  /** consumer key the token was issued to */
+  sub: string;
+  /** company of that credential */
+  cid: string;
+  /** environment name */
+  env: string;
+  /** issued at / expires at, seconds since epoch */
+  iat: number;
+  exp: number;
+  jti: string;
+}
+
+export type TokenCheck =
+  | { ok: true; claims: TokenClaims }
+  | { ok: false; reason: 'malformed' | 'bad_signature' | 'other_environment' | 'expired' };
+
+const prefix = 'afn1';
+
+function sign(key: Buffer, env: string, payload: string): string {
+  return createHmac('sha256', key).update(`${prefix}.${env}.${payload}`).digest('base64url');
+}
+
+export function createAccessTokens(key: Buffer, environment: string) {
+  return {
+    issue(subject: string, companyId: string, now: Date, ttlSeconds: number): string {
+      const iat = Math.floor(now.getTime() / 1000);
+      const claims: TokenClaims = { sub: subject, cid: companyId, env: environment, iat, exp: iat + ttlSeconds, jti: randomToken(9) };
+      const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+      return `${prefix}.${payload}.${sign(key, environment, payload)}`;
+    },
+
+    verify(token: string, now: Date): TokenCheck {
+      const parts = token.split('.');
+      if (parts.length !== 3 || parts[0] !== prefix || !parts[1] || !parts[2]) return { ok: false, reason: 'malformed' };
+      let claims: TokenClaims;
+      try {
+        claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as TokenClaims;
+      } catch {
+        return { ok: false, reason: 'malformed' };
+      }
+      if (typeof claims !== 'object' || claims === null || typeof claims.env !== 'string') return { ok: false, reason: 'malformed' };
+      const expected = Buffer.from(sign(key, claims.env, parts[1]));
+      const given = Buffer.from(parts[2]);
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'bad_signature' };
+      if (claims.env !== environment) return { ok: false, reason: 'other_environment' };
+      if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now.getTime()) return { ok: false, reason: 'expired' };
+      return { ok: true, claims };
+    },
+  };
+}
+
+export type AccessTokens = ReturnType<typeof createAccessTokens>;

@@ -1,0 +1,70 @@
+/** POST /auth/token: exchanges a consumer key and secret for a bearer token (decisions.md §2). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errors } from '../http/app-error.ts';
+import { ErrorResponse } from '../http/error-response.ts';
+import type { RateLimiter } from '../http/rate-limiter.ts';
+import type { AuthService } from './auth.service.ts';
+
+export const TokenRequest = Type.Object(
+  {
+    consumer_key: Type.String({ minLength: 1, maxLength: 128 }),
+    consumer_secret: Type.String({ minLength: 1, maxLength: 256 }),
+  },
+  { $id: 'TokenRequest', additionalProperties: false },
+);
+
+export const TokenResponse = Type.Object(
+  {
+    access_token: Type.String(),
+    token_type: Type.Literal('bearer'),
+    expires_in: Type.Integer({ description: 'Validity in seconds; request a new token before it ends.' }),
+  },
+  { $id: 'TokenResponse' },
+);
+
+export interface AuthRoutesDeps {
+  auth: Pick<AuthService, 'issueToken'>;
+  limiter: RateLimiter;
+  perMinute: number;
+}
+
+const minute = 60_000;
+
+export const authRoutes =
+  (deps: AuthRoutesDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.post(
+      '/auth/token',
+      {
+        schema: {
+          summary: 'Get an access token',
+          description:
+            'Exchanges a consumer key and secret for a bearer token. Send `Accept-Version: v1` (absent means v1). ' +
+            'Token requests are limited per consumer key, and failed ones per client address.',
+          tags: ['auth'],
+          headers: Type.Object({ 'accept-version': Type.Optional(Type.String({ maxLength: 16 })) }),
+          body: TokenRequest,
+          response: { 200: TokenResponse, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        const version = request.headers['accept-version'];
+        if (version !== undefined && version !== 'v1') {
+          throw errors.invalidInput([{ field: 'Accept-Version', errorDetail: 'only v1 is supported' }]);
+        }
+        const failuresKey = `token-failures:${request.ip}`;
+        const failures = await deps.limiter.peek(failuresKey, deps.perMinute, minute);
+        if (!failures.allowed) throw errors.tooManyRequests(failures.resetMs / 1000);
+        const perKey = await deps.limiter.consume(`token-key:${request.body.consumer_key}`, deps.perMinute, minute);
+        if (!perKey.allowed) throw errors.tooManyRequests(perKey.resetMs / 1000);
+        try {
+          return await deps.auth.issueToken(request.body.consumer_key, request.body.consumer_secret);
+        } catch (error) {
+          await deps.limiter.consume(failuresKey, deps.perMinute, minute);
+          throw error;
+        }
+      },
+    );
+  };

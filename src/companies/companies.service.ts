@@ -1,0 +1,89 @@
+/** Companies, affiliates and credentials: what the admin API and the CLI drive. */
+import { errors } from '../http/app-error.ts';
+import { hashSecret } from '../auth/secret-hash.ts';
+import type { Clock } from '../shared/clock.ts';
+import { newId, randomToken } from '../shared/ids.ts';
+import type { Db } from '../db/database.ts';
+import type { CompaniesRepository } from './companies.repository.ts';
+
+interface Deps {
+  db: Pick<Db, 'transaction'>;
+  repository: CompaniesRepository;
+  clock: Clock;
+  /** Called after a revocation so every instance forgets the credential's cached status. */
+  onCredentialRevoked: (consumerKey: string) => void | Promise<void>;
+}
+
+export interface CredentialSecret {
+  consumer_key: string;
+  consumer_secret: string;
+}
+
+export const companyView = (c: { id: string; name: string; createdAt: Date }) => ({
+  id: c.id,
+  name: c.name,
+  createdAt: c.createdAt.toISOString(),
+});
+
+export function createCompaniesService(deps: Deps) {
+  const { repository } = deps;
+
+  async function requireCompany(companyId: string) {
+    const company = await repository.findCompany(companyId);
+    if (!company) throw errors.companyNotFound();
+    return company;
+  }
+
+  async function createCredential(companyId: string): Promise<CredentialSecret> {
+    await requireCompany(companyId);
+    const secret = { consumer_key: `ck_${randomToken(18)}`, consumer_secret: `cs_${randomToken(32)}` };
+    await repository.insertCredential({ consumerKey: secret.consumer_key, companyId, secretHash: hashSecret(secret.consumer_secret) });
+    return secret;
+  }
+
+  async function createAffiliate(companyId: string, input: { user_id?: string; user_type: string }) {
+    await requireCompany(companyId);
+    const userId = (input.user_id ?? newId()).toLowerCase();
+    const inserted = await repository.insertAffiliate({ userId, companyId, userType: input.user_type });
+    if (!inserted) throw errors.invalidInput([{ field: 'user_id', errorDetail: 'must be unique: this user is already an affiliate' }]);
+    return { user_id: userId, user_type: input.user_type, companyId };
+  }
+
+  return {
+    createCompany: async (name: string) => companyView(await repository.insertCompany({ id: newId(), name })),
+    listCompanies: async () => ({ items: (await repository.listCompanies()).map(companyView) }),
+    createCredential,
+    createAffiliate,
+
+    async revokeCredential(consumerKey: string): Promise<void> {
+      const found = await repository.revokeCredential(consumerKey, deps.clock.now());
+      if (!found) throw errors.routeNotFound();
+      await deps.onCredentialRevoked(consumerKey);
+    },
+
+    /**
+     * In sandbox, a fresh database gets a demo company with one affiliate and one credential; the
+     * secret is returned only the first time, for the caller to print once.
+     */
+    async seedSandbox(): Promise<{ company: { id: string; name: string }; affiliate: { user_id: string; user_type: string }; credential: CredentialSecret } | undefined> {
+      return deps.db.transaction(async (tx) => {
+        if (!(await repository.claimState('sandbox_seeded', deps.clock.now().toISOString(), tx))) return undefined;
+        const company = await repository.insertCompany({ id: newId(), name: 'Demo Dealer (sandbox)' }, tx);
+        const affiliate = { userId: newId(), companyId: company.id, userType: 'SELLER' };
+        await repository.insertAffiliate(affiliate, tx);
+        const credential = { consumer_key: `ck_${randomToken(18)}`, consumer_secret: `cs_${randomToken(32)}` };
+        await repository.insertCredential(
+          { consumerKey: credential.consumer_key, companyId: company.id, secretHash: hashSecret(credential.consumer_secret) },
+          tx,
+        );
+        return {
+          company: { id: company.id, name: company.name },
+          affiliate: { user_id: affiliate.userId, user_type: affiliate.userType },
+          credential,
+        };
+      });
+    },
+  };
+}
+
+export type CompaniesService = ReturnType<typeof createCompaniesService>;

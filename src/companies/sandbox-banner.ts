@@ -1,0 +1,24 @@
+/** Prints the sandbox demo credentials once, at the first start of a fresh database. */
+import type { Config } from '../config/config.ts';
+
+export function printSandboxCredentials(
+  seeded: { company: { id: string; name: string }; affiliate: { user_id: string }; credential: { consumer_key: string; consumer_secret: string } },
+  config: Pick<Config, 'host' | 'port'>,
+): void {
+  const base = `http://${config.host}:${config.port}`;
+  // Written to stderr as a banner, not a log line: it is shown once and never stored in clear.
+  process.stderr.write(
+    [
+      '',
+      '  autofin sandbox: a demo company was created. Save these now; the secret is not shown again.',
+      `    company:         ${seeded.company.name} (${seeded.company.id})`,
+      `    affiliate:       ${seeded.affiliate.user_id}`,
+      `    consumer_key:    ${seeded.credential.consumer_key}`,
+      `    consumer_secret: ${seeded.credential.consumer_secret}`,
+      '',
+      `  curl -s -X POST ${base}/auth/token -H 'Content-Type: application/json' -H 'Accept-Version: v1' \\`,
+      `    -d '{"consumer_key":"${seeded.credential.consumer_key}","consumer_secret":"${seeded.credential.consumer_secret}"}'`,
+      '',
+    ].join('\n') + '\n',
+  );
+}

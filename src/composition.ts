@@ -1,0 +1,79 @@
+/**
+ * The composition root: wires repositories, services and adapters. `main`, the CLI, benchmarks
+ * and the test helper all build the service through here.
+ */
+import { Redis } from 'ioredis';
+import type { Db } from './db/database.ts';
+import type { Clock } from './shared/clock.ts';
+import { createCompaniesRepository } from './companies/companies.repository.ts';
+import { createCompaniesService } from './companies/companies.service.ts';
+import { createAccessTokens } from './auth/access-token.ts';
+import { createCredentialStatusCache } from './auth/credential-status-cache.ts';
+import { createAuthService } from './auth/auth.service.ts';
+import { createLocalRevocationBus, createRedisRevocationBus, type RevocationBus } from './auth/revocation-bus.ts';
+import { createMemoryRateLimiter, createRedisRateLimiter, failOpen, type RateLimiter } from './http/rate-limiter.ts';
+import type { Config } from './config/config.ts';
+
+export interface ContainerOptions {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  signingKey: Buffer;
+  encryptionKey: Buffer;
+  /** Where to report background failures (Redis down…). */
+  warn: (message: string, error?: unknown) => void;
+}
+
+// Short enough that a revocation reaches instances without Redis within a second.
+const credentialStatusTtlMs = 1000;
+
+export async function createContainer(options: ContainerOptions) {
+  const { config, db, clock } = options;
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true }) : undefined;
+  if (redis) {
+    redis.on('error', (error) => options.warn('redis error', error));
+    await redis.connect();
+  }
+  const prefix = `autofin:${config.environment}`;
+  const limiter: RateLimiter = redis
+    ? failOpen(createRedisRateLimiter(redis, prefix), (e) => options.warn('rate limiter unavailable', e))
+    : createMemoryRateLimiter();
+
+  const companiesRepository = createCompaniesRepository(db);
+  const statusCache = createCredentialStatusCache(credentialStatusTtlMs);
+  const onRevoked = (key: string) => statusCache.invalidate(key);
+  const revocations: RevocationBus = redis
+    ? await createRedisRevocationBus(redis, config.environment, onRevoked)
+    : createLocalRevocationBus(onRevoked);
+
+  const auth = createAuthService({
+    repository: companiesRepository,
+    tokens: createAccessTokens(options.signingKey, config.environment),
+    statusCache,
+    clock,
+    tokenTtlSeconds: config.tokenTtlSeconds,
+  });
+  const companies = createCompaniesService({
+    db,
+    repository: companiesRepository,
+    clock,
+    onCredentialRevoked: (key) => revocations.publish(key),
+  });
+
+  return {
+    config,
+    db,
+    clock,
+    limiter,
+    auth,
+    companies,
+    /** Work before serving: importing the shipped catalogs into a fresh database, loading them. */
+    async prepare() {},
+    async close() {
+      await revocations.close();
+      redis?.disconnect();
+    },
+  };
+}
+
+export type Container = Awaited<ReturnType<typeof createContainer>>;

@@ -1,0 +1,141 @@
+/**
+ * Configuration from the environment. The variable names and defaults are part of the contract
+ * (decisions.md §1). A bad value stops the process with a message naming the variable.
+ */
+export const environmentNamePattern = /^[a-z0-9-]{1,32}$/;
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  environment: string;
+  adminToken: string | undefined;
+  tokenTtlSeconds: number;
+  tokenSigningKey: Buffer | undefined;
+  dataEncryptionKey: Buffer | undefined;
+  smsProvider: 'log' | 'twilio';
+  twilio: { accountSid: string; authToken: string; from: string; baseUrl: string };
+  emailProvider: 'log' | 'smtp';
+  smtpUrl: string | undefined;
+  emailFrom: string;
+  bureauProvider: 'sandbox' | 'http';
+  bureauUrl: string | undefined;
+  providerTimeoutMs: number;
+  rateLimitPerMinute: number;
+  tokenRateLimitPerMinute: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string, fallback?: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? fallback : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = text(env, name, fallback)!;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+/** A 32-byte key given as base64 or hex. */
+export function parseKey(name: string, raw: string | undefined): Buffer | undefined {
+  if (raw === undefined) return undefined;
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) throw new ConfigError(name, 'must be 32 random bytes written as base64 or hex');
+  return key;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = text(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'must be a URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  }
+  return raw;
+}
+
+function requireWhen(condition: boolean, name: string, value: unknown, why: string): void {
+  if (condition && (value === undefined || value === '')) throw new ConfigError(name, `is required ${why}`);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const environment = text(env, 'AUTOFIN_ENV', 'sandbox')!;
+  if (!environmentNamePattern.test(environment)) {
+    throw new ConfigError('AUTOFIN_ENV', 'must be 1-32 lowercase letters, digits and dashes');
+  }
+  const adminToken = text(env, 'ADMIN_TOKEN');
+  if (adminToken !== undefined && adminToken.length < 16) {
+    throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
+  }
+  const config: Config = {
+    host: text(env, 'HOST', '127.0.0.1')!,
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    dataDir: text(env, 'DATA_DIR', './data')!,
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    environment,
+    adminToken,
+    tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 1, 86400 * 30),
+    tokenSigningKey: parseKey('TOKEN_SIGNING_KEY', text(env, 'TOKEN_SIGNING_KEY')),
+    dataEncryptionKey: parseKey('DATA_ENCRYPTION_KEY', text(env, 'DATA_ENCRYPTION_KEY')),
+    smsProvider: oneOf(env, 'SMS_PROVIDER', ['log', 'twilio'] as const, 'log'),
+    twilio: {
+      accountSid: text(env, 'TWILIO_ACCOUNT_SID', '')!,
+      authToken: text(env, 'TWILIO_AUTH_TOKEN', '')!,
+      from: text(env, 'TWILIO_FROM', '')!,
+      baseUrl: url(env, 'TWILIO_BASE_URL', ['http:', 'https:']) ?? 'https://api.twilio.com',
+    },
+    emailProvider: oneOf(env, 'EMAIL_PROVIDER', ['log', 'smtp'] as const, 'log'),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    emailFrom: text(env, 'EMAIL_FROM', 'autofin <no-reply@autofin.invalid>')!,
+    bureauProvider: oneOf(env, 'BUREAU_PROVIDER', ['sandbox', 'http'] as const, 'sandbox'),
+    bureauUrl: url(env, 'BUREAU_URL', ['http:', 'https:']),
+    providerTimeoutMs: integer(env, 'PROVIDER_TIMEOUT_MS', 5000, 1, 120000),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1, 10_000_000),
+    tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
+  };
+  checkDependencies(config);
+  return config;
+}
+
+function checkDependencies(config: Config): void {
+  const twilio = config.smsProvider === 'twilio';
+  requireWhen(twilio, 'TWILIO_ACCOUNT_SID', config.twilio.accountSid, 'when SMS_PROVIDER=twilio');
+  requireWhen(twilio, 'TWILIO_AUTH_TOKEN', config.twilio.authToken, 'when SMS_PROVIDER=twilio');
+  requireWhen(twilio, 'TWILIO_FROM', config.twilio.from, 'when SMS_PROVIDER=twilio');
+  requireWhen(config.emailProvider === 'smtp', 'SMTP_URL', config.smtpUrl, 'when EMAIL_PROVIDER=smtp');
+  requireWhen(config.bureauProvider === 'http', 'BUREAU_URL', config.bureauUrl, 'when BUREAU_PROVIDER=http');
+  const production = config.environment === 'production';
+  requireWhen(production, 'TOKEN_SIGNING_KEY', config.tokenSigningKey, 'in production');
+  requireWhen(production, 'DATA_ENCRYPTION_KEY', config.dataEncryptionKey, 'in production');
+}

@@ -1,0 +1,57 @@
+/**
+ * Forward-only numbered migrations (`migrations/NNN_name.sql`), the same on both engines, applied
+ * at start in one transaction under an advisory lock so instances starting together never race.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import type { Db } from './database.ts';
+
+const migrationsDir = new URL('./migrations/', import.meta.url);
+// Any constant works; it only has to be the same for every instance.
+const migrationLockKey = 4_815_162;
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export async function readMigrations(): Promise<Migration[]> {
+  const files = (await readdir(migrationsDir)).filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f)).sort();
+  return Promise.all(
+    files.map(async (file) => ({
+      version: Number(file.slice(0, 3)),
+      name: file.slice(4, -4),
+      sql: await readFile(new URL(file, migrationsDir), 'utf8'),
+    })),
+  );
+}
+
+/** Applies the migrations not yet applied; returns their names. */
+export async function migrate(db: Db): Promise<string[]> {
+  const migrations = await readMigrations();
+  return db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [migrationLockKey]);
+    await tx.query(
+      `create table if not exists schema_migrations (
+         version integer primary key, name text not null, applied_at timestamptz not null default now())`,
+    );
+    const done = await tx.query<{ version: number }>('select version from schema_migrations');
+    const applied = new Set(done.rows.map((r) => r.version));
+    const names: string[] = [];
+    for (const migration of migrations) {
+      if (applied.has(migration.version)) continue;
+      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+      await tx.query('insert into schema_migrations (version, name) values ($1, $2)', [migration.version, migration.name]);
+      names.push(migration.name);
+    }
+    return names;
+  });
+}
+
+/** Migrations hold plain DDL; statements are split on semicolons at line ends (no functions). */
+function splitStatements(sql: string): string[] {
+  return sql
+    .split(/;\s*(?:\r?\n|$)/)
+    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
+    .filter((s) => s.length > 0);
+}

@@ -1,0 +1,43 @@
+/** The embedded engine: PGlite kept in a folder (or in memory for tests). */
+import { PGlite } from '@electric-sql/pglite';
+import type { Db, Queryable, QueryResult } from './database.ts';
+
+interface PgliteLike {
+  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[]; affectedRows?: number }>;
+}
+
+function wrap(target: PgliteLike): Queryable {
+  return {
+    async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
+      const result = await target.query<T>(sql, params);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    },
+  };
+}
+
+export function pgliteDb(pg: PGlite): Db {
+  const base = wrap(pg);
+  return {
+    engine: 'pglite',
+    query: base.query,
+    // PGlite serializes transactions against every other query on its single connection.
+    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    async ping() {
+      try {
+        await pg.query('select 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      if (!pg.closed) await pg.close();
+    },
+  };
+}
+
+/** Opens (creating when absent) the embedded database in `directory`, or in memory when undefined. */
+export async function openPgliteDb(directory: string | undefined, loadDataDir?: Blob): Promise<Db> {
+  const pg = await PGlite.create(directory, loadDataDir ? { loadDataDir } : {});
+  return pgliteDb(pg);
+}

@@ -1,0 +1,84 @@
+/**
+ * Fixed-window counters for rate limits. In memory for one instance; in Redis (REDIS_URL) so that
+ * every instance behind a load balancer counts against the same limit.
+ */
+import type { Redis } from 'ioredis';
+
+export interface LimitDecision {
+  allowed: boolean;
+  remaining: number;
+  /** Milliseconds until the current window ends. */
+  resetMs: number;
+}
+
+export interface RateLimiter {
+  /** Counts one hit and says whether it is within `limit` per `windowMs`. */
+  consume(key: string, limit: number, windowMs: number): Promise<LimitDecision>;
+  /** Says whether the key is already over its limit, without counting. */
+  peek(key: string, limit: number, windowMs: number): Promise<LimitDecision>;
+}
+
+function decide(count: number, limit: number, windowStart: number, windowMs: number, nowMs: number): LimitDecision {
+  return { allowed: count <= limit, remaining: Math.max(0, limit - count), resetMs: windowStart + windowMs - nowMs };
+}
+
+export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
+  const counters = new Map<string, { windowStart: number; count: number }>();
+  let lastSweep = 0;
+  const sweep = (nowMs: number, windowMs: number) => {
+    if (nowMs - lastSweep < windowMs) return;
+    lastSweep = nowMs;
+    for (const [key, c] of counters) if (c.windowStart + windowMs <= nowMs) counters.delete(key);
+  };
+  const read = (key: string, windowMs: number, nowMs: number) => {
+    const windowStart = Math.floor(nowMs / windowMs) * windowMs;
+    const current = counters.get(key);
+    return current && current.windowStart === windowStart ? current : { windowStart, count: 0 };
+  };
+  return {
+    async consume(key, limit, windowMs) {
+      const nowMs = now();
+      sweep(nowMs, windowMs);
+      const counter = read(key, windowMs, nowMs);
+      counter.count += 1;
+      counters.set(key, counter);
+      return decide(counter.count, limit, counter.windowStart, windowMs, nowMs);
+    },
+    async peek(key, limit, windowMs) {
+      const nowMs = now();
+      const counter = read(key, windowMs, nowMs);
+      return decide(counter.count + 1, limit, counter.windowStart, windowMs, nowMs);
+    },
+  };
+}
+
+export function createRedisRateLimiter(redis: Redis, prefix: string, now: () => number = Date.now): RateLimiter {
+  const keyOf = (key: string, windowStart: number) => `${prefix}:rl:${key}:${windowStart}`;
+  return {
+    async consume(key, limit, windowMs) {
+      const nowMs = now();
+      const windowStart = Math.floor(nowMs / windowMs) * windowMs;
+      const redisKey = keyOf(key, windowStart);
+      const [[, count]] = (await redis.multi().incr(redisKey).pexpire(redisKey, windowMs).exec()) as [[unknown, number]];
+      return decide(Number(count), limit, windowStart, windowMs, nowMs);
+    },
+    async peek(key, limit, windowMs) {
+      const nowMs = now();
+      const windowStart = Math.floor(nowMs / windowMs) * windowMs;
+      const count = Number((await redis.get(keyOf(key, windowStart))) ?? 0);
+      return decide(count + 1, limit, windowStart, windowMs, nowMs);
+    },
+  };
+}
+
+/**
+ * A limiter whose store may fail (Redis down) fails open: losing rate limiting for a moment is
+ * better than refusing every partner request.
+ */
+export function failOpen(limiter: RateLimiter, onError: (error: unknown) => void): RateLimiter {
+  const open = (limit: number): LimitDecision => ({ allowed: true, remaining: limit, resetMs: 0 });
+  return {
+    consume: (key, limit, windowMs) => limiter.consume(key, limit, windowMs).catch((e) => (onError(e), open(limit))),
+    peek: (key, limit, windowMs) => limiter.peek(key, limit, windowMs).catch((e) => (onError(e), open(limit))),
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * The process: configuration, database, migrations, the app, listening, and a graceful stop on
+ * SIGTERM/SIGINT (stop accepting, finish requests in flight, close the database).
+ */
+import { loadConfig, ConfigError } from './config/config.ts';
+import { DataDirLockedError } from './db/data-dir-lock.ts';
+import { openDatabase } from './db/open-database.ts';
+import { migrate } from './db/migrate.ts';
+import { loadOrCreateKey } from './shared/keys.ts';
+import { systemClock } from './shared/clock.ts';
+import { createContainer } from './composition.ts';
+import { buildApp } from './app.ts';
+import { printSandboxCredentials } from './companies/sandbox-banner.ts';
+
+async function start(): Promise<void> {
+  const config = loadConfig();
+  const db = await openDatabase(config);
+  await migrate(db);
+  const container = await createContainer({
+    config,
+    db,
+    clock: systemClock,
+    signingKey: loadOrCreateKey(config.dataDir, 'token-signing', config.tokenSigningKey),
+    encryptionKey: loadOrCreateKey(config.dataDir, 'data-encryption', config.dataEncryptionKey),
+    warn: (message, error) => console.error(JSON.stringify({ level: 'warn', msg: message, err: String(error) })),
+  });
+  await container.prepare();
+  if (config.environment === 'sandbox') {
+    const seeded = await container.companies.seedSandbox();
+    if (seeded) printSandboxCredentials(seeded, config);
+  }
+  const app = await buildApp({ container, logLevel: process.env.LOG_LEVEL ?? 'info' });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping: finishing requests in flight');
+    await app.close();
+    await container.close();
+    await db.close();
+    app.log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ host: config.host, port: config.port });
+}
+
+start().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    console.error(error.message);
+  } else {
+    console.error('autofin failed to start:', error);
+  }
+  process.exit(1);
+});
