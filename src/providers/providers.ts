@@ -1,0 +1,105 @@
+/**
+ * Chooses the provider adapters from configuration (SMS_PROVIDER, EMAIL_PROVIDER, BUREAU_PROVIDER
+ * and their settings) and builds the one outbound layer they are all called through. The sandbox
+ * bureau is handed in by the composition root, so this file does not depend on the bureau module.
+ */
+import type { Clock } from '../shared/clock.ts';
+import { createHttpBureau } from './bureau-http.ts';
+import { createLogEmailSender } from './email-log.ts';
+import { createSmtpEmailSender } from './email-smtp.ts';
+import type { ProviderLogger } from './logger-port.ts';
+import { createOutbound, type Outbound } from './outbound.ts';
+import type { BureauProvider, EmailMessage, EmailSender, SmsMessage, SmsSender } from './ports.ts';
+import { createLogSmsSender } from './sms-log.ts';
+import { createTwilioSmsSender } from './sms-twilio.ts';
+
+/** The slice of the service configuration this module reads; settings of an unchosen provider may be absent. */
+export interface ProvidersConfig {
+  smsProvider: 'log' | 'twilio';
+  twilio: { accountSid?: string; authToken?: string; from?: string; baseUrl: string };
+  emailProvider: 'log' | 'smtp';
+  smtpUrl?: string;
+  emailFrom?: string;
+  bureauProvider: 'sandbox' | 'http';
+  bureauUrl?: string;
+  providerTimeoutMs: number;
+}
+
+export interface ProvidersDeps {
+  logger: ProviderLogger;
+  /** createSandboxBureau(clock) from src/bureau, used when bureauProvider is 'sandbox'. */
+  sandboxBureau: BureauProvider;
+  clock?: Clock;
+  /** Where the log senders also hand each message (the sandbox shows PINs to developers). */
+  smsSink?: (message: SmsMessage) => void;
+  emailSink?: (message: EmailMessage) => void;
+  circuit?: { failureThreshold?: number; openMs?: number };
+}
+
+export interface Providers {
+  sms: SmsSender;
+  email: EmailSender;
+  bureau: BureauProvider;
+  outbound: Outbound;
+  /** Closes the chosen adapters' connection pools (and the sandbox bureau when it was chosen). */
+  close(): Promise<void>;
+}
+
+/** A chosen provider without its settings is a startup error, named by its environment variable. */
+function required(value: string | undefined, variable: string, chosen: string): string {
+  if (!value) throw new Error(`${chosen} needs ${variable}`);
+  return value;
+}
+
+function chooseSms(config: ProvidersConfig, deps: ProvidersDeps): SmsSender {
+  if (config.smsProvider === 'log') return createLogSmsSender(deps.logger, deps.smsSink);
+  const chosen = 'SMS_PROVIDER=twilio';
+  return createTwilioSmsSender({
+    accountSid: required(config.twilio.accountSid, 'TWILIO_ACCOUNT_SID', chosen),
+    authToken: required(config.twilio.authToken, 'TWILIO_AUTH_TOKEN', chosen),
+    from: required(config.twilio.from, 'TWILIO_FROM', chosen),
+    baseUrl: required(config.twilio.baseUrl, 'TWILIO_BASE_URL', chosen),
+  });
+}
+
+function chooseEmail(config: ProvidersConfig, deps: ProvidersDeps): EmailSender {
+  if (config.emailProvider === 'log') return createLogEmailSender(deps.logger, deps.emailSink);
+  const chosen = 'EMAIL_PROVIDER=smtp';
+  return createSmtpEmailSender({
+    smtpUrl: required(config.smtpUrl, 'SMTP_URL', chosen),
+    from: required(config.emailFrom, 'EMAIL_FROM', chosen),
+    // nodemailer's own waits a little past our limit, so they only clean up what the limit gave up on.
+    socketTimeoutMs: Math.max(config.providerTimeoutMs * 2, 5_000),
+  });
+}
+
+function chooseBureau(config: ProvidersConfig, deps: ProvidersDeps): BureauProvider {
+  if (config.bureauProvider === 'sandbox') return deps.sandboxBureau;
+  return createHttpBureau({ baseUrl: required(config.bureauUrl, 'BUREAU_URL', 'BUREAU_PROVIDER=http') });
+}
+
+export function createProviders(config: ProvidersConfig, deps: ProvidersDeps): Providers {
+  const sms = chooseSms(config, deps);
+  const email = chooseEmail(config, deps);
+  const bureau = chooseBureau(config, deps);
+  const outbound = createOutbound({
+    timeoutMs: config.providerTimeoutMs,
+    clock: deps.clock,
+    logger: deps.logger,
+    ...deps.circuit,
+  });
+  // Names and the limit only: the settings carry credentials.
+  deps.logger.info(
+    { sms: sms.name, email: email.name, bureau: bureau.name, timeoutMs: config.providerTimeoutMs },
+    'providers ready',
+  );
+  return {
+    sms,
+    email,
+    bureau,
+    outbound,
+    async close() {
+      await Promise.allSettled([sms.close?.(), email.close?.(), bureau.close?.()]);
+    },
+  };
+}
