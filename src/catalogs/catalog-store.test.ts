@@ -1,0 +1,129 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { Db, Queryable } from '../db/database.ts';
+import { CatalogFileError, sha256Hex, vehicleColumns, zipCodeColumns } from './catalog-file.ts';
+import { createCatalogsRepository } from './catalogs.repository.ts';
+import { CatalogsNotLoadedError, createCatalogStore, shippedCatalogDir, shippedCatalogFiles } from './catalog-store.ts';
+
+/** The smallest Db over an in-memory PGlite, for this file only. */
+function testDb(pg: PGlite): Db {
+  const wrap = (target: PGlite | Transaction): Queryable => ({
+    async query<T>(sql: string, params: unknown[] = []) {
+      const result = await target.query<T>(sql, params);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    },
+  });
+  return {
+    engine: 'pglite',
+    query: wrap(pg).query,
+    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    ping: async () => true,
+    close: () => pg.close(),
+  };
+}
+
+async function migratedDb(): Promise<Db> {
+  const pg = new PGlite();
+  await pg.exec(readFileSync(new URL('../db/migrations/002_catalogs.sql', import.meta.url), 'utf8'));
+  return testDb(pg);
+}
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+const csv = (...lines: string[]) => Buffer.from(lines.join('\n') + '\n', 'utf8');
+const tinyVehicles = csv(vehicleColumns.join(','), '2031,1,ACME,1,ROADSTER,7,BASE,manual');
+const tinyZips = csv(zipCodeColumns.join(','), '99001,Centro,Colonia,Ejemplo,,32,Zacatecas,001,0001,Urbano');
+
+test('the shipped folder resolves from the module to the shipped files', () => {
+  assert.ok(shippedCatalogDir.pathname.endsWith('/catalog-data/'));
+  const bytes = readFileSync(new URL(shippedCatalogFiles.vehicles, shippedCatalogDir));
+  assert.equal(sha256Hex(bytes), '496a4acc120eaf7b1f650d0f3bd04ed0e0a76ed6067a914ca40507c43bd37d6a');
+});
+
+test('the store refuses to serve before the catalogs are loaded', () => {
+  const store = createCatalogStore();
+  assert.equal(store.isLoaded(), false);
+  assert.throws(() => store.current(), CatalogsNotLoadedError);
+  assert.throws(() => store.lookup.findZipCode('06700'), CatalogsNotLoadedError);
+});
+
+// One database through the shipped-data tests below, as an instance's life: first start, restart.
+const shared = migratedDb();
+
+test('first start imports both shipped catalogs into empty tables and serves them', async () => {
+  const repo = createCatalogsRepository(await shared);
+  const store = createCatalogStore();
+  const started = performance.now();
+  const imported = await store.importShippedIfEmpty(repo);
+  console.log(`first start (parse + PGlite import + index of both catalogs): ${(performance.now() - started).toFixed(0)} ms`);
+  assert.deepEqual(imported.map((i) => [i.kind, i.rowCount]), [['vehicles', 39_712], ['zipCodes', 155_847]]);
+  assert.equal(store.current().zipCodes.info('06700')?.neighborhoods[0], 'Roma Norte');
+  assert.equal(store.lookup.findVersion(372199)?.model, 'VERSA');
+  globalThis.gc?.();
+  const { heapUsed, rss } = process.memoryUsage();
+  console.log(`after first start: heapUsed ${mib(heapUsed)}, rss ${mib(rss)} (PGlite included)`);
+});
+
+test('a restart imports nothing, loads the tables, and renders the same ETags', async () => {
+  const repo = createCatalogsRepository(await shared);
+  const first = createCatalogStore();
+  await first.loadFromDatabase(repo);
+  const store = createCatalogStore();
+  const started = performance.now();
+  assert.deepEqual(await store.importShippedIfEmpty(repo), []);
+  console.log(`restart (load both catalogs from PGlite + index): ${(performance.now() - started).toFixed(0)} ms`);
+  const etag = (s: typeof store) => s.current().vehicles.versions(2020, 63, 1061)?.render('xml').etag;
+  assert.equal(etag(store), etag(first));
+  assert.equal(store.current().zipCodes.info('64000')?.state.id, '19');
+});
+
+test('a malformed import is refused and changes neither the tables nor the index', async () => {
+  const repo = createCatalogsRepository(await shared);
+  const store = createCatalogStore();
+  await store.loadFromDatabase(repo);
+  const before = store.current();
+  const bad = gzipSync(csv(zipCodeColumns.join(','), '06700,Roma Norte,Colonia,Cuauhtémoc,,9,CDMX,015,0001,Urbano'));
+  await assert.rejects(store.importFile(repo, 'zipCodes', bad), (err: unknown) => err instanceof CatalogFileError && err.line === 2);
+  assert.equal(store.current(), before);
+  assert.equal((await repo.meta('zipCodes'))?.rowCount, 155_847);
+});
+
+test('an import swaps the index at once; other instances pick it up with refreshIfChanged', async () => {
+  const repo = createCatalogsRepository(await shared);
+  const [importer, other] = [createCatalogStore(), createCatalogStore()];
+  await importer.loadFromDatabase(repo);
+  await other.loadFromDatabase(repo);
+  const before = importer.current();
+  assert.deepEqual(await importer.importFile(repo, 'vehicles', tinyVehicles), { kind: 'vehicles', rowCount: 1, sha256: sha256Hex(tinyVehicles) });
+  assert.deepEqual(importer.current().vehicles.years().value, [{ id: '2031', name: '2031' }]);
+  assert.equal(importer.current().zipCodes, before.zipCodes, 'the ZIP catalog is kept as it was');
+  assert.equal(before.vehicles.version(372199)?.model, 'VERSA', 'a request holding the old index still reads it whole');
+  assert.equal(importer.lookup.findVersion(372199), undefined);
+
+  assert.equal(other.lookup.findVersion(7), undefined);
+  assert.deepEqual(await other.refreshIfChanged(repo), ['vehicles']);
+  assert.equal(other.lookup.findVersion(7)?.make, 'ACME');
+  assert.deepEqual(await other.refreshIfChanged(repo), []);
+});
+
+test('the shipped folder may also be given as a path; present catalogs are not re-imported', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'autofin-catalogs-'));
+  writeFileSync(join(dir, shippedCatalogFiles.vehicles), gzipSync(tinyVehicles));
+  writeFileSync(join(dir, shippedCatalogFiles.zipCodes), tinyZips);
+  const db = await migratedDb();
+  const repo = createCatalogsRepository(db);
+  await repo.replaceVehicles([{ year: 2030, makeId: 2, make: 'OTHER', modelId: 2, model: 'M', versionId: 9, version: 'V', transmission: 'automatic' }], 'x');
+  const store = createCatalogStore();
+  assert.deepEqual((await store.importShippedIfEmpty(repo, dir)).map((i) => i.kind), ['zipCodes']);
+  assert.equal(store.lookup.findVersion(9)?.make, 'OTHER');
+  assert.deepEqual(store.lookup.findZipCode('99001')?.city, 'Ejemplo');
+  await db.close();
+});
+
+test('closes the shared database', async () => {
+  await (await shared).close();
+});

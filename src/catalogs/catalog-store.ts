@@ -1,0 +1,180 @@
+/**
+ * Holds the catalog index in force. The database is the source of truth; the index is rebuilt
+ * from it at start, and from the parsed file when an import lands on this instance. Requests
+ * read `current()`, which is replaced in one assignment: a request sees the old index or the
+ * new one, never half of each.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseVehiclesFile, parseZipCodesFile, catalogKinds, type CatalogKind } from './catalog-file.ts';
+import { buildVehicleIndex, buildZipIndex, type CatalogIndex, type VehicleIndex, type ZipIndex } from './catalog-index.ts';
+import { createCatalogLookup, type CatalogLookup } from './catalog-lookup.ts';
+import type { CatalogsRepository } from './catalogs.repository.ts';
+
+/** The catalogs shipped with the service, resolved from this module so any working directory works. */
+export const shippedCatalogDir: URL = new URL('../../catalog-data/', import.meta.url);
+
+export const shippedCatalogFiles: Readonly<Record<CatalogKind, string>> = {
+  vehicles: 'mx-vehicles.csv.gz',
+  zipCodes: 'mx-zip-codes.csv.gz',
+};
+
+export interface CatalogImportResult {
+  kind: CatalogKind;
+  rowCount: number;
+  sha256: string;
+}
+
+export interface CatalogStore {
+  /** The index in force. Throws before the first load: serving empty catalogs would answer 404s. */
+  current(): CatalogIndex;
+  isLoaded(): boolean;
+  /** Reads through `current()` on every call, so it follows imports. */
+  readonly lookup: CatalogLookup;
+  /** Builds the index from the tables (the usual start). */
+  loadFromDatabase(repo: CatalogsRepository): Promise<CatalogIndex>;
+  /** First start: imports each shipped file whose catalog was never imported, then loads the rest. */
+  importShippedIfEmpty(repo: CatalogsRepository, dir?: URL | string): Promise<CatalogImportResult[]>;
+  /** Parses (throws CatalogFileError), replaces the catalog in one transaction, swaps the index. */
+  importFile(repo: CatalogsRepository, kind: CatalogKind, bytes: Uint8Array): Promise<CatalogImportResult>;
+  /** Reloads a catalog another instance imported (compares the sha256 in catalog_meta). */
+  refreshIfChanged(repo: CatalogsRepository): Promise<CatalogKind[]>;
+}
+
+interface Part<I> {
+  index: I;
+  /** sha256 of the file the index was built from ('' when the catalog was never imported). */
+  sha256: string;
+}
+
+interface Parts {
+  vehicles?: Part<VehicleIndex>;
+  zipCodes?: Part<ZipIndex>;
+}
+
+export class CatalogsNotLoadedError extends Error {
+  constructor() {
+    super('the catalogs are not loaded yet');
+    this.name = 'CatalogsNotLoadedError';
+  }
+}
+
+async function loadPart(repo: CatalogsRepository, kind: CatalogKind): Promise<Parts> {
+  // meta before rows: if an import commits in between, the rows are newer than the recorded
+  // sha256 and the next refresh reloads them again; the other order could miss the new rows for good.
+  const sha256 = (await repo.meta(kind))?.sha256 ?? '';
+  return kind === 'vehicles'
+    ? { vehicles: { sha256, index: buildVehicleIndex(await repo.loadVehicles()) } }
+    : { zipCodes: { sha256, index: buildZipIndex(await repo.loadZipCodes()) } };
+}
+
+async function importPart(
+  repo: CatalogsRepository,
+  kind: CatalogKind,
+  bytes: Uint8Array,
+): Promise<{ result: CatalogImportResult; part: Parts }> {
+  // Parsing happens before the transaction opens: it is slow, and the embedded engine has a
+  // single connection that every request would wait on.
+  if (kind === 'vehicles') {
+    const { rows, sha256 } = parseVehiclesFile(bytes);
+    await repo.replaceVehicles(rows, sha256);
+    return { result: { kind, rowCount: rows.length, sha256 }, part: { vehicles: { sha256, index: buildVehicleIndex(rows) } } };
+  }
+  const { rows, sha256 } = parseZipCodesFile(bytes);
+  await repo.replaceZipCodes(rows, sha256);
+  return { result: { kind, rowCount: rows.length, sha256 }, part: { zipCodes: { sha256, index: buildZipIndex(rows) } } };
+}
+
+function shippedFile(dir: URL | string, kind: CatalogKind): URL | string {
+  return typeof dir === 'string' ? join(dir, shippedCatalogFiles[kind]) : new URL(shippedCatalogFiles[kind], dir);
+}
+
+/** Imports each shipped catalog never imported before; reads the others from the tables. */
+async function shippedOrStored(repo: CatalogsRepository, dir: URL | string) {
+  const imported: CatalogImportResult[] = [];
+  let update: Parts = {};
+  for (const kind of catalogKinds) {
+    if (await repo.meta(kind)) {
+      update = { ...update, ...(await loadPart(repo, kind)) };
+      continue;
+    }
+    const { result, part } = await importPart(repo, kind, await readFile(shippedFile(dir, kind)));
+    imported.push(result);
+    update = { ...update, ...part };
+  }
+  return { imported, update };
+}
+
+/** The catalogs whose last import (catalog_meta) is not the one the index was built from. */
+async function changedKinds(repo: CatalogsRepository, parts: Parts): Promise<CatalogKind[]> {
+  const changed: CatalogKind[] = [];
+  for (const kind of catalogKinds) {
+    const sha256 = (await repo.meta(kind))?.sha256 ?? '';
+    if (sha256 !== parts[kind]?.sha256) changed.push(kind);
+  }
+  return changed;
+}
+
+/**
+ * Runs tasks one at a time. Imports and reloads in this process are serialized so the index
+ * always ends as the last commit left the tables (the database orders the commits, but the
+ * in-memory swaps that follow them could otherwise cross).
+ */
+function createSerializer(): <T>(task: () => Promise<T>) => Promise<T> {
+  let queue: Promise<unknown> = Promise.resolve();
+  return (task) => {
+    const run = queue.then(task, task);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+}
+
+export function createCatalogStore(): CatalogStore {
+  let parts: Parts = {};
+  let index: CatalogIndex | undefined;
+  const serialized = createSerializer();
+
+  /** Swaps in the updated parts; the index exists once both catalogs are known. */
+  function publish(update: Parts): void {
+    parts = { ...parts, ...update };
+    if (parts.vehicles && parts.zipCodes) {
+      index = Object.freeze({ vehicles: parts.vehicles.index, zipCodes: parts.zipCodes.index });
+    }
+  }
+
+  const current = (): CatalogIndex => {
+    if (!index) throw new CatalogsNotLoadedError();
+    return index;
+  };
+
+  const loadKinds = async (repo: CatalogsRepository, kinds: readonly CatalogKind[]) => {
+    let update: Parts = {};
+    for (const kind of kinds) update = { ...update, ...(await loadPart(repo, kind)) };
+    publish(update);
+  };
+
+  return {
+    current,
+    isLoaded: () => index !== undefined,
+    lookup: createCatalogLookup(current),
+    loadFromDatabase: (repo) => serialized(() => loadKinds(repo, catalogKinds).then(current)),
+    importShippedIfEmpty: (repo, dir = shippedCatalogDir) =>
+      serialized(async () => {
+        const { imported, update } = await shippedOrStored(repo, dir);
+        publish(update);
+        return imported;
+      }),
+    importFile: (repo, kind, bytes) =>
+      serialized(async () => {
+        const { result, part } = await importPart(repo, kind, bytes);
+        publish(part);
+        return result;
+      }),
+    refreshIfChanged: (repo) =>
+      serialized(async () => {
+        const changed = await changedKinds(repo, parts);
+        await loadKinds(repo, changed);
+        return changed;
+      }),
+  };
+}

@@ -1,0 +1,126 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { Db, Queryable } from '../db/database.ts';
+import { createManualClock } from '../shared/clock.ts';
+import { parseVehiclesFile, parseZipCodesFile, type VehicleRow, type ZipSettlementRow } from './catalog-file.ts';
+import { createCatalogsRepository, insertBatchSize } from './catalogs.repository.ts';
+
+/** The smallest Db over an in-memory PGlite, for this file only. */
+function testDb(pg: PGlite): Db {
+  const wrap = (target: PGlite | Transaction): Queryable => ({
+    async query<T>(sql: string, params: unknown[] = []) {
+      const result = await target.query<T>(sql, params);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    },
+  });
+  return {
+    engine: 'pglite',
+    query: wrap(pg).query,
+    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    ping: async () => true,
+    close: () => pg.close(),
+  };
+}
+
+async function migratedDb(): Promise<Db> {
+  const pg = new PGlite();
+  await pg.exec(readFileSync(new URL('../db/migrations/002_catalogs.sql', import.meta.url), 'utf8'));
+  return testDb(pg);
+}
+
+const vehicle = (versionId: number, version = `V${versionId}`): VehicleRow => ({
+  year: 2020, makeId: 63, make: 'NISSAN', modelId: 1061, model: 'VERSA', versionId, version, transmission: 'manual',
+});
+
+const settlement = (zipCode: string, settlementId: string, name: string): ZipSettlementRow => ({
+  zipCode, settlement: name, settlementType: 'Colonia', municipality: 'Cuauhtémoc', city: '',
+  stateCode: '09', stateName: 'Ciudad de México', municipalityCode: '015', settlementId, zone: 'Urbano',
+});
+
+test('vehicles and settlements read back exactly as written, with their meta row', async () => {
+  const clock = createManualClock(new Date('2026-03-01T10:00:00Z'));
+  const db = await migratedDb();
+  const repo = createCatalogsRepository(db, clock);
+  assert.equal(await repo.meta('vehicles'), undefined);
+  const vehicles = [vehicle(2, 'A "quoted" {brace}, comma \\ backslash'), vehicle(1, 'Ñandú')];
+  await repo.replaceVehicles(vehicles, 'sha-v');
+  const zips = [settlement('06700', '0001', 'Roma Norte'), settlement('01000', '0001', 'San Ángel')];
+  await repo.replaceZipCodes(zips, 'sha-z');
+
+  assert.deepEqual(await repo.loadVehicles(), [vehicles[1], vehicles[0]]);
+  assert.deepEqual(await repo.loadZipCodes(), [zips[1], zips[0]]);
+  assert.deepEqual(await repo.meta('vehicles'), {
+    kind: 'vehicles', rowCount: 2, sha256: 'sha-v', importedAt: new Date('2026-03-01T10:00:00Z'),
+  });
+  assert.equal((await repo.meta('zipCodes'))?.rowCount, 2);
+  await db.close();
+});
+
+test('a replace removes every old row', async () => {
+  const db = await migratedDb();
+  const repo = createCatalogsRepository(db);
+  await repo.replaceVehicles([vehicle(1), vehicle(2), vehicle(3)], 'old');
+  await repo.replaceVehicles([vehicle(4)], 'new');
+  assert.deepEqual((await repo.loadVehicles()).map((v) => v.versionId), [4]);
+  assert.equal((await repo.meta('vehicles'))?.sha256, 'new');
+  await db.close();
+});
+
+test('a replace that fails in a later batch leaves the old catalog and its meta untouched', async () => {
+  const db = await migratedDb();
+  const repo = createCatalogsRepository(db);
+  await repo.replaceVehicles([vehicle(1), vehicle(2)], 'old');
+  // The duplicate key sits in the second batch, after the delete and the first insert have run.
+  const rows = Array.from({ length: insertBatchSize + 10 }, (_, i) => vehicle(100 + i));
+  rows.push(vehicle(100));
+  await assert.rejects(repo.replaceVehicles(rows, 'new'), /duplicate key/);
+  assert.deepEqual((await repo.loadVehicles()).map((v) => v.versionId), [1, 2]);
+  assert.equal((await repo.meta('vehicles'))?.sha256, 'old');
+  await db.close();
+});
+
+test('a reader during a replace sees the old catalog or the new one, never a mix', async () => {
+  const db = await migratedDb();
+  const repo = createCatalogsRepository(db);
+  const old = Array.from({ length: 3 * insertBatchSize }, (_, i) => vehicle(i + 1));
+  await repo.replaceVehicles(old, 'old');
+  const fresh = Array.from({ length: 3 * insertBatchSize }, (_, i) => vehicle(100_000 + i));
+  const counts: number[] = [];
+  const reads = Array.from({ length: 5 }, () =>
+    db.query<{ n: number; fresh: number }>('select count(*)::int as n, count(*) filter (where version_id >= 100000)::int as fresh from catalog_vehicle')
+      .then((r) => counts.push(r.rows[0].n === r.rows[0].fresh ? -r.rows[0].n : r.rows[0].fresh)),
+  );
+  await Promise.all([repo.replaceVehicles(fresh, 'new'), ...reads]);
+  // -N: N rows all new; 0: only old rows. Anything else would be a mix.
+  for (const c of counts) assert.ok(c === 0 || c === -fresh.length, `a reader saw a mix: ${counts}`);
+  await db.close();
+});
+
+test('the shipped catalogs import in full and read back unchanged', async () => {
+  const db = await migratedDb();
+  const repo = createCatalogsRepository(db);
+  const vehicles = parseVehiclesFile(readFileSync(new URL('../../catalog-data/mx-vehicles.csv.gz', import.meta.url)));
+  const zips = parseZipCodesFile(readFileSync(new URL('../../catalog-data/mx-zip-codes.csv.gz', import.meta.url)));
+
+  let started = performance.now();
+  await repo.replaceVehicles(vehicles.rows, vehicles.sha256);
+  const vehicleMs = performance.now() - started;
+  started = performance.now();
+  await repo.replaceZipCodes(zips.rows, zips.sha256);
+  const zipMs = performance.now() - started;
+  console.log(`PGlite insert: vehicles ${vehicles.rows.length} rows in ${vehicleMs.toFixed(0)} ms, ` +
+    `ZIP settlements ${zips.rows.length} rows in ${zipMs.toFixed(0)} ms`);
+
+  started = performance.now();
+  const loadedVehicles = await repo.loadVehicles();
+  const loadedZips = await repo.loadZipCodes();
+  console.log(`PGlite load of both catalogs: ${(performance.now() - started).toFixed(0)} ms`);
+  const byVersion = (a: VehicleRow, b: VehicleRow) => a.versionId - b.versionId;
+  assert.deepEqual(loadedVehicles, [...vehicles.rows].sort(byVersion));
+  assert.equal(loadedZips.length, 155_847);
+  assert.deepEqual(loadedZips.filter((z) => z.zipCode === '06700'), zips.rows.filter((z) => z.zipCode === '06700'));
+  assert.deepEqual(await repo.meta('zipCodes').then((m) => [m?.rowCount, m?.sha256]), [155_847, zips.sha256]);
+  await db.close();
+});
