@@ -3,7 +3,8 @@
  * build the same app. Routes are registered explicitly here, so their order is visible.
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { schemaValidatorCompiler } from './http/schema-validator.ts';
 import { randomUUID } from 'node:crypto';
 import type { Container } from './composition.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
@@ -15,6 +16,7 @@ import { registerPartnerGuard } from './http/partner-guard.ts';
 import { loggerOptions, type DestinationStream } from './shared/logging.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
+import { catalogsRoutes } from './catalogs/catalogs.routes.ts';
 import { healthRoutes } from './operations/health.routes.ts';
 import { createMetrics, registerMetrics } from './operations/metrics.ts';
 
@@ -41,7 +43,7 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.setValidatorCompiler(schemaValidatorCompiler);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -66,7 +68,8 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
         limiter: container.limiter,
         perMinute: config.rateLimitPerMinute,
       });
-      // Partner route modules are registered here, in this order.
+      // Partner route modules, in this order.
+      await partner.register(catalogsRoutes({ store: container.catalogs.store }));
     },
     { prefix: apiPrefix },
   );

@@ -13,6 +13,8 @@ import { createAuthService } from './auth/auth.service.ts';
 import { createLocalRevocationBus, createRedisRevocationBus, type RevocationBus } from './auth/revocation-bus.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, failOpen, type RateLimiter } from './http/rate-limiter.ts';
 import type { Config } from './config/config.ts';
+import { createCatalogsRepository } from './catalogs/catalogs.repository.ts';
+import { createCatalogStore, type CatalogStore } from './catalogs/catalog-store.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -22,10 +24,13 @@ export interface ContainerOptions {
   encryptionKey: Buffer;
   /** Where to report background failures (Redis down…). */
   warn: (message: string, error?: unknown) => void;
+  /** A catalog store already loaded (tests share one per process); a fresh one otherwise. */
+  catalogStore?: CatalogStore;
 }
 
 // Short enough that a revocation reaches instances without Redis within a second.
 const credentialStatusTtlMs = 1000;
+const catalogRefreshMs = 5000;
 
 export async function createContainer(options: ContainerOptions) {
   const { config, db, clock } = options;
@@ -60,6 +65,10 @@ export async function createContainer(options: ContainerOptions) {
     onCredentialRevoked: (key) => revocations.publish(key),
   });
 
+  const catalogsRepository = createCatalogsRepository(db, clock);
+  const catalogStore = options.catalogStore ?? createCatalogStore();
+  let catalogRefresh: NodeJS.Timeout | undefined;
+
   return {
     config,
     db,
@@ -68,8 +77,17 @@ export async function createContainer(options: ContainerOptions) {
     auth,
     companies,
     /** Work before serving: importing the shipped catalogs into a fresh database, loading them. */
-    async prepare() {},
+    async prepare() {
+      if (!catalogStore.isLoaded()) await catalogStore.importShippedIfEmpty(catalogsRepository);
+      // Another instance may import a catalog: pick it up within a few seconds.
+      catalogRefresh = setInterval(() => {
+        catalogStore.refreshIfChanged(catalogsRepository).catch((e) => options.warn('catalog refresh failed', e));
+      }, catalogRefreshMs);
+      catalogRefresh.unref();
+    },
+    catalogs: { store: catalogStore, repository: catalogsRepository },
     async close() {
+      clearInterval(catalogRefresh);
       await revocations.close();
       redis?.disconnect();
     },

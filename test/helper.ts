@@ -1,0 +1,128 @@
+/**
+ * Builds the real app for a test file: its own database, the composition root, captured logs, an
+ * admin token and a ready partner (company, affiliate, credential, token).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import { createContainer, type Container } from '../src/composition.ts';
+import { loadConfig, type Config } from '../src/config/config.ts';
+import { createCatalogStore, type CatalogStore } from '../src/catalogs/catalog-store.ts';
+import { createCatalogsRepository } from '../src/catalogs/catalogs.repository.ts';
+import { createManualClock, systemClock, type Clock } from '../src/shared/clock.ts';
+import { createTestDatabase, type TestDatabase } from './test-database.ts';
+
+export const adminToken = 'test-admin-token-0123456789abcdef';
+export const api = '/mx/b2b/autofin/api';
+
+export interface Partner {
+  companyId: string;
+  userId: string;
+  consumerKey: string;
+  consumerSecret: string;
+  token: string;
+  /** Authorization and content-type headers for partner requests. */
+  headers: Record<string, string>;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  container: Container;
+  database: TestDatabase;
+  config: Config;
+  clock: Clock;
+  logs: string[];
+  partner: Partner;
+  newPartner(): Promise<Partner>;
+  admin: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  /** A fresh catalog store instead of the one the file shares (tests that import catalogs). */
+  ownCatalogStore?: boolean;
+}
+
+let sharedStore: Promise<CatalogStore> | undefined;
+
+function catalogStoreFor(database: TestDatabase): Promise<CatalogStore> {
+  sharedStore ??= (async () => {
+    const store = createCatalogStore();
+    await store.loadFromDatabase(createCatalogsRepository(database.db));
+    return store;
+  })();
+  return sharedStore;
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    AUTOFIN_ENV: 'test',
+    ADMIN_TOKEN: adminToken,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'autofin-test-')),
+    ...env,
+  });
+}
+
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = testConfig(options.env);
+  const clock = options.clock ?? systemClock;
+  const container = await createContainer({
+    config,
+    db: database.db,
+    clock,
+    signingKey: config.tokenSigningKey ?? randomBytes(32),
+    encryptionKey: randomBytes(32),
+    warn: () => {},
+    catalogStore: options.ownCatalogStore ? undefined : await catalogStoreFor(database),
+  });
+  await container.prepare();
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, callback) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  const app = await buildApp({ container, logLevel: 'debug', logStream });
+  await app.ready();
+  const admin = { authorization: `Bearer ${adminToken}` };
+
+  async function newPartner(): Promise<Partner> {
+    const company = (await app.inject({ method: 'POST', url: '/admin/companies', headers: admin, payload: { name: 'Autos Test' } })).json();
+    const affiliate = (await app.inject({ method: 'POST', url: `/admin/companies/${company.id}/affiliates`, headers: admin, payload: { user_type: 'SELLER' } })).json();
+    const credential = (await app.inject({ method: 'POST', url: `/admin/companies/${company.id}/credentials`, headers: admin })).json();
+    const token = (await app.inject({ method: 'POST', url: '/auth/token', payload: credential })).json().access_token as string;
+    return {
+      companyId: company.id,
+      userId: affiliate.user_id,
+      consumerKey: credential.consumer_key,
+      consumerSecret: credential.consumer_secret,
+      token,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    };
+  }
+
+  return {
+    app, container, database, config, clock, logs, admin, newPartner,
+    partner: await newPartner(),
+    async close() {
+      await app.close();
+      await container.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Assertion messages print the body, so a failing test shows what the partner saw. */
+export function show(response: LightMyRequestResponse): string {
+  return `${response.statusCode} ${response.body}`;
+}
+
+export { createManualClock };
