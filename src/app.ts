@@ -16,7 +16,9 @@ import { registerPartnerGuard } from './http/partner-guard.ts';
 import { loggerOptions, type DestinationStream } from './shared/logging.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
+import { catalogsAdminRoutes } from './admin/catalogs-admin.routes.ts';
 import { catalogsRoutes } from './catalogs/catalogs.routes.ts';
+import { leadsRoutes } from './leads/leads.routes.ts';
 import { healthRoutes } from './operations/health.routes.ts';
 import { createMetrics, registerMetrics } from './operations/metrics.ts';
 
@@ -60,6 +62,8 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
   );
   if (config.adminToken) {
     await app.register(adminRoutes({ companies: container.companies, adminToken: config.adminToken }));
+    const { store, repository } = container.catalogs;
+    await app.register(catalogsAdminRoutes({ store, repository, adminToken: config.adminToken }));
   }
   await app.register(
     async (partner) => {
@@ -70,6 +74,7 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
       });
       // Partner route modules, in this order.
       await partner.register(catalogsRoutes({ store: container.catalogs.store }));
+      await partner.register(leadsRoutes({ leads: container.leads, queries: container.leadQueries, prefix: apiPrefix }));
     },
     { prefix: apiPrefix },
   );

@@ -15,6 +15,11 @@ import { createMemoryRateLimiter, createRedisRateLimiter, failOpen, type RateLim
 import type { Config } from './config/config.ts';
 import { createCatalogsRepository } from './catalogs/catalogs.repository.ts';
 import { createCatalogStore, type CatalogStore } from './catalogs/catalog-store.ts';
+import { createFieldEncryption } from './shared/field-encryption.ts';
+import { createLeadSealer } from './leads/lead-record.ts';
+import { createLeadsRepository } from './leads/leads.repository.ts';
+import { createLeadsService } from './leads/leads.service.ts';
+import { createLeadQueries } from './leads/lead-queries.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -69,6 +74,19 @@ export async function createContainer(options: ContainerOptions) {
   const catalogStore = options.catalogStore ?? createCatalogStore();
   let catalogRefresh: NodeJS.Timeout | undefined;
 
+  const leadsRepository = createLeadsRepository(db);
+  const sealer = createLeadSealer(createFieldEncryption(options.encryptionKey));
+  const leads = createLeadsService({
+    db,
+    leads: leadsRepository,
+    companies: companiesRepository,
+    sealer,
+    catalogs: catalogStore.lookup,
+    clock,
+    onVerifiedLeadChanged: async () => {},
+  });
+  const leadQueries = createLeadQueries({ leads: leadsRepository, sealer });
+
   return {
     config,
     db,
@@ -86,6 +104,10 @@ export async function createContainer(options: ContainerOptions) {
       catalogRefresh.unref();
     },
     catalogs: { store: catalogStore, repository: catalogsRepository },
+    leads,
+    leadQueries,
+    leadsRepository,
+    sealer,
     async close() {
       clearInterval(catalogRefresh);
       await revocations.close();

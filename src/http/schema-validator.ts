@@ -32,7 +32,9 @@ function convertStrings(schema: Schema, value: unknown): unknown {
 export const schemaValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = Compile(schema);
   return (value) => {
-    const input = httpPart === 'body' ? value : convertStrings(schema as Schema, value);
+    // No request body is declared required as a whole: an absent body is an empty object, so
+    // the required fields inside it are reported one by one.
+    const input = httpPart === 'body' ? (value === undefined || value === null ? {} : value) : convertStrings(schema as Schema, value);
     if (check.Check(input)) return { value: input };
     return { error: check.Errors(input) as never };
   };

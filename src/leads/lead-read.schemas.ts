@@ -1,0 +1,107 @@
+/** Response schemas of the lead read operations: nothing outside them can leave the server. */
+import { Type, type TSchema } from 'typebox';
+import { leadStatuses } from './lead-status.ts';
+
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const idName = Type.Object({ id: Type.String(), name: Type.String() });
+const status = Type.Enum(leadStatuses);
+const affiliate = nullable(Type.Object({ user_id: Type.String(), user_type: nullable(Type.String()) }));
+
+export const LeadCreated = Type.Object(
+  { id: Type.String({ format: 'uuid' }) },
+  { $id: 'LeadCreated', examples: [{ id: '0b8f0d3e-8c39-4c59-9d0e-3a1f7f1d2b6a' }] },
+);
+
+export const Prequalification = Type.Object(
+  {
+    decision: Type.Union([Type.Literal('PREQUALIFIED'), Type.Literal('NOT_PREQUALIFIED'), Type.Literal('INCOMPLETE')]),
+    reasons: Type.Array(Type.Object({ code: Type.String(), message: Type.String() })),
+    offer: nullable(
+      Type.Object({
+        amountFinanced: Type.Number(),
+        term: Type.Integer(),
+        annualRate: Type.Number({ description: 'Percent' }),
+        monthlyPayment: Type.Number({ description: 'With IVA on interest' }),
+        cat: Type.Number({ description: 'Costo Anual Total, percent, without IVA' }),
+      }),
+    ),
+    evaluatedAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Prequalification' },
+);
+
+export const Lead = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    status,
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+    externalAutoId: nullable(Type.String()),
+    affiliate,
+    loanInfo: nullable(Type.Object({ downPayment: Type.Optional(Type.Number()), term: Type.Optional(Type.Integer()), purchaseIntention: Type.Optional(Type.String()) })),
+    contact: nullable(Type.Object({ phone: nullable(Type.String()), email: nullable(Type.String()) })),
+    address: nullable(
+      Type.Object({
+        street: Type.String(), number: Type.String(), interior: nullable(Type.String()), zipCode: Type.String(),
+        neighborhood: Type.String(), neighborhoodMatched: Type.Boolean(), municipality: Type.String(), city: Type.String(), state: idName,
+      }),
+    ),
+    vehicle: nullable(Type.Object({ id: Type.Integer(), price: nullable(Type.Number()), year: Type.Integer(), brand: idName, model: idName, version: Type.String() })),
+    financial: nullable(
+      Type.Object({
+        employmentType: Type.Optional(Type.String()), startEmploymentDate: Type.Optional(Type.String()),
+        startDate: Type.Optional(Type.Object({ year: Type.Integer(), month: Type.Integer() })), jobPosition: Type.Optional(Type.String()),
+        jobTitle: Type.Optional(Type.String()), businessLine: Type.Optional(Type.String()), employmentCompany: Type.Optional(Type.String()),
+        income: Type.Optional(Type.Number()),
+      }),
+    ),
+    person: nullable(
+      Type.Object({
+        firstName: Type.String(), secondName: Type.String(), lastName: Type.String(), secondLastName: Type.String(),
+        rfc: Type.String(), birthDate: Type.String(),
+      }),
+    ),
+    warnings: Type.Array(Type.Object({ code: Type.String(), message: Type.String(), field: Type.String() })),
+    verification: nullable(
+      Type.Object({ channel: Type.String(), pinSentAt: Type.String({ format: 'date-time' }), verifiedAt: nullable(Type.String({ format: 'date-time' })) }),
+    ),
+    prequalification: nullable(Prequalification),
+  },
+  { $id: 'Lead', description: 'A section never saved is null. The PIN and the bureau report are never returned.' },
+);
+
+export const LeadSummary = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }), status, createdAt: Type.String({ format: 'date-time' }), updatedAt: Type.String({ format: 'date-time' }),
+    externalAutoId: nullable(Type.String()), affiliate, decision: nullable(Type.String()),
+  },
+  { $id: 'LeadSummary' },
+);
+
+export const LeadList = Type.Object(
+  { items: Type.Array(LeadSummary), nextCursor: nullable(Type.String({ description: 'Pass as `cursor` for the next page; null on the last page' })) },
+  { $id: 'LeadList' },
+);
+
+export const LeadEvents = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object({
+        id: Type.String({ format: 'uuid' }), type: Type.String(), at: Type.String({ format: 'date-time' }),
+        actor: Type.String({ description: 'Consumer key that made the change' }), fields: Type.Array(Type.String()),
+      }),
+    ),
+  },
+  { $id: 'LeadEvents', examples: [{ items: [{ id: '5d1c…', type: 'ADDRESS_SAVED', at: '2026-01-15T12:00:00.000Z', actor: 'ck_…', fields: ['street', 'number', 'zipCode', 'neighborhood'] }] }] },
+);
+
+export const LeadListQuery = Type.Object(
+  {
+    status: Type.Optional(status),
+    createdFrom: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time, inclusive' })),
+    createdTo: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time, exclusive' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);

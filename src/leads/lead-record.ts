@@ -1,0 +1,83 @@
+/**
+ * A lead as the service works with it, decrypted, and its stored row. Personal sections are
+ * sealed with the lead id and column as associated data.
+ */
+import type { FieldEncryption } from '../shared/field-encryption.ts';
+import type { LeadStatus } from './lead-status.ts';
+import type { LeadRow } from './leads.repository.ts';
+import type { Address, Financial, Person, Vehicle, Warning } from './lead-sections.ts';
+
+export interface LoanInfo {
+  downPayment?: number;
+  term?: number;
+  purchaseIntention?: string;
+}
+
+export interface Verification {
+  channel: 'SMS' | 'EMAIL';
+  pinSentAt: string;
+  verifiedAt: string | null;
+}
+
+export interface StoredPrequalification {
+  decision: 'PREQUALIFIED' | 'NOT_PREQUALIFIED' | 'INCOMPLETE';
+  reasons: { code: string; message: string }[];
+  offer: { amountFinanced: number; term: number; annualRate: number; monthlyPayment: number; cat: number } | null;
+  evaluatedAt: string;
+}
+
+export interface Lead {
+  id: string;
+  companyId: string;
+  status: LeadStatus;
+  createdAt: Date;
+  updatedAt: Date;
+  externalAutoId: string | null;
+  affiliate: { user_id: string; user_type: string | null } | null;
+  loanInfo: LoanInfo | null;
+  phone: string | null;
+  email: string | null;
+  address: Address | null;
+  vehicle: Vehicle | null;
+  financial: Financial | null;
+  person: Person | null;
+  warnings: Warning[];
+  verification: Verification | null;
+  prequalification: StoredPrequalification | null;
+}
+
+export type SealedColumn = 'phone_enc' | 'email_enc' | 'address_enc' | 'financial_enc' | 'person_enc';
+
+export function createLeadSealer(encryption: FieldEncryption) {
+  const context = (leadId: string, column: SealedColumn) => `lead:${leadId}:${column}`;
+  const open = <T>(leadId: string, column: SealedColumn, sealed: string | null): T | null =>
+    sealed === null ? null : encryption.decrypt<T>(sealed, context(leadId, column));
+
+  return {
+    seal: (leadId: string, column: SealedColumn, value: unknown): string => encryption.encrypt(value, context(leadId, column)),
+    open,
+    toLead(row: LeadRow): Lead {
+      return {
+        id: row.id,
+        companyId: row.company_id,
+        status: row.status,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        externalAutoId: row.external_auto_id,
+        affiliate: row.affiliate_user_id ? { user_id: row.affiliate_user_id, user_type: row.affiliate_user_type } : null,
+        loanInfo: row.loan_info as LoanInfo | null,
+        phone: open<string>(row.id, 'phone_enc', row.phone_enc),
+        email: open<string>(row.id, 'email_enc', row.email_enc),
+        address: open<Address>(row.id, 'address_enc', row.address_enc),
+        vehicle: row.vehicle as Vehicle | null,
+        financial: open<Financial>(row.id, 'financial_enc', row.financial_enc),
+        person: open<Person>(row.id, 'person_enc', row.person_enc),
+        warnings: row.warnings as Warning[],
+        verification: row.verification as Verification | null,
+        prequalification: row.prequalification as StoredPrequalification | null,
+      };
+    },
+  };
+}
+
+export type LeadSealer = ReturnType<typeof createLeadSealer>;

@@ -1,0 +1,44 @@
+/** What a partner reads of a lead (decisions.md §4). Never the PIN, never the bureau report. */
+import type { Lead } from './lead-record.ts';
+import type { LeadRow } from './leads.repository.ts';
+
+export function leadView(lead: Lead) {
+  const prequalification = lead.prequalification;
+  return {
+    id: lead.id,
+    status: lead.status,
+    createdAt: lead.createdAt.toISOString(),
+    updatedAt: lead.updatedAt.toISOString(),
+    externalAutoId: lead.externalAutoId,
+    affiliate: lead.affiliate,
+    loanInfo: lead.loanInfo,
+    contact: lead.phone === null && lead.email === null ? null : { phone: lead.phone, email: lead.email },
+    address: lead.address,
+    vehicle: lead.vehicle,
+    financial: lead.financial,
+    person: lead.person,
+    warnings: lead.warnings.map(({ code, message, field }) => ({ code, message, field })),
+    verification: lead.verification,
+    prequalification: prequalification
+      ? {
+          decision: prequalification.decision,
+          reasons: prequalification.reasons,
+          offer: prequalification.offer ?? null,
+          evaluatedAt: prequalification.evaluatedAt,
+        }
+      : null,
+  };
+}
+
+/** The lead list shows the sections' presence, not their personal content. */
+export function leadSummaryView(row: LeadRow) {
+  return {
+    id: row.id,
+    status: row.status,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    externalAutoId: row.external_auto_id,
+    affiliate: row.affiliate_user_id ? { user_id: row.affiliate_user_id, user_type: row.affiliate_user_type } : null,
+    decision: (row.prequalification as { decision?: string } | null)?.decision ?? null,
+  };
+}

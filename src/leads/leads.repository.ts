@@ -1,0 +1,154 @@
+/** SQL for leads, their events and idempotency keys. Every method takes an optional transaction. */
+import type { Queryable } from '../db/database.ts';
+import type { LeadStatus } from './lead-status.ts';
+
+export interface LeadRow {
+  id: string;
+  company_id: string;
+  affiliate_user_id: string | null;
+  affiliate_user_type: string | null;
+  status: LeadStatus;
+  external_auto_id: string | null;
+  loan_info: object | null;
+  phone_enc: string | null;
+  email_enc: string | null;
+  address_enc: string | null;
+  vehicle: object | null;
+  financial_enc: string | null;
+  person_enc: string | null;
+  warnings: { code: string; message: string; field: string }[];
+  verification: object | null;
+  prequalification: object | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Columns a write may change, and whether they hold JSON. */
+const writable = {
+  status: false, external_auto_id: false, loan_info: true, phone_enc: false, email_enc: false, address_enc: false,
+  vehicle: true, financial_enc: false, person_enc: false, warnings: true, verification: true, prequalification: true,
+} as const;
+export type LeadChanges = Partial<Pick<LeadRow, keyof typeof writable>>;
+
+export interface LeadEvent {
+  id: string;
+  leadId: string;
+  type: string;
+  at: Date;
+  actor: string;
+  fields: string[];
+}
+
+export interface LeadFilter {
+  status?: LeadStatus;
+  /** Without a status filter, leads that are still empty (CREATED) are not listed. */
+  excludeEmpty: boolean;
+  createdFrom?: Date;
+  createdTo?: Date;
+  after?: { createdAt: Date; id: string };
+  limit: number;
+}
+
+const columns = Object.keys(writable) as (keyof typeof writable)[];
+const toJson = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+export function createLeadsRepository(db: Queryable) {
+  return {
+    async insert(row: Omit<LeadRow, 'verification' | 'prequalification'>, tx: Queryable = db): Promise<void> {
+      await tx.query(
+        `insert into leads (id, company_id, affiliate_user_id, affiliate_user_type, status, external_auto_id, loan_info,
+           phone_enc, email_enc, address_enc, vehicle, financial_enc, person_enc, warnings, created_at, updated_at)
+         values ($1,$2,$3,$4,$5,$6,$7::jsonb,$8,$9,$10,$11::jsonb,$12,$13,$14::jsonb,$15,$16)`,
+        [
+          row.id, row.company_id, row.affiliate_user_id, row.affiliate_user_type, row.status, row.external_auto_id,
+          toJson(row.loan_info), row.phone_enc, row.email_enc, row.address_enc, toJson(row.vehicle), row.financial_enc,
+          row.person_enc, JSON.stringify(row.warnings), row.created_at, row.updated_at,
+        ],
+      );
+    },
+
+    /** The lead of that company, locked until the transaction ends (writes to one lead queue up). */
+    async lock(id: string, companyId: string, tx: Queryable): Promise<LeadRow | undefined> {
+      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 and company_id = $2 for update', [id, companyId]);
+      return rows[0];
+    },
+
+    async find(id: string, companyId: string, tx: Queryable = db): Promise<LeadRow | undefined> {
+      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 and company_id = $2', [id, companyId]);
+      return rows[0];
+    },
+
+    async update(id: string, changes: LeadChanges, updatedAt: Date, tx: Queryable = db): Promise<void> {
+      const sets: string[] = [];
+      const params: unknown[] = [id, updatedAt];
+      for (const column of columns) {
+        if (!(column in changes)) continue;
+        const value = changes[column];
+        params.push(writable[column] ? toJson(value) : value);
+        sets.push(`${column} = $${params.length}${writable[column] ? '::jsonb' : ''}`);
+      }
+      await tx.query(`update leads set ${[...sets, 'updated_at = $2'].join(', ')} where id = $1`, params);
+    },
+
+    async insertEvent(event: LeadEvent, tx: Queryable = db): Promise<void> {
+      await tx.query('insert into lead_events (id, lead_id, type, at, actor, fields) values ($1,$2,$3,$4,$5,$6::jsonb)', [
+        event.id, event.leadId, event.type, event.at, event.actor, JSON.stringify(event.fields),
+      ]);
+    },
+
+    async events(leadId: string, tx: Queryable = db): Promise<LeadEvent[]> {
+      const { rows } = await tx.query<{ id: string; lead_id: string; type: string; at: Date; actor: string; fields: string[] }>(
+        'select id, lead_id, type, at, actor, fields from lead_events where lead_id = $1 order by seq',
+        [leadId],
+      );
+      return rows.map((r) => ({ id: r.id, leadId: r.lead_id, type: r.type, at: r.at, actor: r.actor, fields: r.fields }));
+    },
+
+    /** Newest first; the cursor is the (created_at, id) of the last lead of the previous page. */
+    async list(companyId: string, filter: LeadFilter, tx: Queryable = db): Promise<LeadRow[]> {
+      const where = ['company_id = $1'];
+      const params: unknown[] = [companyId];
+      const add = (sql: string, value: unknown) => {
+        params.push(value);
+        where.push(sql.replace('?', `$${params.length}`));
+      };
+      if (filter.status) add('status = ?', filter.status);
+      else if (filter.excludeEmpty) add('status <> ?', 'CREATED');
+      if (filter.createdFrom) add('created_at >= ?', filter.createdFrom);
+      if (filter.createdTo) add('created_at < ?', filter.createdTo);
+      if (filter.after) {
+        params.push(filter.after.createdAt, filter.after.id);
+        where.push(`(created_at, id) < ($${params.length - 1}, $${params.length})`);
+      }
+      params.push(filter.limit);
+      const { rows } = await tx.query<LeadRow>(
+        `select * from leads where ${where.join(' and ')} order by created_at desc, id desc limit $${params.length}`,
+        params,
+      );
+      return rows;
+    },
+
+    /** Claims an idempotency key; returns the lead of an earlier claim when the key was taken. */
+    async claimIdempotencyKey(
+      claim: { companyId: string; key: string; requestHash: string; leadId: string; at: Date; expiredBefore: Date },
+      tx: Queryable,
+    ): Promise<{ claimed: true } | { claimed: false; requestHash: string; leadId: string }> {
+      await tx.query('delete from idempotency_keys where company_id = $1 and key = $2 and created_at < $3', [
+        claim.companyId, claim.key, claim.expiredBefore,
+      ]);
+      const inserted = await tx.query(
+        `insert into idempotency_keys (company_id, key, request_hash, lead_id, created_at) values ($1,$2,$3,$4,$5)
+         on conflict (company_id, key) do nothing`,
+        [claim.companyId, claim.key, claim.requestHash, claim.leadId, claim.at],
+      );
+      if (inserted.rowCount === 1) return { claimed: true };
+      const { rows } = await tx.query<{ request_hash: string; lead_id: string }>(
+        'select request_hash, lead_id from idempotency_keys where company_id = $1 and key = $2',
+        [claim.companyId, claim.key],
+      );
+      return { claimed: false, requestHash: rows[0].request_hash, leadId: rows[0].lead_id };
+    },
+  };
+}
+
+export type LeadsRepository = ReturnType<typeof createLeadsRepository>;
