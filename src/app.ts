@@ -19,6 +19,7 @@ import { adminRoutes } from './admin/admin.routes.ts';
 import { catalogsAdminRoutes } from './admin/catalogs-admin.routes.ts';
 import { catalogsRoutes } from './catalogs/catalogs.routes.ts';
 import { leadsRoutes } from './leads/leads.routes.ts';
+import { verificationRoutes } from './verification/verification.routes.ts';
 import { healthRoutes } from './operations/health.routes.ts';
 import { createMetrics, registerMetrics } from './operations/metrics.ts';
 
@@ -75,6 +76,7 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
       // Partner route modules, in this order.
       await partner.register(catalogsRoutes({ store: container.catalogs.store }));
       await partner.register(leadsRoutes({ leads: container.leads, queries: container.leadQueries, prefix: apiPrefix }));
+      await partner.register(verificationRoutes({ verification: container.verification }));
     },
     { prefix: apiPrefix },
   );

@@ -20,6 +20,16 @@ import { createLeadSealer } from './leads/lead-record.ts';
 import { createLeadsRepository } from './leads/leads.repository.ts';
 import { createLeadsService } from './leads/leads.service.ts';
 import { createLeadQueries } from './leads/lead-queries.ts';
+import { hkdfSync } from 'node:crypto';
+import pino from 'pino';
+import type { EmailMessage, SmsMessage } from './providers/ports.ts';
+import type { ProviderLogger } from './providers/logger-port.ts';
+import { createProviders } from './providers/providers.ts';
+import { createSandboxBureau } from './bureau/sandbox-bureau.ts';
+import { loadPrequalificationConfig, type PrequalificationConfig } from './prequalification/rules-config.ts';
+import { createPrequalificationService } from './prequalification/prequalification.service.ts';
+import { createVerificationRepository } from './verification/verification.repository.ts';
+import { createVerificationService } from './verification/verification.service.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -31,6 +41,13 @@ export interface ContainerOptions {
   warn: (message: string, error?: unknown) => void;
   /** A catalog store already loaded (tests share one per process); a fresh one otherwise. */
   catalogStore?: CatalogStore;
+  /** Where adapters log (ids and kinds only); silent when absent. */
+  logger?: ProviderLogger;
+  /** The log providers also hand each message here (the sandbox outbox; tests read PINs here). */
+  messageSinks?: { sms?: (message: SmsMessage) => void; email?: (message: EmailMessage) => void };
+  prequalificationConfig?: PrequalificationConfig;
+  /** Circuit breaker of every provider: consecutive failures to open it, and how long it stays open. */
+  circuit?: { failureThreshold?: number; openMs?: number };
 }
 
 // Short enough that a revocation reaches instances without Redis within a second.
@@ -75,7 +92,38 @@ export async function createContainer(options: ContainerOptions) {
   let catalogRefresh: NodeJS.Timeout | undefined;
 
   const leadsRepository = createLeadsRepository(db);
-  const sealer = createLeadSealer(createFieldEncryption(options.encryptionKey));
+  const encryption = createFieldEncryption(options.encryptionKey);
+  const sealer = createLeadSealer(encryption);
+  const verificationRepository = createVerificationRepository(db);
+  const prequalification = createPrequalificationService({
+    db,
+    leads: leadsRepository,
+    reports: verificationRepository,
+    sealer,
+    encryption,
+    config: options.prequalificationConfig ?? loadPrequalificationConfig(),
+    clock,
+  });
+  const providers = createProviders(config, {
+    logger: options.logger ?? pino({ level: 'silent' }),
+    sandboxBureau: createSandboxBureau(clock),
+    clock,
+    smsSink: options.messageSinks?.sms,
+    emailSink: options.messageSinks?.email,
+    circuit: options.circuit,
+  });
+  const verification = createVerificationService({
+    db,
+    leads: leadsRepository,
+    verification: verificationRepository,
+    sealer,
+    encryption,
+    prequalification,
+    providers,
+    // A key of its own for PIN hashes, derived so no extra secret has to be configured.
+    pinKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'pin-hash', 32)),
+    clock,
+  });
   const leads = createLeadsService({
     db,
     leads: leadsRepository,
@@ -83,7 +131,7 @@ export async function createContainer(options: ContainerOptions) {
     sealer,
     catalogs: catalogStore.lookup,
     clock,
-    onVerifiedLeadChanged: async () => {},
+    onVerifiedLeadChanged: (actor, leadId) => prequalification.reevaluate(actor, leadId),
   });
   const leadQueries = createLeadQueries({ leads: leadsRepository, sealer });
 
@@ -108,8 +156,11 @@ export async function createContainer(options: ContainerOptions) {
     leadQueries,
     leadsRepository,
     sealer,
+    verification,
+    providers,
     async close() {
       clearInterval(catalogRefresh);
+      await providers.close();
       await revocations.close();
       redis?.disconnect();
     },

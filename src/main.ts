@@ -11,9 +11,15 @@ import { systemClock } from './shared/clock.ts';
 import { createContainer } from './composition.ts';
 import { buildApp } from './app.ts';
 import { printSandboxCredentials } from './companies/sandbox-banner.ts';
+import { sandboxOutbox } from './verification/sandbox-outbox.ts';
+import { loggerOptions } from './shared/logging.ts';
+import pino from 'pino';
+
+const logLevel = process.env.LOG_LEVEL ?? 'info';
 
 async function start(): Promise<void> {
   const config = loadConfig();
+  const logger = pino(loggerOptions(logLevel));
   const db = await openDatabase(config);
   await migrate(db);
   const container = await createContainer({
@@ -22,14 +28,16 @@ async function start(): Promise<void> {
     clock: systemClock,
     signingKey: loadOrCreateKey(config.dataDir, 'token-signing', config.tokenSigningKey),
     encryptionKey: loadOrCreateKey(config.dataDir, 'data-encryption', config.dataEncryptionKey),
-    warn: (message, error) => console.error(JSON.stringify({ level: 'warn', msg: message, err: String(error) })),
+    warn: (message, error) => logger.warn({ err: error }, message),
+    logger,
+    messageSinks: config.environment === 'sandbox' ? sandboxOutbox(config.dataDir) : undefined,
   });
   await container.prepare();
   if (config.environment === 'sandbox') {
     const seeded = await container.companies.seedSandbox();
     if (seeded) printSandboxCredentials(seeded, config);
   }
-  const app = await buildApp({ container, logLevel: process.env.LOG_LEVEL ?? 'info' });
+  const app = await buildApp({ container, logLevel });
 
   let stopping = false;
   const stop = async (signal: string) => {

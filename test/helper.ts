@@ -15,6 +15,9 @@ import { createCatalogStore, type CatalogStore } from '../src/catalogs/catalog-s
 import { createCatalogsRepository } from '../src/catalogs/catalogs.repository.ts';
 import { createManualClock, systemClock, type Clock } from '../src/shared/clock.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
+import pino from 'pino';
+import { loggerOptions } from '../src/shared/logging.ts';
+import type { EmailMessage, SmsMessage } from '../src/providers/ports.ts';
 
 export const adminToken = 'test-admin-token-0123456789abcdef';
 export const api = '/mx/b2b/autofin/api';
@@ -36,6 +39,7 @@ export interface TestApp {
   config: Config;
   clock: Clock;
   logs: string[];
+  outbox: Outbox;
   partner: Partner;
   newPartner(): Promise<Partner>;
   admin: Record<string, string>;
@@ -47,6 +51,15 @@ export interface TestAppOptions {
   clock?: Clock;
   /** A fresh catalog store instead of the one the file shares (tests that import catalogs). */
   ownCatalogStore?: boolean;
+  /** Called before `app.ready()`, e.g. to register a route only a test needs. */
+  beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+  circuit?: { failureThreshold?: number; openMs?: number };
+}
+
+/** Messages the log providers "sent", for tests to read PINs from. */
+export interface Outbox {
+  sms: SmsMessage[];
+  email: EmailMessage[];
 }
 
 let sharedStore: Promise<CatalogStore> | undefined;
@@ -73,6 +86,14 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = await createTestDatabase();
   const config = testConfig(options.env);
   const clock = options.clock ?? systemClock;
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, callback) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  const outbox: Outbox = { sms: [], email: [] };
   const container = await createContainer({
     config,
     db: database.db,
@@ -81,16 +102,13 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     encryptionKey: randomBytes(32),
     warn: () => {},
     catalogStore: options.ownCatalogStore ? undefined : await catalogStoreFor(database),
+    logger: pino(loggerOptions('debug'), logStream),
+    messageSinks: { sms: (m) => outbox.sms.push(m), email: (m) => outbox.email.push(m) },
+    circuit: options.circuit,
   });
   await container.prepare();
-  const logs: string[] = [];
-  const logStream = new Writable({
-    write(chunk, _encoding, callback) {
-      logs.push(...String(chunk).split('\n').filter(Boolean));
-      callback();
-    },
-  });
   const app = await buildApp({ container, logLevel: 'debug', logStream });
+  await options.beforeReady?.(app);
   await app.ready();
   const admin = { authorization: `Bearer ${adminToken}` };
 
@@ -110,7 +128,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
 
   return {
-    app, container, database, config, clock, logs, admin, newPartner,
+    app, container, database, config, clock, logs, outbox, admin, newPartner,
     partner: await newPartner(),
     async close() {
       await app.close();

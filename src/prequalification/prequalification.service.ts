@@ -1,0 +1,77 @@
+/**
+ * Evaluates a verified lead on its stored bureau report and keeps the result on the lead. It runs
+ * after the PIN confirmation and again whenever loan info, vehicle or financial data change.
+ */
+import type { Db, Queryable } from '../db/database.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { FieldEncryption } from '../shared/field-encryption.ts';
+import { newId } from '../shared/ids.ts';
+import type { BureauReport } from '../providers/ports.ts';
+import { afterPrequalification, type Actor, type Lead, type LeadSealer, type LeadsRepository, type StoredPrequalification } from '../leads/index.ts';
+import { evaluatePrequalification, type PrequalificationInput } from './evaluate.ts';
+import type { PrequalificationConfig } from './rules-config.ts';
+
+interface Deps {
+  db: Pick<Db, 'transaction'>;
+  leads: LeadsRepository;
+  reports: { reportOf(leadId: string, tx?: Queryable): Promise<string | undefined> };
+  sealer: LeadSealer;
+  encryption: FieldEncryption;
+  config: PrequalificationConfig;
+  clock: Clock;
+}
+
+export const reportContext = (leadId: string) => `bureau-report:${leadId}`;
+
+export function toPrequalificationInput(lead: Lead, report: BureauReport): PrequalificationInput {
+  return {
+    birthDate: lead.person?.birthDate ?? null,
+    loan: lead.loanInfo ? { downPayment: lead.loanInfo.downPayment ?? null, term: lead.loanInfo.term ?? null } : null,
+    vehicle: lead.vehicle ? { price: lead.vehicle.price, modelYear: lead.vehicle.year } : null,
+    financial: lead.financial
+      ? {
+          employmentType: lead.financial.employmentType ?? null,
+          startEmploymentDate: lead.financial.startEmploymentDate ?? null,
+          startDate: lead.financial.startDate ?? null,
+          income: lead.financial.income ?? null,
+        }
+      : null,
+    report,
+  };
+}
+
+export function createPrequalificationService(deps: Deps) {
+  function evaluate(lead: Lead, report: BureauReport, now: Date): StoredPrequalification {
+    const result = evaluatePrequalification(toPrequalificationInput(lead, report), deps.config, now);
+    return { decision: result.decision, reasons: result.reasons, offer: result.offer, evaluatedAt: now.toISOString() };
+  }
+
+  /** Inside the caller's transaction, with the lead row locked. */
+  async function apply(tx: Queryable, actor: Actor, lead: Lead, report: BureauReport, now: Date): Promise<StoredPrequalification> {
+    const prequalification = evaluate(lead, report, now);
+    const status = afterPrequalification(lead.status, prequalification.decision);
+    await deps.leads.update(lead.id, { prequalification, status }, now, tx);
+    await deps.leads.insertEvent(
+      { id: newId(), leadId: lead.id, type: 'PREQUALIFICATION_EVALUATED', at: now, actor: actor.consumerKey, fields: ['prequalification'] },
+      tx,
+    );
+    return prequalification;
+  }
+
+  return {
+    apply,
+
+    /** Re-evaluates a verified lead on its stored report; nothing to do before a report exists. */
+    async reevaluate(actor: Actor, leadId: string): Promise<void> {
+      await deps.db.transaction(async (tx) => {
+        const row = await deps.leads.lock(leadId, actor.companyId, tx);
+        const sealed = row && (await deps.reports.reportOf(leadId, tx));
+        if (!row || !sealed) return;
+        const report = deps.encryption.decrypt<BureauReport>(sealed, reportContext(leadId));
+        await apply(tx, actor, deps.sealer.toLead(row), report, deps.clock.now());
+      });
+    },
+  };
+}
+
+export type PrequalificationService = ReturnType<typeof createPrequalificationService>;

@@ -1,0 +1,157 @@
+/**
+ * PIN send (op 13) and PIN confirmation (op 14). Provider calls never run inside a transaction;
+ * a provider failure changes nothing (decisions.md §6): a failed send leaves the previous PIN as it
+ * was, and a bureau failure leaves the lead VERIFIED with its confirmed PIN, so the same
+ * confirmation can simply be retried.
+ */
+import { errors } from '../http/app-error.ts';
+import type { Db } from '../db/database.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { FieldEncryption } from '../shared/field-encryption.ts';
+import { newId } from '../shared/ids.ts';
+import type { BureauProvider, BureauReport, BureauSubject, EmailSender, SmsSender } from '../providers/ports.ts';
+import { toAppError, type Outbound } from '../providers/outbound.ts';
+import { afterPinConfirmed, afterPinSent, isVerified, type Actor, type Lead, type LeadSealer, type LeadsRepository } from '../leads/index.ts';
+import type { PrequalificationService } from '../prequalification/prequalification.service.ts';
+import { reportContext } from '../prequalification/prequalification.service.ts';
+import { checkPin, generatePin, hashPin, pinValidityMs, sendThrottle, sendWindowMs, toE164 } from './pin.ts';
+import { pinEmail, pinSms } from './pin-message.ts';
+import type { VerificationRepository } from './verification.repository.ts';
+
+export type Channel = 'SMS' | 'EMAIL';
+
+interface Deps {
+  db: Pick<Db, 'transaction'>;
+  leads: LeadsRepository;
+  verification: VerificationRepository;
+  sealer: LeadSealer;
+  encryption: FieldEncryption;
+  prequalification: Pick<PrequalificationService, 'apply'>;
+  providers: { sms: SmsSender; email: EmailSender; bureau: BureauProvider; outbound: Outbound };
+  pinKey: Buffer;
+  clock: Clock;
+}
+
+function bureauSubject(lead: Lead): BureauSubject {
+  const { person, address } = lead as Required<Pick<Lead, 'person' | 'address'>> & Lead;
+  return {
+    rfc: person!.rfc, firstName: person!.firstName, secondName: person!.secondName, lastName: person!.lastName,
+    secondLastName: person!.secondLastName, birthDate: person!.birthDate,
+    address: {
+      street: address!.street, number: address!.number, interior: address!.interior, zipCode: address!.zipCode,
+      neighborhood: address!.neighborhood, municipality: address!.municipality, state: address!.state.name,
+    },
+  };
+}
+
+export function createVerificationService(deps: Deps) {
+  const { leads, verification, clock } = deps;
+
+  async function readLead(actor: Actor, leadId: string): Promise<Lead> {
+    const row = await leads.find(leadId, actor.companyId);
+    if (!row) throw errors.leadNotFound();
+    return deps.sealer.toLead(row);
+  }
+
+  /** Reserves one of the 5 sends of the window, under the lead's lock so two sends can't both pass. */
+  async function reserveSend(actor: Actor, leadId: string, now: Date): Promise<string> {
+    return deps.db.transaction(async (tx) => {
+      const row = await leads.lock(leadId, actor.companyId, tx);
+      if (!row) throw errors.leadNotFound();
+      if (isVerified(row.status)) throw errors.leadVerified();
+      const wait = sendThrottle(await verification.sendTimes(leadId, new Date(now.getTime() - sendWindowMs), tx), now);
+      if (wait > 0) throw errors.tooManyRequests(wait);
+      const id = newId();
+      await verification.recordSend({ id, leadId, at: now }, tx);
+      return id;
+    });
+  }
+
+  async function deliver(lead: Lead, channel: Channel, pin: string) {
+    if (channel === 'SMS') {
+      const message = pinSms(toE164(lead.phone!), pin);
+      return { provider: 'sms' as const, result: await deps.providers.outbound.call('sms', (signal) => deps.providers.sms.send(message, signal)) };
+    }
+    const message = pinEmail(lead.email!, pin);
+    return { provider: 'email' as const, result: await deps.providers.outbound.call('email', (signal) => deps.providers.email.send(message, signal)) };
+  }
+
+  return {
+    async sendPin(actor: Actor, leadId: string, channel: Channel): Promise<void> {
+      const lead = await readLead(actor, leadId);
+      if (isVerified(lead.status)) throw errors.leadVerified();
+      if (channel === 'SMS' && !lead.phone) throw errors.pinRejected('NO_PHONE_ON_FILE');
+      if (channel === 'EMAIL' && !lead.email) throw errors.pinRejected('NO_EMAIL_ON_FILE');
+      const sendId = await reserveSend(actor, leadId, clock.now());
+      const pin = generatePin();
+      const { provider, result } = await deliver(lead, channel, pin);
+      if (!result.ok) {
+        // A call the open circuit never made was not handed to the provider: it does not count.
+        if (result.kind === 'circuit_open') await verification.forgetSend(sendId);
+        throw toAppError(provider, result);
+      }
+      const sentAt = clock.now();
+      await deps.db.transaction(async (tx) => {
+        const row = await leads.lock(leadId, actor.companyId, tx);
+        const status = row && afterPinSent(row.status);
+        if (!row || !status) throw errors.leadVerified();
+        await verification.replacePin({ leadId, pinHash: hashPin(deps.pinKey, leadId, pin), channel, sentAt, expiresAt: new Date(sentAt.getTime() + pinValidityMs) }, tx);
+        await leads.update(leadId, { status, verification: { channel, pinSentAt: sentAt.toISOString(), verifiedAt: null } }, sentAt, tx);
+        await leads.insertEvent({ id: newId(), leadId, type: 'PIN_SENT', at: sentAt, actor: actor.consumerKey, fields: ['channel'] }, tx);
+      });
+    },
+
+    async confirmPin(actor: Actor, leadId: string, payload: { pin: string; pinConfirmation?: string }): Promise<void> {
+      if (payload.pinConfirmation !== undefined && payload.pinConfirmation !== payload.pin) {
+        throw errors.pinRejected('PIN_CONFIRMATION_MISMATCH', [{ field: 'pinConfirmation', errorDetail: 'must equal pin' }]);
+      }
+      const givenHash = hashPin(deps.pinKey, leadId, payload.pin);
+      const lead = await confirmInTransaction(actor, leadId, givenHash);
+      const result = await deps.providers.outbound.call('bureau', (signal) => deps.providers.bureau.query(bureauSubject(lead), signal));
+      if (!result.ok) throw toAppError('bureau', result);
+      await storeReport(actor, leadId, result.value);
+    },
+  };
+
+  /** Checks the PIN; a wrong try is counted (and committed) before the 400 is answered. */
+  async function confirmInTransaction(actor: Actor, leadId: string, givenHash: string): Promise<Lead> {
+    const now = clock.now();
+    const outcome = await deps.db.transaction(async (tx) => {
+      const row = await leads.lock(leadId, actor.companyId, tx);
+      if (!row) throw errors.leadNotFound();
+      const lead = deps.sealer.toLead(row);
+      if (lead.prequalification && (await verification.reportOf(leadId, tx))) throw errors.leadVerified();
+      // Checked first, so a confirmation the bureau could not run anyway costs no try.
+      if (!lead.person || !lead.address) throw errors.pinRejected('PERSON_AND_ADDRESS_REQUIRED');
+      const check = checkPin(await verification.pendingPin(leadId, tx), givenHash, now);
+      if (!check.ok) {
+        if (check.countsAsTry) await verification.countFailedAttempt(leadId, tx);
+        return { rejected: check.reason } as const;
+      }
+      const status = afterPinConfirmed(lead.status);
+      if (status) {
+        await verification.markPinVerified(leadId, now, tx);
+        await leads.update(leadId, { status, verification: { ...lead.verification!, verifiedAt: now.toISOString() } }, now, tx);
+        await leads.insertEvent({ id: newId(), leadId, type: 'PIN_CONFIRMED', at: now, actor: actor.consumerKey, fields: ['pin'] }, tx);
+      }
+      return { lead } as const;
+    });
+    if ('rejected' in outcome) throw errors.pinRejected(outcome.rejected!);
+    return outcome.lead;
+  }
+
+  async function storeReport(actor: Actor, leadId: string, report: BureauReport): Promise<void> {
+    const now = clock.now();
+    const reportEnc = deps.encryption.encrypt(report, reportContext(leadId));
+    await deps.db.transaction(async (tx) => {
+      const row = await leads.lock(leadId, actor.companyId, tx);
+      if (!row) throw errors.leadNotFound();
+      await verification.saveReport({ leadId, reportEnc, provider: report.provider, receivedAt: now }, tx);
+      await verification.consumePin(leadId, tx);
+      await leads.insertEvent({ id: newId(), leadId, type: 'BUREAU_REPORT_RECEIVED', at: now, actor: actor.consumerKey, fields: [] }, tx);
+      await deps.prequalification.apply(tx, actor, deps.sealer.toLead(row), report, now);
+    });
+  }
+}
+
+export type VerificationService = ReturnType<typeof createVerificationService>;
