@@ -17,13 +17,13 @@ export const adminRoutes =
 
     app.post(
       '/admin/companies',
-      { schema: { tags, security, summary: 'Create a company', body: s.CompanyCreate, response: { 201: s.Company, ...errorsOf } } },
+      { schema: { tags, security, operationId: 'createCompany', summary: 'Create a company', body: s.CompanyCreate, response: { 201: s.Company, ...errorsOf } } },
       async (request, reply) => reply.code(201).send(await deps.companies.createCompany(request.body.name)),
     );
 
     app.get(
       '/admin/companies',
-      { schema: { tags, security, summary: 'List companies', response: { 200: s.CompanyList, 401: ErrorResponse } } },
+      { schema: { tags, security, operationId: 'listCompanies', summary: 'List companies', response: { 200: s.CompanyList, 401: ErrorResponse } } },
       async () => deps.companies.listCompanies(),
     );
 
@@ -31,7 +31,7 @@ export const adminRoutes =
       '/admin/companies/:companyId/credentials',
       {
         schema: {
-          tags, security, summary: 'Create a credential (the secret is shown only here)',
+          tags, security, operationId: 'createCredential', summary: 'Create a credential (the secret is shown only here)',
           params: s.CompanyIdParams, response: { 201: s.CredentialSecret, ...errorsOf },
         },
       },
@@ -42,7 +42,7 @@ export const adminRoutes =
       '/admin/credentials/:consumer_key',
       {
         schema: {
-          tags, security, summary: 'Revoke a credential; its tokens answer 401 from then on',
+          tags, security, operationId: 'revokeCredential', summary: 'Revoke a credential; its tokens answer 401 from then on',
           params: s.ConsumerKeyParams, response: { 204: Type.Null({ description: 'Revoked' }), ...errorsOf },
         },
       },
@@ -56,7 +56,7 @@ export const adminRoutes =
       '/admin/companies/:companyId/affiliates',
       {
         schema: {
-          tags, security, summary: 'Add an affiliate to a company',
+          tags, security, operationId: 'createAffiliate', summary: 'Add an affiliate to a company',
           params: s.CompanyIdParams, body: s.AffiliateCreate, response: { 201: s.Affiliate, ...errorsOf },
         },
       },

@@ -38,7 +38,7 @@ export const authRoutes =
       '/auth/token',
       {
         schema: {
-          summary: 'Get an access token',
+          operationId: 'getToken', summary: 'Get an access token',
           description:
             'Exchanges a consumer key and secret for a bearer token. Send `Accept-Version: v1` (absent means v1). ' +
             'Token requests are limited per consumer key, and failed ones per client address.',

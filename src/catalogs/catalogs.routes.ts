@@ -17,11 +17,11 @@ export const catalogsRoutes =
     const vehicles = () => deps.store.current().vehicles;
 
     app.get('/catalogs/years', {
-      schema: { ...common, summary: 'List model years', description: 'Model years that have vehicles in the catalog, sorted.', response: listAnswers },
+      schema: { ...common, operationId: 'listYears', summary: 'List model years', description: 'Model years that have vehicles in the catalog, sorted.', response: listAnswers },
     }, async (request, reply) => sendCatalogAnswer(request, reply, vehicles().years()));
 
     app.get('/catalogs/years/:yearId/brands', {
-      schema: { ...common, summary: 'List brands of a model year', description: 'Brands with versions in that model year, sorted by name. Unknown year: 404 / 4041.', params: s.YearParams, response: listAnswers },
+      schema: { ...common, operationId: 'listBrands', summary: 'List brands of a model year', description: 'Brands with versions in that model year, sorted by name. Unknown year: 404 / 4041.', params: s.YearParams, response: listAnswers },
     }, async (request, reply) => {
       const answer = vehicles().brands(request.params.yearId);
       if (!answer) throw errors.catalogEntryNotFound();
@@ -29,7 +29,7 @@ export const catalogsRoutes =
     });
 
     app.get('/catalogs/years/:yearId/brands/:makeId/models', {
-      schema: { ...common, summary: 'List models of a brand in a model year', description: 'Unknown year or brand: 404 / 4041.', params: s.BrandParams, response: listAnswers },
+      schema: { ...common, operationId: 'listModels', summary: 'List models of a brand in a model year', description: 'Unknown year or brand: 404 / 4041.', params: s.BrandParams, response: listAnswers },
     }, async (request, reply) => {
       const answer = vehicles().models(request.params.yearId, request.params.makeId);
       if (!answer) throw errors.catalogEntryNotFound();
@@ -37,7 +37,7 @@ export const catalogsRoutes =
     });
 
     app.get('/catalogs/years/:yearId/brands/:makeId/models/:modelId/versions', {
-      schema: { ...common, summary: 'List versions of a model', description: 'A model that is not of that brand or year: 404 / 4041.', params: s.ModelParams, response: listAnswers },
+      schema: { ...common, operationId: 'listVersions', summary: 'List versions of a model', description: 'A model that is not of that brand or year: 404 / 4041.', params: s.ModelParams, response: listAnswers },
     }, async (request, reply) => {
       const { yearId, makeId, modelId } = request.params;
       const answer = vehicles().versions(yearId, makeId, modelId);
@@ -47,7 +47,7 @@ export const catalogsRoutes =
 
     app.get('/catalogs/zip-code/:zipCode', {
       schema: {
-        ...common, summary: 'Address data of a ZIP code',
+        ...common, operationId: 'getZipCode', summary: 'Address data of a ZIP code',
         description: 'SEPOMEX settlements, municipality, city and state of a ZIP code. Unknown: 404 / 4042; not 5 digits: 400.',
         params: s.ZipParams,
         response: { ...listAnswers, 200: s.ZipCodeInformation },

@@ -92,7 +92,7 @@ export const LeadEvents = Type.Object(
       }),
     ),
   },
-  { $id: 'LeadEvents', examples: [{ items: [{ id: '5d1c…', type: 'ADDRESS_SAVED', at: '2026-01-15T12:00:00.000Z', actor: 'ck_…', fields: ['street', 'number', 'zipCode', 'neighborhood'] }] }] },
+  { $id: 'LeadEvents', examples: [{ items: [{ id: '5d1c9a7e-2f4b-4b8e-9c61-0e2a7b3d4f10', type: 'ADDRESS_SAVED', at: '2026-01-15T12:00:00.000Z', actor: 'ck_Xq3v9LmT2pR8sW1yZ4bN6cD0', fields: ['street', 'number', 'zipCode', 'neighborhood'] }] }] },
 );
 
 export const LeadListQuery = Type.Object(

@@ -21,7 +21,7 @@ export const leadsRoutes =
   async (app) => {
     app.post('/leads', {
       schema: {
-        tags, security, summary: 'Create a lead',
+        tags, security, operationId: 'createLead', summary: 'Create a lead',
         description: 'Creates a lead, optionally for an affiliate of the company and pre-filled. Answers 201 with `{id}` and a `Location`. ' +
           'An `Idempotency-Key` makes retries safe: the same key and body within 24 h returns the first answer; another body is 409 / 4091.',
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' })) }),
@@ -37,29 +37,29 @@ export const leadsRoutes =
 
     app.get('/leads', {
       schema: {
-        tags, security, summary: 'List the company’s leads',
+        tags, security, operationId: 'listLeads', summary: 'List the company’s leads',
         description: 'Newest first, in pages (`limit`, `cursor`). Without `status`, leads with no section saved yet (CREATED) are left out.',
         querystring: r.LeadListQuery, response: { 200: r.LeadList, ...fails },
       },
     }, async (request) => deps.queries.listLeads(requireAuth(request).companyId, request.query));
 
     app.get('/leads/:leadId', {
-      schema: { tags, security, summary: 'Read a lead', description: 'Every section, the status, warnings, verification and pre-qualification.', params: s.LeadIdParams, response: { 200: r.Lead, ...fails } },
+      schema: { tags, security, operationId: 'getLead', summary: 'Read a lead', description: 'Every section, the status, warnings, verification and pre-qualification.', params: s.LeadIdParams, response: { 200: r.Lead, ...fails } },
     }, async (request) => deps.queries.getLead(requireAuth(request).companyId, request.params.leadId));
 
     app.get('/leads/:leadId/events', {
-      schema: { tags, security, summary: 'History of a lead', description: 'Who changed which section when: field names only, never values.', params: s.LeadIdParams, response: { 200: r.LeadEvents, ...fails } },
+      schema: { tags, security, operationId: 'listLeadEvents', summary: 'History of a lead', description: 'Who changed which section when: field names only, never values.', params: s.LeadIdParams, response: { 200: r.LeadEvents, ...fails } },
     }, async (request) => deps.queries.listEvents(requireAuth(request).companyId, request.params.leadId));
 
     app.put('/leads/:leadId/loan-info', {
-      schema: { tags, security, summary: 'Save loan info', description: 'Down payment, term, purchase intention and phone. 204.', params: s.LeadIdParams, body: s.LoanInfoPayload, response: { 204: noContent, ...fails } },
+      schema: { tags, security, operationId: 'saveLoanInfo', summary: 'Save loan info', description: 'Down payment, term, purchase intention and phone. 204.', params: s.LeadIdParams, body: s.LoanInfoPayload, response: { 204: noContent, ...fails } },
     }, async (request, reply) => {
       await deps.leads.saveLoanInfo(actorOf(requireAuth(request)), request.params.leadId, request.body);
       return sendEmpty(reply, 204);
     });
 
     app.put('/leads/:leadId/contact-info', {
-      schema: { tags, security, summary: 'Save contact info and create the card', description: 'Saves phone and e-mail; the lead becomes IN_PROGRESS and appears in the lead list. 204.', params: s.LeadIdParams, body: s.PublicContactInfoPayload, response: { 204: noContent, ...fails } },
+      schema: { tags, security, operationId: 'saveContactInfo', summary: 'Save contact info and create the card', description: 'Saves phone and e-mail; the lead becomes IN_PROGRESS and appears in the lead list. 204.', params: s.LeadIdParams, body: s.PublicContactInfoPayload, response: { 204: noContent, ...fails } },
     }, async (request, reply) => {
       await deps.leads.saveContactInfo(actorOf(requireAuth(request)), request.params.leadId, request.body);
       return sendEmpty(reply, 204);
@@ -67,35 +67,35 @@ export const leadsRoutes =
 
     app.put('/leads/:leadId/contact', {
       config: { invalidInput: 'contact' },
-      schema: { tags, security, summary: 'Update phone and e-mail', description: 'A 400 here has code 400 and lists every bad field in `additionalData.errors`. 204.', params: s.LeadIdParams, body: s.ContactPayload, response: { 204: noContent, ...fails } },
+      schema: { tags, security, operationId: 'updateContact', summary: 'Update phone and e-mail', description: 'A 400 here has code 400 and lists every bad field in `additionalData.errors`. 204.', params: s.LeadIdParams, body: s.ContactPayload, response: { 204: noContent, ...fails } },
     }, async (request, reply) => {
       await deps.leads.updateContact(actorOf(requireAuth(request)), request.params.leadId, request.body);
       return sendEmpty(reply, 204);
     });
 
     app.put('/leads/:leadId/address', {
-      schema: { tags, security, summary: 'Save the address', description: 'The ZIP code must exist; the neighborhood is matched against its settlements. 200 with no body.', params: s.LeadIdParams, body: s.AddressPayload, response: { 200: empty200, ...fails } },
+      schema: { tags, security, operationId: 'saveAddress', summary: 'Save the address', description: 'The ZIP code must exist; the neighborhood is matched against its settlements. 200 with no body.', params: s.LeadIdParams, body: s.AddressPayload, response: { 200: empty200, ...fails } },
     }, async (request, reply) => {
       await deps.leads.saveAddress(actorOf(requireAuth(request)), request.params.leadId, request.body);
       return sendEmpty(reply, 200);
     });
 
     app.put('/leads/:leadId/auto', {
-      schema: { tags, security, summary: 'Save the vehicle and its estimated price', description: '`id` is a version id of the vehicle catalog. 204.', params: s.LeadIdParams, body: s.AutoLeadPayload, response: { 204: noContent, ...fails } },
+      schema: { tags, security, operationId: 'saveVehicle', summary: 'Save the vehicle and its estimated price', description: '`id` is a version id of the vehicle catalog. 204.', params: s.LeadIdParams, body: s.AutoLeadPayload, response: { 204: noContent, ...fails } },
     }, async (request, reply) => {
       await deps.leads.saveVehicle(actorOf(requireAuth(request)), request.params.leadId, request.body);
       return sendEmpty(reply, 204);
     });
 
     app.put('/leads/:leadId/financial', {
-      schema: { tags, security, summary: 'Save employment and income', description: 'Replaces the financial section. 200 with no body.', params: s.LeadIdParams, body: s.FinancialPayload, response: { 200: empty200, ...fails } },
+      schema: { tags, security, operationId: 'saveFinancial', summary: 'Save employment and income', description: 'Replaces the financial section. 200 with no body.', params: s.LeadIdParams, body: s.FinancialPayload, response: { 200: empty200, ...fails } },
     }, async (request, reply) => {
       await deps.leads.saveFinancial(actorOf(requireAuth(request)), request.params.leadId, request.body);
       return sendEmpty(reply, 200);
     });
 
     app.post('/leads/:leadId/person', {
-      schema: { tags, security, summary: 'Save the person', description: 'Names, RFC and birth date (an adult; the RFC’s date must equal it). 200 with no body.', params: s.LeadIdParams, body: s.PersonPayload, response: { 200: empty200, ...fails } },
+      schema: { tags, security, operationId: 'savePerson', summary: 'Save the person', description: 'Names, RFC and birth date (an adult; the RFC’s date must equal it). 200 with no body.', params: s.LeadIdParams, body: s.PersonPayload, response: { 200: empty200, ...fails } },
     }, async (request, reply) => {
       await deps.leads.savePerson(actorOf(requireAuth(request)), request.params.leadId, request.body);
       return sendEmpty(reply, 200);

@@ -11,7 +11,7 @@ export const healthRoutes =
   async (app) => {
     app.get(
       '/health/live',
-      { schema: { tags: ['operations'], summary: 'The process is up', response: { 200: Health } } },
+      { schema: { tags: ['operations'], operationId: 'liveness', summary: 'The process is up', response: { 200: Health, 503: ErrorResponse } } },
       async () => ({ status: 'ok' }),
     );
     app.get(
@@ -19,7 +19,7 @@ export const healthRoutes =
       {
         schema: {
           tags: ['operations'],
-          summary: 'The service can serve: its database answers',
+          operationId: 'readiness', summary: 'The service can serve: its database answers',
           response: { 200: Health, 503: ErrorResponse },
         },
       },

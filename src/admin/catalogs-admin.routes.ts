@@ -1,0 +1,96 @@
+/**
+ * Catalog import for operators: `PUT /admin/catalogs/vehicles` and `PUT /admin/catalogs/zip-codes`
+ * take a whole catalog file (CSV, optionally gzip) as the body and replace that catalog at once.
+ * A refused file changes nothing: the store parses every row before the one replacing transaction.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { AppError, errors } from '../http/app-error.ts';
+import { ErrorResponse } from '../http/error-response.ts';
+import { registerAdminGuard } from '../http/admin-guard.ts';
+import { CatalogFileError, type CatalogKind } from '../catalogs/catalog-file.ts';
+import type { CatalogImportResult, CatalogStore } from '../catalogs/catalog-store.ts';
+import type { CatalogsRepository } from '../catalogs/catalogs.repository.ts';
+
+/** The real ZIP catalog is about 13 MB as CSV: room for growth, still a bound. Only these routes get it. */
+export const catalogBodyLimitBytes = 64 * 1024 * 1024;
+export const catalogFileMediaTypes = ['application/gzip', 'application/octet-stream', 'text/csv'];
+
+const routes: readonly { path: string; kind: CatalogKind; what: string }[] = [
+  { path: '/admin/catalogs/vehicles', kind: 'vehicles', what: 'vehicle catalog' },
+  { path: '/admin/catalogs/zip-codes', kind: 'zipCodes', what: 'SEPOMEX ZIP-code catalog' },
+];
+
+export const CatalogImport = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('vehicles'), Type.Literal('zipCodes')]),
+    rowCount: Type.Integer({ minimum: 1 }),
+    sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'sha256 of the bytes sent, as catalog_meta records it' }),
+  },
+  { $id: 'CatalogImport' },
+);
+
+/** A refused file is a 400 / 40015 naming the line (or the file as a whole) and why. */
+function refusedFile(error: CatalogFileError): AppError {
+  const field = error.line > 0 ? `line ${error.line}` : 'file';
+  const base = errors.invalidInput([{ field, errorDetail: error.reason }]);
+  return new AppError(base.statusCode, base.code, base.message, { ...base.additionalData, line: error.line });
+}
+
+/** Runs before schema validation (which would turn an absent body into `{}`). */
+async function requireFileBody(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined || request.body === null) {
+    throw errors.invalidInput([{ field: 'file', errorDetail: 'the request has no body: send the catalog file' }]);
+  }
+  // The JSON parser of the parent scope also reaches these routes: a JSON body is not a file.
+  if (!Buffer.isBuffer(request.body)) throw errors.unsupportedMediaType();
+}
+
+async function importCatalog(
+  deps: { store: CatalogStore; repository: CatalogsRepository },
+  kind: CatalogKind,
+  body: Buffer,
+): Promise<CatalogImportResult> {
+  try {
+    return await deps.store.importFile(deps.repository, kind, body);
+  } catch (error) {
+    if (error instanceof CatalogFileError) throw refusedFile(error);
+    throw error;
+  }
+}
+
+export const catalogsAdminRoutes =
+  (deps: { store: CatalogStore; repository: CatalogsRepository; adminToken: string }): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    registerAdminGuard(app, deps.adminToken);
+    // Raw bytes, in this plugin only: the rest of the API keeps JSON and the 64 KiB limit.
+    app.addContentTypeParser(catalogFileMediaTypes, { parseAs: 'buffer', bodyLimit: catalogBodyLimitBytes }, (_request, body, done) =>
+      done(null, body),
+    );
+
+    for (const { path, kind, what } of routes) {
+      app.put(
+        path,
+        {
+          bodyLimit: catalogBodyLimitBytes,
+          preValidation: requireFileBody,
+          schema: {
+            tags: ['admin'],
+            security: [{ adminToken: [] }],
+            summary: `Replace the ${what}`,
+            description:
+              'The body is the catalog file: CSV (UTF-8, the documented header) sent as `text/csv`, or gzip-compressed ' +
+              'as `application/gzip` / `application/octet-stream`. Taken whole or refused whole: a malformed file is ' +
+              '400 / 40015 with the first problem and its line (`additionalData.line`, 0 for the file as a whole), and ' +
+              'the catalog in force stays. Every instance serves the new catalog within seconds.',
+            consumes: catalogFileMediaTypes,
+            // Documents the body only: any bytes pass here, the catalog parser is the real check.
+            body: Type.Unknown({ description: 'The catalog file (CSV, or CSV compressed with gzip)' }),
+            response: { 200: CatalogImport, 400: ErrorResponse, 401: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse },
+          },
+        },
+        async (request) => importCatalog(deps, kind, request.body as Buffer),
+      );
+    }
+  };
