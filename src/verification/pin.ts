@@ -31,13 +31,15 @@ export type PinCheck = { ok: true } | { ok: false; reason: PinRejection; countsA
 
 /**
  * A PIN already confirmed stays good for retrying the same confirmation after a bureau failure,
- * whatever its age: the person has already proven they hold it.
+ * whatever its age: the person has already proven they hold it. Wrong tries then neither count nor
+ * void it: a verified lead gets no new PIN, so a void one would leave it VERIFIED for good with no
+ * way to obtain its report (decisions.md §6), and guessing it only repeats a consented query.
  */
 export function checkPin(pending: PendingPin | undefined, givenHash: string, now: Date): PinCheck {
   if (!pending) return { ok: false, reason: 'NO_PIN_PENDING', countsAsTry: false };
-  if (pending.failedAttempts >= maxFailedAttempts) return { ok: false, reason: 'PIN_VOID', countsAsTry: false };
   const matches = safeEqual(pending.pinHash, givenHash);
-  if (pending.verifiedAt) return matches ? { ok: true } : { ok: false, reason: 'PIN_MISMATCH', countsAsTry: true };
+  if (pending.verifiedAt) return matches ? { ok: true } : { ok: false, reason: 'PIN_MISMATCH', countsAsTry: false };
+  if (pending.failedAttempts >= maxFailedAttempts) return { ok: false, reason: 'PIN_VOID', countsAsTry: false };
   if (pending.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'PIN_EXPIRED', countsAsTry: false };
   return matches ? { ok: true } : { ok: false, reason: 'PIN_MISMATCH', countsAsTry: true };
 }

@@ -95,18 +95,14 @@ export function createVerificationService(deps: Deps) {
         const row = await leads.lock(leadId, actor.companyId, tx);
         const status = row && afterPinSent(row.status);
         if (!row || !status) throw errors.leadVerified();
-        await verification.replacePin({ leadId, pinHash: hashPin(deps.pinKey, leadId, pin), channel, sentAt, expiresAt: new Date(sentAt.getTime() + pinValidityMs) }, tx);
+        await verification.replacePin({ leadId, pinHash: hashPin(deps.pinKey, lead.id, pin), channel, sentAt, expiresAt: new Date(sentAt.getTime() + pinValidityMs) }, tx);
         await leads.update(leadId, { status, verification: { channel, pinSentAt: sentAt.toISOString(), verifiedAt: null } }, sentAt, tx);
         await leads.insertEvent({ id: newId(), leadId, type: 'PIN_SENT', at: sentAt, actor: actor.consumerKey, fields: ['channel'] }, tx);
       });
     },
 
     async confirmPin(actor: Actor, leadId: string, payload: { pin: string; pinConfirmation?: string }): Promise<void> {
-      if (payload.pinConfirmation !== undefined && payload.pinConfirmation !== payload.pin) {
-        throw errors.pinRejected('PIN_CONFIRMATION_MISMATCH', [{ field: 'pinConfirmation', errorDetail: 'must equal pin' }]);
-      }
-      const givenHash = hashPin(deps.pinKey, leadId, payload.pin);
-      const lead = await confirmInTransaction(actor, leadId, givenHash);
+      const lead = await confirmInTransaction(actor, leadId, payload);
       const result = await deps.providers.outbound.call('bureau', (signal) => deps.providers.bureau.query(bureauSubject(lead), signal));
       if (!result.ok) throw toAppError('bureau', result);
       await storeReport(actor, leadId, result.value);
@@ -114,16 +110,21 @@ export function createVerificationService(deps: Deps) {
   };
 
   /** Checks the PIN; a wrong try is counted (and committed) before the 400 is answered. */
-  async function confirmInTransaction(actor: Actor, leadId: string, givenHash: string): Promise<Lead> {
+  async function confirmInTransaction(actor: Actor, leadId: string, payload: { pin: string; pinConfirmation?: string }): Promise<Lead> {
     const now = clock.now();
     const outcome = await deps.db.transaction(async (tx) => {
       const row = await leads.lock(leadId, actor.companyId, tx);
       if (!row) throw errors.leadNotFound();
+      // Refused without counting as a try: the partner's form did not match, the person did not guess.
+      if (payload.pinConfirmation !== undefined && payload.pinConfirmation !== payload.pin) {
+        throw errors.pinRejected('PIN_CONFIRMATION_MISMATCH', [{ field: 'pinConfirmation', errorDetail: 'must equal pin' }]);
+      }
       const lead = deps.sealer.toLead(row);
       if (lead.prequalification && (await verification.reportOf(leadId, tx))) throw errors.leadVerified();
       // Checked first, so a confirmation the bureau could not run anyway costs no try.
       if (!lead.person || !lead.address) throw errors.pinRejected('PERSON_AND_ADDRESS_REQUIRED');
-      const check = checkPin(await verification.pendingPin(leadId, tx), givenHash, now);
+      // The stored id, never the path's spelling of it (a uuid in upper case finds the same row).
+      const check = checkPin(await verification.pendingPin(leadId, tx), hashPin(deps.pinKey, row.id, payload.pin), now);
       if (!check.ok) {
         if (check.countsAsTry) await verification.countFailedAttempt(leadId, tx);
         return { rejected: check.reason } as const;
