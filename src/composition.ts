@@ -123,6 +123,7 @@ export async function createContainer(options: ContainerOptions) {
     // A key of its own for PIN hashes, derived so no extra secret has to be configured.
     pinKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'pin-hash', 32)),
     clock,
+    bureauLeaseMs: config.providerTimeoutMs * 2,
   });
   const leads = createLeadsService({
     db,

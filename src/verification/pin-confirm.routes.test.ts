@@ -152,6 +152,17 @@ describe('PIN confirmation', () => {
     assert.deepEqual(await pins.read(id), done);
   });
 
+  test('simultaneous confirmations with the right PIN query the bureau once: one 204, the others 409 / 4090', async () => {
+    const id = await readyLead(t);
+    const pin = await sendSms(id);
+    const answers = await Promise.all([pins.confirm(id, pin), pins.confirm(id, pin), pins.confirm(id, pin)]);
+    assert.deepEqual(answers.map((r) => r.statusCode).sort(), [204, 409, 409], answers.map((r) => r.body).join('\n'));
+    for (const res of answers.filter((r) => r.statusCode === 409)) assertError(res, 409, 4090, 'Lead already verified');
+    const events = await pins.events(id);
+    assert.equal(events.items.filter((e) => e.type === 'BUREAU_REPORT_RECEIVED').length, 1);
+    assert.equal((await pins.read(id)).status, 'PREQUALIFIED');
+  });
+
   test('the PIN is stored only as a hash: no table holds it in clear', async () => {
     const id = await readyLead(t);
     const pin = await sendSms(id);

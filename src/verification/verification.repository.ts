@@ -43,6 +43,20 @@ export function createVerificationRepository(db: Queryable) {
       await tx.query('update lead_pins set failed_attempts = failed_attempts + 1 where lead_id = $1', [leadId]);
     },
 
+    /** Takes the bureau-query lease of a confirmed PIN; false when another confirmation holds it. */
+    async takeBureauLease(leadId: string, now: Date, until: Date, tx: Queryable = db): Promise<boolean> {
+      const { rowCount } = await tx.query(
+        `update lead_pins set bureau_lease_until = $3
+         where lead_id = $1 and (bureau_lease_until is null or bureau_lease_until <= $2)`,
+        [leadId, now, until],
+      );
+      return rowCount === 1;
+    },
+
+    async releaseBureauLease(leadId: string, tx: Queryable = db): Promise<void> {
+      await tx.query('update lead_pins set bureau_lease_until = null where lead_id = $1', [leadId]);
+    },
+
     async markPinVerified(leadId: string, at: Date, tx: Queryable = db): Promise<void> {
       await tx.query('update lead_pins set verified_at = coalesce(verified_at, $2) where lead_id = $1', [leadId, at]);
     },

@@ -30,6 +30,8 @@ interface Deps {
   providers: { sms: SmsSender; email: EmailSender; bureau: BureauProvider; outbound: Outbound };
   pinKey: Buffer;
   clock: Clock;
+  /** How long a confirmation may hold the bureau query before another may try (a crash mid-query). */
+  bureauLeaseMs: number;
 }
 
 function bureauSubject(lead: Lead): BureauSubject {
@@ -104,7 +106,10 @@ export function createVerificationService(deps: Deps) {
     async confirmPin(actor: Actor, leadId: string, payload: { pin: string; pinConfirmation?: string }): Promise<void> {
       const lead = await confirmInTransaction(actor, leadId, payload);
       const result = await deps.providers.outbound.call('bureau', (signal) => deps.providers.bureau.query(bureauSubject(lead), signal));
-      if (!result.ok) throw toAppError('bureau', result);
+      if (!result.ok) {
+        await verification.releaseBureauLease(lead.id);
+        throw toAppError('bureau', result);
+      }
       await storeReport(actor, leadId, result.value);
     },
   };
@@ -129,6 +134,9 @@ export function createVerificationService(deps: Deps) {
         if (check.countsAsTry) await verification.countFailedAttempt(leadId, tx);
         return { rejected: check.reason } as const;
       }
+      // One bureau query at a time per lead: a concurrent confirmation is told the lead is verified.
+      const leaseUntil = new Date(now.getTime() + deps.bureauLeaseMs);
+      if (!(await verification.takeBureauLease(leadId, now, leaseUntil, tx))) throw errors.leadVerified();
       const status = afterPinConfirmed(lead.status);
       if (status) {
         await verification.markPinVerified(leadId, now, tx);
