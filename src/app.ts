@@ -5,6 +5,7 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { schemaValidatorCompiler } from './http/schema-validator.ts';
+import type { ValidatorFactory } from '@fastify/ajv-compiler';
 import { randomUUID } from 'node:crypto';
 import type { Container } from './composition.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
@@ -45,8 +46,10 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
     },
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // Set as the factory (not with setValidatorCompiler) so no plugin can fall back to Ajv, which
+    // reports only the first error and coerces types, by adding a shared schema.
+    schemaController: { compilersFactory: { buildValidator: (() => schemaValidatorCompiler) as unknown as ValidatorFactory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(schemaValidatorCompiler);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

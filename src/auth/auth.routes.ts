@@ -5,6 +5,7 @@ import { errors } from '../http/app-error.ts';
 import { ErrorResponse } from '../http/error-response.ts';
 import type { RateLimiter } from '../http/rate-limiter.ts';
 import type { AuthService } from './auth.service.ts';
+import { createThrottledTokenIssuer } from './token-throttle.ts';
 
 export const TokenRequest = Type.Object(
   {
@@ -29,11 +30,11 @@ export interface AuthRoutesDeps {
   perMinute: number;
 }
 
-const minute = 60_000;
 
 export const authRoutes =
   (deps: AuthRoutesDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
+    const issue = createThrottledTokenIssuer(deps);
     app.post(
       '/auth/token',
       {
@@ -54,17 +55,7 @@ export const authRoutes =
         if (version !== undefined && version !== 'v1') {
           throw errors.invalidInput([{ field: 'Accept-Version', errorDetail: 'only v1 is supported' }]);
         }
-        const failuresKey = `token-failures:${request.ip}`;
-        const failures = await deps.limiter.peek(failuresKey, deps.perMinute, minute);
-        if (!failures.allowed) throw errors.tooManyRequests(failures.resetMs / 1000);
-        const perKey = await deps.limiter.consume(`token-key:${request.body.consumer_key}`, deps.perMinute, minute);
-        if (!perKey.allowed) throw errors.tooManyRequests(perKey.resetMs / 1000);
-        try {
-          return await deps.auth.issueToken(request.body.consumer_key, request.body.consumer_secret);
-        } catch (error) {
-          await deps.limiter.consume(failuresKey, deps.perMinute, minute);
-          throw error;
-        }
+        return issue(request.ip, request.body.consumer_key, request.body.consumer_secret);
       },
     );
   };

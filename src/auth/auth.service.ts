@@ -25,7 +25,8 @@ interface Deps {
   tokenTtlSeconds: number;
 }
 
-const bearerPattern = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/;
+// The scheme name is case-insensitive (RFC 7235).
+const bearerPattern = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/i;
 
 export function createAuthService(deps: Deps) {
   async function credentialStatus(consumerKey: string) {

@@ -61,11 +61,16 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return raw as T;
 }
 
-/** A 32-byte key given as base64 or hex. */
+const hexKey = /^[0-9a-fA-F]{64}$/;
+// Node's base64 decoder skips characters outside the alphabet, so check the text first: a
+// passphrase or a mangled key must be refused, not decoded into some other 32 bytes.
+const base64Key = /^[A-Za-z0-9+/_-]+={0,2}$/;
+
+/** A 32-byte key given as base64 (or base64url) or hex. */
 export function parseKey(name: string, raw: string | undefined): Buffer | undefined {
   if (raw === undefined) return undefined;
-  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
-  if (key.length !== 32) throw new ConfigError(name, 'must be 32 random bytes written as base64 or hex');
+  const key = hexKey.test(raw) ? Buffer.from(raw, 'hex') : base64Key.test(raw) ? Buffer.from(raw, 'base64') : undefined;
+  if (key?.length !== 32) throw new ConfigError(name, 'must be 32 random bytes written as base64 or hex');
   return key;
 }
 

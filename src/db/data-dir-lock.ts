@@ -3,7 +3,7 @@
  * exclusive lock file with its PID; a lock left by a dead process is taken over.
  */
 import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 
 export class DataDirLockedError extends Error {
   constructor(
@@ -40,13 +40,24 @@ export interface DataDirLock {
   release(): void;
 }
 
+// Lock files this process holds. A file naming our own pid is otherwise taken for a leftover of an
+// earlier process that had the same pid (pid 1 in every container), so it cannot tell us that this
+// very process already holds the folder.
+const heldHere = new Set<string>();
+
 export function lockDataDir(directory: string): DataDirLock {
   mkdirSync(directory, { recursive: true });
-  const file = join(directory, 'autofin.lock');
+  const file = resolve(directory, 'autofin.lock');
+  if (heldHere.has(file)) throw new DataDirLockedError(directory, process.pid);
   for (let attempt = 0; attempt < 2; attempt++) {
     if (tryCreate(file)) {
+      heldHere.add(file);
+      let released = false;
       return {
         release: () => {
+          if (released) return; // a second release must not remove a lock taken since
+          released = true;
+          heldHere.delete(file);
           if (readOwner(file) === process.pid) rmSync(file, { force: true });
         },
       };

@@ -64,7 +64,7 @@ export async function openPostgresDb(url: string, options: PostgresOptions = {})
       }
     },
     async close() {
-      await pool.end();
+      if (!pool.ended) await pool.end();
     },
   };
 }

@@ -1,12 +1,50 @@
 /** OpenAPI 3.1 document of the whole API, and the interactive docs at /docs. */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 
 export const apiPrefix = '/mx/b2b/autofin/api';
 
+function idOf(schema: unknown): string | undefined {
+  const id = (schema as { $id?: unknown } | null | undefined)?.$id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * A route's body or response schema that carries an `$id` (`TokenRequest`, `ZipCodeInformation`…)
+ * would be inlined by @fastify/swagger and missing from `components.schemas`. Such schemas are
+ * collected here as routes are added and the document refers to them by name. They are not
+ * registered with `addSchema`: a shared schema added to a plugin makes Fastify rebuild that
+ * plugin's validator with Ajv instead of our TypeBox compiler.
+ */
+function collectNamedSchemas(app: FastifyInstance) {
+  const schemas: Record<string, unknown> = {};
+  app.addHook('onRoute', (route) => {
+    const parts = [route.schema?.body, ...Object.values((route.schema?.response ?? {}) as Record<string, unknown>)];
+    for (const part of parts) {
+      const id = idOf(part);
+      if (id && !(id in schemas)) schemas[id] = part;
+    }
+  });
+  const toRef = (part: unknown) => {
+    const id = idOf(part);
+    return id ? { $ref: `#/components/schemas/${id}` } : part;
+  };
+  const referToThem = (schema: FastifySchema): FastifySchema => {
+    const response = schema.response as Record<string, unknown> | undefined;
+    return {
+      ...schema,
+      ...(schema.body ? { body: toRef(schema.body) } : {}),
+      ...(response ? { response: Object.fromEntries(Object.entries(response).map(([code, part]) => [code, toRef(part)])) } : {}),
+    };
+  };
+  return { schemas, referToThem };
+}
+
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  const named = collectNamedSchemas(app);
   await app.register(swagger, {
+    transform: ({ schema, url }) => ({ schema: schema && named.referToThem(schema), url }),
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -19,6 +57,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
       servers: [{ url: '/' }],
       components: {
+        // Filled as routes are added; read when the document is built.
+        schemas: named.schemas as Record<string, never>,
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'Access token from POST /auth/token' },
           adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the deployment' },

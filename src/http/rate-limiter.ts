@@ -23,17 +23,21 @@ function decide(count: number, limit: number, windowStart: number, windowMs: num
 }
 
 export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
-  const counters = new Map<string, { windowStart: number; count: number }>();
+  const counters = new Map<string, { windowStart: number; windowMs: number; count: number }>();
   let lastSweep = 0;
+  // Each counter ends with its own window: a caller with a short window must not clear the
+  // count of a longer one (a 10-minute limit swept by a 1-minute caller would never trip).
   const sweep = (nowMs: number, windowMs: number) => {
     if (nowMs - lastSweep < windowMs) return;
     lastSweep = nowMs;
-    for (const [key, c] of counters) if (c.windowStart + windowMs <= nowMs) counters.delete(key);
+    for (const [key, c] of counters) if (c.windowStart + c.windowMs <= nowMs) counters.delete(key);
   };
   const read = (key: string, windowMs: number, nowMs: number) => {
     const windowStart = Math.floor(nowMs / windowMs) * windowMs;
     const current = counters.get(key);
-    return current && current.windowStart === windowStart ? current : { windowStart, count: 0 };
+    return current && current.windowStart === windowStart && current.windowMs === windowMs
+      ? current
+      : { windowStart, windowMs, count: 0 };
   };
   return {
     async consume(key, limit, windowMs) {

@@ -24,10 +24,13 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   return { createdAt, id };
 }
 
+const isoDateOrDateTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
 function parseDate(value: string | undefined, field: string): Date | undefined {
   if (value === undefined) return undefined;
   const date = new Date(value);
-  if (Number.isNaN(date.getTime())) throw errors.invalidInput([{ field, errorDetail: 'must be an ISO date or date-time' }]);
+  // new Date() takes almost anything ("1" is 2001): only ISO 8601 dates and date-times count.
+  if (!isoDateOrDateTime.test(value) || Number.isNaN(date.getTime())) throw errors.invalidInput([{ field, errorDetail: 'must be an ISO date or date-time' }]);
   return date;
 }
 

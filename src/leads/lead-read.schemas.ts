@@ -5,7 +5,7 @@ import { leadStatuses } from './lead-status.ts';
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const idName = Type.Object({ id: Type.String(), name: Type.String() });
 const status = Type.Enum(leadStatuses);
-const affiliate = nullable(Type.Object({ user_id: Type.String(), user_type: nullable(Type.String()) }));
+const affiliate = nullable(Type.Object({ user_id: nullable(Type.String()), user_type: nullable(Type.String()) }));
 
 export const LeadCreated = Type.Object(
   { id: Type.String({ format: 'uuid' }) },
@@ -101,7 +101,7 @@ export const LeadListQuery = Type.Object(
     createdFrom: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time, inclusive' })),
     createdTo: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time, exclusive' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   },
   { additionalProperties: false },
 );

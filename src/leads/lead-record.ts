@@ -33,7 +33,7 @@ export interface Lead {
   createdAt: Date;
   updatedAt: Date;
   externalAutoId: string | null;
-  affiliate: { user_id: string; user_type: string | null } | null;
+  affiliate: { user_id: string | null; user_type: string | null } | null;
   loanInfo: LoanInfo | null;
   phone: string | null;
   email: string | null;
@@ -45,6 +45,10 @@ export interface Lead {
   verification: Verification | null;
   prequalification: StoredPrequalification | null;
 }
+
+/** The affiliate the lead was created for: its user, or only a user type when no user was named. */
+export const affiliateOf = (row: Pick<LeadRow, 'affiliate_user_id' | 'affiliate_user_type'>) =>
+  row.affiliate_user_id || row.affiliate_user_type ? { user_id: row.affiliate_user_id, user_type: row.affiliate_user_type } : null;
 
 export type SealedColumn = 'phone_enc' | 'email_enc' | 'address_enc' | 'financial_enc' | 'person_enc';
 
@@ -64,7 +68,7 @@ export function createLeadSealer(encryption: FieldEncryption) {
         createdAt: row.created_at,
         updatedAt: row.updated_at,
         externalAutoId: row.external_auto_id,
-        affiliate: row.affiliate_user_id ? { user_id: row.affiliate_user_id, user_type: row.affiliate_user_type } : null,
+        affiliate: affiliateOf(row),
         loanInfo: row.loan_info as LoanInfo | null,
         phone: open<string>(row.id, 'phone_enc', row.phone_enc),
         email: open<string>(row.id, 'email_enc', row.email_enc),

@@ -64,7 +64,12 @@ export function checkAddress(
   catalogs: CatalogLookup,
 ): { address: Address; warnings: Warning[] } {
   const zip = catalogs.findZipCode(payload.zipCode);
-  fail(zip ? [] : [{ field: 'zipCode', errorDetail: 'is not a ZIP code of the SEPOMEX catalog' }]);
+  // The pattern lets spaces through: a required text that trims to nothing is missing, not saved as ''.
+  const fieldErrors: FieldError[] = (['street', 'number'] as const)
+    .filter((name) => payload[name].trim() === '')
+    .map((field) => ({ field, errorDetail: 'must not be blank' }));
+  if (!zip) fieldErrors.push({ field: 'zipCode', errorDetail: 'is not a ZIP code of the SEPOMEX catalog' });
+  fail(fieldErrors);
   const match = catalogs.matchNeighborhood(payload.zipCode, payload.neighborhood.trim());
   const address: Address = {
     street: payload.street.trim(),

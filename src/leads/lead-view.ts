@@ -1,5 +1,5 @@
 /** What a partner reads of a lead (decisions.md §4). Never the PIN, never the bureau report. */
-import type { Lead } from './lead-record.ts';
+import { affiliateOf, type Lead } from './lead-record.ts';
 import type { LeadRow } from './leads.repository.ts';
 
 export function leadView(lead: Lead) {
@@ -38,7 +38,7 @@ export function leadSummaryView(row: LeadRow) {
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     externalAutoId: row.external_auto_id,
-    affiliate: row.affiliate_user_id ? { user_id: row.affiliate_user_id, user_type: row.affiliate_user_type } : null,
+    affiliate: affiliateOf(row),
     decision: (row.prequalification as { decision?: string } | null)?.decision ?? null,
   };
 }

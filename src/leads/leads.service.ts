@@ -3,7 +3,7 @@
  * write locks its lead, checks tenancy and status, changes only its own columns and records an
  * event, so concurrent writes to different sections never lose one another.
  */
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { errors } from '../http/app-error.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -29,6 +29,8 @@ interface Deps {
   clock: Clock;
   /** Verified leads are re-evaluated when loan info, vehicle or financial data change. */
   onVerifiedLeadChanged: (actor: Actor, leadId: string) => Promise<void>;
+  /** Keys the fingerprint of idempotent requests: a body holding only a phone is not guessable from it. */
+  requestHashKey: Buffer;
 }
 
 export interface CreateLeadInput {
@@ -39,6 +41,18 @@ export interface CreateLeadInput {
 }
 
 const idempotencyWindowMs = 24 * 60 * 60 * 1000;
+
+/** JSON with its keys sorted, so the same request written in another key order is the same request. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const requestFingerprint = (key: Buffer, input: unknown) => createHmac('sha256', key).update(canonicalJson(input)).digest('hex');
 const present = (payload: object) => Object.keys(payload).filter((k) => (payload as Record<string, unknown>)[k] !== undefined);
 const pick = <T extends object>(payload: T, keys: (keyof T)[]) =>
   Object.fromEntries(keys.filter((k) => payload[k] !== undefined).map((k) => [k, payload[k]])) as Partial<T>;
@@ -57,16 +71,18 @@ export function createLeadsService(deps: Deps) {
 
   async function write(actor: Actor, leadId: string, section: SectionWrite): Promise<void> {
     const now = clock.now();
-    const verified = await deps.db.transaction(async (tx) => {
+    const { verified, id } = await deps.db.transaction(async (tx) => {
       const row = await leads.lock(leadId, actor.companyId, tx);
       if (!row) throw errors.leadNotFound();
       const frozen = typeof section.frozen === 'function' ? section.frozen(row) : section.frozen;
       if (frozen && isVerified(row.status)) throw errors.leadVerified();
-      await leads.update(leadId, { ...section.changes(row), status: afterSectionSaved(row.status) }, now, tx);
-      await event(tx, leadId, section.type, actor, section.fields, now);
-      return isVerified(row.status);
+      // From here on the stored id, never the path's spelling of it: a leadId in upper case finds the
+      // same row, but a value sealed with it would never decrypt again (the id is associated data).
+      await leads.update(row.id, { ...section.changes(row), status: afterSectionSaved(row.status) }, now, tx);
+      await event(tx, row.id, section.type, actor, section.fields, now);
+      return { verified: isVerified(row.status), id: row.id };
     });
-    if (verified && section.reevaluate) await deps.onVerifiedLeadChanged(actor, leadId);
+    if (verified && section.reevaluate) await deps.onVerifiedLeadChanged(actor, id);
   }
 
   const event = (tx: Queryable, leadId: string, type: string, actor: Actor, fields: string[], at: Date) =>
@@ -107,7 +123,7 @@ export function createLeadsService(deps: Deps) {
       const now = clock.now();
       const id = newId();
       const row = newLeadRow(actor, id, input, affiliate, now);
-      const requestHash = createHash('sha256').update(JSON.stringify(input)).digest('hex');
+      const requestHash = requestFingerprint(deps.requestHashKey, input);
       return deps.db.transaction(async (tx) => {
         if (idempotencyKey) {
           const claim = await leads.claimIdempotencyKey(
@@ -132,7 +148,7 @@ export function createLeadsService(deps: Deps) {
       await write(actor, leadId, {
         type: 'LOAN_INFO_SAVED', fields: present(payload), reevaluate: true,
         frozen: (row) => payload.phone !== undefined && sealer.open(row.id, 'phone_enc', row.phone_enc) !== payload.phone,
-        changes: (row) => ({ ...loanChanges(row, loan), ...phoneChanges(leadId, payload.phone) }),
+        changes: (row) => ({ ...loanChanges(row, loan), ...phoneChanges(row.id, payload.phone) }),
       });
     },
 
@@ -140,7 +156,7 @@ export function createLeadsService(deps: Deps) {
     async saveContactInfo(actor: Actor, leadId: string, payload: { phone: string; email: string }) {
       await write(actor, leadId, {
         type: 'CONTACT_INFO_SAVED', fields: ['phone', 'email'], frozen: true,
-        changes: () => ({ ...phoneChanges(leadId, payload.phone), ...emailChanges(leadId, payload.email) }),
+        changes: (row) => ({ ...phoneChanges(row.id, payload.phone), ...emailChanges(row.id, payload.email) }),
       });
     },
 
@@ -148,7 +164,7 @@ export function createLeadsService(deps: Deps) {
     async updateContact(actor: Actor, leadId: string, payload: { phone?: string; email?: string }) {
       await write(actor, leadId, {
         type: 'CONTACT_UPDATED', fields: present(payload), frozen: true,
-        changes: () => ({ ...phoneChanges(leadId, payload.phone), ...emailChanges(leadId, payload.email) }),
+        changes: (row) => ({ ...phoneChanges(row.id, payload.phone), ...emailChanges(row.id, payload.email) }),
       });
     },
 
@@ -158,7 +174,7 @@ export function createLeadsService(deps: Deps) {
       await write(actor, leadId, {
         type: 'ADDRESS_SAVED', fields: present(payload), frozen: true,
         changes: (row) => ({
-          address_enc: sealer.seal(leadId, 'address_enc', address),
+          address_enc: sealer.seal(row.id, 'address_enc', address),
           warnings: replaceWarnings(row.warnings, 'address.neighborhood', warnings),
         }),
       });
@@ -175,7 +191,7 @@ export function createLeadsService(deps: Deps) {
       const financial = checkFinancial(payload, clock.now());
       await write(actor, leadId, {
         type: 'FINANCIAL_SAVED', fields: present(payload), frozen: false, reevaluate: true,
-        changes: () => ({ financial_enc: sealer.seal(leadId, 'financial_enc', financial) }),
+        changes: (row) => ({ financial_enc: sealer.seal(row.id, 'financial_enc', financial) }),
       });
     },
 
@@ -185,7 +201,7 @@ export function createLeadsService(deps: Deps) {
       await write(actor, leadId, {
         type: 'PERSON_SAVED', fields: present(payload), frozen: true,
         changes: (row) => ({
-          person_enc: sealer.seal(leadId, 'person_enc', person),
+          person_enc: sealer.seal(row.id, 'person_enc', person),
           warnings: replaceWarnings(row.warnings, 'person.rfc', warnings),
         }),
       });

@@ -1,0 +1,28 @@
+/**
+ * The token endpoint's limits: successful token requests per consumer key, and failed requests
+ * per client address. Only a caller holding the secret can use up a key's allowance, so knowing a
+ * consumer key is not enough to lock its partner out.
+ */
+import { errors } from '../http/app-error.ts';
+import type { RateLimiter } from '../http/rate-limiter.ts';
+import type { AuthService, TokenAnswer } from './auth.service.ts';
+
+const minute = 60_000;
+
+export function createThrottledTokenIssuer(deps: { auth: Pick<AuthService, 'issueToken'>; limiter: RateLimiter; perMinute: number }) {
+  return async function issue(clientAddress: string, consumerKey: string, consumerSecret: string): Promise<TokenAnswer> {
+    const failuresKey = `token-failures:${clientAddress}`;
+    const failures = await deps.limiter.peek(failuresKey, deps.perMinute, minute);
+    if (!failures.allowed) throw errors.tooManyRequests(failures.resetMs / 1000);
+    let answer: TokenAnswer;
+    try {
+      answer = await deps.auth.issueToken(consumerKey, consumerSecret);
+    } catch (error) {
+      await deps.limiter.consume(failuresKey, deps.perMinute, minute);
+      throw error;
+    }
+    const perKey = await deps.limiter.consume(`token-key:${consumerKey}`, deps.perMinute, minute);
+    if (!perKey.allowed) throw errors.tooManyRequests(perKey.resetMs / 1000);
+    return answer;
+  };
+}
