@@ -17,9 +17,9 @@ import type { CatalogsRepository } from '../catalogs/catalogs.repository.ts';
 export const catalogBodyLimitBytes = 64 * 1024 * 1024;
 export const catalogFileMediaTypes = ['application/gzip', 'application/octet-stream', 'text/csv'];
 
-const routes: readonly { path: string; kind: CatalogKind; what: string }[] = [
-  { path: '/admin/catalogs/vehicles', kind: 'vehicles', what: 'vehicle catalog' },
-  { path: '/admin/catalogs/zip-codes', kind: 'zipCodes', what: 'SEPOMEX ZIP-code catalog' },
+const routes: readonly { path: string; kind: CatalogKind; what: string; operationId: string }[] = [
+  { path: '/admin/catalogs/vehicles', kind: 'vehicles', what: 'vehicle catalog', operationId: 'importVehicleCatalog' },
+  { path: '/admin/catalogs/zip-codes', kind: 'zipCodes', what: 'SEPOMEX ZIP-code catalog', operationId: 'importZipCodeCatalog' },
 ];
 
 export const CatalogImport = Type.Object(
@@ -69,7 +69,7 @@ export const catalogsAdminRoutes =
       done(null, body),
     );
 
-    for (const { path, kind, what } of routes) {
+    for (const { path, kind, what, operationId } of routes) {
       app.put(
         path,
         {
@@ -78,6 +78,7 @@ export const catalogsAdminRoutes =
           schema: {
             tags: ['admin'],
             security: [{ adminToken: [] }],
+            operationId,
             summary: `Replace the ${what}`,
             description:
               'The body is the catalog file: CSV (UTF-8, the documented header) sent as `text/csv`, or gzip-compressed ' +

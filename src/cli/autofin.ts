@@ -1,0 +1,7 @@
+/** The `autofin` command (bin/autofin.mjs runs this file through tsx). */
+import { runCli } from './run-cli.ts';
+
+process.exitCode = await runCli(process.argv.slice(2), process.env, {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+});

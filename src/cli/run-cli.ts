@@ -1,0 +1,67 @@
+/**
+ * One run of the `autofin` command line (decisions.md §3): parses the command, calls the admin
+ * API, prints the answer as JSON on stdout; a refusal prints the service's ErrorResponse on stderr
+ * and exits 1; wrong usage prints the help on stderr and exits 2. Output goes through `io`.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseCli, usage, type Command } from './cli-args.ts';
+import { createAdminClient, type AdminClient, type AdminResult } from './admin-client.ts';
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  fetch?: typeof fetch;
+}
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+async function execute(client: AdminClient, command: Command): Promise<AdminResult> {
+  switch (command.name) {
+    case 'companies create':
+      return client.createCompany(command.companyName);
+    case 'companies list':
+      return client.listCompanies();
+    case 'credentials create':
+      return client.createCredential(command.companyId);
+    case 'credentials revoke': {
+      const result = await client.revokeCredential(command.consumerKey);
+      // 204 has no body: say what was done, so every success prints JSON.
+      return result.ok ? { ok: true, body: { consumer_key: command.consumerKey, revoked: true } } : result;
+    }
+    case 'affiliates create':
+      return client.createAffiliate(command.companyId, {
+        user_type: command.userType,
+        ...(command.userId === undefined ? {} : { user_id: command.userId }),
+      });
+    case 'catalogs import': {
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(command.file);
+      } catch (error) {
+        return { ok: false, status: 0, body: { message: `cannot read ${command.file}`, reason: (error as NodeJS.ErrnoException).code ?? String(error) } };
+      }
+      return client.importCatalog(command.kind, bytes);
+    }
+  }
+}
+
+/** Runs one invocation and answers its exit status. */
+export async function runCli(argv: readonly string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
+  const parsed = parseCli(argv, env);
+  if (parsed.kind === 'help') {
+    io.stdout(`${usage}\n`);
+    return 0;
+  }
+  if (parsed.kind === 'usage-error') {
+    io.stderr(`autofin: ${parsed.message}\n\n${usage}\n`);
+    return 2;
+  }
+  const client = createAdminClient({ baseUrl: parsed.url, token: parsed.token, fetch: io.fetch });
+  const result = await execute(client, parsed.command);
+  if (result.ok) {
+    io.stdout(json(result.body));
+    return 0;
+  }
+  io.stderr(json(result.body));
+  return 1;
+}
