@@ -11,6 +11,7 @@ import type { Container } from './composition.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerUnknownRouteHandler } from './http/unknown-route.ts';
 import { registerJsonParser } from './http/json-body.ts';
+import { lazyChildLogger } from './http/lazy-request-logger.ts';
 import { ErrorResponse } from './http/error-response.ts';
 import { apiPrefix, registerOpenApi } from './http/openapi.ts';
 import { registerPartnerGuard } from './http/partner-guard.ts';
@@ -39,7 +40,9 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
     logger: logStream ? { ...loggerOptions(logLevel), stream: logStream } : loggerOptions(logLevel),
     bodyLimit: bodyLimitBytes,
     requestIdHeader: false,
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    // One access line per request (operations/access-log.ts) instead of Fastify's two.
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
+    childLoggerFactory: (logger, bindings, options) => lazyChildLogger(logger, bindings, options),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
@@ -50,8 +53,9 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
     // reports only the first error and coerces types, by adding a shared schema.
     schemaController: { compilersFactory: { buildValidator: (() => schemaValidatorCompiler) as unknown as ValidatorFactory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   app.addSchema(ErrorResponse);
   registerJsonParser(app);

@@ -2,8 +2,8 @@
 import { errors } from '../http/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { CompaniesRepository } from '../companies/companies.repository.ts';
-import type { AccessTokens } from './access-token.ts';
-import type { CredentialStatusCache } from './credential-status-cache.ts';
+import type { AccessTokens, TokenClaims } from './access-token.ts';
+import type { CredentialStatus, CredentialStatusCache } from './credential-status-cache.ts';
 import { secretMatches } from './secret-hash.ts';
 
 export interface AuthContext {
@@ -28,15 +28,54 @@ interface Deps {
 // The scheme name is case-insensitive (RFC 7235).
 const bearerPattern = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/i;
 
+/**
+ * Tokens whose signature was already checked, so the hot path skips the HMAC: expiry is still
+ * checked on every use, and revocation through the credential status. Bounded: cleared when full.
+ */
+function createVerifiedTokenCache(maxEntries = 10_000) {
+  const entries = new Map<string, { ok: true; claims: TokenClaims }>();
+  return {
+    get: (token: string) => entries.get(token),
+    set(token: string, check: { ok: true; claims: TokenClaims }) {
+      if (entries.has(token)) return;
+      if (entries.size >= maxEntries) entries.clear();
+      entries.set(token, check);
+    },
+    delete: (token: string) => entries.delete(token),
+  };
+}
+
 export function createAuthService(deps: Deps) {
-  async function credentialStatus(consumerKey: string) {
+  const verifiedTokens = createVerifiedTokenCache();
+  async function credentialStatus(consumerKey: string): Promise<CredentialStatus> {
     const nowMs = deps.clock.now().getTime();
-    const cached = deps.statusCache.get(consumerKey, nowMs);
-    if (cached) return cached;
     const credential = await deps.repository.findCredential(consumerKey);
     const status = { active: credential !== undefined && credential.revokedAt === null, companyId: credential?.companyId };
     deps.statusCache.set(consumerKey, status, nowMs);
     return status;
+  }
+
+  function checkToken(header: string | undefined): TokenClaims {
+    if (header === undefined || header === '') throw errors.missingToken();
+    const match = bearerPattern.exec(header);
+    if (!match) throw errors.unauthorized('malformed authorization header');
+    const now = deps.clock.now();
+    const check = verifiedTokens.get(match[1]) ?? deps.tokens.verify(match[1], now);
+    if (!check.ok) {
+      const text = { malformed: 'malformed token', bad_signature: 'invalid token', other_environment: 'token of another environment', expired: 'token expired' };
+      throw errors.unauthorized(text[check.reason]);
+    }
+    if (check.claims.exp * 1000 <= now.getTime()) {
+      verifiedTokens.delete(match[1]);
+      throw errors.unauthorized('token expired');
+    }
+    verifiedTokens.set(match[1], check);
+    return check.claims;
+  }
+
+  function contextOf(claims: TokenClaims, status: CredentialStatus): AuthContext {
+    if (!status.active || status.companyId !== claims.cid) throw errors.unauthorized('token revoked');
+    return { companyId: claims.cid, consumerKey: claims.sub };
   }
 
   return {
@@ -50,19 +89,16 @@ export function createAuthService(deps: Deps) {
       return { access_token: token, token_type: 'bearer', expires_in: deps.tokenTtlSeconds };
     },
 
-    /** Checks an Authorization header; throws the 401 the partner should see. */
-    async authenticate(header: string | undefined): Promise<AuthContext> {
-      if (header === undefined || header === '') throw errors.missingToken();
-      const match = bearerPattern.exec(header);
-      if (!match) throw errors.unauthorized('malformed authorization header');
-      const check = deps.tokens.verify(match[1], deps.clock.now());
-      if (!check.ok) {
-        const text = { malformed: 'malformed token', bad_signature: 'invalid token', other_environment: 'token of another environment', expired: 'token expired' };
-        throw errors.unauthorized(text[check.reason]);
-      }
-      const status = await credentialStatus(check.claims.sub);
-      if (!status.active || status.companyId !== check.claims.cid) throw errors.unauthorized('token revoked');
-      return { companyId: check.claims.cid, consumerKey: check.claims.sub };
+    /**
+     * Checks an Authorization header; throws the 401 the partner should see. Answers without a
+     * promise when the token and its credential's status are cached (the hot path of every request).
+     */
+    authenticate(header: string | undefined): AuthContext | Promise<AuthContext> {
+      const claims = checkToken(header);
+      const nowMs = deps.clock.now().getTime();
+      const cached = deps.statusCache.get(claims.sub, nowMs);
+      if (cached) return contextOf(claims, cached);
+      return credentialStatus(claims.sub).then((status) => contextOf(claims, status));
     },
   };
 }

@@ -123,7 +123,7 @@ describe('every failure is rendered as an ErrorResponse', () => {
       assert.equal(res.headers['x-request-id'], requestId);
       assert.equal(res.json().requestId, requestId, show(res));
       const lines = t.logs.slice(first).map((l) => JSON.parse(l));
-      assert.ok(lines.length >= 2, t.logs.slice(first).join('\n'));
+      assert.ok(lines.length >= 1, t.logs.slice(first).join('\n'));
       for (const line of lines) assert.equal(line.requestId, requestId, JSON.stringify(line));
     }
   });

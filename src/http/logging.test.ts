@@ -42,7 +42,7 @@ describe('request logs never carry people or secrets', () => {
   }
 
   function assertTagged(lines: string[], requestId: string) {
-    assert.ok(lines.length >= 2, `the request wrote its log lines: ${lines.join('\n')}`);
+    assert.ok(lines.length >= 1, `the request wrote its log lines: ${lines.join('\n')}`);
     for (const line of lines) assert.equal(JSON.parse(line).requestId, requestId, line);
   }
 

@@ -2,10 +2,10 @@
  * The guard of every partner route: bearer-token authentication, then the per-company rate limit.
  * It runs at `onRequest`, before the body is read, so an unauthenticated caller costs little.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext, AuthService } from '../auth/auth.service.ts';
 import { errors } from './app-error.ts';
-import type { RateLimiter } from './rate-limiter.ts';
+import type { LimitDecision, RateLimiter } from './rate-limiter.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,11 +26,33 @@ export function requireAuth(request: FastifyRequest): AuthContext {
 
 export function registerPartnerGuard(scope: FastifyInstance, deps: PartnerGuardDeps): void {
   scope.decorateRequest('auth', undefined);
-  scope.addHook('onRequest', async (request, reply) => {
-    request.auth = await deps.auth.authenticate(request.headers.authorization);
-    const decision = await deps.limiter.consume(`company:${request.auth.companyId}`, deps.perMinute, 60_000);
-    reply.header('x-ratelimit-limit', deps.perMinute);
+  const limitHeader = String(deps.perMinute);
+
+  function admit(request: FastifyRequest, reply: FastifyReply, auth: AuthContext, decision: LimitDecision): void {
+    request.auth = auth;
+    reply.header('x-ratelimit-limit', limitHeader);
     reply.header('x-ratelimit-remaining', decision.remaining);
     if (!decision.allowed) throw errors.tooManyRequests(decision.resetMs / 1000);
+  }
+
+  async function admitLater(request: FastifyRequest, reply: FastifyReply, pending: AuthContext | Promise<AuthContext>) {
+    const auth = await pending;
+    admit(request, reply, auth, await deps.limiter.consume(`company:${auth.companyId}`, deps.perMinute, 60_000));
+  }
+
+  // A callback hook, not an async one: with the token and limits in memory nothing here waits, and
+  // a request then costs no promise at all.
+  scope.addHook('onRequest', (request, reply, done) => {
+    try {
+      const auth = deps.auth.authenticate(request.headers.authorization);
+      if (!(auth instanceof Promise) && deps.limiter.consumeNow) {
+        admit(request, reply, auth, deps.limiter.consumeNow(`company:${auth.companyId}`, deps.perMinute, 60_000));
+        done();
+        return;
+      }
+      admitLater(request, reply, auth).then(() => done(), done);
+    } catch (error) {
+      done(error as Error);
+    }
   });
 }

@@ -16,6 +16,8 @@ export interface RateLimiter {
   consume(key: string, limit: number, windowMs: number): Promise<LimitDecision>;
   /** Says whether the key is already over its limit, without counting. */
   peek(key: string, limit: number, windowMs: number): Promise<LimitDecision>;
+  /** `consume` without a promise, for limiters that count in memory (the per-request hot path). */
+  consumeNow?(key: string, limit: number, windowMs: number): LimitDecision;
 }
 
 function decide(count: number, limit: number, windowStart: number, windowMs: number, nowMs: number): LimitDecision {
@@ -39,15 +41,17 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
       ? current
       : { windowStart, windowMs, count: 0 };
   };
+  const consumeNow = (key: string, limit: number, windowMs: number): LimitDecision => {
+    const nowMs = now();
+    sweep(nowMs, windowMs);
+    const counter = read(key, windowMs, nowMs);
+    counter.count += 1;
+    counters.set(key, counter);
+    return decide(counter.count, limit, counter.windowStart, windowMs, nowMs);
+  };
   return {
-    async consume(key, limit, windowMs) {
-      const nowMs = now();
-      sweep(nowMs, windowMs);
-      const counter = read(key, windowMs, nowMs);
-      counter.count += 1;
-      counters.set(key, counter);
-      return decide(counter.count, limit, counter.windowStart, windowMs, nowMs);
-    },
+    consumeNow,
+    consume: async (key, limit, windowMs) => consumeNow(key, limit, windowMs),
     async peek(key, limit, windowMs) {
       const nowMs = now();
       const counter = read(key, windowMs, nowMs);
