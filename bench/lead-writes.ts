@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
 
 export interface WriteResult {
@@ -37,8 +38,27 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** `concurrency` workers each create and fill leads, one request at a time, for `seconds`. */
-export async function measureLeadWrites(baseUrl: string, token: string, concurrency: number, seconds: number): Promise<WriteResult> {
+/**
+ * Runs the load in a worker thread, as autocannon does for the reads, so the client's own work
+ * does not take the service's event loop.
+ */
+export function measureLeadWrites(baseUrl: string, token: string, concurrency: number, seconds: number): Promise<WriteResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./worker-bootstrap.mjs', import.meta.url), {
+      workerData: { module: import.meta.url, baseUrl, token, concurrency, seconds },
+    });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+}
+
+if (!isMainThread && workerData?.baseUrl) {
+  const { baseUrl, token, concurrency, seconds } = workerData as { baseUrl: string; token: string; concurrency: number; seconds: number };
+  parentPort!.postMessage(await driveLeadWrites(baseUrl, token, concurrency, seconds));
+}
+
+/** `concurrency` partners each create and fill leads, one request at a time, for `seconds`. */
+async function driveLeadWrites(baseUrl: string, token: string, concurrency: number, seconds: number): Promise<WriteResult> {
   const pool = new Pool(baseUrl, { connections: concurrency, pipelining: 1 });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const latencies: number[] = [];

@@ -17,6 +17,7 @@ import { createTestDatabase, type TestDatabase } from '../test/test-database.ts'
 import { startBareServer } from './bare-server.ts';
 import { defaults, measure, type Measurement } from './measure.ts';
 import { containerFor, firstStart, listen, partnerToken } from './service.ts';
+import { leadWritePath } from './write-path.ts';
 
 const api = '/mx/b2b/autofin/api';
 const logLevel = process.env.LOG_LEVEL ?? 'info';
@@ -110,7 +111,7 @@ async function catalogReads(ctx: BenchContext) {
 }
 
 /** Load sections, run in order against one listening service. Append new ones here. */
-export const sections: ((ctx: BenchContext) => Promise<void>)[] = [catalogReads];
+export const sections: ((ctx: BenchContext) => Promise<void>)[] = [catalogReads, (ctx) => leadWritePath(ctx, logLevel)];
 
 async function main() {
   const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');

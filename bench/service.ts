@@ -68,7 +68,8 @@ export async function firstStart(): Promise<FirstStart> {
 }
 
 export async function listen(container: Container, logLevel: string): Promise<{ app: FastifyInstance; base: string }> {
-  const logStream = pino.destination({ dest: '/dev/null', sync: true });
+  // As `main` writes its logs: asynchronously.
+  const logStream = pino.destination({ dest: '/dev/null', sync: false });
   const app = await buildApp({ container, logLevel, logStream });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   return { app, base };

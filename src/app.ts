@@ -55,8 +55,7 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    // The path is left out: it may carry a ZIP code or other values. The route pattern is enough.
-    request.log.debug({ method: request.method, route: request.routeOptions.url }, 'request received');
+    request.log.debug({ method: request.method, url: request.url }, 'request received');
     done();
   });
   app.addSchema(ErrorResponse);

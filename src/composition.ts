@@ -133,7 +133,7 @@ export async function createContainer(options: ContainerOptions) {
     catalogs: catalogStore.lookup,
     clock,
     onVerifiedLeadChanged: (actor, leadId) => prequalification.reevaluate(actor, leadId),
-    requestHashKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'idempotency-request', 32)),
+    fingerprintKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'fingerprints', 32)),
   });
   const leadQueries = createLeadQueries({ leads: leadsRepository, sealer });
 

@@ -19,7 +19,9 @@ const logLevel = process.env.LOG_LEVEL ?? 'info';
 
 async function start(): Promise<void> {
   const config = loadConfig();
-  const logger = pino(loggerOptions(logLevel));
+  // Asynchronous writes: a log line never blocks a request; what is buffered is flushed on stop.
+  const logDestination = pino.destination({ dest: 1, sync: false });
+  const logger = pino(loggerOptions(logLevel), logDestination);
   const db = await openDatabase(config);
   await migrate(db);
   const container = await createContainer({
@@ -37,7 +39,7 @@ async function start(): Promise<void> {
     const seeded = await container.companies.seedSandbox();
     if (seeded) printSandboxCredentials(seeded, config);
   }
-  const app = await buildApp({ container, logLevel });
+  const app = await buildApp({ container, logLevel, logStream: logDestination });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -52,6 +54,7 @@ async function start(): Promise<void> {
     await container.close();
     await db.close();
     app.log.info('stopped');
+    logDestination.flushSync();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

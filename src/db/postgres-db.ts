@@ -1,4 +1,5 @@
 /** The server engine: PostgreSQL through a `pg` pool, optionally confined to one schema. */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, Queryable, QueryResult } from './database.ts';
 
@@ -8,10 +9,24 @@ export interface PostgresOptions {
   max?: number;
 }
 
+/**
+ * Queries the service runs again and again (DML) become named prepared statements, so PostgreSQL
+ * parses and plans each once per connection. The name is a hash of the text.
+ */
+const statementNames = new Map<string, string | null>();
+function statementName(sql: string): string | undefined {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = /^\s*(select|insert|update|delete|with)\b/i.test(sql) ? `af_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}` : null;
+    if (statementNames.size < 10_000) statementNames.set(sql, name);
+  }
+  return name ?? undefined;
+}
+
 function wrap(target: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
-      const result = await target.query(sql, params);
+      const result = await target.query({ name: statementName(sql), text: sql, values: params });
       return { rows: result.rows as T[], rowCount: result.rowCount ?? result.rows.length };
     },
   };

@@ -43,14 +43,16 @@ export function formatIsoDate(date: CalendarDate): string {
 }
 
 /** The calendar date an instant falls on in the service's time zone (Mexico City). */
+// en-CA formats as YYYY-MM-DD. Built once: a DateTimeFormat costs far more to build than to use.
+const mexicoDate = new Intl.DateTimeFormat('en-CA', {
+  timeZone: SERVICE_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
 export function isoDateInMexico(instant: Date): string {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: SERVICE_TIME_ZONE,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(instant);
+  return mexicoDate.format(instant);
 }
 
 function toCalendarDate(value: string | Date): CalendarDate {

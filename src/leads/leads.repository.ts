@@ -1,6 +1,6 @@
 /** SQL for leads, their events and idempotency keys. Every method takes an optional transaction. */
 import type { Queryable } from '../db/database.ts';
-import type { LeadStatus } from './lead-status.ts';
+import { sql as statusSql, type LeadStatus } from './lead-status.ts';
 
 export interface LeadRow {
   id: string;
@@ -11,6 +11,7 @@ export interface LeadRow {
   external_auto_id: string | null;
   loan_info: object | null;
   phone_enc: string | null;
+  phone_fp: string | null;
   email_enc: string | null;
   address_enc: string | null;
   vehicle: object | null;
@@ -25,7 +26,7 @@ export interface LeadRow {
 
 /** Columns a write may change, and whether they hold JSON. */
 const writable = {
-  status: false, external_auto_id: false, loan_info: true, phone_enc: false, email_enc: false, address_enc: false,
+  status: false, external_auto_id: false, loan_info: true, phone_enc: false, phone_fp: false, email_enc: false, address_enc: false,
   vehicle: true, financial_enc: false, person_enc: false, warnings: true, verification: true, prequalification: true,
 } as const;
 export type LeadChanges = Partial<Pick<LeadRow, keyof typeof writable>>;
@@ -37,6 +38,21 @@ export interface LeadEvent {
   at: Date;
   actor: string;
   fields: string[];
+}
+
+export type NewLead = Omit<LeadRow, 'verification' | 'prequalification'>;
+
+export interface SectionWrite {
+  /** The lead id in its stored (lower-case) form. */
+  id: string;
+  companyId: string;
+  at: Date;
+  set: LeadChanges;
+  mergeLoanInfo?: object;
+  warnings?: { field: string; list: { code: string; message: string; field: string }[] };
+  /** `verified`: refused once verified; `keepsPhone`: refused once verified unless the phone stays this one. */
+  frozen: 'never' | 'verified' | { keepsPhone: string | null };
+  event: { id: string; type: string; actor: string; fields: string[] };
 }
 
 export interface LeadFilter {
@@ -54,15 +70,22 @@ const toJson = (value: unknown) => (value === null || value === undefined ? null
 
 export function createLeadsRepository(db: Queryable) {
   return {
-    async insert(row: Omit<LeadRow, 'verification' | 'prequalification'>, tx: Queryable = db): Promise<void> {
+    /** The new lead and its creation event, in one statement. */
+    async insert(row: NewLead, event: LeadEvent, tx: Queryable = db): Promise<void> {
       await tx.query(
-        `insert into leads (id, company_id, affiliate_user_id, affiliate_user_type, status, external_auto_id, loan_info,
-           phone_enc, email_enc, address_enc, vehicle, financial_enc, person_enc, warnings, created_at, updated_at)
-         values ($1,$2,$3,$4,$5,$6,$7::jsonb,$8,$9,$10,$11::jsonb,$12,$13,$14::jsonb,$15,$16)`,
+        `with lead as (
+           insert into leads (id, company_id, affiliate_user_id, affiliate_user_type, status, external_auto_id, loan_info,
+             phone_enc, phone_fp, email_enc, address_enc, vehicle, financial_enc, person_enc, warnings, created_at, updated_at)
+           values ($1,$2,$3,$4,$5,$6,$7::jsonb,$8,$9,$10,$11,$12::jsonb,$13,$14,$15::jsonb,$16,$17)
+           returning id
+         )
+         insert into lead_events (id, lead_id, type, at, actor, fields)
+         select $18, id, $19, $20, $21, $22::jsonb from lead`,
         [
           row.id, row.company_id, row.affiliate_user_id, row.affiliate_user_type, row.status, row.external_auto_id,
-          toJson(row.loan_info), row.phone_enc, row.email_enc, row.address_enc, toJson(row.vehicle), row.financial_enc,
-          row.person_enc, JSON.stringify(row.warnings), row.created_at, row.updated_at,
+          toJson(row.loan_info), row.phone_enc, row.phone_fp, row.email_enc, row.address_enc, toJson(row.vehicle),
+          row.financial_enc, row.person_enc, JSON.stringify(row.warnings), row.created_at, row.updated_at,
+          event.id, event.type, event.at, event.actor, JSON.stringify(event.fields),
         ],
       );
     },
@@ -88,6 +111,43 @@ export function createLeadsRepository(db: Queryable) {
         sets.push(`${column} = $${params.length}${writable[column] ? '::jsonb' : ''}`);
       }
       await tx.query(`update leads set ${[...sets, 'updated_at = $2'].join(', ')} where id = $1`, params);
+    },
+
+    /**
+     * Saves one section in a single statement: the change, the status move out of CREATED and the
+     * event land together, and the row lock of the UPDATE orders concurrent writes to one lead.
+     * Loan info is merged and one field's warnings replaced inside the statement, so two writes
+     * never overwrite each other's parts. Undefined when no row was changed (unknown, or frozen).
+     */
+    async saveSection(write: SectionWrite, tx: Queryable = db): Promise<{ status: LeadStatus } | undefined> {
+      const params: unknown[] = [write.id, write.companyId, write.at];
+      const p = (value: unknown) => `$${params.push(value)}`;
+      const sets: string[] = [];
+      for (const column of columns) {
+        if (!(column in write.set)) continue;
+        const value = write.set[column];
+        sets.push(`${column} = ${writable[column] ? `${p(toJson(value))}::jsonb` : p(value)}`);
+      }
+      if (write.mergeLoanInfo) sets.push(`loan_info = coalesce(loan_info, '{}'::jsonb) || ${p(JSON.stringify(write.mergeLoanInfo))}::jsonb`);
+      if (write.warnings) {
+        sets.push(`warnings = coalesce((select jsonb_agg(w) from jsonb_array_elements(warnings) w where w->>'field' <> ${p(write.warnings.field)}), '[]'::jsonb)
+          || ${p(JSON.stringify(write.warnings.list))}::jsonb`);
+      }
+      const verified = statusSql.isVerified;
+      const guard = write.frozen === 'never' ? '' : write.frozen === 'verified' ? `and not ${verified}` : `and (not ${verified} or phone_fp is not distinct from ${p(write.frozen.keepsPhone)})`;
+      const { rows } = await tx.query<{ status: LeadStatus }>(
+        `with updated as (
+           update leads set ${sets.join(', ')}, status = ${statusSql.afterSectionSaved}, updated_at = $3
+           where id = $1 and company_id = $2 ${guard}
+           returning id, status
+         ), event as (
+           insert into lead_events (id, lead_id, type, at, actor, fields)
+           select ${p(write.event.id)}, id, ${p(write.event.type)}, $3, ${p(write.event.actor)}, ${p(JSON.stringify(write.event.fields))}::jsonb from updated
+         )
+         select status from updated`,
+        params,
+      );
+      return rows[0];
     },
 
     async insertEvent(event: LeadEvent, tx: Queryable = db): Promise<void> {

@@ -5,15 +5,15 @@
  */
 import { createHmac } from 'node:crypto';
 import { errors } from '../http/app-error.ts';
-import type { Db, Queryable } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
 import { newId } from '../shared/ids.ts';
 import type { CatalogLookup } from '../catalogs/catalog-lookup.ts';
 import type { CompaniesRepository } from '../companies/companies.repository.ts';
-import { afterSectionSaved, isVerified } from './lead-status.ts';
-import type { LeadChanges, LeadRow, LeadsRepository } from './leads.repository.ts';
+import { isVerified } from './lead-status.ts';
+import type { LeadChanges, LeadsRepository, NewLead } from './leads.repository.ts';
 import type { LeadSealer, LoanInfo } from './lead-record.ts';
-import { checkAddress, checkFinancial, checkPerson, checkVehicle, replaceWarnings, type Financial, type Person } from './lead-sections.ts';
+import { checkAddress, checkFinancial, checkPerson, checkVehicle, type Financial, type Person, type Warning } from './lead-sections.ts';
 
 export interface Actor {
   companyId: string;
@@ -29,8 +29,8 @@ interface Deps {
   clock: Clock;
   /** Verified leads are re-evaluated when loan info, vehicle or financial data change. */
   onVerifiedLeadChanged: (actor: Actor, leadId: string) => Promise<void>;
-  /** Keys the fingerprint of idempotent requests: a body holding only a phone is not guessable from it. */
-  requestHashKey: Buffer;
+  /** Keys the fingerprints of idempotent requests and phones: a phone is not guessable from them. */
+  fingerprintKey: Buffer;
 }
 
 export interface CreateLeadInput {
@@ -60,40 +60,35 @@ const pick = <T extends object>(payload: T, keys: (keyof T)[]) =>
 export function createLeadsService(deps: Deps) {
   const { leads, sealer, clock } = deps;
 
-  interface SectionWrite {
+  interface Section {
     type: string;
     fields: string[];
-    /** Refused with 409 once the lead is verified. */
-    frozen: boolean | ((row: LeadRow) => boolean);
-    changes: (row: LeadRow) => LeadChanges;
+    /** Refused with 409 / 4090 once the lead is verified (`keepsPhone`: unless the phone stays). */
+    frozen: 'never' | 'verified' | { keepsPhone: string | null };
+    /** Column values; personal ones sealed with the lead's stored id. */
+    set: (id: string) => LeadChanges;
+    mergeLoanInfo?: LoanInfo;
+    warnings?: { field: string; list: Warning[] };
     reevaluate?: boolean;
   }
 
-  async function write(actor: Actor, leadId: string, section: SectionWrite): Promise<void> {
-    const now = clock.now();
-    const { verified, id } = await deps.db.transaction(async (tx) => {
-      const row = await leads.lock(leadId, actor.companyId, tx);
-      if (!row) throw errors.leadNotFound();
-      const frozen = typeof section.frozen === 'function' ? section.frozen(row) : section.frozen;
-      if (frozen && isVerified(row.status)) throw errors.leadVerified();
-      // From here on the stored id, never the path's spelling of it: a leadId in upper case finds the
-      // same row, but a value sealed with it would never decrypt again (the id is associated data).
-      await leads.update(row.id, { ...section.changes(row), status: afterSectionSaved(row.status) }, now, tx);
-      await event(tx, row.id, section.type, actor, section.fields, now);
-      return { verified: isVerified(row.status), id: row.id };
+  async function write(actor: Actor, pathId: string, section: Section): Promise<void> {
+    // The stored form of the id: a value sealed with another spelling would never decrypt again.
+    const id = pathId.toLowerCase();
+    const saved = await leads.saveSection({
+      id, companyId: actor.companyId, at: clock.now(), set: section.set(id), mergeLoanInfo: section.mergeLoanInfo,
+      warnings: section.warnings, frozen: section.frozen,
+      event: { id: newId(), type: section.type, actor: actor.consumerKey, fields: section.fields },
     });
-    if (verified && section.reevaluate) await deps.onVerifiedLeadChanged(actor, id);
+    if (!saved) throw (await leads.find(id, actor.companyId)) ? errors.leadVerified() : errors.leadNotFound();
+    if (section.reevaluate && isVerified(saved.status)) await deps.onVerifiedLeadChanged(actor, id);
   }
 
-  const event = (tx: Queryable, leadId: string, type: string, actor: Actor, fields: string[], at: Date) =>
-    leads.insertEvent({ id: newId(), leadId, type, at, actor: actor.consumerKey, fields }, tx);
-
+  const phoneFingerprint = (phone: string) => createHmac('sha256', deps.fingerprintKey).update(`phone:${phone}`).digest('base64url');
   const phoneChanges = (leadId: string, phone: string | undefined): LeadChanges =>
-    phone === undefined ? {} : { phone_enc: sealer.seal(leadId, 'phone_enc', phone) };
+    phone === undefined ? {} : { phone_enc: sealer.seal(leadId, 'phone_enc', phone), phone_fp: phoneFingerprint(phone) };
   const emailChanges = (leadId: string, email: string | undefined): LeadChanges =>
     email === undefined ? {} : { email_enc: sealer.seal(leadId, 'email_enc', email.trim()) };
-  const loanChanges = (row: LeadRow, loan: LoanInfo): LeadChanges =>
-    Object.keys(loan).length === 0 ? {} : { loan_info: { ...(row.loan_info ?? {}), ...loan } };
 
   async function resolveAffiliate(actor: Actor, affiliate: CreateLeadInput['affiliate']) {
     if (!affiliate?.user_id) return { userId: null, userType: affiliate?.user_type ?? null };
@@ -102,7 +97,7 @@ export function createLeadsService(deps: Deps) {
     return { userId: found.userId, userType: affiliate.user_type ?? found.userType };
   }
 
-  function newLeadRow(actor: Actor, id: string, input: CreateLeadInput, affiliate: { userId: string | null; userType: string | null }, now: Date): Omit<LeadRow, 'verification' | 'prequalification'> {
+  function newLeadRow(actor: Actor, id: string, input: CreateLeadInput, affiliate: { userId: string | null; userType: string | null }, now: Date): NewLead {
     const prefill = input.autoFinB2BLeadCreatePayload ?? {};
     const loan = pick(prefill, ['downPayment', 'term', 'purchaseIntention']);
     const filled = present(prefill).length > 0;
@@ -111,6 +106,7 @@ export function createLeadsService(deps: Deps) {
       status: filled ? 'IN_PROGRESS' : 'CREATED', external_auto_id: prefill.externalAutoId?.trim() || null,
       loan_info: Object.keys(loan).length ? loan : null,
       phone_enc: prefill.phone ? sealer.seal(id, 'phone_enc', prefill.phone) : null,
+      phone_fp: prefill.phone ? phoneFingerprint(prefill.phone) : null,
       email_enc: prefill.email ? sealer.seal(id, 'email_enc', prefill.email.trim()) : null,
       address_enc: null, vehicle: null, financial_enc: null, person_enc: null, warnings: [], created_at: now, updated_at: now,
     };
@@ -123,21 +119,23 @@ export function createLeadsService(deps: Deps) {
       const now = clock.now();
       const id = newId();
       const row = newLeadRow(actor, id, input, affiliate, now);
-      const requestHash = requestFingerprint(deps.requestHashKey, input);
+      const requestHash = requestFingerprint(deps.fingerprintKey, input);
+      const fields = present(input.autoFinB2BLeadCreatePayload ?? {}).concat(input.affiliate ? ['affiliate'] : []);
+      const created = { id: newId(), leadId: id, type: 'LEAD_CREATED', at: now, actor: actor.consumerKey, fields };
+      if (!idempotencyKey) {
+        await leads.insert(row, created);
+        return { id, replayed: false };
+      }
       return deps.db.transaction(async (tx) => {
-        if (idempotencyKey) {
-          const claim = await leads.claimIdempotencyKey(
-            { companyId: actor.companyId, key: idempotencyKey, requestHash, leadId: id, at: now, expiredBefore: new Date(now.getTime() - idempotencyWindowMs) },
-            tx,
-          );
-          if (!claim.claimed) {
-            if (claim.requestHash !== requestHash) throw errors.idempotencyConflict();
-            return { id: claim.leadId, replayed: true };
-          }
+        const claim = await leads.claimIdempotencyKey(
+          { companyId: actor.companyId, key: idempotencyKey, requestHash, leadId: id, at: now, expiredBefore: new Date(now.getTime() - idempotencyWindowMs) },
+          tx,
+        );
+        if (!claim.claimed) {
+          if (claim.requestHash !== requestHash) throw errors.idempotencyConflict();
+          return { id: claim.leadId, replayed: true };
         }
-        await leads.insert(row, tx);
-        const fields = present(input.autoFinB2BLeadCreatePayload ?? {}).concat(input.affiliate ? ['affiliate'] : []);
-        await event(tx, id, 'LEAD_CREATED', actor, fields, now);
+        await leads.insert(row, created, tx);
         return { id, replayed: false };
       });
     },
@@ -147,24 +145,25 @@ export function createLeadsService(deps: Deps) {
       const loan = pick(payload, ['downPayment', 'term', 'purchaseIntention']);
       await write(actor, leadId, {
         type: 'LOAN_INFO_SAVED', fields: present(payload), reevaluate: true,
-        frozen: (row) => payload.phone !== undefined && sealer.open(row.id, 'phone_enc', row.phone_enc) !== payload.phone,
-        changes: (row) => ({ ...loanChanges(row, loan), ...phoneChanges(row.id, payload.phone) }),
+        frozen: payload.phone === undefined ? 'never' : { keepsPhone: phoneFingerprint(payload.phone) },
+        set: (id) => phoneChanges(id, payload.phone),
+        mergeLoanInfo: Object.keys(loan).length ? loan : undefined,
       });
     },
 
     /** Op 7: saves phone and e-mail and turns the lead into a card of the partner's pipeline. */
     async saveContactInfo(actor: Actor, leadId: string, payload: { phone: string; email: string }) {
       await write(actor, leadId, {
-        type: 'CONTACT_INFO_SAVED', fields: ['phone', 'email'], frozen: true,
-        changes: (row) => ({ ...phoneChanges(row.id, payload.phone), ...emailChanges(row.id, payload.email) }),
+        type: 'CONTACT_INFO_SAVED', fields: ['phone', 'email'], frozen: 'verified',
+        set: (id) => ({ ...phoneChanges(id, payload.phone), ...emailChanges(id, payload.email) }),
       });
     },
 
     /** Op 8. */
     async updateContact(actor: Actor, leadId: string, payload: { phone?: string; email?: string }) {
       await write(actor, leadId, {
-        type: 'CONTACT_UPDATED', fields: present(payload), frozen: true,
-        changes: (row) => ({ ...phoneChanges(row.id, payload.phone), ...emailChanges(row.id, payload.email) }),
+        type: 'CONTACT_UPDATED', fields: present(payload), frozen: 'verified',
+        set: (id) => ({ ...phoneChanges(id, payload.phone), ...emailChanges(id, payload.email) }),
       });
     },
 
@@ -172,26 +171,24 @@ export function createLeadsService(deps: Deps) {
     async saveAddress(actor: Actor, leadId: string, payload: Parameters<typeof checkAddress>[0]) {
       const { address, warnings } = checkAddress(payload, deps.catalogs);
       await write(actor, leadId, {
-        type: 'ADDRESS_SAVED', fields: present(payload), frozen: true,
-        changes: (row) => ({
-          address_enc: sealer.seal(row.id, 'address_enc', address),
-          warnings: replaceWarnings(row.warnings, 'address.neighborhood', warnings),
-        }),
+        type: 'ADDRESS_SAVED', fields: present(payload), frozen: 'verified',
+        set: (id) => ({ address_enc: sealer.seal(id, 'address_enc', address) }),
+        warnings: { field: 'address.neighborhood', list: warnings },
       });
     },
 
     /** Op 10. */
     async saveVehicle(actor: Actor, leadId: string, payload: { id: number; price?: number }) {
       const vehicle = checkVehicle(payload, deps.catalogs);
-      await write(actor, leadId, { type: 'VEHICLE_SAVED', fields: present(payload), frozen: false, reevaluate: true, changes: () => ({ vehicle }) });
+      await write(actor, leadId, { type: 'VEHICLE_SAVED', fields: present(payload), frozen: 'never', reevaluate: true, set: () => ({ vehicle }) });
     },
 
     /** Op 11. */
     async saveFinancial(actor: Actor, leadId: string, payload: Financial) {
       const financial = checkFinancial(payload, clock.now());
       await write(actor, leadId, {
-        type: 'FINANCIAL_SAVED', fields: present(payload), frozen: false, reevaluate: true,
-        changes: (row) => ({ financial_enc: sealer.seal(row.id, 'financial_enc', financial) }),
+        type: 'FINANCIAL_SAVED', fields: present(payload), frozen: 'never', reevaluate: true,
+        set: (id) => ({ financial_enc: sealer.seal(id, 'financial_enc', financial) }),
       });
     },
 
@@ -199,11 +196,9 @@ export function createLeadsService(deps: Deps) {
     async savePerson(actor: Actor, leadId: string, payload: Person) {
       const { person, warnings } = checkPerson(payload, clock.now());
       await write(actor, leadId, {
-        type: 'PERSON_SAVED', fields: present(payload), frozen: true,
-        changes: (row) => ({
-          person_enc: sealer.seal(row.id, 'person_enc', person),
-          warnings: replaceWarnings(row.warnings, 'person.rfc', warnings),
-        }),
+        type: 'PERSON_SAVED', fields: present(payload), frozen: 'verified',
+        set: (id) => ({ person_enc: sealer.seal(id, 'person_enc', person) }),
+        warnings: { field: 'person.rfc', list: warnings },
       });
     },
   };

@@ -21,10 +21,10 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, adminTok
     const status = reply.statusCode;
     const ms = reply.elapsedTime;
     metrics.http.record(request.method, route, status, ms / 1000);
-    // The route pattern, not the URL: no ZIP code or other value reaches the access log. Successful
-    // reads are the bulk of the traffic and are counted by the metrics above: their line is debug.
+    // Paths carry ids (lead, company, ZIP code), never personal data. Successful reads are the bulk
+    // of the traffic and are counted by the metrics above: their line is debug.
     const level = request.method === 'GET' && status < 400 ? 'debug' : 'info';
-    request.log[level]({ method: request.method, route, status, ms: Math.round(ms * 10) / 10 }, 'request completed');
+    request.log[level]({ method: request.method, url: request.url, route, status, ms: Math.round(ms * 10) / 10 }, 'request completed');
     done();
   });
   if (adminToken === undefined) return;
