@@ -4,33 +4,17 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
-import type { Db, Queryable } from '../db/database.ts';
+import { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/database.ts';
 import { CatalogFileError, sha256Hex, vehicleColumns, zipCodeColumns } from './catalog-file.ts';
+import { pgliteDb } from '../db/pglite-db.ts';
 import { createCatalogsRepository } from './catalogs.repository.ts';
 import { CatalogsNotLoadedError, createCatalogStore, shippedCatalogDir, shippedCatalogFiles } from './catalog-store.ts';
-
-/** The smallest Db over an in-memory PGlite, for this file only. */
-function testDb(pg: PGlite): Db {
-  const wrap = (target: PGlite | Transaction): Queryable => ({
-    async query<T>(sql: string, params: unknown[] = []) {
-      const result = await target.query<T>(sql, params);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-    },
-  });
-  return {
-    engine: 'pglite',
-    query: wrap(pg).query,
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
-    ping: async () => true,
-    close: () => pg.close(),
-  };
-}
 
 async function migratedDb(): Promise<Db> {
   const pg = new PGlite();
   await pg.exec(readFileSync(new URL('../db/migrations/002_catalogs.sql', import.meta.url), 'utf8'));
-  return testDb(pg);
+  return pgliteDb(pg);
 }
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;

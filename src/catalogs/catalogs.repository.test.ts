@@ -1,33 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
-import type { Db, Queryable } from '../db/database.ts';
+import { PGlite } from '@electric-sql/pglite';
+import type { Db } from '../db/database.ts';
 import { createManualClock } from '../shared/clock.ts';
 import { parseVehiclesFile, parseZipCodesFile, type VehicleRow, type ZipSettlementRow } from './catalog-file.ts';
+import { pgliteDb } from '../db/pglite-db.ts';
 import { createCatalogsRepository, insertBatchSize } from './catalogs.repository.ts';
-
-/** The smallest Db over an in-memory PGlite, for this file only. */
-function testDb(pg: PGlite): Db {
-  const wrap = (target: PGlite | Transaction): Queryable => ({
-    async query<T>(sql: string, params: unknown[] = []) {
-      const result = await target.query<T>(sql, params);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-    },
-  });
-  return {
-    engine: 'pglite',
-    query: wrap(pg).query,
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
-    ping: async () => true,
-    close: () => pg.close(),
-  };
-}
 
 async function migratedDb(): Promise<Db> {
   const pg = new PGlite();
   await pg.exec(readFileSync(new URL('../db/migrations/002_catalogs.sql', import.meta.url), 'utf8'));
-  return testDb(pg);
+  return pgliteDb(pg);
 }
 
 const vehicle = (versionId: number, version = `V${versionId}`): VehicleRow => ({
