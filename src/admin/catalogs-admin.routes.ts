@@ -28,7 +28,7 @@ export const CatalogImport = Type.Object(
     rowCount: Type.Integer({ minimum: 1 }),
     sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'sha256 of the bytes sent, as catalog_meta records it' }),
   },
-  { $id: 'CatalogImport' },
+  { $id: 'CatalogImport', examples: [{ kind: 'zipCodes', rowCount: 155847, sha256: '9f91290c74e3da8d7af11098644bd3720ec852884a025df1d19bae615b342cc5' }] },
 );
 
 /** A refused file is a 400 / 40015 naming the line (or the file as a whole) and why. */

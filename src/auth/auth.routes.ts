@@ -12,7 +12,7 @@ export const TokenRequest = Type.Object(
     consumer_key: Type.String({ minLength: 1, maxLength: 128 }),
     consumer_secret: Type.String({ minLength: 1, maxLength: 256 }),
   },
-  { $id: 'TokenRequest', additionalProperties: false },
+  { $id: 'TokenRequest', additionalProperties: false, examples: [{ consumer_key: 'ck_Xq3v9LmT2pR8sW1yZ4bN6cD0', consumer_secret: 'cs_q8Vn2Lw5Rt7Yp1Kd4Hs9Jf3Gb6Mc0Xz2Ae5Ui8Oo1Pl' }] },
 );
 
 export const TokenResponse = Type.Object(
@@ -21,7 +21,7 @@ export const TokenResponse = Type.Object(
     token_type: Type.Literal('bearer'),
     expires_in: Type.Integer({ description: 'Validity in seconds; request a new token before it ends.' }),
   },
-  { $id: 'TokenResponse' },
+  { $id: 'TokenResponse', examples: [{ access_token: 'afn1.eyJzdWIiOiJja19YcTN2OUxtVDJwUjhzVzF5WjRiTjZjRDAifQ.Zm9v', token_type: 'bearer', expires_in: 3600 }] },
 );
 
 export interface AuthRoutesDeps {

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { errors } from '../http/app-error.ts';
 import { ErrorResponse } from '../http/error-response.ts';
 
-const Health = Type.Object({ status: Type.String() }, { $id: 'Health' });
+const Health = Type.Object({ status: Type.String() }, { $id: 'Health', examples: [{ status: 'ok' }] });
 
 export const healthRoutes =
   (deps: { ping: () => Promise<boolean> }): FastifyPluginAsyncTypebox =>
