@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppError } from '../http/app-error.ts';
 import type { CatalogLookup } from '../catalogs/catalog-lookup.ts';
-import { checkAddress, checkFinancial, checkPerson, checkVehicle, replaceWarnings, type Person, type Warning } from './lead-sections.ts';
+import { checkAddress, checkFinancial, checkPerson, checkVehicle, type Person, type Warning } from './lead-sections.ts';
 import { afterPinConfirmed, afterPinSent, afterPrequalification, afterSectionSaved, isVerified, leadStatuses, type LeadStatus } from './lead-status.ts';
 import { rfcCheckDigit } from './rfc.ts';
 
@@ -154,19 +154,6 @@ describe('checkFinancial', () => {
     test(`refuses ${name}`, () => {
       assert.deepEqual(rejectedFields(() => checkFinancial(payload, at)).sort(), [...fields].sort());
     });
-  }
-});
-
-describe('replaceWarnings', () => {
-  const w = (field: string, code = 'X'): Warning => ({ code, message: 'm', field });
-  const cases: [string, Warning[], string, Warning[], Warning[]][] = [
-    ['adds to an empty list', [], 'person.rfc', [w('person.rfc')], [w('person.rfc')]],
-    ['replaces the warnings of that field only', [w('person.rfc', 'OLD'), w('address.neighborhood')], 'person.rfc', [w('person.rfc', 'NEW')], [w('address.neighborhood'), w('person.rfc', 'NEW')]],
-    ['clears the field when nothing is wrong any more', [w('person.rfc'), w('address.neighborhood')], 'address.neighborhood', [], [w('person.rfc')]],
-    ['leaves other fields alone when clearing a field that had none', [w('person.rfc')], 'address.neighborhood', [], [w('person.rfc')]],
-  ];
-  for (const [name, current, field, next, expected] of cases) {
-    test(name, () => assert.deepEqual(replaceWarnings(current, field, next), expected));
   }
 });
 

@@ -147,8 +147,3 @@ export function checkFinancial(payload: Financial, today: Date): Financial {
     ...(payload.employmentCompany !== undefined ? { employmentCompany: payload.employmentCompany.trim() } : {}),
   };
 }
-
-/** Replaces the warnings of one field, keeping the others. */
-export function replaceWarnings(current: Warning[], field: string, next: Warning[]): Warning[] {
-  return [...current.filter((w) => w.field !== field), ...next];
-}
