@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppError } from '../http/app-error.ts';
 import type { CatalogLookup } from '../catalogs/catalog-lookup.ts';
-import { checkAddress, checkFinancial, checkPerson, checkVehicle, type Person, type Warning } from './lead-sections.ts';
+import { checkAddress, checkFinancial, checkPerson, checkVehicle, type Person } from './lead-sections.ts';
 import { afterPinConfirmed, afterPinSent, afterPrequalification, afterSectionSaved, isVerified, leadStatuses, type LeadStatus } from './lead-status.ts';
 import { rfcCheckDigit } from './rfc.ts';
 
