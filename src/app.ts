@@ -12,6 +12,7 @@ import { registerErrorHandler } from './http/error-handler.ts';
 import { registerUnknownRouteHandler } from './http/unknown-route.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { lazyChildLogger } from './http/lazy-request-logger.ts';
+import { registerRequestLifecycle } from './http/request-lifecycle.ts';
 import { ErrorResponse } from './http/error-response.ts';
 import { apiPrefix, registerOpenApi } from './http/openapi.ts';
 import { registerPartnerGuard } from './http/partner-guard.ts';
@@ -53,16 +54,16 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
     // reports only the first error and coerces types, by adding a shared schema.
     schemaController: { compilersFactory: { buildValidator: (() => schemaValidatorCompiler) as unknown as ValidatorFactory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    request.log.debug({ method: request.method, url: request.url }, 'request received');
-    done();
-  });
   app.addSchema(ErrorResponse);
   registerJsonParser(app);
   registerErrorHandler(app, clock);
-  registerUnknownRouteHandler(app, clock);
-  registerMetrics(app, createMetrics(), config.adminToken);
+  const metrics = createMetrics();
+  registerRequestLifecycle(app, {
+    metrics,
+    guarded: (url) => url.startsWith(`${apiPrefix}/`) && url !== `${apiPrefix}/openapi.json`,
+  });
+  registerUnknownRouteHandler(app, clock, metrics);
+  registerMetrics(app, metrics, config.adminToken);
   await registerOpenApi(app);
 
   await app.register(healthRoutes({ ping: () => container.db.ping() }));

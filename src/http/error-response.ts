@@ -38,6 +38,7 @@ export const ErrorResponse = Type.Object(
 );
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError, now: Date): FastifyReply {
+  reply.header('x-request-id', request.id);
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply
     .code(error.statusCode)
