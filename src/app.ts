@@ -48,7 +48,8 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
     },
-    trustProxy: false,
+    // Any of Fastify's trustProxy forms; the cast only keeps its overloads on the HTTP/1 server type.
+    trustProxy: config.trustProxy as true,
     routerOptions: { ignoreTrailingSlash: true },
     // Set as the factory (not with setValidatorCompiler) so no plugin can fall back to Ajv, which
     // reports only the first error and coerces types, by adding a shared schema.

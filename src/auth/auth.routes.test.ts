@@ -174,3 +174,23 @@ describe('token endpoint rate limits (TOKEN_RATE_LIMIT_PER_MINUTE=3)', () => {
     assert.equal(res.statusCode, 200, show(res));
   });
 });
+
+describe('behind a trusted load balancer (TRUST_PROXY)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp({ env: { TOKEN_RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: '10.9.0.1' } });
+  });
+  after(() => t.close());
+
+  test('failed attempts count per client address from X-Forwarded-For, not per balancer', async () => {
+    const credential = await newCredential(t);
+    await startOfAWindow();
+    const from = (client: string) => ({ 'x-forwarded-for': client });
+    for (let i = 1; i <= 3; i++) {
+      assertUnauthorized(await requestToken(t, { consumer_key: `ck_lb_${i}`, consumer_secret: 'guess' }, from('203.0.113.5'), '10.9.0.1'));
+    }
+    assertTooManyRequests(await requestToken(t, credential, from('203.0.113.5'), '10.9.0.1'));
+    const other = await requestToken(t, credential, from('198.51.100.7'), '10.9.0.1');
+    assert.equal(other.statusCode, 200, `another client behind the same balancer is not limited: ${show(other)}`);
+  });
+});

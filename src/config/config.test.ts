@@ -178,3 +178,22 @@ describe('keys are 32 bytes written as base64 or hex', () => {
     assert.equal(parseKey('TOKEN_SIGNING_KEY', undefined), undefined);
   });
 });
+
+describe('TRUST_PROXY names the proxies whose X-Forwarded-For is believed', () => {
+  const cases: [string | undefined, boolean | number | string[]][] = [
+    [undefined, false],
+    ['false', false],
+    ['true', true],
+    ['1', 1],
+    ['10.0.0.0/8, 192.168.1.7', ['10.0.0.0/8', '192.168.1.7']],
+  ];
+  for (const [raw, expected] of cases) {
+    test(`${raw ?? 'unset'} gives ${JSON.stringify(expected)}`, () => {
+      assert.deepEqual(loadConfig(raw === undefined ? {} : { TRUST_PROXY: raw }).trustProxy, expected);
+    });
+  }
+
+  test('anything else is a ConfigError naming TRUST_PROXY', () => {
+    assert.equal(configErrorOf(() => loadConfig({ TRUST_PROXY: 'the load balancer' })).variable, 'TRUST_PROXY');
+  });
+});

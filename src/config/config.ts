@@ -25,6 +25,8 @@ export interface Config {
   providerTimeoutMs: number;
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
+  /** Proxies whose X-Forwarded-For is believed (Fastify's trustProxy): false, true, a hop count or addresses. */
+  trustProxy: boolean | number | string[];
 }
 
 export class ConfigError extends Error {
@@ -89,6 +91,22 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+/**
+ * Behind a load balancer every request comes from its address: the per-address limit of failed
+ * token requests then needs the client's address from X-Forwarded-For, believed only from proxies
+ * named here.
+ */
+function trustProxy(raw: string | undefined): boolean | number | string[] {
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (entries.length === 0 || !entries.every((e) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(e))) {
+    throw new ConfigError('TRUST_PROXY', 'must be true, false, a hop count, or a comma-separated list of addresses or CIDR ranges');
+  }
+  return entries;
+}
+
 function requireWhen(condition: boolean, name: string, value: unknown, why: string): void {
   if (condition && (value === undefined || value === '')) throw new ConfigError(name, `is required ${why}`);
 }
@@ -128,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     providerTimeoutMs: integer(env, 'PROVIDER_TIMEOUT_MS', 5000, 1, 120000),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1, 10_000_000),
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
+    trustProxy: trustProxy(text(env, 'TRUST_PROXY')),
   };
   checkDependencies(config);
   return config;
