@@ -18,6 +18,14 @@ interface Series {
 
 type Value = { value: number; labels: Record<string, string | number>; metricName?: string };
 
+/** A metric prom-client's registry renders from values computed only when it is scraped. */
+function scrapedMetric(name: string, help: string, type: 'counter' | 'histogram', values: () => Value[]) {
+  return {
+    name, help, type, aggregator: 'sum',
+    get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
+  };
+}
+
 export function createHttpMetrics() {
   const series = new Map<string, Series>();
 
@@ -35,29 +43,12 @@ export function createHttpMetrics() {
     s.perBucket[i] += 1;
   }
 
-  const requests = {
-    name: 'autofin_http_requests_total',
-    help: 'HTTP requests by method, route and status',
-    type: 'counter',
-    aggregator: 'sum',
-    get: async () => ({
-      name: requests.name, help: requests.help, type: requests.type, aggregator: requests.aggregator,
-      values: [...series.values()].map((s): Value => ({ value: s.count, labels: s.labels })),
-    }),
-    reset: () => series.clear(),
-  };
-
-  const duration = {
-    name: 'autofin_http_request_duration_seconds',
-    help: 'HTTP request duration by method, route and status',
-    type: 'histogram',
-    aggregator: 'sum',
-    get: async () => ({
-      name: duration.name, help: duration.help, type: duration.type, aggregator: duration.aggregator,
-      values: [...series.values()].flatMap(histogramValues),
-    }),
-    reset: () => series.clear(),
-  };
+  const requests = scrapedMetric('autofin_http_requests_total', 'HTTP requests by method, route and status', 'counter', () =>
+    [...series.values()].map((s): Value => ({ value: s.count, labels: s.labels })),
+  );
+  const duration = scrapedMetric('autofin_http_request_duration_seconds', 'HTTP request duration by method, route and status', 'histogram', () =>
+    [...series.values()].flatMap(histogramValues),
+  );
 
   function histogramValues(s: Series): Value[] {
     let cumulative = 0;
