@@ -55,11 +55,10 @@ export function createAuthService(deps: Deps) {
     return status;
   }
 
-  function checkToken(header: string | undefined): TokenClaims {
+  function checkToken(header: string | undefined, now: Date): TokenClaims {
     if (header === undefined || header === '') throw errors.missingToken();
     const match = bearerPattern.exec(header);
     if (!match) throw errors.unauthorized('malformed authorization header');
-    const now = deps.clock.now();
     const check = verifiedTokens.get(match[1]) ?? deps.tokens.verify(match[1], now);
     if (!check.ok) {
       const text = { malformed: 'malformed token', bad_signature: 'invalid token', other_environment: 'token of another environment', expired: 'token expired' };
@@ -94,9 +93,9 @@ export function createAuthService(deps: Deps) {
      * promise when the token and its credential's status are cached (the hot path of every request).
      */
     authenticate(header: string | undefined): AuthContext | Promise<AuthContext> {
-      const claims = checkToken(header);
-      const nowMs = deps.clock.now().getTime();
-      const cached = deps.statusCache.get(claims.sub, nowMs);
+      const now = deps.clock.now();
+      const claims = checkToken(header, now);
+      const cached = deps.statusCache.get(claims.sub, now.getTime());
       if (cached) return contextOf(claims, cached);
       return credentialStatus(claims.sub).then((status) => contextOf(claims, status));
     },
