@@ -1,20 +1,32 @@
 /**
  * The reference: a bare Fastify server, in the same process as the service, no logger, no hooks,
- * whose routes answer recorded bytes with no work at all. The catalog routes are compared with it.
+ * whose routes answer a recorded answer of the service (status, headers and body, byte for byte)
+ * with no work at all. The catalog routes are compared with it, so the difference between the two
+ * is the work the service does, not the size of what goes over the wire.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 
 export interface RecordedAnswer {
   path: string;
-  contentType: string;
+  status: number;
+  headers: Record<string, string>;
   body: string;
+}
+
+/** Headers Node writes itself for every answer (they are not part of what a route sends). */
+const writtenByNode = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+export function recordAnswer(path: string, answer: { statusCode: number; headers: Record<string, unknown>; body: string }): RecordedAnswer {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.headers)) if (!writtenByNode.has(name)) headers[name] = String(value);
+  return { path, status: answer.statusCode, headers, body: answer.body };
 }
 
 export async function startBareServer(answers: RecordedAnswer[]): Promise<{ app: FastifyInstance; base: string }> {
   const app = Fastify({ logger: false });
   for (const answer of answers) {
     app.get(answer.path, (_request, reply) => {
-      reply.header('content-type', answer.contentType).send(answer.body);
+      reply.code(answer.status).headers(answer.headers).send(answer.body);
     });
   }
   const base = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -2,7 +2,7 @@
  * Builds the HTTP app from a wired container. It never listens: main, tests and benchmarks all
  * build the same app. Routes are registered explicitly here, so their order is visible.
  */
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { schemaValidatorCompiler } from './http/schema-validator.ts';
 import type { ValidatorFactory } from '@fastify/ajv-compiler';
@@ -12,7 +12,7 @@ import { registerErrorHandler } from './http/error-handler.ts';
 import { registerUnknownRouteHandler } from './http/unknown-route.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { lazyChildLogger } from './http/lazy-request-logger.ts';
-import { registerRequestLifecycle } from './http/request-lifecycle.ts';
+import { RequestLifecycle } from './http/request-lifecycle.ts';
 import { ErrorResponse } from './http/error-response.ts';
 import { apiPrefix, registerOpenApi } from './http/openapi.ts';
 import { registerPartnerGuard } from './http/partner-guard.ts';
@@ -37,12 +37,13 @@ export const bodyLimitBytes = 64 * 1024;
 
 export async function buildApp({ container, logLevel = 'info', logStream }: AppOptions): Promise<FastifyInstance> {
   const { config, clock } = container;
+  const metrics = createMetrics();
   const app = Fastify({
     logger: logStream ? { ...loggerOptions(logLevel), stream: logStream } : loggerOptions(logLevel),
     bodyLimit: bodyLimitBytes,
     requestIdHeader: false,
-    // One access line per request (operations/access-log.ts) instead of Fastify's two.
-    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
+    // Request id header, one access line and the metrics of every request (http/request-lifecycle.ts).
+    logController: new RequestLifecycle(metrics),
     childLoggerFactory: (logger, bindings, options) => lazyChildLogger(logger, bindings, options),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -58,12 +59,7 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
   app.addSchema(ErrorResponse);
   registerJsonParser(app);
   registerErrorHandler(app, clock);
-  const metrics = createMetrics();
-  registerRequestLifecycle(app, {
-    metrics,
-    guarded: (url) => url.startsWith(`${apiPrefix}/`) && url !== `${apiPrefix}/openapi.json`,
-  });
-  registerUnknownRouteHandler(app, clock, metrics);
+  registerUnknownRouteHandler(app, clock);
   registerMetrics(app, metrics, config.adminToken);
   await registerOpenApi(app);
 

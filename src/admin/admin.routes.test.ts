@@ -180,6 +180,23 @@ describe('admin API', () => {
     assert.deepEqual(fieldsOf(res), ['companyId'], show(res));
   });
 
+  test('/metrics counts each request by method, route pattern and status, unknown routes included', async () => {
+    const count = async (labels: string) => {
+      const text = (await t.app.inject({ method: 'GET', url: '/metrics', headers: t.admin })).body;
+      const line = text.split('\n').find((l) => l.startsWith(`autofin_http_requests_total{${labels}}`));
+      return line === undefined ? 0 : Number(line.split(' ').pop());
+    };
+    const zip = 'method="GET",route="/mx/b2b/autofin/api/catalogs/zip-code/:zipCode",status="200"';
+    const missing = 'method="GET",route="unknown",status="404"';
+    const refused = 'method="GET",route="/mx/b2b/autofin/api/catalogs/zip-code/:zipCode",status="401"';
+    const before = [await count(zip), await count(missing), await count(refused)];
+    await t.app.inject({ method: 'GET', url: `${api}/catalogs/zip-code/06700`, headers: t.partner.headers });
+    await t.app.inject({ method: 'GET', url: `${api}/catalogs/zip-code/06700`, headers: t.partner.headers });
+    await t.app.inject({ method: 'GET', url: `${api}/catalogs/zip-code/06700` });
+    await t.app.inject({ method: 'GET', url: '/no/such/route' });
+    assert.deepEqual([await count(zip), await count(missing), await count(refused)], [before[0] + 2, before[1] + 1, before[2] + 1]);
+  });
+
   test('GET /metrics with the admin token is Prometheus text; without it 401', async () => {
     await t.app.inject({ method: 'GET', url: '/health/live' });
     const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: t.admin });

@@ -5,7 +5,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext, AuthService } from '../auth/auth.service.ts';
 import { errors } from './app-error.ts';
-import { setRequestIdHeader } from './request-lifecycle.ts';
 import type { LimitDecision, RateLimiter } from './rate-limiter.ts';
 
 declare module 'fastify' {
@@ -31,7 +30,6 @@ export function registerPartnerGuard(scope: FastifyInstance, deps: PartnerGuardD
 
   function admit(request: FastifyRequest, reply: FastifyReply, auth: AuthContext, decision: LimitDecision): void {
     request.auth = auth;
-    setRequestIdHeader(request, reply);
     reply.header('x-ratelimit-limit', limitHeader);
     reply.header('x-ratelimit-remaining', decision.remaining);
     if (!decision.allowed) throw errors.tooManyRequests(decision.resetMs / 1000);

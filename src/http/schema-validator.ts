@@ -22,19 +22,25 @@ function convertValue(schema: Schema | undefined, value: unknown): unknown {
   return value;
 }
 
-function convertStrings(schema: Schema, value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || !schema.properties) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) out[key] = convertValue(schema.properties[key], v);
-  return out;
+/** Converts the declared properties of a path or query object; built once per schema. */
+function stringConverter(schema: Schema): (value: unknown) => unknown {
+  const properties = schema.properties;
+  if (!properties) return (value) => value;
+  return (value) => {
+    if (typeof value !== 'object' || value === null) return value;
+    const out: Record<string, unknown> = {};
+    for (const key in value) out[key] = convertValue(properties[key], (value as Record<string, unknown>)[key]);
+    return out;
+  };
 }
 
 export const schemaValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = Compile(schema);
+  const convert = stringConverter(schema as Schema);
   return (value) => {
     // No request body is declared required as a whole: an absent body is an empty object, so
     // the required fields inside it are reported one by one.
-    const input = httpPart === 'body' ? (value === undefined || value === null ? {} : value) : convertStrings(schema as Schema, value);
+    const input = httpPart === 'body' ? (value === undefined || value === null ? {} : value) : convert(value);
     if (check.Check(input)) return { value: input };
     return { error: check.Errors(input) as never };
   };

@@ -6,10 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { errors } from './app-error.ts';
 import { sendError } from './error-response.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { Metrics } from '../operations/metrics.ts';
-import { recordFinished } from './request-lifecycle.ts';
 
-export function registerUnknownRouteHandler(app: FastifyInstance, clock: Clock, metrics: Metrics): void {
+export function registerUnknownRouteHandler(app: FastifyInstance, clock: Clock): void {
   const routes: { pattern: RegExp; methods: Set<string> }[] = [];
   app.addHook('onRoute', (route) => {
     const source = route.url
@@ -28,8 +26,6 @@ export function registerUnknownRouteHandler(app: FastifyInstance, clock: Clock, 
     const allowed = new Set<string>();
     for (const route of routes) if (route.pattern.test(path)) route.methods.forEach((m) => allowed.add(m));
     const error = allowed.size > 0 ? errors.methodNotAllowed([...allowed].sort()) : errors.routeNotFound();
-    // No route, so none of the per-route hooks: the access line and metrics are recorded here.
-    reply.raw.once('finish', () => recordFinished(metrics, request, reply, request.method, 'unknown'));
     return sendError(request, reply, error, clock.now());
   });
 }

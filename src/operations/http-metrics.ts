@@ -27,15 +27,26 @@ function scrapedMetric(name: string, help: string, type: 'counter' | 'histogram'
 }
 
 export function createHttpMetrics() {
-  const series = new Map<string, Series>();
+  // route → method → status → series: lookups on values the request already holds, no key to build.
+  const byRoute = new Map<string, Map<string, Map<number, Series>>>();
+  const series: Series[] = [];
 
-  function record(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let s = series.get(key);
+  function seriesOf(method: string, route: string, status: number): Series {
+    let byMethod = byRoute.get(route);
+    if (!byMethod) byRoute.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let s = byStatus.get(status);
     if (!s) {
       s = { labels: { method, route, status: String(status) }, count: 0, sum: 0, perBucket: new Array(buckets.length + 1).fill(0) };
-      series.set(key, s);
+      byStatus.set(status, s);
+      series.push(s);
     }
+    return s;
+  }
+
+  function record(method: string, route: string, status: number, seconds: number): void {
+    const s = seriesOf(method, route, status);
     s.count += 1;
     s.sum += seconds;
     let i = 0;
@@ -44,10 +55,10 @@ export function createHttpMetrics() {
   }
 
   const requests = scrapedMetric('autofin_http_requests_total', 'HTTP requests by method, route and status', 'counter', () =>
-    [...series.values()].map((s): Value => ({ value: s.count, labels: s.labels })),
+    series.map((s): Value => ({ value: s.count, labels: s.labels })),
   );
   const duration = scrapedMetric('autofin_http_request_duration_seconds', 'HTTP request duration by method, route and status', 'histogram', () =>
-    [...series.values()].flatMap(histogramValues),
+    series.flatMap(histogramValues),
   );
 
   function histogramValues(s: Series): Value[] {
