@@ -9,6 +9,14 @@ declare module 'autocannon' {
       connections?: number;
       duration?: number;
       workers?: number;
+      /** A sequence each connection runs in turn; `context` is per connection. */
+      requests?: {
+        method?: string;
+        path?: string;
+        body?: string;
+        setupRequest?(request: Record<string, unknown>, context: any): Record<string, unknown>;
+        onResponse?(status: number, body: string, context: any): void;
+      }[];
     }
     interface Histogram {
       average: number;
@@ -25,5 +33,9 @@ declare module 'autocannon' {
     }
   }
   function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
+  namespace autocannon {
+    /** Turns the raw result of a run inside a worker thread into the aggregated shape. */
+    function aggregateResult(results: unknown[], options: Options): Result;
+  }
   export default autocannon;
 }

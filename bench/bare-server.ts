@@ -10,16 +10,17 @@ export interface RecordedAnswer {
   path: string;
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /** The bytes, held as a Buffer: sending them needs no encoding. */
+  body: Buffer;
 }
 
 /** Headers Node writes itself for every answer (they are not part of what a route sends). */
 const writtenByNode = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
-export function recordAnswer(path: string, answer: { statusCode: number; headers: Record<string, unknown>; body: string }): RecordedAnswer {
+export function recordAnswer(path: string, answer: { statusCode: number; headers: Record<string, unknown>; rawPayload: Buffer }): RecordedAnswer {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(answer.headers)) if (!writtenByNode.has(name)) headers[name] = String(value);
-  return { path, status: answer.statusCode, headers, body: answer.body };
+  return { path, status: answer.statusCode, headers, body: answer.rawPayload };
 }
 
 export async function startBareServer(answers: RecordedAnswer[]): Promise<{ app: FastifyInstance; base: string }> {

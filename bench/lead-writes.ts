@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { Pool } from 'undici';
+import autocannon from 'autocannon';
 
 export interface WriteResult {
   leads: number;
@@ -33,11 +33,6 @@ function sections(phone: string) {
   ] as const;
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 /**
  * Runs the load in a worker thread, as autocannon does for the reads, so the client's own work
  * does not take the service's event loop.
@@ -57,41 +52,59 @@ if (!isMainThread && workerData?.baseUrl) {
   parentPort!.postMessage(await driveLeadWrites(baseUrl, token, concurrency, seconds));
 }
 
-/** `concurrency` partners each create and fill leads, one request at a time, for `seconds`. */
+/**
+ * `concurrency` partners each create and fill leads, one request at a time, for `seconds`: an
+ * autocannon request sequence per connection (create, then the six sections of the lead it got).
+ */
 async function driveLeadWrites(baseUrl: string, token: string, concurrency: number, seconds: number): Promise<WriteResult> {
-  const pool = new Pool(baseUrl, { connections: concurrency, pipelining: 1 });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const latencies: number[] = [];
+  let phones = 0;
   let leads = 0;
   let errors = 0;
-  const deadline = Date.now() + seconds * 1000;
-  const timed = async (method: 'POST' | 'PUT', path: string, body: unknown, expect: number) => {
-    const started = performance.now();
-    const res = await pool.request({ method, path, headers, body: JSON.stringify(body) });
-    const text = await res.body.text();
-    latencies.push(performance.now() - started);
-    if (res.statusCode !== expect) errors += 1;
-    return text;
+  type Context = { id?: string; sections?: ReturnType<typeof sections> };
+  const expect = (wanted: number) => (status: number) => {
+    if (status !== wanted) errors += 1;
   };
-  const worker = async (n: number) => {
-    let i = 0;
-    while (Date.now() < deadline) {
-      const phone = String(5500000000 + n * 1_000_000 + i++);
-      const { id } = JSON.parse(await timed('POST', '/mx/b2b/autofin/api/leads', {}, 201)) as { id: string };
-      for (const [method, section, body] of sections(phone)) {
-        await timed(method, `/mx/b2b/autofin/api/leads/${id}/${section}`, body, method === 'POST' || section === 'address' || section === 'financial' ? 200 : 204);
-      }
-      leads += 1;
-    }
-  };
+  const sectionRequests = [0, 1, 2, 3, 4, 5].map((i) => ({
+    setupRequest(request: Record<string, unknown>, context: Context) {
+      const [method, section, body] = context.sections![i];
+      return { ...request, method, path: `/mx/b2b/autofin/api/leads/${context.id}/${section}`, body: JSON.stringify(body) };
+    },
+    onResponse(status: number, _body: string, context: Context) {
+      const [method, section] = context.sections![i];
+      expect(method === 'POST' || section === 'address' || section === 'financial' ? 200 : 204)(status);
+      if (i === 5) leads += 1;
+    },
+  }));
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, (_, n) => worker(n)));
+  const options = {
+    url: baseUrl,
+    connections: concurrency,
+    duration: seconds,
+    headers,
+    requests: [
+      {
+        method: 'POST',
+        path: '/mx/b2b/autofin/api/leads',
+        body: '{}',
+        setupRequest(request: Record<string, unknown>, context: Context) {
+          context.sections = sections(String(5500000000 + phones++));
+          return request;
+        },
+        onResponse(status: number, body: string, context: Context) {
+          expect(201)(status);
+          context.id = status === 201 ? (JSON.parse(body) as { id: string }).id : 'missing';
+        },
+      },
+      ...sectionRequests,
+    ],
+  };
+  // Inside a worker thread autocannon answers raw per-instance results; aggregating gives the usual shape.
+  const result = autocannon.aggregateResult([await autocannon(options)], options);
   const elapsed = (performance.now() - started) / 1000;
-  await pool.close();
-  latencies.sort((a, b) => a - b);
   return {
-    leads, requests: latencies.length, seconds: elapsed, leadsPerSecond: leads / elapsed,
-    requestsPerSecond: latencies.length / elapsed, p99Ms: percentile(latencies, 99), errors,
+    leads, requests: result.requests.total, seconds: elapsed, leadsPerSecond: leads / elapsed,
+    requestsPerSecond: result.requests.total / elapsed, p99Ms: result.latency.p99, errors: errors + result.errors + result.timeouts,
   };
 }
 

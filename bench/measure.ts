@@ -61,11 +61,11 @@ export async function measure(name: string, url: string, options: MeasureOptions
   };
 }
 
-const median = (values: number[]) => {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
+}
 
 /** The round whose figure is the median of the rounds: its latencies stay those of one real run. */
 export function medianOf(runs: Measurement[], name = runs[0].name): Measurement {

@@ -3,8 +3,9 @@
  *   1. first start: a fresh embedded database, migrations, importing both shipped catalogs;
  *   2. memory with both catalogs loaded;
  *   3. catalog reads under load, each against a bare Fastify route answering the same bytes.
- * Sections are plain functions over `measure()`; a later one (the lead write path) appends itself
- * to `sections` below. With DATABASE_URL the load runs against a fresh schema on that server.
+ *   4. the lead write path (write-path.ts).
+ * Load sections are named functions in `sections` below; `npm run bench -- reads` runs one of them
+ * (after the first start, which every run measures). With DATABASE_URL the load runs against a fresh schema on that server.
  */
 import os from 'node:os';
 import { rmSync } from 'node:fs';
@@ -116,10 +117,16 @@ async function catalogReads(ctx: BenchContext) {
   }
 }
 
-/** Load sections, run in order against one listening service. Append new ones here. */
-export const sections: ((ctx: BenchContext) => Promise<void>)[] = [catalogReads, (ctx) => leadWritePath(ctx, logLevel)];
+/** Load sections, run in order against one listening service; `npm run bench -- writes` runs only that one. */
+export const sections: Record<string, (ctx: BenchContext) => Promise<void>> = {
+  reads: catalogReads,
+  writes: (ctx) => leadWritePath(ctx, logLevel),
+};
 
 async function main() {
+  const chosen = process.argv.slice(2);
+  const unknown = chosen.filter((name) => !(name in sections));
+  if (unknown.length > 0) throw new Error(`unknown bench section ${unknown.join(', ')}: choose from ${Object.keys(sections).join(', ')}`);
   const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
   console.log(`autofin bench: Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load average ${load}, log level ${logLevel} to /dev/null`);
   console.log('the service and the bare Fastify reference run in this process; autocannon runs in a worker thread');
@@ -140,7 +147,7 @@ async function main() {
   try {
     const token = await partnerToken(app);
     const ctx: BenchContext = { app, container, base, token, partner: { authorization: `Bearer ${token}` } };
-    for (const section of sections) await section(ctx);
+    for (const [name, section] of Object.entries(sections)) if (chosen.length === 0 || chosen.includes(name)) await section(ctx);
   } finally {
     await app.close();
     await container.close();

@@ -123,11 +123,11 @@ test('an unknown ZIP code is undefined', () => {
 
 test('JSON bodies are the values; XML uses Catalogues/Catalogue/Clave/Nombre', () => {
   const answer = index.vehicles.versions(2020, 63, 1061)!;
-  assert.deepEqual(JSON.parse(answer.render('json').body), answer.value);
+  assert.deepEqual(JSON.parse(answer.render('json').body.toString()), answer.value);
   const xml = index.vehicles.brands(2020)!.render('xml');
   assert.equal(xml.contentType, 'application/xml; charset=utf-8');
-  assert.match(xml.body, /^<\?xml version="1\.0" encoding="UTF-8"\?><Catalogues><Catalogue><Clave>1<\/Clave><Nombre>ACURA<\/Nombre><\/Catalogue>/);
-  const parsed = new XMLParser({ parseTagValue: false }).parse(xml.body);
+  assert.match(xml.body.toString(), /^<\?xml version="1\.0" encoding="UTF-8"\?><Catalogues><Catalogue><Clave>1<\/Clave><Nombre>ACURA<\/Nombre><\/Catalogue>/);
+  const parsed = new XMLParser({ parseTagValue: false }).parse(xml.body.toString());
   assert.equal(parsed.Catalogues.Catalogue.length, 50);
 });
 
@@ -136,15 +136,15 @@ test('XML escapes markup characters in names', () => {
     year: 2021, makeId: 1, make: 'A&B <Motors>', modelId: 2, model: `"Q" 'S'`, versionId: 3, version: 'x < y & z > w', transmission: 'manual',
   };
   const vehicles = buildVehicleIndex([row]);
-  const brandsXml = vehicles.brands(2021)!.render('xml').body;
+  const brandsXml = vehicles.brands(2021)!.render('xml').body.toString();
   assert.match(brandsXml, /<Nombre>A&amp;B &lt;Motors&gt;<\/Nombre>/);
-  const versionsXml = vehicles.versions(2021, 1, 2)!.render('xml').body;
+  const versionsXml = vehicles.versions(2021, 1, 2)!.render('xml').body.toString();
   assert.match(versionsXml, /<Nombre>x &lt; y &amp; z &gt; w<\/Nombre>/);
-  assert.equal(new XMLParser().parse(vehicles.models(2021, 1)!.render('xml').body).Catalogues.Catalogue.Nombre, `"Q" 'S'`);
+  assert.equal(new XMLParser().parse(vehicles.models(2021, 1)!.render('xml').body.toString()).Catalogues.Catalogue.Nombre, `"Q" 'S'`);
 });
 
 test('the ZIP code XML follows ZipCodeInformation', () => {
-  const body = index.zipCodes.zipCode('64000')!.render('xml').body;
+  const body = index.zipCodes.zipCode('64000')!.render('xml').body.toString();
   assert.equal(body, '<?xml version="1.0" encoding="UTF-8"?><ZipCodeInformation><zipCode>64000</zipCode>' +
     '<neighborhoods><neighborhood>La Finca</neighborhood><neighborhood>Monterrey Centro</neighborhood></neighborhoods>' +
     '<municipality>Monterrey</municipality><city>Monterrey</city><state><id>19</id><name>Nuevo León</name></state></ZipCodeInformation>');

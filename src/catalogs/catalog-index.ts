@@ -40,10 +40,13 @@ export interface VersionInfo {
 
 export type CatalogFormat = 'json' | 'xml';
 
-/** One rendered body, ready to send: a strong ETag is a hash of exactly these bytes. */
+/**
+ * One rendered body, ready to send: its UTF-8 bytes (encoded once, not on every answer) and a
+ * strong ETag that is a hash of exactly these bytes.
+ */
 export interface Representation {
   readonly contentType: string;
-  readonly body: string;
+  readonly body: Buffer;
   readonly etag: string;
 }
 
@@ -118,7 +121,8 @@ const contentTypes: Record<CatalogFormat, string> = {
   xml: 'application/xml; charset=utf-8',
 };
 
-function represent(format: CatalogFormat, body: string): Representation {
+function represent(format: CatalogFormat, text: string): Representation {
+  const body = Buffer.from(text, 'utf8');
   // A hash of the body: identical on every instance and across restarts, and different for the
   // JSON and XML bodies of the same answer, as a strong ETag must be.
   const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
