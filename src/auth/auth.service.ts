@@ -32,11 +32,18 @@ const bearerPattern = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/i;
  * Tokens whose signature was already checked, so the hot path skips the HMAC: expiry is still
  * checked on every use, and revocation through the credential status. Bounded: cleared when full.
  */
+interface VerifiedToken {
+  ok: true;
+  claims: TokenClaims;
+  /** The context every request with this token gets, built once. */
+  context: AuthContext;
+}
+
 function createVerifiedTokenCache(maxEntries = 10_000) {
-  const entries = new Map<string, { ok: true; claims: TokenClaims }>();
+  const entries = new Map<string, VerifiedToken>();
   return {
     get: (token: string) => entries.get(token),
-    set(token: string, check: { ok: true; claims: TokenClaims }) {
+    set(token: string, check: VerifiedToken) {
       if (entries.has(token)) return;
       if (entries.size >= maxEntries) entries.clear();
       entries.set(token, check);
@@ -55,26 +62,31 @@ export function createAuthService(deps: Deps) {
     return status;
   }
 
-  function checkToken(header: string | undefined, now: Date): TokenClaims {
+  function checkToken(header: string | undefined, now: Date): VerifiedToken {
     if (header === undefined || header === '') throw errors.missingToken();
     const match = bearerPattern.exec(header);
     if (!match) throw errors.unauthorized('malformed authorization header');
-    const check = verifiedTokens.get(match[1]) ?? deps.tokens.verify(match[1], now);
-    if (!check.ok) {
-      const text = { malformed: 'malformed token', bad_signature: 'invalid token', other_environment: 'token of another environment', expired: 'token expired' };
-      throw errors.unauthorized(text[check.reason]);
+    let verified = verifiedTokens.get(match[1]);
+    if (!verified) {
+      const check = deps.tokens.verify(match[1], now);
+      if (!check.ok) {
+        const text = { malformed: 'malformed token', bad_signature: 'invalid token', other_environment: 'token of another environment', expired: 'token expired' };
+        throw errors.unauthorized(text[check.reason]);
+      }
+      const context = Object.freeze({ companyId: check.claims.cid, consumerKey: check.claims.sub });
+      verified = { ok: true, claims: check.claims, context };
     }
-    if (check.claims.exp * 1000 <= now.getTime()) {
+    if (verified.claims.exp * 1000 <= now.getTime()) {
       verifiedTokens.delete(match[1]);
       throw errors.unauthorized('token expired');
     }
-    verifiedTokens.set(match[1], check);
-    return check.claims;
+    verifiedTokens.set(match[1], verified);
+    return verified;
   }
 
-  function contextOf(claims: TokenClaims, status: CredentialStatus): AuthContext {
+  function contextOf({ claims, context }: VerifiedToken, status: CredentialStatus): AuthContext {
     if (!status.active || status.companyId !== claims.cid) throw errors.unauthorized('token revoked');
-    return { companyId: claims.cid, consumerKey: claims.sub };
+    return context;
   }
 
   return {
@@ -94,10 +106,10 @@ export function createAuthService(deps: Deps) {
      */
     authenticate(header: string | undefined): AuthContext | Promise<AuthContext> {
       const now = deps.clock.now();
-      const claims = checkToken(header, now);
-      const cached = deps.statusCache.get(claims.sub, now.getTime());
-      if (cached) return contextOf(claims, cached);
-      return credentialStatus(claims.sub).then((status) => contextOf(claims, status));
+      const token = checkToken(header, now);
+      const cached = deps.statusCache.get(token.claims.sub, now.getTime());
+      if (cached) return contextOf(token, cached);
+      return credentialStatus(token.claims.sub).then((status) => contextOf(token, status));
     },
   };
 }

@@ -22,9 +22,10 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
-export function sendCatalogAnswer(request: FastifyRequest, reply: FastifyReply, answer: CatalogAnswer<unknown>) {
+/** Sends at once (route handlers calling it are synchronous: no promise per catalog read). */
+export function sendCatalogAnswer(request: FastifyRequest, reply: FastifyReply, answer: CatalogAnswer<unknown>): void {
   const representation = answer.render(preferredFormat(request.headers.accept));
   reply.header('etag', representation.etag).header('cache-control', cacheControl).header('vary', 'Accept');
-  if (matches(request.headers['if-none-match'], representation.etag)) return reply.code(304).send();
-  return reply.type(representation.contentType).send(representation.body);
+  if (matches(request.headers['if-none-match'], representation.etag)) reply.code(304).send();
+  else reply.type(representation.contentType).send(representation.body);
 }

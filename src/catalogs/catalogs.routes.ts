@@ -18,31 +18,31 @@ export const catalogsRoutes =
 
     app.get('/catalogs/years', {
       schema: { ...common, operationId: 'listYears', summary: 'List model years', description: 'Model years that have vehicles in the catalog, sorted.', response: listAnswers },
-    }, async (request, reply) => sendCatalogAnswer(request, reply, vehicles().years()));
+    }, (request, reply) => sendCatalogAnswer(request, reply, vehicles().years()));
 
     app.get('/catalogs/years/:yearId/brands', {
       schema: { ...common, operationId: 'listBrands', summary: 'List brands of a model year', description: 'Brands with versions in that model year, sorted by name. Unknown year: 404 / 4041.', params: s.YearParams, response: listAnswers },
-    }, async (request, reply) => {
+    }, (request, reply) => {
       const answer = vehicles().brands(request.params.yearId);
       if (!answer) throw errors.catalogEntryNotFound();
-      return sendCatalogAnswer(request, reply, answer);
+      sendCatalogAnswer(request, reply, answer);
     });
 
     app.get('/catalogs/years/:yearId/brands/:makeId/models', {
       schema: { ...common, operationId: 'listModels', summary: 'List models of a brand in a model year', description: 'Unknown year or brand: 404 / 4041.', params: s.BrandParams, response: listAnswers },
-    }, async (request, reply) => {
+    }, (request, reply) => {
       const answer = vehicles().models(request.params.yearId, request.params.makeId);
       if (!answer) throw errors.catalogEntryNotFound();
-      return sendCatalogAnswer(request, reply, answer);
+      sendCatalogAnswer(request, reply, answer);
     });
 
     app.get('/catalogs/years/:yearId/brands/:makeId/models/:modelId/versions', {
       schema: { ...common, operationId: 'listVersions', summary: 'List versions of a model', description: 'A model that is not of that brand or year: 404 / 4041.', params: s.ModelParams, response: listAnswers },
-    }, async (request, reply) => {
+    }, (request, reply) => {
       const { yearId, makeId, modelId } = request.params;
       const answer = vehicles().versions(yearId, makeId, modelId);
       if (!answer) throw errors.catalogEntryNotFound();
-      return sendCatalogAnswer(request, reply, answer);
+      sendCatalogAnswer(request, reply, answer);
     });
 
     app.get('/catalogs/zip-code/:zipCode', {
@@ -52,9 +52,9 @@ export const catalogsRoutes =
         params: s.ZipParams,
         response: { ...listAnswers, 200: s.ZipCodeInformation },
       },
-    }, async (request, reply) => {
+    }, (request, reply) => {
       const answer = deps.store.current().zipCodes.zipCode(request.params.zipCode);
       if (!answer) throw errors.zipCodeNotFound();
-      return sendCatalogAnswer(request, reply, answer);
+      sendCatalogAnswer(request, reply, answer);
     });
   };
