@@ -27,6 +27,11 @@ function cpuSeconds(statFile: string): number {
   }
 }
 
+/** CPU seconds of the calling thread so far (undefined without /proc). */
+export function currentThreadCpuSeconds(): number | undefined {
+  return existsSync('/proc/thread-self/stat') ? cpuSeconds('/proc/thread-self/stat') : undefined;
+}
+
 function postgresPids(): string[] {
   try {
     return execFileSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import autocannon from 'autocannon';
+import { currentThreadCpuSeconds } from './cpu-accounting.ts';
 
 export interface WriteResult {
   leads: number;
@@ -18,6 +19,8 @@ export interface WriteResult {
   requestsPerSecond: number;
   p99Ms: number;
   errors: number;
+  /** CPU seconds the load generator's own thread used (Linux), so it can be told apart from the service. */
+  generatorCpuSeconds?: number;
 }
 
 const person = { firstName: 'Ana', secondName: 'María', lastName: 'López', secondLastName: 'García', rfc: 'LOGA900215A16', birthDate: '1990-02-15' };
@@ -77,6 +80,7 @@ async function driveLeadWrites(baseUrl: string, token: string, concurrency: numb
     },
   }));
   const started = performance.now();
+  const cpuBefore = currentThreadCpuSeconds();
   const options = {
     url: baseUrl,
     connections: concurrency,
@@ -102,7 +106,9 @@ async function driveLeadWrites(baseUrl: string, token: string, concurrency: numb
   // Inside a worker thread autocannon answers raw per-instance results; aggregating gives the usual shape.
   const result = autocannon.aggregateResult([await autocannon(options)], options);
   const elapsed = (performance.now() - started) / 1000;
+  const cpuAfter = currentThreadCpuSeconds();
   return {
+    generatorCpuSeconds: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
     leads, requests: result.requests.total, seconds: elapsed, leadsPerSecond: leads / elapsed,
     requestsPerSecond: result.requests.total / elapsed, p99Ms: result.latency.p99, errors: errors + result.errors + result.timeouts,
   };

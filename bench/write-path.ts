@@ -53,19 +53,52 @@ async function onPostgres(url: string, logLevel: string): Promise<{ target: Targ
 
 const rounds = 3;
 
-function cpuLines(service: CpuSnapshot | undefined, pgbenchBusy: number | undefined, cores: number) {
-  if (!service) return;
+/** Mean CPU per request of each part over the rounds, in microseconds. */
+interface CpuShare {
+  service: number;
+  serviceHelpers: number;
+  generator: number;
+  postgres: number;
+  machine: number;
+  steal: number;
+}
+
+function cpuShare(cpu: CpuSnapshot, result: WriteResult): CpuShare | undefined {
+  if (result.generatorCpuSeconds === undefined) return undefined;
+  const generator = (result.generatorCpuSeconds * 1e6) / Math.max(1, result.requests);
+  return {
+    service: cpu.mainThread,
+    serviceHelpers: Math.max(0, cpu.otherThreads - generator),
+    generator,
+    postgres: cpu.postgres,
+    machine: cpu.machineBusy,
+    steal: cpu.steal,
+  };
+}
+
+function meanShare(shares: CpuShare[]): CpuShare {
+  const mean = (key: keyof CpuShare) => shares.reduce((sum, x) => sum + x[key], 0) / shares.length;
+  return { service: mean('service'), serviceHelpers: mean('serviceHelpers'), generator: mean('generator'), postgres: mean('postgres'), machine: mean('machine'), steal: mean('steal') };
+}
+
+function cpuLines(shares: CpuShare[], pgbenchBusy: number | undefined, cores: number, tps: number | undefined) {
+  if (shares.length === 0) return;
+  const cpu = meanShare(shares);
   const us = (v: number) => `${Math.round(v).toLocaleString('en')} µs`;
-  console.log(`  CPU per request on PostgreSQL (this machine's ${cores} cores, from /proc):`);
-  console.log(`    ${'service thread'.padEnd(32)}${us(service.mainThread).padStart(10)}`);
-  console.log(`    ${'load generator, GC, I/O threads'.padEnd(32)}${us(service.otherThreads).padStart(10)}`);
-  console.log(`    ${'PostgreSQL processes'.padEnd(32)}${us(service.postgres).padStart(10)}`);
-  console.log(`    ${'machine busy in all'.padEnd(32)}${us(service.machineBusy).padStart(10)}  (host steal ${us(service.steal)})`);
-  if (pgbenchBusy !== undefined) console.log(`    ${'machine busy per pgbench insert'.padEnd(32)}${us(pgbenchBusy).padStart(10)}`);
-  const rest = service.machineBusy - service.mainThread;
+  const line = (label: string, value: number, note = '') => console.log(`    ${label.padEnd(34)}${us(value).padStart(10)}  ${note}`);
+  console.log(`  CPU per request on PostgreSQL (this machine's ${cores} cores, from /proc, mean of the rounds):`);
+  line('service thread', cpu.service);
+  line("service's GC and I/O threads", cpu.serviceHelpers);
+  line('load generator thread', cpu.generator);
+  line('PostgreSQL processes', cpu.postgres);
+  line('machine busy in all', cpu.machine, `(kernel work included; host steal ${us(cpu.steal)})`);
+  if (pgbenchBusy !== undefined) line('machine busy per pgbench insert', pgbenchBusy, '(pgbench client included)');
+  // Everything a service does not cost: the database, the generator and the kernel's share.
+  const rest = cpu.machine - cpu.service - cpu.serviceHelpers;
   if (rest > 0) {
     const ceiling = (cores * 1e6) / rest;
-    console.log(`    with a service thread costing nothing, the rest would fill the cores at ≈ ${Math.round(ceiling).toLocaleString('en')} req/s`);
+    const ofPgbench = tps ? `, ${(ceiling / tps).toFixed(2)} of pgbench's rate` : '';
+    console.log(`    a service costing nothing would leave the rest to fill the cores at ≈ ${Math.round(ceiling).toLocaleString('en')} req/s${ofPgbench}`);
   }
 }
 
@@ -91,14 +124,15 @@ export async function leadWritePath(ctx: Target, logLevel: string): Promise<void
     await measureLeadWrites(target.base, target.token, writeConcurrency, 1);
     const results: WriteResult[] = [];
     const rates: number[] = [];
-    let serviceCpu: CpuSnapshot | undefined;
+    const shares: CpuShare[] = [];
     let pgbenchBusy = 0;
     for (let i = 0; i < rounds; i++) {
       const before = cpuSnapshot();
       const result = await measureLeadWrites(target.base, target.token, writeConcurrency, writeSeconds);
       const after = cpuSnapshot();
       results.push(result);
-      if (before && after) serviceCpu = addCpu(serviceCpu, cpuPerRequest(before, after, result.requests), rounds);
+      const share = before && after ? cpuShare(cpuPerRequest(before, after, result.requests), result) : undefined;
+      if (share) shares.push(share);
       const beforeBench = cpuSnapshot();
       const tps = pgbenchInsertRate(url, writeConcurrency, writeSeconds);
       const afterBench = cpuSnapshot();
@@ -110,7 +144,7 @@ export async function leadWritePath(ctx: Target, logLevel: string): Promise<void
     row('PostgreSQL', pg);
     if (rates.length === 0) {
       console.log('  pgbench unavailable: no reference rate');
-      cpuLines(serviceCpu, undefined, os.cpus().length);
+      cpuLines(shares, undefined, os.cpus().length, undefined);
       return;
     }
     const tps = median(rates);
@@ -119,7 +153,7 @@ export async function leadWritePath(ctx: Target, logLevel: string): Promise<void
     const ratio = median(ratios);
     const each = ratios.map((r) => r.toFixed(2)).join(', ');
     console.log(`  ${'ratio requests / pgbench inserts'.padEnd(34)}${ratio.toFixed(2).padStart(18)}  ${ratio >= targetRatio ? 'meets' : 'below'} the target ${targetRatio} (rounds: ${each})`);
-    cpuLines(serviceCpu, rates.length === rounds ? pgbenchBusy : undefined, os.cpus().length);
+    cpuLines(shares, rates.length === rounds ? pgbenchBusy : undefined, os.cpus().length, tps);
   } finally {
     await postgres?.close();
   }
@@ -129,16 +163,4 @@ export async function leadWritePath(ctx: Target, logLevel: string): Promise<void
 function medianResult(results: WriteResult[]): WriteResult {
   const sorted = [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
   return { ...sorted[Math.floor(sorted.length / 2)], errors: results.reduce((n, r) => n + r.errors, 0) };
-}
-
-/** Running mean of per-request CPU over the rounds. */
-function addCpu(sum: CpuSnapshot | undefined, next: CpuSnapshot, rounds: number): CpuSnapshot {
-  const base = sum ?? { mainThread: 0, otherThreads: 0, postgres: 0, machineBusy: 0, steal: 0 };
-  return {
-    mainThread: base.mainThread + next.mainThread / rounds,
-    otherThreads: base.otherThreads + next.otherThreads / rounds,
-    postgres: base.postgres + next.postgres / rounds,
-    machineBusy: base.machineBusy + next.machineBusy / rounds,
-    steal: base.steal + next.steal / rounds,
-  };
 }
