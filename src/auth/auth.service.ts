@@ -28,17 +28,16 @@ interface Deps {
 // The scheme name is case-insensitive (RFC 7235).
 const bearerPattern = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/i;
 
-/**
- * Tokens whose signature was already checked, so the hot path skips the HMAC: expiry is still
- * checked on every use, and revocation through the credential status. Bounded: cleared when full.
- */
 interface VerifiedToken {
-  ok: true;
   claims: TokenClaims;
   /** The context every request with this token gets, built once. */
   context: AuthContext;
 }
 
+/**
+ * Tokens whose signature was already checked, so the hot path skips the HMAC: expiry is still
+ * checked on every use, and revocation through the credential status. Bounded: cleared when full.
+ */
 function createVerifiedTokenCache(maxEntries = 10_000) {
   const entries = new Map<string, VerifiedToken>();
   return {
@@ -74,7 +73,7 @@ export function createAuthService(deps: Deps) {
         throw errors.unauthorized(text[check.reason]);
       }
       const context = Object.freeze({ companyId: check.claims.cid, consumerKey: check.claims.sub });
-      verified = { ok: true, claims: check.claims, context };
+      verified = { claims: check.claims, context };
     }
     if (verified.claims.exp * 1000 <= now.getTime()) {
       verifiedTokens.delete(match[1]);
