@@ -29,7 +29,7 @@ export interface Measurement {
   errors: number;
 }
 
-export const defaults = { connections: 10, durationSeconds: 3, warmupSeconds: 1 };
+export const defaults = { connections: 10, durationSeconds: 2, warmupSeconds: 0.5 };
 
 function run(url: string, options: MeasureOptions, durationSeconds: number): Promise<autocannon.Result> {
   return autocannon({

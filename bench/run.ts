@@ -69,7 +69,7 @@ async function reportMemory(container: Container) {
   return store.isLoaded(); // keeps `store` alive until the figures are read
 }
 
-const readRounds = 3;
+const readRounds = 7;
 
 function table(rows: { m: Measurement; bare: Measurement; ratio: number; ratios: number[] }[]) {
   console.log(`\nreads under load: autocannon, ${defaults.connections} connections, ${readRounds} alternating rounds of ${defaults.durationSeconds} s (each after a ${defaults.warmupSeconds} s warm-up), medians`);
