@@ -35,19 +35,19 @@ interface VerifiedToken {
 }
 
 /**
- * Tokens whose signature was already checked, so the hot path skips the HMAC: expiry is still
- * checked on every use, and revocation through the credential status. Bounded: cleared when full.
+ * Authorization headers whose token was already checked, so the hot path skips the parsing and
+ * the HMAC: expiry is still checked on every use, and revocation through the credential status.
+ * Bounded: cleared when full.
  */
 function createVerifiedTokenCache(maxEntries = 10_000) {
   const entries = new Map<string, VerifiedToken>();
   return {
-    get: (token: string) => entries.get(token),
-    set(token: string, check: VerifiedToken) {
-      if (entries.has(token)) return;
+    get: (header: string) => entries.get(header),
+    set(header: string, check: VerifiedToken) {
       if (entries.size >= maxEntries) entries.clear();
-      entries.set(token, check);
+      entries.set(header, check);
     },
-    delete: (token: string) => entries.delete(token),
+    delete: (header: string) => entries.delete(header),
   };
 }
 
@@ -63,10 +63,11 @@ export function createAuthService(deps: Deps) {
 
   function checkToken(header: string | undefined, now: Date): VerifiedToken {
     if (header === undefined || header === '') throw errors.missingToken();
-    const match = bearerPattern.exec(header);
-    if (!match) throw errors.unauthorized('malformed authorization header');
-    let verified = verifiedTokens.get(match[1]);
+    // Keyed by the whole header: a partner's next request with the same token skips the parsing too.
+    let verified = verifiedTokens.get(header);
     if (!verified) {
+      const match = bearerPattern.exec(header);
+      if (!match) throw errors.unauthorized('malformed authorization header');
       const check = deps.tokens.verify(match[1], now);
       if (!check.ok) {
         const text = { malformed: 'malformed token', bad_signature: 'invalid token', other_environment: 'token of another environment', expired: 'token expired' };
@@ -74,12 +75,12 @@ export function createAuthService(deps: Deps) {
       }
       const context = Object.freeze({ companyId: check.claims.cid, consumerKey: check.claims.sub });
       verified = { claims: check.claims, context };
+      verifiedTokens.set(header, verified);
     }
     if (verified.claims.exp * 1000 <= now.getTime()) {
-      verifiedTokens.delete(match[1]);
+      verifiedTokens.delete(header);
       throw errors.unauthorized('token expired');
     }
-    verifiedTokens.set(match[1], verified);
     return verified;
   }
 
