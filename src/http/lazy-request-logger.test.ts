@@ -23,6 +23,10 @@ test('a line at an enabled level carries the request bindings; a disabled level 
   assert.equal(lines[0].msg, 'written');
   assert.equal(lines[0].phone, '[REDACTED]');
   assert.equal(child.level, 'info');
+  const levels = child as unknown as { isLevelEnabled(level: string): boolean };
+  assert.equal(levels.isLevelEnabled('debug'), false);
+  assert.equal(levels.isLevelEnabled('info'), true);
+  assert.equal(levels.isLevelEnabled('warn'), true);
 });
 
 test('children of the request logger keep the request id', async () => {

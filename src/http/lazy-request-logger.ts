@@ -24,6 +24,10 @@ class LazyChildLogger {
     (this.real()[level] as (...a: unknown[]) => void)(...args);
   }
 
+  isLevelEnabled(level: string): boolean {
+    return (this.built ?? this.parent).isLevelEnabled(level);
+  }
+
   get level(): string {
     return (this.built ?? this.parent).level;
   }

@@ -6,7 +6,11 @@
  * request. Fastify's own two lines per request are replaced by the one access line.
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Level, Logger } from 'pino';
 import type { Metrics } from '../operations/metrics.ts';
+
+/** Whether the request's logger writes at that level: lines that would not be written are not built. */
+const writes = (request: FastifyRequest, level: Level) => (request.log as unknown as Logger).isLevelEnabled(level);
 
 export class RequestLifecycle extends LogController {
   constructor(private readonly metrics: Metrics) {
@@ -15,7 +19,7 @@ export class RequestLifecycle extends LogController {
 
   override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
     reply.header('x-request-id', request.id);
-    request.log.debug({ method: request.method, url: request.url }, 'request received');
+    if (writes(request, 'debug')) request.log.debug({ method: request.method, url: request.url }, 'request received');
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
@@ -26,8 +30,10 @@ export class RequestLifecycle extends LogController {
     this.metrics.http.record(method, route, status, ms / 1000);
     // Paths carry ids (lead, company, ZIP code), never personal data. Successful reads are the bulk
     // of the traffic and are counted by the metrics: their line is debug.
+    const level = error ? 'warn' : method === 'GET' && status < 400 ? 'debug' : 'info';
+    if (!writes(request, level)) return;
     const fields = { method, url: request.url, route, status, ms: Math.round(ms * 10) / 10 };
     if (error) request.log.warn({ ...fields, err: error }, 'response interrupted');
-    else request.log[method === 'GET' && status < 400 ? 'debug' : 'info'](fields, 'request completed');
+    else request.log[level](fields, 'request completed');
   }
 }
