@@ -3,16 +3,19 @@
  * build the same app. Routes are registered explicitly here, so their order is visible.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { schemaValidatorCompiler } from './http/schema-validator.ts';
 import type { ValidatorFactory } from '@fastify/ajv-compiler';
-import { randomUUID } from 'node:crypto';
 import type { Container } from './composition.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerUnknownRouteHandler } from './http/unknown-route.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { lazyChildLogger } from './http/lazy-request-logger.ts';
 import { RequestLifecycle } from './http/request-lifecycle.ts';
+import { requestIdOf } from './http/request-id.ts';
+import { serverWithFastPath } from './http/http-server.ts';
+import { createCatalogReadPath } from './catalogs/catalog-read-path.ts';
 import { ErrorResponse } from './http/error-response.ts';
 import { apiPrefix, registerOpenApi } from './http/openapi.ts';
 import { registerPartnerGuard } from './http/partner-guard.ts';
@@ -32,23 +35,31 @@ export interface AppOptions {
   logStream?: DestinationStream;
 }
 
-const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
 export const bodyLimitBytes = 64 * 1024;
 
 export async function buildApp({ container, logLevel = 'info', logStream }: AppOptions): Promise<FastifyInstance> {
   const { config, clock } = container;
   const metrics = createMetrics();
+  let closing = false;
+  const catalogReadPath = createCatalogReadPath({
+    store: container.catalogs.store,
+    auth: container.auth,
+    limiter: container.limiter,
+    perMinute: config.rateLimitPerMinute,
+    prefix: apiPrefix,
+    record: metrics.http.record,
+    enabled: () => !closing && !logsEveryRead,
+  });
   const app = Fastify({
+    // Catalog reads of partners already authenticated are answered before Fastify (catalog-read-path.ts).
+    serverFactory: serverWithFastPath(catalogReadPath, (error) => app.log.error({ err: error }, 'catalog read path failed')),
     logger: logStream ? { ...loggerOptions(logLevel), stream: logStream } : loggerOptions(logLevel),
     bodyLimit: bodyLimitBytes,
     requestIdHeader: false,
     // Request id header, one access line and the metrics of every request (http/request-lifecycle.ts).
     logController: new RequestLifecycle(metrics),
     childLoggerFactory: (logger, bindings, options) => lazyChildLogger(logger, bindings, options),
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
-    },
+    genReqId: requestIdOf,
     // Any of Fastify's trustProxy forms; the cast only keeps its overloads on the HTTP/1 server type.
     trustProxy: config.trustProxy as true,
     routerOptions: { ignoreTrailingSlash: true },
@@ -56,6 +67,12 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
     // reports only the first error and coerces types, by adding a shared schema.
     schemaController: { compilersFactory: { buildValidator: (() => schemaValidatorCompiler) as unknown as ValidatorFactory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // At debug every request has its access line, which Fastify's path writes.
+  const logsEveryRead = (app.log as unknown as Logger).isLevelEnabled('debug');
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   app.addSchema(ErrorResponse);
   registerJsonParser(app);
   registerErrorHandler(app, clock);

@@ -54,6 +54,8 @@ export interface TestAppOptions {
   /** Called before `app.ready()`, e.g. to register a route only a test needs. */
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
   circuit?: { failureThreshold?: number; openMs?: number };
+  /** The app's log level (default debug: every line a request can write is written and captured). */
+  logLevel?: string;
 }
 
 /** Messages the log providers "sent", for tests to read PINs from. */
@@ -107,7 +109,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     circuit: options.circuit,
   });
   await container.prepare();
-  const app = await buildApp({ container, logLevel: 'debug', logStream });
+  const app = await buildApp({ container, logLevel: options.logLevel ?? 'debug', logStream });
   await options.beforeReady?.(app);
   await app.ready();
   const admin = { authorization: `Bearer ${adminToken}` };

@@ -1,9 +1,10 @@
 /**
- * Sends a pre-rendered catalog answer: JSON or XML by `Accept`, with its ETag and Cache-Control,
- * and 304 when the partner already holds that representation.
+ * The answer to a catalog read: a pre-rendered representation, JSON or XML by `Accept`, with its
+ * ETag and Cache-Control, or 304 when the partner already holds that representation. The same
+ * reply whether Fastify's route sends it or the catalog read path does.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CatalogAnswer, CatalogFormat } from './catalog-index.ts';
+import type { CatalogAnswer, CatalogFormat, Representation } from './catalog-index.ts';
 
 const cacheControl = 'private, max-age=3600';
 
@@ -22,10 +23,26 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
+export interface CatalogReply {
+  status: 200 | 304;
+  representation: Representation;
+  /** ETag, Cache-Control and Vary (the content type goes with a 200 only). */
+  headers: { etag: string; 'cache-control': string; vary: string };
+}
+
+export function catalogReply(answer: CatalogAnswer<unknown>, accept: string | undefined, ifNoneMatch: string | undefined): CatalogReply {
+  const representation = answer.render(preferredFormat(accept));
+  return {
+    status: matches(ifNoneMatch, representation.etag) ? 304 : 200,
+    representation,
+    headers: { etag: representation.etag, 'cache-control': cacheControl, vary: 'Accept' },
+  };
+}
+
 /** Sends at once (route handlers calling it are synchronous: no promise per catalog read). */
 export function sendCatalogAnswer(request: FastifyRequest, reply: FastifyReply, answer: CatalogAnswer<unknown>): void {
-  const representation = answer.render(preferredFormat(request.headers.accept));
-  reply.header('etag', representation.etag).header('cache-control', cacheControl).header('vary', 'Accept');
-  if (matches(request.headers['if-none-match'], representation.etag)) reply.code(304).send();
+  const { status, representation, headers } = catalogReply(answer, request.headers.accept, request.headers['if-none-match']);
+  reply.headers(headers);
+  if (status === 304) reply.code(304).send();
   else reply.type(representation.contentType).send(representation.body);
 }

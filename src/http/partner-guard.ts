@@ -19,6 +19,10 @@ export interface PartnerGuardDeps {
   perMinute: number;
 }
 
+/** The rate-limit counter of a partner: one per company, whichever route or instance it calls. */
+export const rateLimitKey = (auth: AuthContext) => `company:${auth.companyId}`;
+export const rateLimitWindowMs = 60_000;
+
 export function requireAuth(request: FastifyRequest): AuthContext {
   if (!request.auth) throw errors.missingToken();
   return request.auth;
@@ -37,7 +41,7 @@ export function registerPartnerGuard(scope: FastifyInstance, deps: PartnerGuardD
 
   async function admitLater(request: FastifyRequest, reply: FastifyReply, pending: AuthContext | Promise<AuthContext>) {
     const auth = await pending;
-    admit(request, reply, auth, await deps.limiter.consume(`company:${auth.companyId}`, deps.perMinute, 60_000));
+    admit(request, reply, auth, await deps.limiter.consume(rateLimitKey(auth), deps.perMinute, rateLimitWindowMs));
   }
 
   // A callback hook, not an async one: with the token and limits in memory nothing here waits, and
@@ -46,7 +50,7 @@ export function registerPartnerGuard(scope: FastifyInstance, deps: PartnerGuardD
     try {
       const auth = deps.auth.authenticate(request.headers.authorization);
       if (!(auth instanceof Promise) && deps.limiter.consumeNow) {
-        admit(request, reply, auth, deps.limiter.consumeNow(`company:${auth.companyId}`, deps.perMinute, 60_000));
+        admit(request, reply, auth, deps.limiter.consumeNow(rateLimitKey(auth), deps.perMinute, rateLimitWindowMs));
         done();
         return;
       }
