@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { FastPath } from '../http/http-server.ts';
-import { rateLimitKey, rateLimitWindowMs } from '../http/partner-guard.ts';
+import { rateLimitHeaders, rateLimitKey, rateLimitWindowMs } from '../http/partner-guard.ts';
 import type { RateLimiter } from '../http/rate-limiter.ts';
 import { requestIdOf } from '../http/request-id.ts';
 import { catalogReply } from './catalog-response.ts';
@@ -44,26 +44,28 @@ interface CompiledRead {
   pattern: RegExp;
   /** The route as Fastify names it (prefix included): the metrics label. */
   route: string;
-  names: string[];
+  /** Each parameter's name and how its matched text becomes its value. */
+  params: { name: string; value: (text: string) => string | number }[];
   find: CatalogRead<Params>['find'];
 }
 
 // The canonical form of each parameter; any other spelling Fastify may accept goes to Fastify.
-const zipCodeForm = '(\\d{5})';
-const idForm = '([1-9]\\d{0,9})';
+const zipCodeForm = { pattern: '(\\d{5})', value: (text: string) => text };
+const idForm = { pattern: '([1-9]\\d{0,9})', value: Number };
 
 function compile(prefix: string, read: CatalogRead<Params>): CompiledRead {
-  const names: string[] = [];
+  const params: CompiledRead['params'] = [];
   const source = read.path.replace(/:(\w+)/g, (_all, name: string) => {
-    names.push(name);
-    return name === 'zipCode' ? zipCodeForm : idForm;
+    const form = name === 'zipCode' ? zipCodeForm : idForm;
+    params.push({ name, value: form.value });
+    return form.pattern;
   });
-  return { pattern: new RegExp(`^${prefix}${source}$`), route: `${prefix}${read.path}`, names, find: read.find };
+  return { pattern: new RegExp(`^${prefix}${source}$`), route: `${prefix}${read.path}`, params, find: read.find };
 }
 
 function paramsOf(read: CompiledRead, match: RegExpExecArray): Params {
   const params: Params = {};
-  read.names.forEach((name, i) => (params[name] = name === 'zipCode' ? match[i + 1] : Number(match[i + 1])));
+  read.params.forEach(({ name, value }, i) => (params[name] = value(match[i + 1])));
   return params;
 }
 
@@ -100,8 +102,7 @@ export function createCatalogReadPath(deps: CatalogReadPathDeps): FastPath {
     const { status, representation, headers: catalogHeaders } = catalogReply(answer, req.headers.accept, req.headers['if-none-match']);
     const headers: OutgoingHttpHeaders = {
       'x-request-id': requestIdOf(req),
-      'x-ratelimit-limit': limitHeader,
-      'x-ratelimit-remaining': decision.remaining,
+      ...rateLimitHeaders(limitHeader, decision),
       ...catalogHeaders,
     };
     if (status === 200) {

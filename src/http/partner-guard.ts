@@ -23,6 +23,12 @@ export interface PartnerGuardDeps {
 export const rateLimitKey = (auth: AuthContext) => `company:${auth.companyId}`;
 export const rateLimitWindowMs = 60_000;
 
+/** The headers every admitted partner request answers with, whichever path answers it. */
+export const rateLimitHeaders = (limit: string, decision: LimitDecision) => ({
+  'x-ratelimit-limit': limit,
+  'x-ratelimit-remaining': decision.remaining,
+});
+
 export function requireAuth(request: FastifyRequest): AuthContext {
   if (!request.auth) throw errors.missingToken();
   return request.auth;
@@ -34,8 +40,7 @@ export function registerPartnerGuard(scope: FastifyInstance, deps: PartnerGuardD
 
   function admit(request: FastifyRequest, reply: FastifyReply, auth: AuthContext, decision: LimitDecision): void {
     request.auth = auth;
-    reply.header('x-ratelimit-limit', limitHeader);
-    reply.header('x-ratelimit-remaining', decision.remaining);
+    reply.headers(rateLimitHeaders(limitHeader, decision));
     if (!decision.allowed) throw errors.tooManyRequests(decision.resetMs / 1000);
   }
 
