@@ -1,4 +1,4 @@
-/** The admin API (decisions.md §3): companies, their credentials and affiliates. */
+/** The admin API (docs/operations.md, "Partners: the admin API"): companies, their credentials and affiliates. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorResponse } from '../http/error-response.ts';

@@ -1,4 +1,4 @@
-/** POST /auth/token: exchanges a consumer key and secret for a bearer token (decisions.md §2). */
+/** POST /auth/token: exchanges a consumer key and secret for a bearer token (docs/api.md, "Tokens"). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errors } from '../http/app-error.ts';

@@ -1,5 +1,5 @@
 /**
- * What the lead sections need from the catalogs (decisions §4): the vehicle version behind
+ * What the lead sections need from the catalogs (docs/api.md, "Leads"): the vehicle version behind
  * `AutoLeadPayload.id`, whether a ZIP code exists, and which catalog neighborhood an address names.
  */
 import { foldName, type CatalogIndex, type VersionInfo, type ZipCodeInformation } from './catalog-index.ts';

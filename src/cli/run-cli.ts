@@ -1,5 +1,5 @@
 /**
- * One run of the `autofin` command line (decisions.md §3): parses the command, calls the admin
+ * One run of the `autofin` command line (docs/operations.md, "Partners: the admin API"): parses the command, calls the admin
  * API, prints the answer as JSON on stdout; a refusal prints the service's ErrorResponse on stderr
  * and exits 1; wrong usage prints the help on stderr and exits 2. Output goes through `io`.
  */

@@ -17,7 +17,7 @@ function configErrorOf(fn: () => unknown): ConfigError {
   assert.fail('expected a ConfigError, but nothing was thrown');
 }
 
-describe('configuration defaults (decisions.md §1)', () => {
+describe('configuration defaults (docs/operations.md)', () => {
   test('an empty environment gives every documented default', () => {
     const config = loadConfig({});
     assert.equal(config.host, '127.0.0.1');

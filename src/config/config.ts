@@ -1,6 +1,6 @@
 /**
  * Configuration from the environment. The variable names and defaults are part of the contract
- * (decisions.md §1). A bad value stops the process with a message naming the variable.
+ * (docs/operations.md, "Configuration"). A bad value stops the process with a message naming the variable.
  */
 export const environmentNamePattern = /^[a-z0-9-]{1,32}$/;
 

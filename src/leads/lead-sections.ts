@@ -1,5 +1,5 @@
 /**
- * The checks of each lead section beyond its schema (decisions.md §4), turning a payload into
+ * The checks of each lead section beyond its schema (docs/api.md, "Leads"), turning a payload into
  * what is stored. Pure: the catalog lookup and today's date are given. Every failing field is
  * reported at once.
  */

@@ -1,4 +1,4 @@
-/** What a partner reads of a lead (decisions.md §4). Never the PIN, never the bureau report. */
+/** What a partner reads of a lead (docs/api.md, "Reading leads"). Never the PIN, never the bureau report. */
 import { affiliateOf, type Lead } from './lead-record.ts';
 import type { LeadRow } from './leads.repository.ts';
 

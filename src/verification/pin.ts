@@ -1,5 +1,5 @@
 /**
- * PIN rules (decisions.md §5), pure: 6 random digits, kept only as a keyed hash, valid 10 minutes,
+ * PIN rules (docs/api.md, "PIN"), pure: 6 random digits, kept only as a keyed hash, valid 10 minutes,
  * void after 5 wrong confirmations; at most 5 sends per lead in any 10 minutes.
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
@@ -33,7 +33,7 @@ export type PinCheck = { ok: true } | { ok: false; reason: PinRejection; countsA
  * A PIN already confirmed stays good for retrying the same confirmation after a bureau failure,
  * whatever its age: the person has already proven they hold it. Wrong tries then neither count nor
  * void it: a verified lead gets no new PIN, so a void one would leave it VERIFIED for good with no
- * way to obtain its report (decisions.md §6), and guessing it only repeats a consented query.
+ * way to obtain its report (docs/api.md, "412: third-party failures"), and guessing it only repeats a consented query.
  */
 export function checkPin(pending: PendingPin | undefined, givenHash: string, now: Date): PinCheck {
   if (!pending) return { ok: false, reason: 'NO_PIN_PENDING', countsAsTry: false };

@@ -1,6 +1,6 @@
 /**
  * PIN send (op 13) and PIN confirmation (op 14). Provider calls never run inside a transaction;
- * a provider failure changes nothing (decisions.md §6): a failed send leaves the previous PIN as it
+ * a provider failure changes nothing (docs/api.md, "412: third-party failures"): a failed send leaves the previous PIN as it
  * was, and a bureau failure leaves the lead VERIFIED with its confirmed PIN, so the same
  * confirmation can simply be retried.
  */
