@@ -15,10 +15,9 @@ import { sandboxOutbox } from './verification/sandbox-outbox.ts';
 import { loggerOptions } from './shared/logging.ts';
 import pino from 'pino';
 
-const logLevel = process.env.LOG_LEVEL ?? 'info';
-
 async function start(): Promise<void> {
   const config = loadConfig();
+  const { logLevel } = config;
   // Asynchronous writes: a log line never blocks a request; what is buffered is flushed on stop.
   const logDestination = pino.destination({ dest: 1, sync: false });
   const logger = pino(loggerOptions(logLevel), logDestination);

@@ -25,6 +25,7 @@ describe('configuration defaults (docs/operations.md)', () => {
     assert.equal(config.dataDir, './data');
     assert.equal(config.databaseUrl, undefined);
     assert.equal(config.redisUrl, undefined);
+    assert.equal(config.logLevel, 'info');
     assert.equal(config.environment, 'sandbox');
     assert.equal(config.adminToken, undefined, 'the admin API is off by default');
     assert.equal(config.tokenTtlSeconds, 3600);
@@ -107,6 +108,8 @@ describe('invalid configuration stops the start with a ConfigError naming the va
     ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '0' }],
     ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: 'lots' }],
     ['TOKEN_RATE_LIMIT_PER_MINUTE', { TOKEN_RATE_LIMIT_PER_MINUTE: '-5' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'INFO' }],
   ];
   for (const [variable, env] of cases) {
     test(`${JSON.stringify(env)} is refused, naming ${variable}`, () => {

@@ -27,7 +27,12 @@ export interface Config {
   tokenRateLimitPerMinute: number;
   /** Proxies whose X-Forwarded-For is believed (Fastify's trustProxy): false, true, a hop count or addresses. */
   trustProxy: boolean | number | string[];
+  /** pino's level: the lines below it are never built. */
+  logLevel: LogLevel;
 }
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
 
 export class ConfigError extends Error {
   constructor(
@@ -147,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1, 10_000_000),
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
     trustProxy: trustProxy(text(env, 'TRUST_PROXY')),
+    logLevel: oneOf(env, 'LOG_LEVEL', logLevels, 'info'),
   };
   checkDependencies(config);
   return config;

@@ -88,9 +88,9 @@ export function createProviders(config: ProvidersConfig, deps: ProvidersDeps): P
     logger: deps.logger,
     ...deps.circuit,
   });
-  // Names and the limit only: the settings carry credentials.
+  // Names and the limit only: the settings carry credentials. The keys are not the censored `email`.
   deps.logger.info(
-    { sms: sms.name, email: email.name, bureau: bureau.name, timeoutMs: config.providerTimeoutMs },
+    { smsProvider: sms.name, emailProvider: email.name, bureauProvider: bureau.name, timeoutMs: config.providerTimeoutMs },
     'providers ready',
   );
   return {
