@@ -5,7 +5,8 @@
  */
 import { errors, type FieldError } from '../http/app-error.ts';
 import type { CatalogLookup } from '../catalogs/catalog-lookup.ts';
-import { checkBirthDate, isoDateInMexico, parseIsoDate } from './birth-date.ts';
+import { checkBirthDate } from './birth-date.ts';
+import { isoDateInMexico, parseIsoDate } from '../shared/calendar.ts';
 import { checkRfc, RFC_CHECK_DIGIT_MISMATCH } from './rfc.ts';
 
 export interface Warning {

@@ -7,7 +7,7 @@
  * nothing fails but something is missing is the decision INCOMPLETE; it is evaluated again when
  * that data arrives.
  */
-import { isoDateInMexico } from '../leads/birth-date.ts';
+import { isoDateInMexico } from '../shared/calendar.ts';
 import { buildOffer, type Offer } from './offer.ts';
 import type { PrequalificationConfig } from './rules-config.ts';
 import { absent, FIELD, known, rules as registry, type PrequalificationInput, type ReasonCode, type Rule, type RuleInput } from './rules/index.ts';

@@ -1,4 +1,4 @@
-import { parseIsoDate } from '../../leads/birth-date.ts';
+import { parseIsoDate } from '../../shared/calendar.ts';
 import { completedMonths, startOfMonthAfter } from './calendar.ts';
 import { EMPLOYMENT_TYPES, FIELD, fail, missing, pass, type EmploymentType, type PrequalificationInput, type Rule } from './rule.ts';
 
