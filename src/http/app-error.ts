@@ -7,8 +7,9 @@ export interface FieldError {
   errorDetail: string;
 }
 
-export type ProviderKind = 'sms' | 'email' | 'bureau';
-export type FailureKind = 'timeout' | 'rejected' | 'error' | 'circuit_open';
+import type { FailureKind, ProviderFailure, ProviderKind } from '../providers/ports.ts';
+
+export type { FailureKind, ProviderKind };
 
 const providerDigits: Record<ProviderKind, string> = { sms: '01', email: '02', bureau: '03' };
 const failureDigits: Record<FailureKind, string> = {
@@ -70,3 +71,8 @@ export const errors = {
       failure: kind,
     }),
 };
+
+/** Maps a failed provider result to the contract's 412 / 6XXYYY error: the only place that does it. */
+export function toAppError(provider: ProviderKind, failure: Pick<ProviderFailure, 'kind'>): AppError {
+  return errors.providerFailed(provider, failure.kind);
+}

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createManualClock } from '../shared/clock.ts';
-import { classifyThrown, createOutbound, toAppError } from './outbound.ts';
+import { classifyThrown, createOutbound } from './outbound.ts';
 import type { ProviderResult } from './ports.ts';
 
 const ok = async (): Promise<ProviderResult<string>> => ({ ok: true, value: 'sent' });
@@ -116,24 +116,4 @@ test('a success resets the count of consecutive failures', async () => {
   await outbound.call('email', ok);
   await outbound.call('email', failing('error'));
   assert.equal(outbound.state('email'), 'closed');
-});
-
-test('toAppError maps every provider and failure kind to 412 and its 6XXYYY code', () => {
-  const cases = [
-    ['sms', 'error', 601003],
-    ['sms', 'timeout', 601001],
-    ['sms', 'rejected', 601002],
-    ['sms', 'circuit_open', 601004],
-    ['email', 'timeout', 602001],
-    ['email', 'rejected', 602002],
-    ['email', 'error', 602003],
-    ['bureau', 'error', 603003],
-    ['bureau', 'timeout', 603001],
-  ] as const;
-  for (const [provider, kind, code] of cases) {
-    const err = toAppError(provider, { ok: false, kind });
-    assert.equal(err.statusCode, 412);
-    assert.equal(err.code, code, `${provider} ${kind}`);
-    assert.equal(err.message, 'Third-party message error');
-  }
 });

@@ -2,15 +2,15 @@
  * The one place where calls to third parties get a time limit, a circuit breaker and a meaning for
  * thrown errors. Every adapter call goes through `call`, so a slow or dead provider costs a request
  * at most PROVIDER_TIMEOUT_MS, and after a run of failures none at all until the provider has had
- * time to recover. `toAppError` is the single mapping of a failure to the contract's 412 / 6XXYYY.
+ * time to recover. The failure kinds it returns are mapped to the contract's 412 / 6XXYYY at the HTTP
+ * edge (toAppError in http/app-error.ts).
  */
-import { errors, type AppError, type FailureKind, type ProviderKind } from '../http/app-error.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
 import type { ProviderLogger } from './logger-port.ts';
-import type { ProviderResult } from './ports.ts';
+import type { FailureKind, ProviderFailure, ProviderKind, ProviderResult } from './ports.ts';
 
 export type CircuitState = 'closed' | 'open' | 'half_open';
-export type ProviderFailure = Extract<ProviderResult<unknown>, { ok: false }>;
+export type { ProviderFailure };
 export type ProviderCall<T> = (signal: AbortSignal) => Promise<ProviderResult<T>>;
 
 export interface OutboundOptions {
@@ -81,11 +81,6 @@ export async function readBoundedText(body: AsyncIterable<Uint8Array> & { destro
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Maps a failed provider result to the contract's 412 / 6XXYYY error: the only place that does it. */
-export function toAppError(provider: ProviderKind, failure: ProviderFailure): AppError {
-  return errors.providerFailed(provider, failure.kind);
 }
 
 /**

@@ -4,13 +4,13 @@
  * was, and a bureau failure leaves the lead VERIFIED with its confirmed PIN, so the same
  * confirmation can simply be retried.
  */
-import { errors } from '../http/app-error.ts';
+import { errors, toAppError } from '../http/app-error.ts';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { FieldEncryption } from '../shared/field-encryption.ts';
 import { newId } from '../shared/ids.ts';
 import type { BureauProvider, BureauReport, BureauSubject, EmailSender, SmsSender } from '../providers/ports.ts';
-import { toAppError, type Outbound } from '../providers/outbound.ts';
+import type { Outbound } from '../providers/outbound.ts';
 import { afterPinConfirmed, afterPinSent, isVerified, type Actor, type Lead, type LeadSealer, type LeadsRepository } from '../leads/index.ts';
 import type { PrequalificationService } from '../prequalification/prequalification.service.ts';
 import { reportContext } from '../prequalification/prequalification.service.ts';
