@@ -39,7 +39,7 @@ export const bodyLimitBytes = 64 * 1024;
 
 export async function buildApp({ container, logLevel = 'info', logStream }: AppOptions): Promise<FastifyInstance> {
   const { config, clock } = container;
-  const metrics = createMetrics();
+  const metrics = createMetrics(container.metrics);
   let closing = false;
   const catalogReadPath = createCatalogReadPath({
     store: container.catalogs.store,

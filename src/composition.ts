@@ -30,6 +30,9 @@ import { loadPrequalificationConfig, type PrequalificationConfig } from './prequ
 import { createPrequalificationService } from './prequalification/prequalification.service.ts';
 import { createVerificationRepository } from './verification/verification.repository.ts';
 import { createVerificationService } from './verification/verification.service.ts';
+import { instrumentVerification } from './verification/verification-metrics.ts';
+import { withCallContext } from './providers/call-context.ts';
+import { createServiceMetrics } from './operations/service-metrics.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -104,15 +107,19 @@ export async function createContainer(options: ContainerOptions) {
     config: options.prequalificationConfig ?? loadPrequalificationConfig(),
     clock,
   });
+  const metrics = createServiceMetrics();
   const providers = createProviders(config, {
-    logger: options.logger ?? pino({ level: 'silent' }),
+    // Every provider log line carries the request, lead and company it was made for.
+    logger: withCallContext(options.logger ?? pino({ level: 'silent' })),
+    onCall: metrics.providerCall,
     sandboxBureau: createSandboxBureau(clock),
     clock,
     smsSink: options.messageSinks?.sms,
     emailSink: options.messageSinks?.email,
     circuit: options.circuit,
   });
-  const verification = createVerificationService({
+  metrics.observeCircuits(providers.outbound.state);
+  const verificationService = createVerificationService({
     db,
     leads: leadsRepository,
     verification: verificationRepository,
@@ -125,6 +132,7 @@ export async function createContainer(options: ContainerOptions) {
     clock,
     bureauLeaseMs: config.providerTimeoutMs * 2,
   });
+  const verification = instrumentVerification(verificationService, metrics);
   const leads = createLeadsService({
     db,
     leads: leadsRepository,
@@ -160,6 +168,8 @@ export async function createContainer(options: ContainerOptions) {
     sealer,
     verification,
     providers,
+    /** Service metrics (PIN outcomes, provider calls, circuits, rate-limit refusals), served by /metrics. */
+    metrics,
     async close() {
       clearInterval(catalogRefresh);
       await providers.close();

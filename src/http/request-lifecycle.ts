@@ -34,7 +34,12 @@ export class RequestLifecycle extends LogController {
     // of the traffic and are counted by the metrics: their line is debug.
     const level = error ? 'warn' : method === 'GET' && status < 400 ? 'debug' : 'info';
     if (!writes(request, level)) return;
-    const fields = { method, url: request.url, route, status, ms: Math.round(ms * 10) / 10 };
+    // The partner behind the request (ids only: never the secret or the token).
+    const auth = request.auth;
+    const fields = {
+      method, url: request.url, route, status, ms: Math.round(ms * 10) / 10,
+      ...(auth && { companyId: auth.companyId, consumerKey: auth.consumerKey }),
+    };
     if (error) request.log.warn({ ...fields, err: error }, 'response interrupted');
     else request.log[level](fields, 'request completed');
   }

@@ -1,20 +1,37 @@
 /** Prometheus metrics of the process and the HTTP layer, on a registry of the app's own (never the global one). */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { createHttpMetrics } from './http-metrics.ts';
+import { createServiceMetrics, type ServiceMetrics } from './service-metrics.ts';
 import { registerAdminGuard } from '../http/admin-guard.ts';
+import { AppError } from '../http/app-error.ts';
 
-export function createMetrics() {
+export function createMetrics(service: ServiceMetrics = createServiceMetrics()) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'autofin_' });
   const http = createHttpMetrics();
   http.register(registry);
-  return { registry, http };
+  service.register(registry);
+  return { registry, http, service };
+}
+
+/** The limit behind a 429: the reason the error names, else the limit that guards the route. */
+function refusalReason(request: FastifyRequest, error: AppError): string {
+  const reason = error.additionalData?.reason;
+  if (typeof reason === 'string') return reason;
+  const route = request.routeOptions.url ?? '';
+  if (route === '/auth/token') return 'token_requests';
+  return route.endsWith('/pin') ? 'pin_sends' : 'company_requests';
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, adminToken: string | undefined): void {
+  // Only requests that fail run this hook; the 429s among them are counted by limit.
+  app.addHook('onError', (request, _reply, error, done) => {
+    if (error instanceof AppError && error.statusCode === 429) metrics.service.rateLimitRefused(refusalReason(request, error));
+    done();
+  });
   if (adminToken === undefined) return;
   app.register(async (scope) => {
     registerAdminGuard(scope, adminToken);

@@ -23,6 +23,8 @@ export interface OutboundOptions {
   /** How long an open circuit refuses calls before letting one trial through. */
   openMs?: number;
   logger?: ProviderLogger;
+  /** Told of every call's outcome (`ok` or a failure kind, circuit refusals included) and duration. */
+  onCall?: (provider: ProviderKind, outcome: 'ok' | FailureKind, seconds: number) => void;
 }
 
 export interface Outbound {
@@ -161,7 +163,7 @@ function createCircuit(provider: ProviderKind, { clock, failureThreshold, openMs
 }
 
 export function createOutbound(options: OutboundOptions): Outbound {
-  const { timeoutMs, clock = systemClock, failureThreshold = 5, openMs = 30_000, logger } = options;
+  const { timeoutMs, clock = systemClock, failureThreshold = 5, openMs = 30_000, logger, onCall } = options;
   const circuits = new Map<ProviderKind, ReturnType<typeof createCircuit>>();
   const circuitOf = (provider: ProviderKind) => {
     let circuit = circuits.get(provider);
@@ -176,10 +178,18 @@ export function createOutbound(options: OutboundOptions): Outbound {
     async call<T>(provider: ProviderKind, fn: ProviderCall<T>): Promise<ProviderResult<T>> {
       const circuit = circuitOf(provider);
       const entry = circuit.enter();
-      if (entry === 'refuse') return { ok: false, kind: 'circuit_open' };
+      if (entry === 'refuse') {
+        onCall?.(provider, 'circuit_open', 0);
+        logger?.warn({ provider, failure: 'circuit_open' }, 'provider call refused: circuit open');
+        return { ok: false, kind: 'circuit_open' };
+      }
+      const started = performance.now();
       // runWithLimit turns every throw into a value, so leave() always runs.
       const result = await runWithLimit(fn, timeoutMs);
-      if (!result.ok) logger?.warn({ provider, failure: result.kind, detail: result.detail }, 'provider call failed');
+      const ms = performance.now() - started;
+      onCall?.(provider, result.ok ? 'ok' : result.kind, ms / 1000);
+      if (result.ok) logger?.info({ provider, outcome: 'ok', ms: Math.round(ms) }, 'provider call');
+      else logger?.warn({ provider, failure: result.kind, detail: result.detail, ms: Math.round(ms) }, 'provider call failed');
       circuit.leave(result, entry === 'trial');
       return result;
     },

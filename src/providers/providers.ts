@@ -8,7 +8,7 @@ import { createHttpBureau } from './bureau-http.ts';
 import { createLogEmailSender } from './email-log.ts';
 import { createSmtpEmailSender } from './email-smtp.ts';
 import type { ProviderLogger } from './logger-port.ts';
-import { createOutbound, type Outbound } from './outbound.ts';
+import { createOutbound, type Outbound, type OutboundOptions } from './outbound.ts';
 import type { BureauProvider, EmailMessage, EmailSender, SmsMessage, SmsSender } from './ports.ts';
 import { createLogSmsSender } from './sms-log.ts';
 import { createTwilioSmsSender } from './sms-twilio.ts';
@@ -34,6 +34,8 @@ export interface ProvidersDeps {
   smsSink?: (message: SmsMessage) => void;
   emailSink?: (message: EmailMessage) => void;
   circuit?: { failureThreshold?: number; openMs?: number };
+  /** Told of every provider call's outcome and duration (the metrics). */
+  onCall?: OutboundOptions['onCall'];
 }
 
 export interface Providers {
@@ -86,6 +88,7 @@ export function createProviders(config: ProvidersConfig, deps: ProvidersDeps): P
     timeoutMs: config.providerTimeoutMs,
     clock: deps.clock,
     logger: deps.logger,
+    onCall: deps.onCall,
     ...deps.circuit,
   });
   // Names and the limit only: the settings carry credentials. The keys are not the censored `email`.

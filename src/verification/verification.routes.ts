@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { ErrorResponse } from '../http/error-response.ts';
 import { requireAuth } from '../http/partner-guard.ts';
 import { sendEmpty } from '../http/empty-reply.ts';
+import { traceProviderCalls } from '../http/call-context-hook.ts';
 import { LeadIdParams } from '../leads/leads.schemas.ts';
 import type { VerificationService } from './verification.service.ts';
 import { NipSendRequest, PinConfirmationPayload } from './verification.schemas.ts';
@@ -16,6 +17,9 @@ const fails = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409:
 export const verificationRoutes =
   (deps: { verification: VerificationService }): FastifyPluginAsyncTypebox =>
   async (app) => {
+    // Both routes call providers: their log lines carry this request's ids.
+    app.addHook('preHandler', traceProviderCalls);
+
     app.post('/leads/:leadId/pin', {
       config: { invalidInput: 'pin' },
       schema: {
