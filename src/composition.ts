@@ -152,9 +152,19 @@ export async function createContainer(options: ContainerOptions) {
     limiter,
     auth,
     companies,
-    /** Work before serving: importing the shipped catalogs into a fresh database, loading them. */
-    async prepare() {
-      if (!catalogStore.isLoaded()) await catalogStore.importShippedIfEmpty(catalogsRepository);
+    /**
+     * Work before serving: importing the shipped catalogs into a fresh database, loading them.
+     * `progress` hears of each catalog import, which takes seconds on a first start.
+     */
+    async prepare(progress?: (message: string, fields?: object) => void) {
+      if (!catalogStore.isLoaded()) {
+        const started = performance.now();
+        const imported = await catalogStore.importShippedIfEmpty(catalogsRepository, undefined, (kind) =>
+          progress?.('importing a shipped catalog', { catalog: kind }),
+        );
+        for (const { kind, rowCount } of imported) progress?.('catalog imported', { catalog: kind, rows: rowCount });
+        if (imported.length > 0) progress?.('shipped catalogs ready', { ms: Math.round(performance.now() - started) });
+      }
       // Another instance may import a catalog: pick it up within a few seconds.
       catalogRefresh = setInterval(() => {
         catalogStore.refreshIfChanged(catalogsRepository).catch((e) => options.warn('catalog refresh failed', e));

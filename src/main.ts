@@ -14,6 +14,8 @@ import { printSandboxCredentials } from './companies/sandbox-banner.ts';
 import { sandboxOutbox } from './verification/sandbox-outbox.ts';
 import { loggerOptions } from './shared/logging.ts';
 import pino from 'pino';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 
 async function start(): Promise<void> {
   const config = loadConfig();
@@ -21,8 +23,12 @@ async function start(): Promise<void> {
   // Asynchronous writes: a log line never blocks a request; what is buffered is flushed on stop.
   const logDestination = pino.destination({ dest: 1, sync: false });
   const logger = pino(loggerOptions(logLevel), logDestination);
+  const firstStart = !config.databaseUrl && !existsSync(join(config.dataDir, 'pgdata'));
+  if (firstStart) logger.info({ dataDir: config.dataDir }, 'first start: creating the embedded database (a few seconds)');
+  const opened = performance.now();
   const db = await openDatabase(config);
   await migrate(db);
+  if (firstStart) logger.info({ ms: Math.round(performance.now() - opened) }, 'database created and migrated');
   const container = await createContainer({
     config,
     db,
@@ -33,7 +39,7 @@ async function start(): Promise<void> {
     logger,
     messageSinks: config.environment === 'sandbox' ? sandboxOutbox(config.dataDir) : undefined,
   });
-  await container.prepare();
+  await container.prepare((message, fields) => logger.info(fields ?? {}, message));
   if (config.environment === 'sandbox') {
     const seeded = await container.companies.seedSandbox();
     if (seeded) printSandboxCredentials(seeded, config);

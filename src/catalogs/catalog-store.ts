@@ -34,7 +34,7 @@ export interface CatalogStore {
   /** Builds the index from the tables (the usual start). */
   loadFromDatabase(repo: CatalogsRepository): Promise<CatalogIndex>;
   /** First start: imports each shipped file whose catalog was never imported, then loads the rest. */
-  importShippedIfEmpty(repo: CatalogsRepository, dir?: URL | string): Promise<CatalogImportResult[]>;
+  importShippedIfEmpty(repo: CatalogsRepository, dir?: URL | string, onImporting?: (kind: CatalogKind) => void): Promise<CatalogImportResult[]>;
   /** Parses (throws CatalogFileError), replaces the catalog in one transaction, swaps the index. */
   importFile(repo: CatalogsRepository, kind: CatalogKind, bytes: Uint8Array): Promise<CatalogImportResult>;
   /** Reloads a catalog another instance imported (compares the sha256 in catalog_meta). */
@@ -90,7 +90,7 @@ function shippedFile(dir: URL | string, kind: CatalogKind): URL | string {
 }
 
 /** Imports each shipped catalog never imported before; reads the others from the tables. */
-async function shippedOrStored(repo: CatalogsRepository, dir: URL | string) {
+async function shippedOrStored(repo: CatalogsRepository, dir: URL | string, onImporting?: (kind: CatalogKind) => void) {
   const imported: CatalogImportResult[] = [];
   let update: Parts = {};
   for (const kind of catalogKinds) {
@@ -98,6 +98,7 @@ async function shippedOrStored(repo: CatalogsRepository, dir: URL | string) {
       update = { ...update, ...(await loadPart(repo, kind)) };
       continue;
     }
+    onImporting?.(kind);
     const { result, part } = await importPart(repo, kind, await readFile(shippedFile(dir, kind)));
     imported.push(result);
     update = { ...update, ...part };
@@ -158,9 +159,9 @@ export function createCatalogStore(): CatalogStore {
     isLoaded: () => index !== undefined,
     lookup: createCatalogLookup(current),
     loadFromDatabase: (repo) => serialized(() => loadKinds(repo, catalogKinds).then(current)),
-    importShippedIfEmpty: (repo, dir = shippedCatalogDir) =>
+    importShippedIfEmpty: (repo, dir = shippedCatalogDir, onImporting) =>
       serialized(async () => {
-        const { imported, update } = await shippedOrStored(repo, dir);
+        const { imported, update } = await shippedOrStored(repo, dir, onImporting);
         publish(update);
         return imported;
       }),

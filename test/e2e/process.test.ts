@@ -158,6 +158,16 @@ describe('the service as a process on one data directory', () => {
     assert.ok(zip.body.neighborhoods?.includes('Roma Norte'));
   });
 
+  test('a first start says what it is doing while it creates the database and imports the catalogs', () => {
+    const out = first.stdout();
+    const steps = ['first start: creating the embedded database', 'database created and migrated', 'importing a shipped catalog',
+      'catalog imported', 'shipped catalogs ready', 'Server listening'];
+    const positions = steps.map((step) => out.indexOf(step));
+    for (const [i, step] of steps.entries()) assert.ok(positions[i] >= 0, `"${step}" missing from:\n${out}`);
+    assert.deepEqual([...positions].sort((a, b) => a - b), positions, `steps out of order:\n${out}`);
+    assert.match(out, /"catalog":"zipCodes","rows":\d{5,}/);
+  });
+
   test('a second process on the same data directory exits non-zero saying it is in use; the first keeps serving', async () => {
     const second = await spawnService(dataDir);
     const code = await second.exited;
@@ -186,6 +196,7 @@ describe('the service as a process on one data directory', () => {
   test('a restart prints no credentials and the first ones still work', async () => {
     const restarted = await startService(dataDir);
     assert.equal(sandboxCredentials(restarted.stderr()), undefined, restarted.stderr());
+    assert.doesNotMatch(restarted.stdout(), /first start|importing a shipped catalog/);
     const zip = await zip06700(restarted.base, await partnerToken(restarted.base, credential));
     assert.equal(zip.status, 200);
 
