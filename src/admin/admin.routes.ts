@@ -27,6 +27,39 @@ export const adminRoutes =
       async () => deps.companies.listCompanies(),
     );
 
+    app.get(
+      '/admin/companies/:companyId',
+      {
+        schema: {
+          tags, security, operationId: 'showCompany', summary: 'Show one company',
+          params: s.CompanyIdParams, response: { 200: s.Company, ...errorsOf },
+        },
+      },
+      async (request) => deps.companies.showCompany(request.params.companyId),
+    );
+
+    app.get(
+      '/admin/companies/:companyId/credentials',
+      {
+        schema: {
+          tags, security, operationId: 'listCredentials', summary: "List a company's credentials (never their secrets)",
+          params: s.CompanyIdParams, response: { 200: s.CredentialList, ...errorsOf },
+        },
+      },
+      async (request) => deps.companies.listCredentials(request.params.companyId),
+    );
+
+    app.get(
+      '/admin/companies/:companyId/affiliates',
+      {
+        schema: {
+          tags, security, operationId: 'listAffiliates', summary: "List a company's affiliates",
+          params: s.CompanyIdParams, response: { 200: s.AffiliateList, ...errorsOf },
+        },
+      },
+      async (request) => deps.companies.listAffiliates(request.params.companyId),
+    );
+
     app.post(
       '/admin/companies/:companyId/credentials',
       {

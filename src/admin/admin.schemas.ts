@@ -34,5 +34,24 @@ export const Affiliate = Type.Object(
   { $id: 'Affiliate', examples: [{ user_id: '3f0c2a4e-9a53-4f4b-8d1e-0b6f6a2c9d10', user_type: 'SELLER', companyId: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b' }] },
 );
 
+export const CredentialSummary = Type.Object(
+  {
+    consumer_key: Type.String(),
+    createdAt: Type.String({ format: 'date-time' }),
+    revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'null while the credential is active' }),
+  },
+  { $id: 'CredentialSummary', examples: [{ consumer_key: 'ck_Xq3v9LmT2pR8sW1yZ4bN6cD0', createdAt: '2026-01-15T12:00:00.000Z', revokedAt: null }] },
+);
+
+export const CredentialList = Type.Object(
+  { items: Type.Array(CredentialSummary) },
+  { $id: 'CredentialList', examples: [{ items: [{ consumer_key: 'ck_Xq3v9LmT2pR8sW1yZ4bN6cD0', createdAt: '2026-01-15T12:00:00.000Z', revokedAt: null }] }] },
+);
+
+export const AffiliateList = Type.Object(
+  { items: Type.Array(Affiliate) },
+  { $id: 'AffiliateList', examples: [{ items: [{ user_id: '3f0c2a4e-9a53-4f4b-8d1e-0b6f6a2c9d10', user_type: 'SELLER', companyId: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b' }] }] },
+);
+
 export const CompanyIdParams = Type.Object({ companyId: Type.String({ pattern: uuidPattern }) });
 export const ConsumerKeyParams = Type.Object({ consumer_key: Type.String({ minLength: 1, maxLength: 128 }) });

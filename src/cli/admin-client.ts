@@ -57,6 +57,9 @@ export function createAdminClient({ baseUrl, token, fetch: fetchImpl = fetch }: 
   return {
     createCompany: (name: string) => call('POST', '/admin/companies', { json: { name } }),
     listCompanies: () => call('GET', '/admin/companies'),
+    showCompany: (companyId: string) => call('GET', `/admin/companies/${segment(companyId)}`),
+    listCredentials: (companyId: string) => call('GET', `/admin/companies/${segment(companyId)}/credentials`),
+    listAffiliates: (companyId: string) => call('GET', `/admin/companies/${segment(companyId)}/affiliates`),
     createCredential: (companyId: string) => call('POST', `/admin/companies/${segment(companyId)}/credentials`),
     revokeCredential: (consumerKey: string) => call('DELETE', `/admin/credentials/${segment(consumerKey)}`),
     createAffiliate: (companyId: string, input: { user_type: string; user_id?: string }) =>

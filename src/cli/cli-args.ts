@@ -12,9 +12,12 @@ export const usage = `autofin: operate an autofin service through its admin API 
 Usage:
   autofin companies create --name NAME
   autofin companies list
+  autofin companies show COMPANY_ID
   autofin credentials create --company COMPANY_ID
+  autofin credentials list --company COMPANY_ID
   autofin credentials revoke CONSUMER_KEY
   autofin affiliates create --company COMPANY_ID --user-type TYPE [--user-id UUID]
+  autofin affiliates list --company COMPANY_ID
   autofin catalogs import --vehicles FILE
   autofin catalogs import --zip-codes FILE
 
@@ -32,7 +35,10 @@ Exit status: 0 done, 1 the service refused or could not be reached (the error JS
 export type Command =
   | { name: 'companies create'; companyName: string }
   | { name: 'companies list' }
+  | { name: 'companies show'; companyId: string }
   | { name: 'credentials create'; companyId: string }
+  | { name: 'credentials list'; companyId: string }
+  | { name: 'affiliates list'; companyId: string }
   | { name: 'credentials revoke'; consumerKey: string }
   | { name: 'affiliates create'; companyId: string; userType: string; userId?: string }
   | { name: 'catalogs import'; kind: CatalogKind; file: string };
@@ -65,6 +71,21 @@ const commands: Record<string, { options: string[]; positionals: string[]; build
     build: (v) => ({ name: 'companies create', companyName: required(v, 'name') }),
   },
   'companies list': { options: [], positionals: [], build: () => ({ name: 'companies list' }) },
+  'companies show': {
+    options: [],
+    positionals: ['COMPANY_ID'],
+    build: (_v, p) => ({ name: 'companies show', companyId: p[0] }),
+  },
+  'credentials list': {
+    options: ['company'],
+    positionals: [],
+    build: (v) => ({ name: 'credentials list', companyId: required(v, 'company') }),
+  },
+  'affiliates list': {
+    options: ['company'],
+    positionals: [],
+    build: (v) => ({ name: 'affiliates list', companyId: required(v, 'company') }),
+  },
   'credentials create': {
     options: ['company'],
     positionals: [],
@@ -96,6 +117,28 @@ const commands: Record<string, { options: string[]; positionals: string[]; build
   },
 };
 
+/** Edit distance between two short strings (insertions, deletions, substitutions). */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/** The message for a command that does not exist, with the nearest one when it is close enough. */
+function unknownCommand(name: string): string {
+  const [nearest] = Object.keys(commands)
+    .map((known) => ({ known, distance: editDistance(name, known) }))
+    .sort((x, y) => x.distance - y.distance);
+  const close = nearest.distance <= Math.max(3, Math.floor(name.length / 3));
+  return close ? `unknown command "${name}": did you mean "${nearest.known}"?` : `unknown command "${name}"`;
+}
+
 function required(values: Values, option: string): string {
   const value = values[option];
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${option} is required`);
@@ -126,7 +169,7 @@ function parseOrThrow(argv: readonly string[], env: Record<string, string | unde
   if (positionals.length === 0) throw new UsageError('no command given');
   const name = positionals.slice(0, 2).join(' ');
   const spec = commands[name];
-  if (!spec) throw new UsageError(`unknown command "${name}"`);
+  if (!spec) throw new UsageError(unknownCommand(name));
   const extra = Object.keys(values).filter((o) => o !== 'url' && !spec.options.includes(o));
   if (extra.length > 0) throw new UsageError(`${name} does not take --${extra[0]}`);
   const args = positionals.slice(2);

@@ -21,6 +21,12 @@ async function execute(client: AdminClient, command: Command): Promise<AdminResu
       return client.createCompany(command.companyName);
     case 'companies list':
       return client.listCompanies();
+    case 'companies show':
+      return client.showCompany(command.companyId);
+    case 'credentials list':
+      return client.listCredentials(command.companyId);
+    case 'affiliates list':
+      return client.listAffiliates(command.companyId);
     case 'credentials create':
       return client.createCredential(command.companyId);
     case 'credentials revoke': {

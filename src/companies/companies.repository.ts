@@ -20,6 +20,12 @@ export interface Credential {
   revokedAt: Date | null;
 }
 
+export interface CredentialSummary {
+  consumerKey: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
 type CompanyRow = { id: string; name: string; created_at: Date };
 const toCompany = (r: CompanyRow): Company => ({ id: r.id, name: r.name, createdAt: r.created_at });
 
@@ -59,6 +65,23 @@ export function createCompaniesRepository(db: Queryable) {
       );
       const r = rows[0];
       return r ? { userId: r.user_id, companyId: r.company_id, userType: r.user_type } : undefined;
+    },
+
+    async listAffiliates(companyId: string, tx: Queryable = db): Promise<Affiliate[]> {
+      const { rows } = await tx.query<{ user_id: string; company_id: string; user_type: string }>(
+        'select user_id, company_id, user_type from affiliates where company_id = $1 order by created_at, user_id',
+        [companyId],
+      );
+      return rows.map((r) => ({ userId: r.user_id, companyId: r.company_id, userType: r.user_type }));
+    },
+
+    /** A company's credentials without their secret hashes, oldest first. */
+    async listCredentials(companyId: string, tx: Queryable = db): Promise<CredentialSummary[]> {
+      const { rows } = await tx.query<{ consumer_key: string; created_at: Date; revoked_at: Date | null }>(
+        'select consumer_key, created_at, revoked_at from credentials where company_id = $1 order by created_at, consumer_key',
+        [companyId],
+      );
+      return rows.map((r) => ({ consumerKey: r.consumer_key, createdAt: r.created_at, revokedAt: r.revoked_at }));
     },
 
     async insertCredential(credential: Omit<Credential, 'revokedAt'>, tx: Queryable = db): Promise<void> {

@@ -52,6 +52,21 @@ export function createCompaniesService(deps: Deps) {
   return {
     createCompany: async (name: string) => companyView(await repository.insertCompany({ id: newId(), name })),
     listCompanies: async () => ({ items: (await repository.listCompanies()).map(companyView) }),
+    showCompany: async (companyId: string) => companyView(await requireCompany(companyId)),
+    async listCredentials(companyId: string) {
+      await requireCompany(companyId);
+      const items = await repository.listCredentials(companyId);
+      return {
+        items: items.map((c) => ({
+          consumer_key: c.consumerKey, createdAt: c.createdAt.toISOString(), revokedAt: c.revokedAt?.toISOString() ?? null,
+        })),
+      };
+    },
+    async listAffiliates(companyId: string) {
+      await requireCompany(companyId);
+      const items = await repository.listAffiliates(companyId);
+      return { items: items.map((a) => ({ user_id: a.userId, user_type: a.userType, companyId: a.companyId })) };
+    },
     createCredential,
     createAffiliate,
 
