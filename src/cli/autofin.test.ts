@@ -72,8 +72,29 @@ describe('the autofin command line against a running service', () => {
     const list = await ok(['companies', 'list']);
     assert.deepEqual(list.items.find((c: { id: string }) => c.id === company.id), company);
 
+    assert.deepEqual(await ok(['companies', 'show', company.id]), company);
+    assert.deepEqual((await ok(['affiliates', 'list', '--company', company.id])).items, [
+      { user_id: seller.user_id, user_type: 'SELLER', companyId: company.id },
+      { user_id: userId, user_type: 'MANAGER', companyId: company.id },
+    ]);
+    const [listed] = (await ok(['credentials', 'list', '--company', company.id])).items;
+    assert.equal(listed.consumer_key, credential.consumer_key);
+    assert.equal(listed.revokedAt, null);
+    assert.ok(!JSON.stringify(listed).includes(credential.consumer_secret), 'a credential list never shows the secret');
+
     assert.deepEqual(await ok(['credentials', 'revoke', credential.consumer_key]), { consumer_key: credential.consumer_key, revoked: true });
     assert.equal((await token(credential)).statusCode, 401);
+    const [revoked] = (await ok(['credentials', 'list', '--company', company.id])).items;
+    assert.ok(!Number.isNaN(Date.parse(revoked.revokedAt)), JSON.stringify(revoked));
+  });
+
+  test('showing or listing for an unknown company prints 404 / 4046', async () => {
+    const unknown = '0b7e6a52-1f0c-4d8e-9a3b-000000000000';
+    for (const args of [['companies', 'show', unknown], ['credentials', 'list', '--company', unknown], ['affiliates', 'list', '--company', unknown]]) {
+      const error = await fails(args);
+      assert.equal(error.code, 4046, args.join(' '));
+      assert.equal(error.message, 'Company not found');
+    }
   });
 
   test('imports a vehicle catalog file that the partner API then serves', async () => {

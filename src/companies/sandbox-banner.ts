@@ -16,8 +16,10 @@ export function printSandboxCredentials(
       `    consumer_key:    ${seeded.credential.consumer_key}`,
       `    consumer_secret: ${seeded.credential.consumer_secret}`,
       '',
-      `  curl -s -X POST ${base}/auth/token -H 'Content-Type: application/json' -H 'Accept-Version: v1' \\`,
-      `    -d '{"consumer_key":"${seeded.credential.consumer_key}","consumer_secret":"${seeded.credential.consumer_secret}"}'`,
+      `  TOKEN=$(curl -s -X POST ${base}/auth/token -H 'Content-Type: application/json' -H 'Accept-Version: v1' \\`,
+      `    -d '{"consumer_key":"${seeded.credential.consumer_key}","consumer_secret":"${seeded.credential.consumer_secret}"}' \\`,
+      `    | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`,
+      `  curl -s ${base}/mx/b2b/autofin/api/catalogs/zip-code/06700 -H "Authorization: Bearer $TOKEN"`,
       '',
     ].join('\n') + '\n',
   );

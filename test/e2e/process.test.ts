@@ -7,7 +7,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -156,6 +156,15 @@ describe('the service as a process on one data directory', () => {
     const zip = await zip06700(first.base, token);
     assert.equal(zip.status, 200, JSON.stringify(zip.body));
     assert.ok(zip.body.neighborhoods?.includes('Roma Norte'));
+  });
+
+  test("the banner's curl lines, run as printed by a shell, set $TOKEN and read the ZIP catalog", () => {
+    const lines = first.stderr().split('\n');
+    const start = lines.findIndex((line) => line.trim().startsWith('TOKEN=$(curl'));
+    assert.ok(start >= 0, `no TOKEN line in the banner:\n${first.stderr()}`);
+    const script = lines.slice(start, start + 4).join('\n');
+    const out = execFileSync('bash', ['-c', script], { encoding: 'utf8', timeout: 30_000 });
+    assert.match(out, /Roma Norte/, `${script}\n=> ${out}`);
   });
 
   test('a first start says what it is doing while it creates the database and imports the catalogs', () => {
