@@ -1,0 +1,25 @@
+// Lint of the whole project: ESLint's and typescript-eslint's recommended rules, lines up to 120
+// characters (long URLs, strings and regular expressions excepted).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'data/', '.test-template/', 'openapi.json'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: {
+        process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly',
+        clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly',
+        performance: 'readonly', fetch: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly',
+        DOMException: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', structuredClone: 'readonly',
+        Blob: 'readonly', Response: 'readonly', Request: 'readonly', Headers: 'readonly', queueMicrotask: 'readonly',
+      },
+    },
+    rules: {
+      'max-len': ['error', { code: 120, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+);
