@@ -45,6 +45,8 @@ export interface Bureau {
   save(leadId: string, answer: BureauAnswer, receivedAt: Date, tx?: Queryable): Promise<void>;
   reportOf(leadId: string, tx?: Queryable): Promise<BureauReport | undefined>;
   hasReport(leadId: string, tx?: Queryable): Promise<boolean>;
+  /** The bureau's own answer, decrypted: null when it had none (sandbox), undefined before any report. */
+  rawAnswerOf(leadId: string, tx?: Queryable): Promise<string | null | undefined>;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,7 @@ export function createBureau(config: BureauConfig, deps: BureauDeps, provider = 
     save: store.save,
     reportOf: store.reportOf,
     hasReport: store.hasReport,
+    rawAnswerOf: store.rawAnswerOf,
     async close() {
       await provider.close?.();
     },
