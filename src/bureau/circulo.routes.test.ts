@@ -84,6 +84,11 @@ describe('Círculo de Crédito in production mode', () => {
     assert.equal(JSON.parse(raw!).folioConsulta, '1149562347');
     const { rows } = await t.database.db.query<{ row: string }>('select row_to_json(b)::text as row from bureau_reports b where lead_id = $1', [id]);
     for (const leak of ['1149562347', 'BANCO DEMO', 'FICO', '762']) assert.ok(!rows[0].row.includes(leak), `the stored row shows ${leak}`);
+    const logs = t.logs.join('\n');
+    assert.ok(logs.includes(id), 'the logs carry the lead id, so the check below is not vacuous');
+    for (const secret of [sandboxRfc.A1, 'ANACLETA', 'ZUBIZARRETA', 'QUINONES', 'OBREGON', credentials.apiKey, credentials.password, String(request.headers['x-signature']), 'BANCO DEMO']) {
+      assert.ok(!logs.includes(secret), `the logs carry ${secret}`);
+    }
   });
 
   test('a delinquent history is NOT_PREQUALIFIED for its score and its 90 days past due', async () => {
