@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addressLine, buildCirculoRequest, fitText, foldText, splitGivenNames } from './circulo-request.ts';
+import { addressLine, buildCirculoRequest, fitText, foldText, rfcOf, splitGivenNames } from './circulo-request.ts';
 import { circuloStateOf } from './circulo-states.ts';
 import type { BureauSubject } from './report.ts';
 
@@ -18,6 +18,11 @@ test('text is folded to ASCII upper case: accents dropped, Ñ as N, other signs 
   assert.equal(foldText('Calle 5 #12-B, int. 3/4'), 'CALLE 5 #12-B, INT. 3/4');
   assert.equal(fitText('María de los Ángeles Fernández', 20), 'MARIA DE LOS ANGELES');
   assert.equal(fitText('X'.repeat(40), 30), 'X'.repeat(30));
+});
+
+test('the RFC is folded (Ñ as N) but keeps its &', () => {
+  assert.equal(rfcOf(' ñuñe850412a16 '), 'NUNE850412A16');
+  assert.equal(rfcOf('m&m850412ab1'), 'M&M850412AB1');
 });
 
 test('given names fill primerNombre and segundoNombre', () => {

@@ -69,6 +69,11 @@ export function addressLine(street: string, number: string, interior: string | n
   return line.includes(' ') ? line : fitText(`${line} SN`, 85);
 }
 
+/** The RFC folded like other text, but keeping `&`, which RFCs may contain. */
+export function rfcOf(rfc: string): string {
+  return rfc.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase().replace(/[^A-Z0-9&]/g, '').slice(0, 13);
+}
+
 export type RequestOutcome = { ok: true; body: CirculoRequest } | { ok: false; reason: string };
 
 export function buildCirculoRequest(subject: BureauSubject): RequestOutcome {
@@ -86,7 +91,7 @@ export function buildCirculoRequest(subject: BureauSubject): RequestOutcome {
     apellidoPaterno,
     apellidoMaterno: fitText(subject.secondLastName, 30) || NO_SECOND_SURNAME,
     fechaNacimiento: subject.birthDate,
-    RFC: foldText(subject.rfc).replace(/\s/g, '').slice(0, 13),
+    RFC: rfcOf(subject.rfc),
     nacionalidad: 'MX',
     domicilio: {
       direccion: addressLine(address.street, address.number, address.interior),
