@@ -25,7 +25,7 @@ import pino from 'pino';
 import type { EmailMessage, SmsMessage } from './providers/ports.ts';
 import type { ProviderLogger } from './providers/logger-port.ts';
 import { createProviders } from './providers/providers.ts';
-import { createSandboxBureau } from './bureau/sandbox-bureau.ts';
+import { createBureau } from './bureau/index.ts';
 import { loadPrequalificationConfig, type PrequalificationConfig } from './prequalification/rules-config.ts';
 import { createPrequalificationService } from './prequalification/prequalification.service.ts';
 import { createVerificationRepository } from './verification/verification.repository.ts';
@@ -98,35 +98,35 @@ export async function createContainer(options: ContainerOptions) {
   const encryption = createFieldEncryption(options.encryptionKey);
   const sealer = createLeadSealer(encryption);
   const verificationRepository = createVerificationRepository(db);
-  const prequalification = createPrequalificationService({
-    db,
-    leads: leadsRepository,
-    reports: verificationRepository,
-    sealer,
-    encryption,
-    config: options.prequalificationConfig ?? loadPrequalificationConfig(),
-    clock,
-  });
   const metrics = createServiceMetrics();
+  // Every provider log line carries the request, lead and company it was made for.
+  const providerLogger = withCallContext(options.logger ?? pino({ level: 'silent' }));
   const providers = createProviders(config, {
-    // Every provider log line carries the request, lead and company it was made for.
-    logger: withCallContext(options.logger ?? pino({ level: 'silent' })),
+    logger: providerLogger,
     onCall: metrics.providerCall,
-    sandboxBureau: createSandboxBureau(clock),
     clock,
     smsSink: options.messageSinks?.sms,
     emailSink: options.messageSinks?.email,
     circuit: options.circuit,
   });
   metrics.observeCircuits(providers.outbound.state);
+  const bureau = createBureau(config, { db, encryption, outbound: providers.outbound, clock, logger: providerLogger });
+  const prequalification = createPrequalificationService({
+    db,
+    leads: leadsRepository,
+    reports: bureau,
+    sealer,
+    config: options.prequalificationConfig ?? loadPrequalificationConfig(),
+    clock,
+  });
   const verificationService = createVerificationService({
     db,
     leads: leadsRepository,
     verification: verificationRepository,
     sealer,
-    encryption,
     prequalification,
     providers,
+    bureau,
     // A key of its own for PIN hashes, derived so no extra secret has to be configured.
     pinKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'pin-hash', 32)),
     clock,
@@ -178,11 +178,12 @@ export async function createContainer(options: ContainerOptions) {
     sealer,
     verification,
     providers,
+    bureau,
     /** Service metrics (PIN outcomes, provider calls, circuits, rate-limit refusals), served by /metrics. */
     metrics,
     async close() {
       clearInterval(catalogRefresh);
-      await providers.close();
+      await Promise.allSettled([providers.close(), bureau.close()]);
       await revocations.close();
       redis?.disconnect();
     },

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createManualClock } from '../shared/clock.ts';
-import type { BureauReport, BureauSubject } from '../providers/ports.ts';
+import type { BureauReport, BureauSubject } from './report.ts';
 import { createSandboxBureau, monthsAgo, sandboxProfileOf } from './sandbox-bureau.ts';
 
 const NOW = new Date('2026-01-15T12:00:00Z');
@@ -14,14 +14,15 @@ function subject(rfc: string): BureauSubject {
     lastName: 'Pérez',
     secondLastName: 'Gómez',
     birthDate: '1985-04-12',
-    address: { street: 'Reforma', number: '10', interior: null, zipCode: '06600', neighborhood: 'Juárez', municipality: 'Cuauhtémoc', state: 'Ciudad de México' },
+    address: { street: 'Reforma', number: '10', interior: null, zipCode: '06600', neighborhood: 'Juárez', municipality: 'Cuauhtémoc', state: 'Ciudad de México', city: 'Ciudad de México', stateId: '09' },
   };
 }
 
 async function reportFor(rfc: string, now = NOW): Promise<BureauReport> {
   const result = await createSandboxBureau(createManualClock(now)).query(subject(rfc), new AbortController().signal);
   assert.ok(result.ok, JSON.stringify(result));
-  return result.value;
+  assert.equal(result.value.raw, null, 'the sandbox has no answer besides the report');
+  return result.value.report;
 }
 
 const monthsBetween = (from: string, to: Date) =>

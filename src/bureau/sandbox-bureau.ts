@@ -8,7 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../shared/clock.ts';
-import type { BureauAccount, BureauInquiry, BureauProvider, BureauReport, BureauSubject, ProviderResult } from '../providers/ports.ts';
+import type { ProviderResult } from '../providers/ports.ts';
+import type { BureauAccount, BureauAnswer, BureauInquiry, BureauProvider, BureauReport, BureauSubject } from './report.ts';
 
 export const SANDBOX_PROFILES = ['A1', 'B1', 'C1', 'D1', 'N1', 'E1', 'T1'] as const;
 export type SandboxProfile = (typeof SANDBOX_PROFILES)[number];
@@ -153,7 +154,7 @@ export function sandboxProfileOf(rfc: string): SandboxProfile | null {
 export function createSandboxBureau(clock: Clock): BureauProvider {
   return {
     name: 'sandbox',
-    async query(subject: BureauSubject, signal: AbortSignal): Promise<ProviderResult<BureauReport>> {
+    async query(subject: BureauSubject, signal: AbortSignal): Promise<ProviderResult<BureauAnswer>> {
       // A caller that already gave up gets what an abandoned real call gets.
       if (signal.aborted) return { ok: false, kind: 'timeout', detail: 'aborted before the query' };
       const rfc = subject.rfc.trim().toUpperCase();
@@ -165,7 +166,8 @@ export function createSandboxBureau(clock: Clock): BureauProvider {
       const queriedAt = now.toISOString();
       const body = profile ? fixedProfiles[profile](now) : hashedProfile(rfc, now);
       const folio = `SBX-${createHash('sha256').update(`${rfc}|${queriedAt}`).digest('hex').slice(0, 12).toUpperCase()}`;
-      return { ok: true, value: { provider: 'sandbox', folio, queriedAt, ...body } };
+      // The sandbox has no answer of its own besides the report.
+      return { ok: true, value: { report: { provider: 'sandbox', folio, queriedAt, ...body }, raw: null } };
     },
   };
 }

@@ -1,3 +1,5 @@
+import { loadCirculoSettings, SettingError, type CirculoSettings } from './circulo-settings.ts';
+
 /**
  * Configuration from the environment. The variable names and defaults are part of the contract
  * (docs/operations.md, "Configuration"). A bad value stops the process with a message naming the variable.
@@ -20,8 +22,10 @@ export interface Config {
   emailProvider: 'log' | 'smtp';
   smtpUrl: string | undefined;
   emailFrom: string;
-  bureauProvider: 'sandbox' | 'http';
+  bureauProvider: 'sandbox' | 'http' | 'circulo';
   bureauUrl: string | undefined;
+  /** Only when BUREAU_PROVIDER=circulo (docs/bureau-circulo.md). */
+  circulo: CirculoSettings | undefined;
   providerTimeoutMs: number;
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
@@ -112,6 +116,15 @@ function trustProxy(raw: string | undefined): boolean | number | string[] {
   return entries;
 }
 
+function circulo(env: Env): CirculoSettings {
+  try {
+    return loadCirculoSettings(env);
+  } catch (error) {
+    if (error instanceof SettingError) throw new ConfigError(error.variable, error.message);
+    throw error;
+  }
+}
+
 function requireWhen(condition: boolean, name: string, value: unknown, why: string): void {
   if (condition && (value === undefined || value === '')) throw new ConfigError(name, `is required ${why}`);
 }
@@ -146,8 +159,9 @@ export function loadConfig(env: Env = process.env): Config {
     emailProvider: oneOf(env, 'EMAIL_PROVIDER', ['log', 'smtp'] as const, 'log'),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     emailFrom: text(env, 'EMAIL_FROM', 'autofin <no-reply@autofin.invalid>')!,
-    bureauProvider: oneOf(env, 'BUREAU_PROVIDER', ['sandbox', 'http'] as const, 'sandbox'),
+    bureauProvider: oneOf(env, 'BUREAU_PROVIDER', ['sandbox', 'http', 'circulo'] as const, 'sandbox'),
     bureauUrl: url(env, 'BUREAU_URL', ['http:', 'https:']),
+    circulo: env.BUREAU_PROVIDER === 'circulo' ? circulo(env) : undefined,
     providerTimeoutMs: integer(env, 'PROVIDER_TIMEOUT_MS', 5000, 1, 120000),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1, 10_000_000),
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),

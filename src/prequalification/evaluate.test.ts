@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSandboxBureau } from '../bureau/sandbox-bureau.ts';
-import type { BureauReport } from '../providers/ports.ts';
+import type { BureauReport } from '../bureau/index.ts';
 import { createManualClock } from '../shared/clock.ts';
 import { evaluatePrequalification, type PrequalificationResult } from './evaluate.ts';
 import { loadPrequalificationConfig, parsePrequalificationConfig, PrequalificationConfigError, type PrequalificationConfig } from './rules-config.ts';
@@ -16,13 +16,13 @@ const NOW = new Date('2026-01-15T18:00:00Z'); // noon in Mexico City
 /** A report of the sandbox bureau for the profile the homoclave selects. */
 async function sandboxReport(homoclave: string): Promise<BureauReport> {
   const bureau = createSandboxBureau(createManualClock(NOW));
-  const address = { street: 'Reforma', number: '10', interior: null, zipCode: '06600', neighborhood: 'Juárez', municipality: null, state: null };
+  const address = { street: 'Reforma', number: '10', interior: null, zipCode: '06600', neighborhood: 'Juárez', municipality: null, state: null, city: null, stateId: null };
   const result = await bureau.query(
     { rfc: `SAND850412${homoclave}0`, firstName: 'Ana', secondName: '', lastName: 'Pérez', secondLastName: 'Gómez', birthDate: '1985-04-12', address },
     new AbortController().signal,
   );
   assert.ok(result.ok);
-  return result.value;
+  return result.value.report;
 }
 
 /** Sound numbers: 300,000 car, 60,000 down, 48 months, employee for almost six years, 45,000 a month. */

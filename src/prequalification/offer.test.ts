@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BureauReport } from '../providers/ports.ts';
+import type { BureauReport } from '../bureau/index.ts';
 import { annualRateFor, buildOffer, cat, monthlyPayment, roundMoney, solveCatRate } from './offer.ts';
 import { loadPrequalificationConfig } from './rules-config.ts';
 

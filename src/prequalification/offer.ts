@@ -6,7 +6,7 @@
  * 21/2009), is computed WITHOUT IVA, over the payments without IVA and the amount actually disbursed
  * (principal minus upfront commissions), and published as a percentage with one decimal.
  */
-import type { BureauReport } from '../providers/ports.ts';
+import type { BureauReport } from '../bureau/index.ts';
 import type { PrequalificationConfig } from './rules-config.ts';
 import { hasCreditRecord } from './rules/rule.ts';
 

@@ -4,9 +4,8 @@
  */
 import type { Db, Queryable } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { FieldEncryption } from '../shared/field-encryption.ts';
 import { newId } from '../shared/ids.ts';
-import type { BureauReport } from '../providers/ports.ts';
+import type { Bureau, BureauReport } from '../bureau/index.ts';
 import { afterPrequalification, type Actor, type Lead, type LeadSealer, type LeadsRepository, type StoredPrequalification } from '../leads/index.ts';
 import { evaluatePrequalification, type PrequalificationInput } from './evaluate.ts';
 import type { PrequalificationConfig } from './rules-config.ts';
@@ -14,14 +13,11 @@ import type { PrequalificationConfig } from './rules-config.ts';
 interface Deps {
   db: Pick<Db, 'transaction'>;
   leads: LeadsRepository;
-  reports: { reportOf(leadId: string, tx?: Queryable): Promise<string | undefined> };
+  reports: Pick<Bureau, 'reportOf'>;
   sealer: LeadSealer;
-  encryption: FieldEncryption;
   config: PrequalificationConfig;
   clock: Clock;
 }
-
-export const reportContext = (leadId: string) => `bureau-report:${leadId}`;
 
 export function toPrequalificationInput(lead: Lead, report: BureauReport): PrequalificationInput {
   return {
@@ -65,9 +61,8 @@ export function createPrequalificationService(deps: Deps) {
     async reevaluate(actor: Actor, leadId: string): Promise<void> {
       await deps.db.transaction(async (tx) => {
         const row = await deps.leads.lock(leadId, actor.companyId, tx);
-        const sealed = row && (await deps.reports.reportOf(leadId, tx));
-        if (!row || !sealed) return;
-        const report = deps.encryption.decrypt<BureauReport>(sealed, reportContext(leadId));
+        const report = row && (await deps.reports.reportOf(leadId, tx));
+        if (!row || !report) return;
         await apply(tx, actor, deps.sealer.toLead(row), report, deps.clock.now());
       });
     },

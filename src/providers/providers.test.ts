@@ -4,23 +4,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import type { ProviderLogger } from './logger-port.ts';
-import type { BureauProvider, BureauReport, SmsMessage } from './ports.ts';
+import type { SmsMessage } from './ports.ts';
 import { createProviders, type ProvidersConfig } from './providers.ts';
 
-const report: BureauReport = {
-  provider: 'stub', folio: 'F-1', queriedAt: '2026-01-15T12:00:00.000Z', recordFound: false, score: null, accounts: [], inquiries: [],
-};
-const sandboxBureau: BureauProvider = { name: 'sandbox', query: async () => ({ ok: true, value: report }) };
-const subject = {
-  rfc: 'GODE561231GR8', firstName: 'Juan', secondName: '', lastName: 'Pérez', secondLastName: 'López', birthDate: '1956-12-31',
-  address: { street: 'Insurgentes', number: '1', interior: null, zipCode: '03100', neighborhood: 'Del Valle', municipality: null, state: null },
-};
 
 const base: ProvidersConfig = {
   smsProvider: 'log',
   twilio: { baseUrl: 'https://api.twilio.com' },
   emailProvider: 'log',
-  bureauProvider: 'sandbox',
   providerTimeoutMs: 2_000,
 };
 
@@ -42,12 +33,11 @@ async function listenHttp(status: number, body: unknown): Promise<{ url: string;
   };
 }
 
-test('the defaults choose the log senders and the sandbox bureau handed in', async () => {
+test('the defaults choose the log senders', async () => {
   const sent: SmsMessage[] = [];
-  const providers = createProviders(base, { logger: recorder(), sandboxBureau, smsSink: (m) => sent.push(m) });
+  const providers = createProviders(base, { logger: recorder(), smsSink: (m) => sent.push(m) });
   assert.equal(providers.sms.name, 'log');
   assert.equal(providers.email.name, 'log');
-  assert.equal(providers.bureau, sandboxBureau);
   const result = await providers.outbound.call('sms', (signal) => providers.sms.send({ to: '+525512345678', body: '123456' }, signal));
   assert.equal(result.ok, true);
   assert.equal(sent.length, 1);
@@ -55,15 +45,13 @@ test('the defaults choose the log senders and the sandbox bureau handed in', asy
 });
 
 test('a chosen provider without its settings fails at start, naming the variable', () => {
-  const deps = { logger: recorder(), sandboxBureau };
+  const deps = { logger: recorder() };
   assert.throws(() => createProviders({ ...base, smsProvider: 'twilio' }, deps), /SMS_PROVIDER=twilio needs TWILIO_ACCOUNT_SID/);
   assert.throws(() => createProviders({ ...base, emailProvider: 'smtp', smtpUrl: 'smtp://127.0.0.1:25' }, deps), /EMAIL_FROM/);
-  assert.throws(() => createProviders({ ...base, bureauProvider: 'http' }, deps), /BUREAU_URL/);
 });
 
-test('twilio, smtp and http are wired to real listeners, and close() releases every pool', async () => {
+test('twilio and smtp are wired to real listeners, and close() releases every pool', async () => {
   const twilio = await listenHttp(201, { sid: 'SM1' });
-  const gateway = await listenHttp(200, report);
   const smtp = new SMTPServer({
     authOptional: true, disabledCommands: ['STARTTLS'], logger: false, closeTimeout: 500,
     onData(stream, _session, cb) { stream.resume(); stream.on('end', () => cb()); },
@@ -77,18 +65,15 @@ test('twilio, smtp and http are wired to real listeners, and close() releases ev
     emailProvider: 'smtp',
     smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
     emailFrom: 'no-reply@autofin.test',
-    bureauProvider: 'http',
-    bureauUrl: gateway.url,
-  }, { logger, sandboxBureau });
+  }, { logger });
   try {
-    const { sms, email, bureau, outbound } = providers;
-    assert.deepEqual([sms.name, email.name, bureau.name], ['twilio', 'smtp', 'http']);
+    const { sms, email, outbound } = providers;
+    assert.deepEqual([sms.name, email.name], ['twilio', 'smtp']);
     assert.equal((await outbound.call('sms', (s) => sms.send({ to: '+525512345678', body: '123456' }, s))).ok, true);
     assert.equal((await outbound.call('email', (s) => email.send({ to: 'a@example.com', subject: 'PIN', text: '123456' }, s))).ok, true);
-    assert.deepEqual(await outbound.call('bureau', (s) => bureau.query(subject, s)), { ok: true, value: report });
     assert.ok(logger.lines.every((line) => !line.includes('super-secret-token')), 'no credential reaches the log');
   } finally {
     await providers.close();
-    await Promise.all([twilio.close(), gateway.close(), new Promise<void>((resolve) => smtp.close(() => resolve()))]);
+    await Promise.all([twilio.close(), new Promise<void>((resolve) => smtp.close(() => resolve()))]);
   }
 });

@@ -1,15 +1,14 @@
 /**
- * Chooses the provider adapters from configuration (SMS_PROVIDER, EMAIL_PROVIDER, BUREAU_PROVIDER
- * and their settings) and builds the one outbound layer they are all called through. The sandbox
- * bureau is handed in by the composition root, so this file does not depend on the bureau module.
+ * Chooses the message adapters from configuration (SMS_PROVIDER, EMAIL_PROVIDER and their settings)
+ * and builds the one outbound layer every provider is called through, the bureau's included (the
+ * bureau module, src/bureau, chooses its own adapter and calls it through this layer).
  */
 import type { Clock } from '../shared/clock.ts';
-import { createHttpBureau } from './bureau-http.ts';
 import { createLogEmailSender } from './email-log.ts';
 import { createSmtpEmailSender } from './email-smtp.ts';
 import type { ProviderLogger } from './logger-port.ts';
 import { createOutbound, type Outbound, type OutboundOptions } from './outbound.ts';
-import type { BureauProvider, EmailMessage, EmailSender, SmsMessage, SmsSender } from './ports.ts';
+import type { EmailMessage, EmailSender, SmsMessage, SmsSender } from './ports.ts';
 import { createLogSmsSender } from './sms-log.ts';
 import { createTwilioSmsSender } from './sms-twilio.ts';
 
@@ -20,15 +19,11 @@ export interface ProvidersConfig {
   emailProvider: 'log' | 'smtp';
   smtpUrl?: string;
   emailFrom?: string;
-  bureauProvider: 'sandbox' | 'http';
-  bureauUrl?: string;
   providerTimeoutMs: number;
 }
 
 export interface ProvidersDeps {
   logger: ProviderLogger;
-  /** createSandboxBureau(clock) from src/bureau, used when bureauProvider is 'sandbox'. */
-  sandboxBureau: BureauProvider;
   clock?: Clock;
   /** Where the log senders also hand each message (the sandbox shows PINs to developers). */
   smsSink?: (message: SmsMessage) => void;
@@ -41,9 +36,8 @@ export interface ProvidersDeps {
 export interface Providers {
   sms: SmsSender;
   email: EmailSender;
-  bureau: BureauProvider;
   outbound: Outbound;
-  /** Closes the chosen adapters' connection pools (and the sandbox bureau when it was chosen). */
+  /** Closes the chosen adapters' connection pools. */
   close(): Promise<void>;
 }
 
@@ -75,15 +69,9 @@ function chooseEmail(config: ProvidersConfig, deps: ProvidersDeps): EmailSender 
   });
 }
 
-function chooseBureau(config: ProvidersConfig, deps: ProvidersDeps): BureauProvider {
-  if (config.bureauProvider === 'sandbox') return deps.sandboxBureau;
-  return createHttpBureau({ baseUrl: required(config.bureauUrl, 'BUREAU_URL', 'BUREAU_PROVIDER=http') });
-}
-
 export function createProviders(config: ProvidersConfig, deps: ProvidersDeps): Providers {
   const sms = chooseSms(config, deps);
   const email = chooseEmail(config, deps);
-  const bureau = chooseBureau(config, deps);
   const outbound = createOutbound({
     timeoutMs: config.providerTimeoutMs,
     clock: deps.clock,
@@ -93,16 +81,15 @@ export function createProviders(config: ProvidersConfig, deps: ProvidersDeps): P
   });
   // Names and the limit only: the settings carry credentials. The keys are not the censored `email`.
   deps.logger.info(
-    { smsProvider: sms.name, emailProvider: email.name, bureauProvider: bureau.name, timeoutMs: config.providerTimeoutMs },
+    { smsProvider: sms.name, emailProvider: email.name, timeoutMs: config.providerTimeoutMs },
     'providers ready',
   );
   return {
     sms,
     email,
-    bureau,
     outbound,
     async close() {
-      await Promise.allSettled([sms.close?.(), email.close?.(), bureau.close?.()]);
+      await Promise.allSettled([sms.close?.(), email.close?.()]);
     },
   };
 }

@@ -12,6 +12,9 @@ export const sensitiveFields = [
   'phone', 'email', 'to', 'income', 'street', 'number', 'interior', 'neighborhood',
   // verification and bureau
   'pin', 'pinConfirmation', 'report', 'bureauReport', 'body', 'text',
+  // Círculo de Crédito's request, answer and headers
+  'primerNombre', 'segundoNombre', 'apellidoPaterno', 'apellidoMaterno', 'fechaNacimiento', 'RFC', 'direccion',
+  'raw', 'x-api-key', 'x-signature', 'username',
   // secrets
   'consumer_secret', 'access_token', 'authorization', 'password', 'secret',
 ] as const;

@@ -1,4 +1,4 @@
-/** SQL for PINs, PIN sends and bureau reports. Every method takes an optional transaction. */
+/** SQL for PINs and PIN sends (the bureau report is stored by src/bureau). Every method takes an optional transaction. */
 import type { Queryable } from '../db/database.ts';
 import type { PendingPin } from './pin.ts';
 
@@ -64,19 +64,6 @@ export function createVerificationRepository(db: Queryable) {
     /** The PIN has done its job once the report is stored. */
     async consumePin(leadId: string, tx: Queryable = db): Promise<void> {
       await tx.query('delete from lead_pins where lead_id = $1', [leadId]);
-    },
-
-    async saveReport(report: { leadId: string; reportEnc: string; provider: string; receivedAt: Date }, tx: Queryable = db): Promise<void> {
-      await tx.query(
-        `insert into bureau_reports (lead_id, report_enc, provider, received_at) values ($1, $2, $3, $4)
-         on conflict (lead_id) do update set report_enc = excluded.report_enc, provider = excluded.provider, received_at = excluded.received_at`,
-        [report.leadId, report.reportEnc, report.provider, report.receivedAt],
-      );
-    },
-
-    async reportOf(leadId: string, tx: Queryable = db): Promise<string | undefined> {
-      const { rows } = await tx.query<{ report_enc: string }>('select report_enc from bureau_reports where lead_id = $1', [leadId]);
-      return rows[0]?.report_enc;
     },
   };
 }

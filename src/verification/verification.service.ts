@@ -7,13 +7,12 @@
 import { errors, toAppError } from '../http/app-error.ts';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { FieldEncryption } from '../shared/field-encryption.ts';
 import { newId } from '../shared/ids.ts';
-import type { BureauProvider, BureauReport, BureauSubject, EmailSender, SmsSender } from '../providers/ports.ts';
+import type { EmailSender, SmsSender } from '../providers/ports.ts';
+import type { Bureau, BureauAnswer } from '../bureau/index.ts';
 import type { Outbound } from '../providers/outbound.ts';
 import { afterPinConfirmed, afterPinSent, isVerified, type Actor, type Lead, type LeadSealer, type LeadsRepository } from '../leads/index.ts';
 import type { PrequalificationService } from '../prequalification/prequalification.service.ts';
-import { reportContext } from '../prequalification/prequalification.service.ts';
 import { checkPin, generatePin, hashPin, pinValidityMs, sendThrottle, sendWindowMs, toE164 } from './pin.ts';
 import { pinEmail, pinSms } from './pin-message.ts';
 import type { VerificationRepository } from './verification.repository.ts';
@@ -25,25 +24,13 @@ interface Deps {
   leads: LeadsRepository;
   verification: VerificationRepository;
   sealer: LeadSealer;
-  encryption: FieldEncryption;
   prequalification: Pick<PrequalificationService, 'apply'>;
-  providers: { sms: SmsSender; email: EmailSender; bureau: BureauProvider; outbound: Outbound };
+  providers: { sms: SmsSender; email: EmailSender; outbound: Outbound };
+  bureau: Pick<Bureau, 'query' | 'save' | 'hasReport'>;
   pinKey: Buffer;
   clock: Clock;
   /** How long a confirmation may hold the bureau query before another may try (a crash mid-query). */
   bureauLeaseMs: number;
-}
-
-function bureauSubject(lead: Lead): BureauSubject {
-  const { person, address } = lead as Required<Pick<Lead, 'person' | 'address'>> & Lead;
-  return {
-    rfc: person!.rfc, firstName: person!.firstName, secondName: person!.secondName, lastName: person!.lastName,
-    secondLastName: person!.secondLastName, birthDate: person!.birthDate,
-    address: {
-      street: address!.street, number: address!.number, interior: address!.interior, zipCode: address!.zipCode,
-      neighborhood: address!.neighborhood, municipality: address!.municipality, state: address!.state.name,
-    },
-  };
 }
 
 export function createVerificationService(deps: Deps) {
@@ -105,7 +92,7 @@ export function createVerificationService(deps: Deps) {
 
     async confirmPin(actor: Actor, leadId: string, payload: { pin: string; pinConfirmation?: string }): Promise<void> {
       const lead = await confirmInTransaction(actor, leadId, payload);
-      const result = await deps.providers.outbound.call('bureau', (signal) => deps.providers.bureau.query(bureauSubject(lead), signal));
+      const result = await deps.bureau.query(lead);
       if (!result.ok) {
         await verification.releaseBureauLease(lead.id);
         throw toAppError('bureau', result);
@@ -125,7 +112,7 @@ export function createVerificationService(deps: Deps) {
         throw errors.pinRejected('PIN_CONFIRMATION_MISMATCH', [{ field: 'pinConfirmation', errorDetail: 'must equal pin' }]);
       }
       const lead = deps.sealer.toLead(row);
-      if (lead.prequalification && (await verification.reportOf(leadId, tx))) throw errors.leadVerified();
+      if (lead.prequalification && (await deps.bureau.hasReport(leadId, tx))) throw errors.leadVerified();
       // Checked first, so a confirmation the bureau could not run anyway costs no try.
       if (!lead.person || !lead.address) throw errors.pinRejected('PERSON_AND_ADDRESS_REQUIRED');
       // The stored id, never the path's spelling of it (a uuid in upper case finds the same row).
@@ -149,16 +136,15 @@ export function createVerificationService(deps: Deps) {
     return outcome.lead;
   }
 
-  async function storeReport(actor: Actor, leadId: string, report: BureauReport): Promise<void> {
+  async function storeReport(actor: Actor, leadId: string, answer: BureauAnswer): Promise<void> {
     const now = clock.now();
-    const reportEnc = deps.encryption.encrypt(report, reportContext(leadId));
     await deps.db.transaction(async (tx) => {
       const row = await leads.lock(leadId, actor.companyId, tx);
       if (!row) throw errors.leadNotFound();
-      await verification.saveReport({ leadId, reportEnc, provider: report.provider, receivedAt: now }, tx);
+      await deps.bureau.save(leadId, answer, now, tx);
       await verification.consumePin(leadId, tx);
       await leads.insertEvent({ id: newId(), leadId, type: 'BUREAU_REPORT_RECEIVED', at: now, actor: actor.consumerKey, fields: [] }, tx);
-      await deps.prequalification.apply(tx, actor, deps.sealer.toLead(row), report, now);
+      await deps.prequalification.apply(tx, actor, deps.sealer.toLead(row), answer.report, now);
     });
   }
 }

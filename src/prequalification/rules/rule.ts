@@ -4,7 +4,7 @@
  * which fields it still needs. New rules plug in through the registry in index.ts.
  */
 import { parseIsoDate } from '../../shared/calendar.ts';
-import type { BureauReport } from '../../providers/ports.ts';
+import type { BureauReport } from '../../bureau/index.ts';
 import type { PrequalificationConfig } from '../rules-config.ts';
 
 export const EMPLOYMENT_TYPES = ['Empleado', 'Independiente', 'Jubilado'] as const;

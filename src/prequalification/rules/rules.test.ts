@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BureauAccount, BureauReport } from '../../providers/ports.ts';
+import type { BureauAccount, BureauReport } from '../../bureau/index.ts';
 import { loadPrequalificationConfig, type PrequalificationConfig } from '../rules-config.ts';
 import { addMonths, completedMonths, startOfMonthAfter } from './calendar.ts';
 import { rules, type Rule, type RuleInput, type RuleResult } from './index.ts';

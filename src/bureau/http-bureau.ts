@@ -5,8 +5,9 @@
  * (603003): pre-qualification must never run on a half-understood report.
  */
 import { Agent, request, type Dispatcher } from 'undici';
-import { classifyThrown, describeError, readBoundedText } from './outbound.ts';
-import type { BureauAccount, BureauInquiry, BureauProvider, BureauReport, ProviderResult } from './ports.ts';
+import { classifyThrown, describeError, readBoundedText } from '../providers/outbound.ts';
+import type { ProviderResult } from '../providers/ports.ts';
+import type { BureauAccount, BureauAnswer, BureauInquiry, BureauProvider, BureauReport, BureauSubject } from './report.ts';
 
 export interface HttpBureauConfig {
   /** BUREAU_URL; `https://user:pass@host/base` sends the credentials as HTTP Basic auth. */
@@ -31,7 +32,7 @@ export function createHttpBureau(config: HttpBureauConfig): HttpBureau {
     name: 'http',
     async query(subject, signal) {
       try {
-        const response = await request(url, { method: 'POST', headers, body: JSON.stringify(subject), signal, dispatcher });
+        const response = await request(url, { method: 'POST', headers, body: JSON.stringify(contractBody(subject)), signal, dispatcher });
         return await outcomeOf(response, signal);
       } catch (err) {
         return { ok: false, kind: classifyThrown(err, signal), detail: describeError(err) };
@@ -41,6 +42,12 @@ export function createHttpBureau(config: HttpBureauConfig): HttpBureau {
       await ownAgent?.close();
     },
   };
+}
+
+/** The request body of the contract: the subject's documented fields only. */
+export function contractBody(subject: BureauSubject) {
+  const { city: _city, stateId: _stateId, ...address } = subject.address;
+  return { ...subject, address };
 }
 
 /** Credentials move from the URL to a header: undici refuses URLs that carry them, and logs must not show them. */
@@ -55,7 +62,7 @@ function endpointOf(baseUrl: string): { url: string; authorization: string | nul
   return { url: parsed.toString(), authorization };
 }
 
-async function outcomeOf(response: Dispatcher.ResponseData, signal: AbortSignal): Promise<ProviderResult<BureauReport>> {
+async function outcomeOf(response: Dispatcher.ResponseData, signal: AbortSignal): Promise<ProviderResult<BureauAnswer>> {
   const status = response.statusCode;
   if (status !== 200) {
     await response.body.dump({ limit: 64 * 1024, signal });
@@ -72,7 +79,7 @@ async function outcomeOf(response: Dispatcher.ResponseData, signal: AbortSignal)
     return { ok: false, kind: 'error', detail: 'report is not JSON' };
   }
   const report = parseReport(json);
-  return report ? { ok: true, value: report } : { ok: false, kind: 'error', detail: 'report has an invalid shape' };
+  return report ? { ok: true, value: { report, raw: text } } : { ok: false, kind: 'error', detail: 'report has an invalid shape' };
 }
 
 type Json = Record<string, unknown>;

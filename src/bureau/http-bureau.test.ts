@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpBureau } from './bureau-http.ts';
-import { createOutbound } from './outbound.ts';
-import type { BureauReport, BureauSubject } from './ports.ts';
+import { contractBody, createHttpBureau } from './http-bureau.ts';
+import { createOutbound } from '../providers/outbound.ts';
+import type { BureauReport, BureauSubject } from './report.ts';
 
 const subject: BureauSubject = {
   rfc: 'GODE561231GR8',
@@ -16,6 +16,7 @@ const subject: BureauSubject = {
   address: {
     street: 'Av. Insurgentes Sur', number: '1000', interior: null, zipCode: '03100',
     neighborhood: 'Del Valle Centro', municipality: 'Benito Juárez', state: 'Ciudad de México',
+    city: 'Ciudad de México', stateId: '09',
   },
 };
 
@@ -75,21 +76,23 @@ async function queryAgainst(respond: (res: ServerResponse) => void, timeoutMs = 
 
 test('a 200 with a valid report is ok, and the gateway receives the subject as JSON', async () => {
   const { result, received } = await queryAgainst(reply(200, report));
-  assert.deepEqual(result, { ok: true, value: report });
+  assert.deepEqual(result, { ok: true, value: { report, raw: JSON.stringify(report) } });
   assert.equal(received[0].method, 'POST');
   assert.equal(received[0].url, '/v1/reports');
   assert.match(String(received[0].headers['content-type']), /^application\/json/);
-  assert.deepEqual(JSON.parse(received[0].body), subject);
+  const { address: { city: _c, stateId: _s, ...address }, ...person } = subject;
+  assert.deepEqual(JSON.parse(received[0].body), { ...person, address }, 'only the contract\'s fields are sent');
+  assert.deepEqual(contractBody(subject), { ...person, address });
 });
 
 test('a 200 with no record found is ok with an empty report', async () => {
   const none = { ...report, recordFound: false, score: null, accounts: [], inquiries: [] };
-  assert.deepEqual((await queryAgainst(reply(200, none))).result, { ok: true, value: none });
+  assert.deepEqual((await queryAgainst(reply(200, none))).result, { ok: true, value: { report: none, raw: JSON.stringify(none) } });
 });
 
 test('fields outside the contract are dropped from the report', async () => {
   const extended = { ...report, rawGatewayPayload: { huge: true }, accounts: [{ ...report.accounts[0], internalId: 7 }] };
-  assert.deepEqual((await queryAgainst(reply(200, extended))).result, { ok: true, value: report });
+  assert.deepEqual((await queryAgainst(reply(200, extended))).result, { ok: true, value: { report, raw: JSON.stringify(extended) } });
 });
 
 test('a report with an invalid shape or a body that is not JSON is an error', async () => {

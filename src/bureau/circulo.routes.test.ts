@@ -1,0 +1,93 @@
+/**
+ * BUREAU_PROVIDER=circulo through the partner API: a lead is built, its PIN sent and confirmed, and
+ * a fake Círculo de Crédito on a loopback port checks the signed request and answers each scenario.
+ * Every outcome is read back as a client sees it: the confirmation's status and ErrorResponse, the
+ * lead's status and pre-qualification. Failures are in circulo-failures.routes.test.ts.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { makeCirculoKeys, type CirculoKeys } from '../../test/circulo-keys.ts';
+import { credentials, circuloApp, leadWithPin } from '../../test/circulo/circulo-app.ts';
+import { startFakeCirculo, type FakeCirculo, type Scenario } from '../../test/circulo/fake-circulo.ts';
+import type { TestApp } from '../../test/helper.ts';
+import { assertNoContent, leadDefaults, pinApi, sandboxBirthDate, sandboxRfc } from '../../test/lead-fixture.ts';
+
+const codes = (lead: { prequalification: { reasons: { code: string }[] } }) => lead.prequalification.reasons.map((r) => r.code);
+
+describe('Círculo de Crédito in production mode', () => {
+  let keys: CirculoKeys;
+  let fake: FakeCirculo;
+  let t: TestApp;
+  before(async () => {
+    keys = makeCirculoKeys();
+    fake = await startFakeCirculo({ ...credentials, lenderPublicKey: keys.lenderPublicKey, circuloPrivateKey: keys.circuloPrivateKey, basePath: '/sandbox' });
+    t = await circuloApp(keys, fake);
+  });
+  after(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  /** Confirms a fresh lead's PIN while the fake answers `scenario`; returns the answer and the lead. */
+  async function confirmWith(scenario: Scenario, downPayment?: number) {
+    fake.answer(scenario);
+    const { id, pin } = await leadWithPin(t, downPayment);
+    const before = fake.received.length;
+    const res = await pinApi(t).confirm(id, pin);
+    assert.equal(fake.received.length, before + 1, 'one query to Círculo');
+    assert.equal(fake.received.at(-1)!.refused, null, `the fake refused the request: ${fake.received.at(-1)!.refused}`);
+    return { id, pin, res, lead: await pinApi(t).read(id) };
+  }
+
+  test('an excellent history: the signed request carries the lead folded to Círculo\'s fields; PREQUALIFIED; the raw answer kept encrypted', async () => {
+    const { id, res, lead } = await confirmWith('excellent');
+    assertNoContent(res);
+    assert.equal(lead.status, 'PREQUALIFIED');
+    assert.equal(lead.prequalification.decision, 'PREQUALIFIED');
+    assert.equal(lead.prequalification.offer.annualRate, 13.9, 'FICO 762 falls in the best tier');
+
+    const request = fake.received.at(-1)!;
+    assert.equal(request.signatureValid, true, 'x-signature verifies with the lender\'s public key');
+    assert.match(String(request.headers['x-signature']), /^30[0-9a-f]+$/);
+    assert.deepEqual([request.headers['x-api-key'], request.headers.username, request.headers.password], [credentials.apiKey, credentials.username, credentials.password]);
+    assert.deepEqual(request.body, {
+      primerNombre: 'ANACLETA', segundoNombre: 'MARICRUZ', apellidoPaterno: 'ZUBIZARRETA', apellidoMaterno: 'QUINONES',
+      fechaNacimiento: sandboxBirthDate, RFC: sandboxRfc.A1, nacionalidad: 'MX',
+      domicilio: {
+        direccion: 'AV. ALVARO OBREGON 120 INT 4B', coloniaPoblacion: 'ROMA NORTE', delegacionMunicipio: 'CUAUHTEMOC',
+        ciudad: 'CIUDAD DE MEXICO', estado: 'CDMX', CP: leadDefaults.address.zipCode,
+      },
+    });
+    const raw = await t.container.bureau.rawAnswerOf(id);
+    assert.equal(JSON.parse(raw!).folioConsulta, '1149562347');
+    const { rows } = await t.database.db.query<{ row: string }>('select row_to_json(b)::text as row from bureau_reports b where lead_id = $1', [id]);
+    for (const leak of ['1149562347', 'BANCO DEMO', 'FICO', '762']) assert.ok(!rows[0].row.includes(leak), `the stored row shows ${leak}`);
+    const logs = t.logs.join('\n');
+    assert.ok(logs.includes(id), 'the logs carry the lead id, so the check below is not vacuous');
+    for (const secret of [sandboxRfc.A1, 'ANACLETA', 'ZUBIZARRETA', 'QUINONES', 'OBREGON', credentials.apiKey, credentials.password, String(request.headers['x-signature']), 'BANCO DEMO']) {
+      assert.ok(!logs.includes(secret), `the logs carry ${secret}`);
+    }
+  });
+
+  test('a delinquent history is NOT_PREQUALIFIED for its score and its 90 days past due', async () => {
+    const { res, lead } = await confirmWith('delinquent');
+    assertNoContent(res);
+    assert.equal(lead.status, 'NOT_PREQUALIFIED');
+    assert.equal(lead.prequalification.decision, 'NOT_PREQUALIFIED');
+    assert.deepEqual(codes(lead).filter((c) => c === 'LOW_SCORE' || c === 'RECENT_DELINQUENCY').sort(), ['LOW_SCORE', 'RECENT_DELINQUENCY']);
+    assert.match(JSON.stringify(lead.prequalification.reasons), /90 days past due/);
+  });
+
+  test('a person not found (404 / 404.1) or a 204 is a no-record report, judged by the thin-file policy, never a 412', async () => {
+    for (const scenario of ['not-found', 'no-content'] as const) {
+      const enough = await confirmWith(scenario, 120_000);
+      assertNoContent(enough.res);
+      assert.equal(enough.lead.status, 'PREQUALIFIED', scenario);
+      assert.equal(enough.lead.prequalification.offer.annualRate, 21.9, 'the no-record rate');
+      const short = await confirmWith(scenario, 80_000);
+      assertNoContent(short.res);
+      assert.equal(short.lead.status, 'NOT_PREQUALIFIED', scenario);
+      assert.equal(await t.container.bureau.hasReport(short.id), true);
+    }
+  });
+});

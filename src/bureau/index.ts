@@ -1,0 +1,82 @@
+/**
+ * The credit bureau module's face. Verification asks it for a lead's report and stores the answer;
+ * pre-qualification reads the stored report. Behind it: the adapter BUREAU_PROVIDER chooses
+ * (sandbox, the `http` gateway contract of docs/bureau-http-contract.md, or Círculo de Crédito as in
+ * docs/bureau-circulo.md) and the encrypted report store. Calls go through the shared outbound layer
+ * (time limit, circuit breaker); its failures become 412 / 603XXX in src/providers/outbound.ts.
+ */
+import type { Queryable } from '../db/database.ts';
+import type { Lead } from '../leads/index.ts';
+import type { ProviderLogger } from '../providers/logger-port.ts';
+import type { Outbound } from '../providers/outbound.ts';
+import type { ProviderResult } from '../providers/ports.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { FieldEncryption } from '../shared/field-encryption.ts';
+import type { CirculoSettings } from '../config/circulo-settings.ts';
+import { createCirculoBureau } from './circulo-bureau.ts';
+import { createHttpBureau } from './http-bureau.ts';
+import type { BureauAnswer, BureauProvider, BureauReport } from './report.ts';
+import { createReportStore } from './report-store.ts';
+import { createSandboxBureau } from './sandbox-bureau.ts';
+import { subjectOf } from './subject.ts';
+
+export type { BureauAccount, BureauAnswer, BureauInquiry, BureauProvider, BureauReport, BureauSubject } from './report.ts';
+
+/** The slice of the service configuration this module reads. */
+export interface BureauConfig {
+  bureauProvider: 'sandbox' | 'http' | 'circulo';
+  bureauUrl?: string;
+  circulo?: CirculoSettings;
+}
+
+export interface BureauDeps {
+  db: Queryable;
+  encryption: FieldEncryption;
+  outbound: Outbound;
+  clock: Clock;
+  logger: ProviderLogger;
+}
+
+export interface Bureau {
+  readonly name: string;
+  /** One query for the lead, within the provider time limit and behind the bureau's circuit. */
+  query(lead: Lead): Promise<ProviderResult<BureauAnswer>>;
+  /** Stores the answer encrypted with the lead, replacing an earlier one. */
+  save(leadId: string, answer: BureauAnswer, receivedAt: Date, tx?: Queryable): Promise<void>;
+  reportOf(leadId: string, tx?: Queryable): Promise<BureauReport | undefined>;
+  hasReport(leadId: string, tx?: Queryable): Promise<boolean>;
+  /** The bureau's own answer, decrypted: null when it had none (sandbox), undefined before any report. */
+  rawAnswerOf(leadId: string, tx?: Queryable): Promise<string | null | undefined>;
+  close(): Promise<void>;
+}
+
+/** The adapter BUREAU_PROVIDER names; a chosen provider without its settings fails at start. */
+export function chooseBureauProvider(config: BureauConfig, deps: Pick<BureauDeps, 'clock'>): BureauProvider {
+  if (config.bureauProvider === 'sandbox') return createSandboxBureau(deps.clock);
+  if (config.bureauProvider === 'circulo') {
+    if (!config.circulo) throw new Error('BUREAU_PROVIDER=circulo needs the CIRCULO_ settings');
+    return createCirculoBureau(config.circulo, deps.clock);
+  }
+  if (!config.bureauUrl) throw new Error('BUREAU_PROVIDER=http needs BUREAU_URL');
+  return createHttpBureau({ baseUrl: config.bureauUrl });
+}
+
+export function createBureau(config: BureauConfig, deps: BureauDeps, provider = chooseBureauProvider(config, deps)): Bureau {
+  const store = createReportStore(deps.db, deps.encryption);
+  deps.logger.info({ bureauProvider: provider.name }, 'bureau ready');
+  return {
+    name: provider.name,
+    async query(lead) {
+      const subject = subjectOf(lead);
+      if (!subject) return { ok: false, kind: 'rejected', detail: 'the lead has no person or address' };
+      return deps.outbound.call('bureau', (signal) => provider.query(subject, signal));
+    },
+    save: store.save,
+    reportOf: store.reportOf,
+    hasReport: store.hasReport,
+    rawAnswerOf: store.rawAnswerOf,
+    async close() {
+      await provider.close?.();
+    },
+  };
+}
