@@ -30,6 +30,7 @@ import { loadPrequalificationConfig, type PrequalificationConfig } from './prequ
 import { createPrequalificationService } from './prequalification/prequalification.service.ts';
 import { createVerificationRepository } from './verification/verification.repository.ts';
 import { createVerificationService } from './verification/verification.service.ts';
+import { createSandboxMessagesRepository, createSandboxService } from './sandbox/index.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -112,6 +113,10 @@ export async function createContainer(options: ContainerOptions) {
     emailSink: options.messageSinks?.email,
     circuit: options.circuit,
   });
+  // Only the sandbox environment has magic recipients and readable PIN messages (docs/sandbox.md).
+  const sandbox = config.environment === 'sandbox'
+    ? createSandboxService({ messages: createSandboxMessagesRepository(db), leads: leadsRepository, encryption })
+    : undefined;
   const verification = createVerificationService({
     db,
     leads: leadsRepository,
@@ -124,6 +129,7 @@ export async function createContainer(options: ContainerOptions) {
     pinKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'pin-hash', 32)),
     clock,
     bureauLeaseMs: config.providerTimeoutMs * 2,
+    sandbox,
   });
   const leads = createLeadsService({
     db,
@@ -159,6 +165,8 @@ export async function createContainer(options: ContainerOptions) {
     leadsRepository,
     sealer,
     verification,
+    /** Present in the sandbox environment only. */
+    sandbox,
     providers,
     async close() {
       clearInterval(catalogRefresh);
