@@ -19,6 +19,9 @@ export function printSandboxCredentials(
       `  curl -s -X POST ${base}/auth/token -H 'Content-Type: application/json' -H 'Accept-Version: v1' \\`,
       `    -d '{"consumer_key":"${seeded.credential.consumer_key}","consumer_secret":"${seeded.credential.consumer_secret}"}'`,
       '',
+      '  Read PINs through the API, make the SMS, e-mail and bureau providers fail on purpose, and copy ready',
+      `  test people: docs/sandbox.md, served at ${base}/docs/sandbox.md`,
+      '',
     ].join('\n') + '\n',
   );
 }
