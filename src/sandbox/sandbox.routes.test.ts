@@ -38,6 +38,7 @@ describe('sandbox: PIN messages readable through the API, magic recipients', () 
     const res = await messagesOf(leadId);
     assert.equal(res.statusCode, 200, show(res));
     assert.match(String(res.headers['content-type']), /^application\/json/);
+    assert.equal(res.headers['cache-control'], 'no-store');
     return res.json().items;
   }
 

@@ -26,7 +26,11 @@ export const sandboxRoutes =
         params: LeadIdParams,
         response: { 200: SandboxMessageList, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse },
       },
-    }, async (request) => deps.sandbox.listMessages(requireAuth(request).companyId, request.params.leadId));
+    }, async (request, reply) => {
+      const messages = await deps.sandbox.listMessages(requireAuth(request).companyId, request.params.leadId);
+      // The bodies carry PINs: no cache on the way may keep them.
+      return reply.header('cache-control', 'no-store').send(messages);
+    });
   };
 
 export const sandboxGuidePath = '/docs/sandbox.md';
