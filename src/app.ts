@@ -26,6 +26,7 @@ import { catalogsAdminRoutes } from './admin/catalogs-admin.routes.ts';
 import { catalogsRoutes } from './catalogs/catalogs.routes.ts';
 import { leadsRoutes } from './leads/leads.routes.ts';
 import { verificationRoutes } from './verification/verification.routes.ts';
+import { sandboxGuideRoute, sandboxRoutes } from './sandbox/index.ts';
 import { healthRoutes } from './operations/health.routes.ts';
 import { createMetrics, registerMetrics } from './operations/metrics.ts';
 
@@ -78,7 +79,8 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
   registerErrorHandler(app, clock);
   registerUnknownRouteHandler(app, clock);
   registerMetrics(app, metrics, config.adminToken);
-  await registerOpenApi(app);
+  await registerOpenApi(app, { sandboxGuide: container.sandbox !== undefined });
+  if (container.sandbox) await app.register(sandboxGuideRoute());
 
   await app.register(healthRoutes({ ping: () => container.db.ping() }));
   await app.register(
@@ -100,6 +102,8 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
       await partner.register(catalogsRoutes({ store: container.catalogs.store }));
       await partner.register(leadsRoutes({ leads: container.leads, queries: container.leadQueries, prefix: apiPrefix }));
       await partner.register(verificationRoutes({ verification: container.verification }));
+      // Sandbox environment only: elsewhere the route does not exist (404 / 4044).
+      if (container.sandbox) await partner.register(sandboxRoutes({ sandbox: container.sandbox }));
     },
     { prefix: apiPrefix },
   );

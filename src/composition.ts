@@ -33,6 +33,7 @@ import { createVerificationService } from './verification/verification.service.t
 import { instrumentVerification } from './verification/verification-metrics.ts';
 import { withCallContext } from './providers/call-context.ts';
 import { createServiceMetrics } from './operations/service-metrics.ts';
+import { createSandboxMessagesRepository, createSandboxService } from './sandbox/index.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -119,6 +120,10 @@ export async function createContainer(options: ContainerOptions) {
     config: options.prequalificationConfig ?? loadPrequalificationConfig(),
     clock,
   });
+  // Only the sandbox environment has magic recipients and readable PIN messages (docs/sandbox.md).
+  const sandbox = config.environment === 'sandbox'
+    ? createSandboxService({ messages: createSandboxMessagesRepository(db), leads: leadsRepository, encryption })
+    : undefined;
   const verificationService = createVerificationService({
     db,
     leads: leadsRepository,
@@ -131,6 +136,7 @@ export async function createContainer(options: ContainerOptions) {
     pinKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'pin-hash', 32)),
     clock,
     bureauLeaseMs: config.providerTimeoutMs * 2,
+    sandbox,
   });
   const verification = instrumentVerification(verificationService, metrics);
   const leads = createLeadsService({
@@ -177,6 +183,8 @@ export async function createContainer(options: ContainerOptions) {
     leadsRepository,
     sealer,
     verification,
+    /** Present in the sandbox environment only. */
+    sandbox,
     providers,
     bureau,
     /** Service metrics (PIN outcomes, provider calls, circuits, rate-limit refusals), served by /metrics. */

@@ -21,6 +21,9 @@ export function printSandboxCredentials(
       `    | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`,
       `  curl -s ${base}/mx/b2b/autofin/api/catalogs/zip-code/06700 -H "Authorization: Bearer $TOKEN"`,
       '',
+      '  Read PINs through the API, make the SMS, e-mail and bureau providers fail on purpose, and copy ready',
+      `  test people: docs/sandbox.md, served at ${base}/docs/sandbox.md`,
+      '',
     ].join('\n') + '\n',
   );
 }

@@ -41,7 +41,12 @@ function collectNamedSchemas(app: FastifyInstance) {
   return { schemas, referToThem };
 }
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+/** Where the sandbox serves its guide (docs/sandbox.md); linked from the description there. */
+const sandboxGuideLink =
+  ' Integrating against the sandbox: magic phones and e-mails that make each provider fail, the bureau test ' +
+  'profiles and ready test people are in the [sandbox guide](/docs/sandbox.md).';
+
+export async function registerOpenApi(app: FastifyInstance, options: { sandboxGuide?: boolean } = {}): Promise<void> {
   const named = collectNamedSchemas(app);
   await app.register(swagger, {
     transform: ({ schema, url }) => ({ schema: schema && named.referToThem(schema), url }),
@@ -52,7 +57,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         version: 'v1',
         description:
           'Auto-loan leads for business partners in Mexico: create and fill in a lead, verify its person by PIN, ' +
-          'and read the vehicle and ZIP-code catalogs. Every error is an `ErrorResponse`.',
+          'and read the vehicle and ZIP-code catalogs. Every error is an `ErrorResponse`.' +
+          (options.sandboxGuide ? sandboxGuideLink : ''),
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       servers: [{ url: '/' }],
@@ -69,6 +75,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'catalogs', description: 'Vehicle and ZIP-code catalogs' },
         { name: 'leads', description: 'Leads and their sections' },
         { name: 'verification', description: 'PIN verification, bureau report and pre-qualification' },
+        ...(options.sandboxGuide ? [{ name: 'sandbox', description: 'What only the sandbox environment offers integrators' }] : []),
         { name: 'admin', description: 'Companies, affiliates and credentials (operators only)' },
         { name: 'operations', description: 'Health probes' },
       ],

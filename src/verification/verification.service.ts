@@ -13,6 +13,7 @@ import type { Bureau, BureauAnswer } from '../bureau/index.ts';
 import type { Outbound } from '../providers/outbound.ts';
 import { afterPinConfirmed, afterPinSent, isVerified, type Actor, type Lead, type LeadSealer, type LeadsRepository } from '../leads/index.ts';
 import type { PrequalificationService } from '../prequalification/prequalification.service.ts';
+import type { SandboxService } from '../sandbox/index.ts';
 import { checkPin, generatePin, hashPin, pinValidityMs, sendThrottle, sendWindowMs, toE164 } from './pin.ts';
 import { pinEmail, pinSms } from './pin-message.ts';
 import type { VerificationRepository } from './verification.repository.ts';
@@ -31,6 +32,8 @@ interface Deps {
   clock: Clock;
   /** How long a confirmation may hold the bureau query before another may try (a crash mid-query). */
   bureauLeaseMs: number;
+  /** Sandbox environment only (docs/sandbox.md): magic recipients, and a copy of each message sent. */
+  sandbox?: Pick<SandboxService, 'failureFor' | 'record'>;
 }
 
 export function createVerificationService(deps: Deps) {
@@ -59,10 +62,10 @@ export function createVerificationService(deps: Deps) {
   async function deliver(lead: Lead, channel: Channel, pin: string) {
     if (channel === 'SMS') {
       const message = pinSms(toE164(lead.phone!), pin);
-      return { provider: 'sms' as const, result: await deps.providers.outbound.call('sms', (signal) => deps.providers.sms.send(message, signal)) };
+      return { provider: 'sms' as const, sent: { to: message.to, body: message.body }, result: await deps.providers.outbound.call('sms', (signal) => deps.providers.sms.send(message, signal)) };
     }
     const message = pinEmail(lead.email!, pin);
-    return { provider: 'email' as const, result: await deps.providers.outbound.call('email', (signal) => deps.providers.email.send(message, signal)) };
+    return { provider: 'email' as const, sent: { to: message.to, body: message.text }, result: await deps.providers.outbound.call('email', (signal) => deps.providers.email.send(message, signal)) };
   }
 
   return {
@@ -71,9 +74,12 @@ export function createVerificationService(deps: Deps) {
       if (isVerified(lead.status)) throw errors.leadVerified();
       if (channel === 'SMS' && !lead.phone) throw errors.pinRejected('NO_PHONE_ON_FILE');
       if (channel === 'EMAIL' && !lead.email) throw errors.pinRejected('NO_EMAIL_ON_FILE');
+      // A sandbox magic recipient fails as it says with no provider called, no send counted, no PIN.
+      const simulated = deps.sandbox?.failureFor(channel, channel === 'SMS' ? lead.phone! : lead.email!);
+      if (simulated) throw errors.providerFailed(channel === 'SMS' ? 'sms' : 'email', simulated);
       const sendId = await reserveSend(actor, leadId, clock.now());
       const pin = generatePin();
-      const { provider, result } = await deliver(lead, channel, pin);
+      const { provider, sent, result } = await deliver(lead, channel, pin);
       if (!result.ok) {
         // A call the open circuit never made was not handed to the provider: it does not count.
         if (result.kind === 'circuit_open') await verification.forgetSend(sendId);
@@ -87,6 +93,7 @@ export function createVerificationService(deps: Deps) {
         await verification.replacePin({ leadId, pinHash: hashPin(deps.pinKey, lead.id, pin), channel, sentAt, expiresAt: new Date(sentAt.getTime() + pinValidityMs) }, tx);
         await leads.update(leadId, { status, verification: { channel, pinSentAt: sentAt.toISOString(), verifiedAt: null } }, sentAt, tx);
         await leads.insertEvent({ id: newId(), leadId, type: 'PIN_SENT', at: sentAt, actor: actor.consumerKey, fields: ['channel'] }, tx);
+        await deps.sandbox?.record({ leadId: row.id, channel, ...sent, sentAt }, tx);
       });
     },
 
