@@ -14,6 +14,7 @@ import { registerJsonParser } from './http/json-body.ts';
 import { lazyChildLogger } from './http/lazy-request-logger.ts';
 import { RequestLifecycle } from './http/request-lifecycle.ts';
 import { requestIdOf } from './http/request-id.ts';
+import { trustProxyOption } from './http/trust-proxy.ts';
 import { serverWithFastPath } from './http/http-server.ts';
 import { createCatalogReadPath } from './catalogs/catalog-read-path.ts';
 import { ErrorResponse } from './http/error-response.ts';
@@ -60,8 +61,8 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
     logController: new RequestLifecycle(metrics),
     childLoggerFactory: (logger, bindings, options) => lazyChildLogger(logger, bindings, options),
     genReqId: requestIdOf,
-    // Any of Fastify's trustProxy forms; the cast only keeps its overloads on the HTTP/1 server type.
-    trustProxy: config.trustProxy as true,
+    // TRUST_PROXY (http/trust-proxy.ts); the cast only keeps Fastify's overloads on the HTTP/1 server type.
+    trustProxy: trustProxyOption(config.trustProxy) as true,
     routerOptions: { ignoreTrailingSlash: true },
     // Set as the factory (not with setValidatorCompiler) so no plugin can fall back to Ajv, which
     // reports only the first error and coerces types, by adding a shared schema.
