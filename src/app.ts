@@ -15,6 +15,7 @@ import { lazyChildLogger } from './http/lazy-request-logger.ts';
 import { RequestLifecycle } from './http/request-lifecycle.ts';
 import { requestIdOf } from './http/request-id.ts';
 import { trustProxyOption } from './http/trust-proxy.ts';
+import { registerConnectionPolicy, slowClientOptions } from './http/connection-policy.ts';
 import { serverWithFastPath } from './http/http-server.ts';
 import { createCatalogReadPath } from './catalogs/catalog-read-path.ts';
 import { ErrorResponse } from './http/error-response.ts';
@@ -34,11 +35,13 @@ export interface AppOptions {
   container: Container;
   logLevel?: string;
   logStream?: DestinationStream;
+  /** True once the process has begun to stop: every request is then answered 503 (main.ts). */
+  draining?: () => boolean;
 }
 
 export const bodyLimitBytes = 64 * 1024;
 
-export async function buildApp({ container, logLevel = 'info', logStream }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ container, logLevel = 'info', logStream, draining = () => false }: AppOptions): Promise<FastifyInstance> {
   const { config, clock } = container;
   const metrics = createMetrics();
   let closing = false;
@@ -56,6 +59,8 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
     serverFactory: serverWithFastPath(catalogReadPath, (error) => app.log.error({ err: error }, 'catalog read path failed')),
     logger: logStream ? { ...loggerOptions(logLevel), stream: logStream } : loggerOptions(logLevel),
     bodyLimit: bodyLimitBytes,
+    // Time limits for slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS; http/connection-policy.ts).
+    ...slowClientOptions(config),
     requestIdHeader: false,
     // Request id header, one access line and the metrics of every request (http/request-lifecycle.ts).
     logController: new RequestLifecycle(metrics),
@@ -75,6 +80,7 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
     done();
   });
   app.addSchema(ErrorResponse);
+  registerConnectionPolicy(app, { draining });
   registerJsonParser(app);
   registerErrorHandler(app, clock);
   registerUnknownRouteHandler(app, clock);

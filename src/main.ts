@@ -14,6 +14,7 @@ import { printSandboxCredentials } from './companies/sandbox-banner.ts';
 import { sandboxOutbox } from './verification/sandbox-outbox.ts';
 import { loggerOptions } from './shared/logging.ts';
 import pino from 'pino';
+import type { Server } from 'node:net';
 
 const logLevel = process.env.LOG_LEVEL ?? 'info';
 
@@ -32,20 +33,27 @@ async function start(): Promise<void> {
     encryptionKey: loadOrCreateKey(config.dataDir, 'data-encryption', config.dataEncryptionKey),
     warn: (message, error) => logger.warn({ err: error }, message),
     logger,
-    messageSinks: config.environment === 'sandbox' ? sandboxOutbox(config.dataDir) : undefined,
+    messageSinks:
+      config.environment === 'sandbox'
+        ? sandboxOutbox(config.dataDir, { keepMinutes: config.sandboxOutboxKeepMinutes, maxBytes: config.sandboxOutboxMaxBytes })
+        : undefined,
   });
   await container.prepare();
   if (config.environment === 'sandbox') {
     const seeded = await container.companies.seedSandbox();
     if (seeded) printSandboxCredentials(seeded, config);
   }
-  const app = await buildApp({ container, logLevel, logStream: logDestination });
-
   let stopping = false;
+  const app = await buildApp({ container, logLevel, logStream: logDestination, draining: () => stopping });
+
   const stop = async (signal: string) => {
     if (stopping) return;
+    // From here every request is answered 503 with `Connection: close`, and every answer closes its
+    // connection: keep-alive clients leave on their own instead of having an idle connection closed
+    // under a request they are sending. Idle connections left after SHUTDOWN_DRAIN_MS are closed.
     stopping = true;
     app.log.info({ signal }, 'stopping: finishing requests in flight');
+    await connectionsClosed(app.server, config.shutdownDrainMs);
     // A keep-alive connection whose request was in flight becomes idle once answered; closing idle
     // connections as they appear keeps the stop from waiting for the clients' keep-alive timeout.
     const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
@@ -61,6 +69,13 @@ async function start(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+}
+
+/** Resolves once the server has no open connection, or after `timeoutMs`. */
+async function connectionsClosed(server: Server, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const count = () => new Promise<number>((resolve) => server.getConnections((error, n) => resolve(error ? 0 : n)));
+  while (Date.now() < deadline && (await count()) > 0) await new Promise((resolve) => setTimeout(resolve, 25));
 }
 
 start().catch((error: unknown) => {
