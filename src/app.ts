@@ -61,6 +61,8 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
     bodyLimit: bodyLimitBytes,
     // Time limits for slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS; http/connection-policy.ts).
     ...slowClientOptions(config),
+    // While closing, requests still reach the connection policy, which answers the ErrorResponse 503 / 5030.
+    return503OnClosing: false,
     requestIdHeader: false,
     // Request id header, one access line and the metrics of every request (http/request-lifecycle.ts).
     logController: new RequestLifecycle(metrics),

@@ -76,6 +76,7 @@ export async function smtpDouble() {
   });
   const smtpPort = await listen(smtp, () => smtp.server.address() as AddressInfo);
   const sockets = new Set<Socket>();
+  // The mode applies to every exchange, also on a connection the client keeps from before the switch.
   const front = createTcpServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -83,8 +84,16 @@ export async function smtpDouble() {
     if (state.mode === 'hang') return;
     if (state.mode === 'garbage') return void socket.end('HELLO? THIS IS NOT SMTP\r\n');
     const back = connect(smtpPort, '127.0.0.1');
+    sockets.add(back);
+    back.on('close', () => (sockets.delete(back), socket.destroy()));
     back.on('error', () => socket.destroy());
-    socket.pipe(back).pipe(socket);
+    socket.on('close', () => back.destroy());
+    back.on('data', (chunk) => socket.write(chunk));
+    socket.on('data', (chunk) => {
+      if (state.mode === 'hang') return;
+      if (state.mode === 'garbage') return void socket.end('HELLO? THIS IS NOT SMTP\r\n');
+      back.write(chunk);
+    });
   });
   const port = await listen(front, () => front.address() as AddressInfo);
   return Object.assign(state, {
