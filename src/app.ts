@@ -14,6 +14,8 @@ import { registerJsonParser } from './http/json-body.ts';
 import { lazyChildLogger } from './http/lazy-request-logger.ts';
 import { RequestLifecycle } from './http/request-lifecycle.ts';
 import { requestIdOf } from './http/request-id.ts';
+import { trustProxyOption } from './http/trust-proxy.ts';
+import { registerConnectionPolicy, slowClientOptions } from './http/connection-policy.ts';
 import { serverWithFastPath } from './http/http-server.ts';
 import { createCatalogReadPath } from './catalogs/catalog-read-path.ts';
 import { ErrorResponse } from './http/error-response.ts';
@@ -34,11 +36,13 @@ export interface AppOptions {
   container: Container;
   logLevel?: string;
   logStream?: DestinationStream;
+  /** True once the process has begun to stop: every request is then answered 503 (main.ts). */
+  draining?: () => boolean;
 }
 
 export const bodyLimitBytes = 64 * 1024;
 
-export async function buildApp({ container, logLevel = 'info', logStream }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ container, logLevel = 'info', logStream, draining = () => false }: AppOptions): Promise<FastifyInstance> {
   const { config, clock } = container;
   const metrics = createMetrics(container.metrics);
   let closing = false;
@@ -56,13 +60,17 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
     serverFactory: serverWithFastPath(catalogReadPath, (error) => app.log.error({ err: error }, 'catalog read path failed')),
     logger: logStream ? { ...loggerOptions(logLevel), stream: logStream } : loggerOptions(logLevel),
     bodyLimit: bodyLimitBytes,
+    // Time limits for slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS; http/connection-policy.ts).
+    ...slowClientOptions(config),
+    // While closing, requests still reach the connection policy, which answers the ErrorResponse 503 / 5030.
+    return503OnClosing: false,
     requestIdHeader: false,
     // Request id header, one access line and the metrics of every request (http/request-lifecycle.ts).
     logController: new RequestLifecycle(metrics),
     childLoggerFactory: (logger, bindings, options) => lazyChildLogger(logger, bindings, options),
     genReqId: requestIdOf,
-    // Any of Fastify's trustProxy forms; the cast only keeps its overloads on the HTTP/1 server type.
-    trustProxy: config.trustProxy as true,
+    // TRUST_PROXY (http/trust-proxy.ts); the cast only keeps Fastify's overloads on the HTTP/1 server type.
+    trustProxy: trustProxyOption(config.trustProxy) as true,
     routerOptions: { ignoreTrailingSlash: true },
     // Set as the factory (not with setValidatorCompiler) so no plugin can fall back to Ajv, which
     // reports only the first error and coerces types, by adding a shared schema.
@@ -75,6 +83,7 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
     done();
   });
   app.addSchema(ErrorResponse);
+  registerConnectionPolicy(app, { draining });
   registerJsonParser(app);
   registerErrorHandler(app, clock);
   registerUnknownRouteHandler(app, clock);

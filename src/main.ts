@@ -16,6 +16,7 @@ import { loggerOptions } from './shared/logging.ts';
 import pino from 'pino';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Server } from 'node:net';
 
 async function start(): Promise<void> {
   const config = loadConfig();
@@ -37,20 +38,27 @@ async function start(): Promise<void> {
     encryptionKey: loadOrCreateKey(config.dataDir, 'data-encryption', config.dataEncryptionKey),
     warn: (message, error) => logger.warn({ err: error }, message),
     logger,
-    messageSinks: config.environment === 'sandbox' ? sandboxOutbox(config.dataDir) : undefined,
+    messageSinks:
+      config.environment === 'sandbox'
+        ? sandboxOutbox(config.dataDir, { keepMinutes: config.sandboxOutboxKeepMinutes, maxBytes: config.sandboxOutboxMaxBytes })
+        : undefined,
   });
   await container.prepare((message, fields) => logger.info(fields ?? {}, message));
   if (config.environment === 'sandbox') {
     const seeded = await container.companies.seedSandbox();
     if (seeded) printSandboxCredentials(seeded, config);
   }
-  const app = await buildApp({ container, logLevel, logStream: logDestination });
-
   let stopping = false;
+  const app = await buildApp({ container, logLevel, logStream: logDestination, draining: () => stopping });
+
   const stop = async (signal: string) => {
     if (stopping) return;
+    // From here every request is answered 503 with `Connection: close`, and every answer closes its
+    // connection: keep-alive clients leave on their own instead of having an idle connection closed
+    // under a request they are sending. Idle connections left after SHUTDOWN_DRAIN_MS are closed.
     stopping = true;
     app.log.info({ signal }, 'stopping: finishing requests in flight');
+    await connectionsClosed(app.server, config.shutdownDrainMs);
     // A keep-alive connection whose request was in flight becomes idle once answered; closing idle
     // connections as they appear keeps the stop from waiting for the clients' keep-alive timeout.
     const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
@@ -66,6 +74,13 @@ async function start(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+}
+
+/** Resolves once the server has no open connection, or after `timeoutMs`. */
+async function connectionsClosed(server: Server, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const count = () => new Promise<number>((resolve) => server.getConnections((error, n) => resolve(error ? 0 : n)));
+  while (Date.now() < deadline && (await count()) > 0) await new Promise((resolve) => setTimeout(resolve, 25));
 }
 
 start().catch((error: unknown) => {

@@ -11,16 +11,13 @@ const minute = 60_000;
 
 export function createThrottledTokenIssuer(deps: { auth: Pick<AuthService, 'issueToken'>; limiter: RateLimiter; perMinute: number }) {
   return async function issue(clientAddress: string, consumerKey: string, consumerSecret: string): Promise<TokenAnswer> {
+    // Every attempt is counted as a failure before the secret is checked, and given back once it
+    // proves right: of any number of concurrent wrong secrets, exactly the limit are checked.
     const failuresKey = `token-failures:${clientAddress}`;
-    const failures = await deps.limiter.peek(failuresKey, deps.perMinute, minute);
+    const failures = await deps.limiter.consume(failuresKey, deps.perMinute, minute);
     if (!failures.allowed) throw errors.tooManyRequests(failures.resetMs / 1000);
-    let answer: TokenAnswer;
-    try {
-      answer = await deps.auth.issueToken(consumerKey, consumerSecret);
-    } catch (error) {
-      await deps.limiter.consume(failuresKey, deps.perMinute, minute);
-      throw error;
-    }
+    const answer = await deps.auth.issueToken(consumerKey, consumerSecret);
+    await deps.limiter.release(failuresKey, minute);
     const perKey = await deps.limiter.consume(`token-key:${consumerKey}`, deps.perMinute, minute);
     if (!perKey.allowed) throw errors.tooManyRequests(perKey.resetMs / 1000);
     return answer;

@@ -183,12 +183,14 @@ describe('keys are 32 bytes written as base64 or hex', () => {
 });
 
 describe('TRUST_PROXY names the proxies whose X-Forwarded-For is believed', () => {
-  const cases: [string | undefined, boolean | number | string[]][] = [
+  const cases: [string | undefined, false | number | string[]][] = [
     [undefined, false],
     ['false', false],
-    ['true', true],
+    ['0', false],
     ['1', 1],
+    ['2', 2],
     ['10.0.0.0/8, 192.168.1.7', ['10.0.0.0/8', '192.168.1.7']],
+    ['loopback,fd00::/8,::1', ['loopback', 'fd00::/8', '::1']],
   ];
   for (const [raw, expected] of cases) {
     test(`${raw ?? 'unset'} gives ${JSON.stringify(expected)}`, () => {
@@ -196,7 +198,49 @@ describe('TRUST_PROXY names the proxies whose X-Forwarded-For is believed', () =
     });
   }
 
-  test('anything else is a ConfigError naming TRUST_PROXY', () => {
-    assert.equal(configErrorOf(() => loadConfig({ TRUST_PROXY: 'the load balancer' })).variable, 'TRUST_PROXY');
+  test('true, which believes addresses any client writes, is refused with a message saying what to use', () => {
+    const error = configErrorOf(() => loadConfig({ TRUST_PROXY: 'true' }));
+    assert.equal(error.variable, 'TRUST_PROXY');
+    assert.match(error.message, /must not be true/);
+    assert.match(error.message, /number of proxies/);
   });
+
+  for (const raw of ['the load balancer', '10.0.0.0/33', '999.1.1.1', '10.0.0.1/8/1', 'fd00::/129', '100']) {
+    test(`"${raw}" is a ConfigError naming TRUST_PROXY`, () => {
+      assert.equal(configErrorOf(() => loadConfig({ TRUST_PROXY: raw })).variable, 'TRUST_PROXY');
+    });
+  }
+});
+
+describe('slow clients, stopping and the sandbox outbox', () => {
+  test('defaults: 30 s for a request, 10 s for its headers, 2 s of draining, outbox of 60 minutes and 1 MiB', () => {
+    const config = loadConfig({});
+    assert.equal(config.requestTimeoutMs, 30_000);
+    assert.equal(config.headersTimeoutMs, 10_000);
+    assert.equal(config.shutdownDrainMs, 2000);
+    assert.equal(config.sandboxOutboxKeepMinutes, 60);
+    assert.equal(config.sandboxOutboxMaxBytes, 1_048_576);
+  });
+
+  test('given values are read', () => {
+    const config = loadConfig({
+      REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '1000', SHUTDOWN_DRAIN_MS: '0',
+      SANDBOX_OUTBOX_KEEP_MINUTES: '5', SANDBOX_OUTBOX_MAX_BYTES: '65536',
+    });
+    assert.deepEqual(
+      [config.requestTimeoutMs, config.headersTimeoutMs, config.shutdownDrainMs, config.sandboxOutboxKeepMinutes, config.sandboxOutboxMaxBytes],
+      [5000, 1000, 0, 5, 65536],
+    );
+  });
+
+  test('a header timeout longer than the request timeout is refused', () => {
+    const error = configErrorOf(() => loadConfig({ REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '2000' }));
+    assert.equal(error.variable, 'HEADERS_TIMEOUT_MS');
+  });
+
+  for (const [name, value] of [['REQUEST_TIMEOUT_MS', '0'], ['HEADERS_TIMEOUT_MS', 'soon'], ['SANDBOX_OUTBOX_MAX_BYTES', '10']]) {
+    test(`${name}=${value} is refused`, () => {
+      assert.equal(configErrorOf(() => loadConfig({ [name]: value })).variable, name);
+    });
+  }
 });

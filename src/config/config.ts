@@ -4,6 +4,8 @@ import { loadCirculoSettings, SettingError, type CirculoSettings } from './circu
  * Configuration from the environment. The variable names and defaults are part of the contract
  * (docs/operations.md, "Configuration"). A bad value stops the process with a message naming the variable.
  */
+import { isIP } from 'node:net';
+
 export const environmentNamePattern = /^[a-z0-9-]{1,32}$/;
 
 export interface Config {
@@ -29,8 +31,16 @@ export interface Config {
   providerTimeoutMs: number;
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
-  /** Proxies whose X-Forwarded-For is believed (Fastify's trustProxy): false, true, a hop count or addresses. */
-  trustProxy: boolean | number | string[];
+  /** Proxies whose X-Forwarded-For is believed: none (false), a hop count, or addresses/CIDR ranges. */
+  trustProxy: false | number | string[];
+  /** Time a client has to send a whole request (headers and body), and its headers alone. */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  /** How long a stop answers 503 on open connections before closing the idle ones. */
+  shutdownDrainMs: number;
+  /** The sandbox outbox keeps messages this recent, in a file at most this large. */
+  sandboxOutboxKeepMinutes: number;
+  sandboxOutboxMaxBytes: number;
   /** pino's level: the lines below it are never built. */
   logLevel: LogLevel;
 }
@@ -100,18 +110,41 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+const proxyNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, a CIDR range (`10.0.0.0/8`, `fd00::/8`) or one of the named ranges. */
+function isProxyEntry(entry: string): boolean {
+  if (proxyNames.has(entry)) return true;
+  const [address, prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
 /**
  * Behind a load balancer every request comes from its address: the per-address limit of failed
- * token requests then needs the client's address from X-Forwarded-For, believed only from proxies
- * named here.
+ * token requests then needs the client's address from X-Forwarded-For, believed only as far as the
+ * proxies named here (docs/operations.md, "Behind a load balancer"). `true` would believe the
+ * leftmost address, which any client writes itself, so it is refused.
  */
-function trustProxy(raw: string | undefined): boolean | number | string[] {
-  if (raw === undefined || raw === 'false') return false;
-  if (raw === 'true') return true;
+function trustProxy(raw: string | undefined): false | number | string[] {
+  if (raw === undefined || raw === 'false' || raw === '0') return false;
+  if (raw === 'true') {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      'must not be true: that believes any X-Forwarded-For a client writes. Give the number of proxies in front of ' +
+        'the service (e.g. 1) or their addresses/CIDR ranges, comma-separated',
+    );
+  }
   if (/^\d{1,2}$/.test(raw)) return Number(raw);
   const entries = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  if (entries.length === 0 || !entries.every((e) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(e))) {
-    throw new ConfigError('TRUST_PROXY', 'must be true, false, a hop count, or a comma-separated list of addresses or CIDR ranges');
+  const bad = entries.find((e) => !isProxyEntry(e));
+  if (entries.length === 0 || bad !== undefined) {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `must be false, a hop count (1-99), or a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal${bad ? `; "${bad}" is none of these` : ''}`,
+    );
   }
   return entries;
 }
@@ -167,7 +200,15 @@ export function loadConfig(env: Env = process.env): Config {
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
     trustProxy: trustProxy(text(env, 'TRUST_PROXY')),
     logLevel: oneOf(env, 'LOG_LEVEL', logLevels, 'info'),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 3_600_000),
+    shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 2000, 0, 600_000),
+    sandboxOutboxKeepMinutes: integer(env, 'SANDBOX_OUTBOX_KEEP_MINUTES', 60, 1, 525_600),
+    sandboxOutboxMaxBytes: integer(env, 'SANDBOX_OUTBOX_MAX_BYTES', 1_048_576, 4096, 1_073_741_824),
   };
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`);
+  }
   checkDependencies(config);
   return config;
 }

@@ -60,6 +60,18 @@ function limiterContract(name: string, build: (now: () => number) => RateLimiter
       assert.deepEqual(await limiter.consume(`${key}:b`, 3, minute), { allowed: true, remaining: 2, resetMs: 50_000 });
     });
 
+    test('release gives back one counted hit, never going below zero', async () => {
+      fresh();
+      await limiter.release(key, minute);
+      for (let i = 0; i < 3; i++) await limiter.consume(key, 3, minute);
+      await limiter.release(key, minute);
+      assert.deepEqual(await limiter.consume(key, 3, minute), { allowed: true, remaining: 0, resetMs: 50_000 });
+      assert.equal((await limiter.consume(key, 3, minute)).allowed, false);
+      const other = `${key}:released-first`;
+      await limiter.release(other, minute);
+      assert.equal((await limiter.consume(other, 1, minute)).remaining, 0, 'a release before any hit gives no credit');
+    });
+
     test('a window of another length is aligned on its own multiple', async () => {
       fresh();
       nowMs = windowStart + 2_500;
@@ -134,6 +146,9 @@ describe('failOpen', () => {
     peek: async () => {
       throw new Error('store down');
     },
+    release: async () => {
+      throw new Error('store down');
+    },
   };
 
   test('lets every request through and reports the error when the store throws', async () => {
@@ -141,7 +156,8 @@ describe('failOpen', () => {
     const limiter = failOpen(broken, (e) => reported.push(e));
     assert.deepEqual(await limiter.consume('k', 3, minute), { allowed: true, remaining: 3, resetMs: 0 });
     assert.deepEqual(await limiter.peek('k', 3, minute), { allowed: true, remaining: 3, resetMs: 0 });
-    assert.equal(reported.length, 2);
+    await limiter.release('k', minute);
+    assert.equal(reported.length, 3);
     assert.match(String(reported[0]), /store down/);
   });
 

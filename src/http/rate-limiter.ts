@@ -18,6 +18,12 @@ export interface RateLimiter {
   peek(key: string, limit: number, windowMs: number): Promise<LimitDecision>;
   /** `consume` without a promise, for limiters that count in memory (the per-request hot path). */
   consumeNow?(key: string, limit: number, windowMs: number): LimitDecision;
+  /**
+   * Gives back one hit counted by `consume` in the current window (never below zero): a caller
+   * that counts an attempt before knowing whether it is one to limit (a failed token request)
+   * returns it once it is known not to be.
+   */
+  release(key: string, windowMs: number): Promise<void>;
 }
 
 function decide(count: number, limit: number, windowStart: number, windowMs: number, nowMs: number): LimitDecision {
@@ -52,6 +58,10 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
   return {
     consumeNow,
     consume: async (key, limit, windowMs) => consumeNow(key, limit, windowMs),
+    async release(key, windowMs) {
+      const counter = read(key, windowMs, now());
+      if (counter.count > 0) counter.count -= 1;
+    },
     async peek(key, limit, windowMs) {
       const nowMs = now();
       const counter = read(key, windowMs, nowMs);
@@ -59,6 +69,9 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
     },
   };
 }
+
+// Decrements a counter that exists and is above zero; a missing key stays missing (no TTL-less key).
+const releaseScript = "local n = tonumber(redis.call('get', KEYS[1]) or '0') if n > 0 then redis.call('decr', KEYS[1]) end return 0";
 
 export function createRedisRateLimiter(redis: Redis, prefix: string, now: () => number = Date.now): RateLimiter {
   const keyOf = (key: string, windowStart: number) => `${prefix}:rl:${key}:${windowStart}`;
@@ -76,6 +89,10 @@ export function createRedisRateLimiter(redis: Redis, prefix: string, now: () => 
       const count = Number((await redis.get(keyOf(key, windowStart))) ?? 0);
       return decide(count + 1, limit, windowStart, windowMs, nowMs);
     },
+    async release(key, windowMs) {
+      const windowStart = Math.floor(now() / windowMs) * windowMs;
+      await redis.eval(releaseScript, 1, keyOf(key, windowStart));
+    },
   };
 }
 
@@ -88,5 +105,6 @@ export function failOpen(limiter: RateLimiter, onError: (error: unknown) => void
   return {
     consume: (key, limit, windowMs) => limiter.consume(key, limit, windowMs).catch((e) => (onError(e), open(limit))),
     peek: (key, limit, windowMs) => limiter.peek(key, limit, windowMs).catch((e) => (onError(e), open(limit))),
+    release: (key, windowMs) => limiter.release(key, windowMs).catch(onError),
   };
 }

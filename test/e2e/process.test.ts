@@ -15,7 +15,7 @@ import { join } from 'node:path';
 
 const root = new URL('../../', import.meta.url).pathname;
 const adminToken = 'e2e-admin-token-0123456789abcdef';
-const startTimeoutMs = 60_000;
+const startTimeoutMs = 180_000;
 
 interface Instance {
   child: ChildProcess;
