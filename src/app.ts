@@ -3,7 +3,6 @@
  * build the same app. Routes are registered explicitly here, so their order is visible.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { schemaValidatorCompiler } from './http/schema-validator.ts';
 import type { ValidatorFactory } from '@fastify/ajv-compiler';
@@ -14,8 +13,6 @@ import { registerJsonParser } from './http/json-body.ts';
 import { lazyChildLogger } from './http/lazy-request-logger.ts';
 import { RequestLifecycle } from './http/request-lifecycle.ts';
 import { requestIdOf } from './http/request-id.ts';
-import { serverWithFastPath } from './http/http-server.ts';
-import { createCatalogReadPath } from './catalogs/catalog-read-path.ts';
 import { ErrorResponse } from './http/error-response.ts';
 import { apiPrefix, registerOpenApi } from './http/openapi.ts';
 import { registerPartnerGuard } from './http/partner-guard.ts';
@@ -40,19 +37,7 @@ export const bodyLimitBytes = 64 * 1024;
 export async function buildApp({ container, logLevel = 'info', logStream }: AppOptions): Promise<FastifyInstance> {
   const { config, clock } = container;
   const metrics = createMetrics();
-  let closing = false;
-  const catalogReadPath = createCatalogReadPath({
-    store: container.catalogs.store,
-    auth: container.auth,
-    limiter: container.limiter,
-    perMinute: config.rateLimitPerMinute,
-    prefix: apiPrefix,
-    record: metrics.http.record,
-    enabled: () => !closing && !logsEveryRead,
-  });
   const app = Fastify({
-    // Catalog reads of partners already authenticated are answered before Fastify (catalog-read-path.ts).
-    serverFactory: serverWithFastPath(catalogReadPath, (error) => app.log.error({ err: error }, 'catalog read path failed')),
     logger: logStream ? { ...loggerOptions(logLevel), stream: logStream } : loggerOptions(logLevel),
     bodyLimit: bodyLimitBytes,
     requestIdHeader: false,
@@ -67,12 +52,6 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
     // reports only the first error and coerces types, by adding a shared schema.
     schemaController: { compilersFactory: { buildValidator: (() => schemaValidatorCompiler) as unknown as ValidatorFactory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  // At debug every request has its access line, which Fastify's path writes.
-  const logsEveryRead = (app.log as unknown as Logger).isLevelEnabled('debug');
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
   app.addSchema(ErrorResponse);
   registerJsonParser(app);
   registerErrorHandler(app, clock);
