@@ -36,7 +36,7 @@ export const bodyLimitBytes = 64 * 1024;
 
 export async function buildApp({ container, logLevel = 'info', logStream }: AppOptions): Promise<FastifyInstance> {
   const { config, clock } = container;
-  const metrics = createMetrics();
+  const metrics = createMetrics(container.sharedLimiter);
   const app = Fastify({
     logger: logStream ? { ...loggerOptions(logLevel), stream: logStream } : loggerOptions(logLevel),
     bodyLimit: bodyLimitBytes,
