@@ -16,6 +16,7 @@ import autocannon from 'autocannon';
 import { createScratchDatabase, newPartnerOn, startOwnRedis, startServiceProcess, type ServiceProcess } from '../test/service-processes.ts';
 import { recordAnswer, startBareServer } from './bare-server.ts';
 import { median } from './measure.ts';
+import { currentThreadCpuSeconds } from './cpu-accounting.ts';
 import { runConstantRate, type Operation, type RunResult } from './constant-rate.ts';
 
 const api = '/mx/b2b/autofin/api';
@@ -50,13 +51,23 @@ async function readsAcross(instances: ServiceProcess[], headers: Record<string, 
   const bareRates: number[] = [];
   const p99s: number[] = [];
   let non2xx = 0;
+  // CPU per request: steadier than req/s on a shared machine (the service processes from /proc, the
+  // bare route from this thread, autocannon running in worker threads).
+  const serviceCpu: number[] = [];
+  const bareCpu: number[] = [];
   try {
     for (let round = 0; round < 5; round++) {
+      const cpuBefore = instances.map((i) => i.cpuSeconds());
       const runs = await Promise.all(instances.map((i) => cannon(`${i.base}${path}`, headers, 5, 2)));
+      const requests = runs.reduce((sum, r) => sum + r.requests.total, 0);
+      serviceCpu.push((instances.reduce((sum, i, k) => sum + i.cpuSeconds() - cpuBefore[k], 0) * 1e6) / Math.max(1, requests));
       const rate = runs.reduce((sum, r) => sum + r.requests.average, 0);
       non2xx += runs.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
       p99s.push(Math.max(...runs.map((r) => r.latency.p99)));
-      const reference = (await cannon(`${bare.base}/brands`, headers, 10, 2)).requests.average;
+      const threadBefore = currentThreadCpuSeconds() ?? 0;
+      const bareRun = await cannon(`${bare.base}/brands`, headers, 10, 2);
+      bareCpu.push((((currentThreadCpuSeconds() ?? 0) - threadBefore) * 1e6) / Math.max(1, bareRun.requests.total));
+      const reference = bareRun.requests.average;
       service.push(rate);
       bareRates.push(reference);
       ratios.push(rate / reference);
@@ -68,6 +79,8 @@ async function readsAcross(instances: ServiceProcess[], headers: Record<string, 
   console.log(`  two instances (PostgreSQL + Redis)  ${Math.round(median(service)).toLocaleString('en').padStart(8)} req/s  p99 ${median(p99s)} ms  non-2xx/errors ${non2xx}`);
   console.log(`  bare Fastify, same answer           ${Math.round(median(bareRates)).toLocaleString('en').padStart(8)} req/s`);
   console.log(`  ratio                               ${median(ratios).toFixed(2).padStart(8)}  (target 0.6, aim 0.8; rounds ${ratios.map((r) => r.toFixed(2)).join(', ')})`);
+  const cpuRatio = median(bareCpu) / median(serviceCpu);
+  console.log(`  CPU per request: service ${median(serviceCpu).toFixed(0)} µs (both processes), bare ${median(bareCpu).toFixed(0)} µs; bare / service ${cpuRatio.toFixed(2)}`);
 }
 
 const outageRate = Number(process.env.BENCH_OUTAGE_RATE ?? 100);

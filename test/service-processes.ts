@@ -88,6 +88,8 @@ export interface ServiceProcess {
   output: () => string;
   /** Resident memory of the process, from /proc. */
   rssBytes: () => number;
+  /** CPU time the process has used (user + system), from /proc. */
+  cpuSeconds: () => number;
   /** SIGTERM and wait for the exit; resolves to the exit code. */
   stop: () => Promise<number | null>;
 }
@@ -125,6 +127,11 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
     startMs,
     output: () => out,
     rssBytes: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+    cpuSeconds: () => {
+      // Fields 14 and 15 (utime, stime) in clock ticks of 1/100 s, after the command name in parentheses.
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    },
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       const code = await exited;
