@@ -19,6 +19,8 @@ import { recordAnswer, startBareServer } from './bare-server.ts';
 import { compareInRounds, defaults, measure, type Measurement } from './measure.ts';
 import { containerFor, firstStart, listen, partnerToken } from './service.ts';
 import { leadWritePath } from './write-path.ts';
+import { productionShape } from './production-shape.ts';
+import { leadListScale } from './lead-list-scale.ts';
 
 const api = '/mx/b2b/autofin/api';
 const logLevel = process.env.LOG_LEVEL ?? 'info';
@@ -123,8 +125,21 @@ export const sections: Record<string, (ctx: BenchContext) => Promise<void>> = {
   writes: (ctx) => leadWritePath(ctx, logLevel),
 };
 
+/** Modes that set up their own service processes (a file each): `npm run bench -- production`. */
+export const modes: Record<string, () => Promise<void>> = {
+  production: productionShape,
+  'lead-list': leadListScale,
+};
+
 async function main() {
   const chosen = process.argv.slice(2);
+  const mode = chosen.find((name) => name in modes);
+  if (mode) {
+    const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+    console.log(`autofin bench, mode ${mode}: Node ${process.version}, ${os.cpus().length} CPUs, load average ${load}`);
+    await modes[mode]();
+    return;
+  }
   const unknown = chosen.filter((name) => !(name in sections));
   if (unknown.length > 0) throw new Error(`unknown bench section ${unknown.join(', ')}: choose from ${Object.keys(sections).join(', ')}`);
   const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');

@@ -3,7 +3,6 @@
  * build the same app. Routes are registered explicitly here, so their order is visible.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { schemaValidatorCompiler } from './http/schema-validator.ts';
 import type { ValidatorFactory } from '@fastify/ajv-compiler';
@@ -16,8 +15,6 @@ import { RequestLifecycle } from './http/request-lifecycle.ts';
 import { requestIdOf } from './http/request-id.ts';
 import { trustProxyOption } from './http/trust-proxy.ts';
 import { registerConnectionPolicy, slowClientOptions } from './http/connection-policy.ts';
-import { serverWithFastPath } from './http/http-server.ts';
-import { createCatalogReadPath } from './catalogs/catalog-read-path.ts';
 import { ErrorResponse } from './http/error-response.ts';
 import { apiPrefix, registerOpenApi } from './http/openapi.ts';
 import { registerPartnerGuard } from './http/partner-guard.ts';
@@ -44,20 +41,8 @@ export const bodyLimitBytes = 64 * 1024;
 
 export async function buildApp({ container, logLevel = 'info', logStream, draining = () => false }: AppOptions): Promise<FastifyInstance> {
   const { config, clock } = container;
-  const metrics = createMetrics(container.metrics);
-  let closing = false;
-  const catalogReadPath = createCatalogReadPath({
-    store: container.catalogs.store,
-    auth: container.auth,
-    limiter: container.limiter,
-    perMinute: config.rateLimitPerMinute,
-    prefix: apiPrefix,
-    record: metrics.http.record,
-    enabled: () => !closing && !logsEveryRead,
-  });
+  const metrics = createMetrics(container.metrics, container.sharedLimiter);
   const app = Fastify({
-    // Catalog reads of partners already authenticated are answered before Fastify (catalog-read-path.ts).
-    serverFactory: serverWithFastPath(catalogReadPath, (error) => app.log.error({ err: error }, 'catalog read path failed')),
     logger: logStream ? { ...loggerOptions(logLevel), stream: logStream } : loggerOptions(logLevel),
     bodyLimit: bodyLimitBytes,
     // Time limits for slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS; http/connection-policy.ts).
@@ -76,12 +61,6 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
     // reports only the first error and coerces types, by adding a shared schema.
     schemaController: { compilersFactory: { buildValidator: (() => schemaValidatorCompiler) as unknown as ValidatorFactory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  // At debug every request has its access line, which Fastify's path writes.
-  const logsEveryRead = (app.log as unknown as Logger).isLevelEnabled('debug');
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
   app.addSchema(ErrorResponse);
   registerConnectionPolicy(app, { draining });
   registerJsonParser(app);

@@ -11,7 +11,10 @@ import { createAccessTokens } from './auth/access-token.ts';
 import { createCredentialStatusCache } from './auth/credential-status-cache.ts';
 import { createAuthService } from './auth/auth.service.ts';
 import { createLocalRevocationBus, createRedisRevocationBus, type RevocationBus } from './auth/revocation-bus.ts';
-import { createMemoryRateLimiter, createRedisRateLimiter, failOpen, type RateLimiter } from './http/rate-limiter.ts';
+import { createMemoryRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
+import { createSharedRateLimiter, type SharedRateLimiter } from './http/shared-rate-limiter.ts';
+import { createRedisSharedCounters } from './http/shared-counters.ts';
+import { rateLimitedWarn } from './shared/rate-limited-warn.ts';
 import type { Config } from './config/config.ts';
 import { createCatalogsRepository } from './catalogs/catalogs.repository.ts';
 import { createCatalogStore, type CatalogStore } from './catalogs/catalog-store.ts';
@@ -54,27 +57,49 @@ export interface ContainerOptions {
   circuit?: { failureThreshold?: number; openMs?: number };
 }
 
-// Short enough that a revocation reaches instances without Redis within a second.
-const credentialStatusTtlMs = 1000;
+// Short enough that a revocation reaches instances without Redis (or while it is down) within a
+// second: the status is read from the database at most this long before it is used, plus the
+// query's own time (docs/api.md).
+const credentialStatusTtlMs = 750;
+// How often an instance exchanges its rate-limit counts with the others through Redis.
+const rateLimitSyncMs = 200;
 const catalogRefreshMs = 5000;
 
 export async function createContainer(options: ContainerOptions) {
   const { config, db, clock } = options;
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true }) : undefined;
+  // Repeated Redis failures (every reconnection attempt while it is down) write one line a minute.
+  const warnRedis = rateLimitedWarn(options.warn);
+  // Redis is never waited for: no command is queued while it is away (it fails at once), none waits
+  // more than a second, and the client reconnects by itself. The service starts without it.
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, {
+        lazyConnect: true,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        commandTimeout: 1_000,
+        retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+      })
+    : undefined;
   if (redis) {
-    redis.on('error', (error) => options.warn('redis error', error));
-    await redis.connect();
+    redis.on('error', (error) => warnRedis('redis unavailable', error));
+    redis.connect().catch(() => {});
   }
   const prefix = `autofin:${config.environment}`;
-  const limiter: RateLimiter = redis
-    ? failOpen(createRedisRateLimiter(redis, prefix), (e) => options.warn('rate limiter unavailable', e))
-    : createMemoryRateLimiter();
+  const sharedLimiter: SharedRateLimiter | undefined = redis
+    ? createSharedRateLimiter({
+        counters: createRedisSharedCounters(redis, prefix),
+        syncMs: rateLimitSyncMs,
+        onUnavailable: (error) => options.warn('rate limits are per instance until Redis answers again', error),
+        onRecovered: () => options.warn('redis answers again: rate limits are shared again'),
+      })
+    : undefined;
+  const limiter: RateLimiter = sharedLimiter ?? createMemoryRateLimiter();
 
   const companiesRepository = createCompaniesRepository(db);
   const statusCache = createCredentialStatusCache(credentialStatusTtlMs);
   const onRevoked = (key: string) => statusCache.invalidate(key);
   const revocations: RevocationBus = redis
-    ? await createRedisRevocationBus(redis, config.environment, onRevoked)
+    ? createRedisRevocationBus(redis, config.environment, onRevoked, warnRedis)
     : createLocalRevocationBus(onRevoked);
 
   const auth = createAuthService({
@@ -156,6 +181,8 @@ export async function createContainer(options: ContainerOptions) {
     db,
     clock,
     limiter,
+    /** With REDIS_URL: the rate limits shared through Redis (their state is a metric). */
+    sharedLimiter,
     auth,
     companies,
     /**
@@ -192,6 +219,7 @@ export async function createContainer(options: ContainerOptions) {
     async close() {
       clearInterval(catalogRefresh);
       await Promise.allSettled([providers.close(), bureau.close()]);
+      sharedLimiter?.close();
       await revocations.close();
       redis?.disconnect();
     },

@@ -1,7 +1,6 @@
 /**
  * The catalog reads (ops 1–4 and the model years): each one's path under the API prefix and the
- * index lookup that answers it (undefined: not in the catalog). The Fastify routes and the catalog
- * read path both serve these, so the two cannot disagree on what a path means.
+ * index lookup that answers it (undefined: not in the catalog).
  */
 import type { CatalogAnswer, CatalogIndex } from './catalog-index.ts';
 

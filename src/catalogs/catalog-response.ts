@@ -1,7 +1,6 @@
 /**
  * The answer to a catalog read: a pre-rendered representation, JSON or XML by `Accept`, with its
- * ETag and Cache-Control, or 304 when the partner already holds that representation. The same
- * reply whether Fastify's route sends it or the catalog read path does.
+ * ETag and Cache-Control, or 304 when the partner already holds that representation.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CatalogAnswer, CatalogFormat, Representation } from './catalog-index.ts';

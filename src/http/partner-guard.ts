@@ -44,22 +44,19 @@ export function registerPartnerGuard(scope: FastifyInstance, deps: PartnerGuardD
     if (!decision.allowed) throw errors.tooManyRequests(decision.resetMs / 1000);
   }
 
-  async function admitLater(request: FastifyRequest, reply: FastifyReply, pending: AuthContext | Promise<AuthContext>) {
-    const auth = await pending;
-    admit(request, reply, auth, await deps.limiter.consume(rateLimitKey(auth), deps.perMinute, rateLimitWindowMs));
-  }
+  const consume = (auth: AuthContext) => deps.limiter.consumeNow(rateLimitKey(auth), deps.perMinute, rateLimitWindowMs);
 
-  // A callback hook, not an async one: with the token and limits in memory nothing here waits, and
-  // a request then costs no promise at all.
+  // A callback hook, not an async one: the rate limit is decided in memory (with REDIS_URL too, see
+  // shared-rate-limiter.ts) and a cached token needs no lookup, so a request then costs no promise.
   scope.addHook('onRequest', (request, reply, done) => {
     try {
       const auth = deps.auth.authenticate(request.headers.authorization);
-      if (!(auth instanceof Promise) && deps.limiter.consumeNow) {
-        admit(request, reply, auth, deps.limiter.consumeNow(rateLimitKey(auth), deps.perMinute, rateLimitWindowMs));
+      if (!(auth instanceof Promise)) {
+        admit(request, reply, auth, consume(auth));
         done();
         return;
       }
-      admitLater(request, reply, auth).then(() => done(), done);
+      auth.then((known) => admit(request, reply, known, consume(known))).then(() => done(), done);
     } catch (error) {
       done(error as Error);
     }

@@ -1,8 +1,9 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { createMemoryRateLimiter, createRedisRateLimiter, failOpen, type RateLimiter } from './rate-limiter.ts';
+import { createMemoryRateLimiter, type RateLimiter } from './rate-limiter.ts';
+import { createSharedRateLimiter } from './shared-rate-limiter.ts';
+import { createMemorySharedCounters } from './shared-counters.ts';
 
 const minute = 60_000;
 // A window start, and a moment 10 s into that window.
@@ -82,6 +83,7 @@ function limiterContract(name: string, build: (now: () => number) => RateLimiter
 }
 
 limiterContract('memory rate limiter', (now) => createMemoryRateLimiter(now));
+limiterContract('shared rate limiter, alone', (now) => createSharedRateLimiter({ counters: createMemorySharedCounters(), now, manual: true }));
 
 describe('memory rate limiter with windows of several lengths', () => {
   test('clearing the expired counters of a short window keeps the count of a longer one', async () => {
@@ -102,81 +104,5 @@ describe('memory rate limiter with windows of several lengths', () => {
     nowMs += 3 * minute;
     await limiter.consume('other', 3, minute);
     assert.deepEqual(await limiter.peek('k', 3, minute), { allowed: true, remaining: 2, resetMs: minute - 1_000 });
-  });
-});
-
-describe('Redis rate limiter', () => {
-  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
-  const prefix = `autofin-test:${randomBytes(6).toString('hex')}`;
-  after(async () => {
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
-  });
-
-  limiterContract('against the real Redis', (now) => createRedisRateLimiter(redis, prefix, now));
-
-  test('its counters expire with their window, so Redis does not fill up', async () => {
-    const limiter = createRedisRateLimiter(redis, prefix);
-    await limiter.consume('expiring', 5, minute);
-    const keys = await redis.keys(`${prefix}:rl:expiring:*`);
-    assert.equal(keys.length, 1);
-    const ttl = await redis.pttl(keys[0]);
-    assert.ok(ttl > 0 && ttl <= minute, `pttl ${ttl}`);
-  });
-
-  test('two limiters on one Redis and prefix share the count, as two instances do', async () => {
-    const nowMs = windowStart + 1_000;
-    const a = createRedisRateLimiter(redis, prefix, () => nowMs);
-    const b = createRedisRateLimiter(redis, prefix, () => nowMs);
-    await a.consume('shared', 2, minute);
-    await b.consume('shared', 2, minute);
-    assert.equal((await a.consume('shared', 2, minute)).allowed, false);
-    const otherPrefix = createRedisRateLimiter(redis, `${prefix}-other`, () => nowMs);
-    assert.equal((await otherPrefix.consume('shared', 2, minute)).allowed, true, 'another environment counts apart');
-    await redis.del(...(await redis.keys(`${prefix}-other:*`)));
-  });
-});
-
-describe('failOpen', () => {
-  const broken: RateLimiter = {
-    consume: async () => {
-      throw new Error('store down');
-    },
-    peek: async () => {
-      throw new Error('store down');
-    },
-    release: async () => {
-      throw new Error('store down');
-    },
-  };
-
-  test('lets every request through and reports the error when the store throws', async () => {
-    const reported: unknown[] = [];
-    const limiter = failOpen(broken, (e) => reported.push(e));
-    assert.deepEqual(await limiter.consume('k', 3, minute), { allowed: true, remaining: 3, resetMs: 0 });
-    assert.deepEqual(await limiter.peek('k', 3, minute), { allowed: true, remaining: 3, resetMs: 0 });
-    await limiter.release('k', minute);
-    assert.equal(reported.length, 3);
-    assert.match(String(reported[0]), /store down/);
-  });
-
-  test('passes the store\'s decisions through while it works', async () => {
-    const limiter = failOpen(createMemoryRateLimiter(() => windowStart), () => assert.fail('no error expected'));
-    await limiter.consume('k', 1, minute);
-    assert.equal((await limiter.consume('k', 1, minute)).allowed, false);
-  });
-
-  test('an unreachable Redis lets requests through', async () => {
-    const unreachable = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
-    unreachable.on('error', () => {});
-    const reported: unknown[] = [];
-    try {
-      const limiter = failOpen(createRedisRateLimiter(unreachable, 'nowhere'), (e) => reported.push(e));
-      for (let i = 0; i < 5; i++) assert.equal((await limiter.consume('k', 1, minute)).allowed, true);
-      assert.equal(reported.length, 5);
-    } finally {
-      unreachable.disconnect();
-    }
   });
 });

@@ -1,8 +1,7 @@
 /**
- * Fixed-window counters for rate limits. In memory for one instance; in Redis (REDIS_URL) so that
- * every instance behind a load balancer counts against the same limit.
+ * Fixed-window counters for rate limits, in memory for one instance. Several instances share their
+ * counts through Redis with shared-rate-limiter.ts, which decides in memory too.
  */
-import type { Redis } from 'ioredis';
 
 export interface LimitDecision {
   allowed: boolean;
@@ -16,8 +15,8 @@ export interface RateLimiter {
   consume(key: string, limit: number, windowMs: number): Promise<LimitDecision>;
   /** Says whether the key is already over its limit, without counting. */
   peek(key: string, limit: number, windowMs: number): Promise<LimitDecision>;
-  /** `consume` without a promise, for limiters that count in memory (the per-request hot path). */
-  consumeNow?(key: string, limit: number, windowMs: number): LimitDecision;
+  /** `consume` without a promise (the per-request hot path). */
+  consumeNow(key: string, limit: number, windowMs: number): LimitDecision;
   /**
    * Gives back one hit counted by `consume` in the current window (never below zero): a caller
    * that counts an attempt before knowing whether it is one to limit (a failed token request)
@@ -67,44 +66,5 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
       const counter = read(key, windowMs, nowMs);
       return decide(counter.count + 1, limit, counter.windowStart, windowMs, nowMs);
     },
-  };
-}
-
-// Decrements a counter that exists and is above zero; a missing key stays missing (no TTL-less key).
-const releaseScript = "local n = tonumber(redis.call('get', KEYS[1]) or '0') if n > 0 then redis.call('decr', KEYS[1]) end return 0";
-
-export function createRedisRateLimiter(redis: Redis, prefix: string, now: () => number = Date.now): RateLimiter {
-  const keyOf = (key: string, windowStart: number) => `${prefix}:rl:${key}:${windowStart}`;
-  return {
-    async consume(key, limit, windowMs) {
-      const nowMs = now();
-      const windowStart = Math.floor(nowMs / windowMs) * windowMs;
-      const redisKey = keyOf(key, windowStart);
-      const [[, count]] = (await redis.multi().incr(redisKey).pexpire(redisKey, windowMs).exec()) as [[unknown, number]];
-      return decide(Number(count), limit, windowStart, windowMs, nowMs);
-    },
-    async peek(key, limit, windowMs) {
-      const nowMs = now();
-      const windowStart = Math.floor(nowMs / windowMs) * windowMs;
-      const count = Number((await redis.get(keyOf(key, windowStart))) ?? 0);
-      return decide(count + 1, limit, windowStart, windowMs, nowMs);
-    },
-    async release(key, windowMs) {
-      const windowStart = Math.floor(now() / windowMs) * windowMs;
-      await redis.eval(releaseScript, 1, keyOf(key, windowStart));
-    },
-  };
-}
-
-/**
- * A limiter whose store may fail (Redis down) fails open: losing rate limiting for a moment is
- * better than refusing every partner request.
- */
-export function failOpen(limiter: RateLimiter, onError: (error: unknown) => void): RateLimiter {
-  const open = (limit: number): LimitDecision => ({ allowed: true, remaining: limit, resetMs: 0 });
-  return {
-    consume: (key, limit, windowMs) => limiter.consume(key, limit, windowMs).catch((e) => (onError(e), open(limit))),
-    peek: (key, limit, windowMs) => limiter.peek(key, limit, windowMs).catch((e) => (onError(e), open(limit))),
-    release: (key, windowMs) => limiter.release(key, windowMs).catch(onError),
   };
 }

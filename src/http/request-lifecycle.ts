@@ -3,9 +3,7 @@
  * arrives, and at the end one access line and the metrics. Fastify calls its log controller at
  * exactly those two points of every request (routes, the 404 handler, errors alike), so they are
  * done there rather than in `onRequest`/`onResponse` hooks, which each add a hook run to every
- * request. Fastify's own two lines per request are replaced by the one access line. (Catalog reads
- * answered on the catalog read path never reach Fastify: that path sets the id header and counts the
- * metrics itself, and is off at debug so that every read then gets its lines here.)
+ * request. Fastify's own two lines per request are replaced by the one access line.
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Level, Logger } from 'pino';

@@ -1,0 +1,176 @@
+/**
+ * `npm run bench -- production`: the service as a lender runs it: separate service processes on one
+ * PostgreSQL database (a scratch database on the server of DATABASE_URL, default the local test
+ * server) and a Redis of the bench's own on another port. Measures, in one run:
+ *   1. first start and restart, embedded and on PostgreSQL, and resident memory idle;
+ *   2. catalog reads across two instances against the bare Fastify route answering the same bytes;
+ *   3. a mixed partner workload at fixed rates (constant-rate generator), p50/p99 per operation;
+ *   4. the same workload with the bench's Redis stopped for 5 s and started again (at
+ *      BENCH_OUTAGE_RATE req/s, default 100, a rate this 2-core machine sustains).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { createScratchDatabase, newPartnerOn, startOwnRedis, startServiceProcess, type ServiceProcess } from '../test/service-processes.ts';
+import { recordAnswer, startBareServer } from './bare-server.ts';
+import { median } from './measure.ts';
+import { currentThreadCpuSeconds } from './cpu-accounting.ts';
+import { runConstantRate, type Operation, type RunResult } from './constant-rate.ts';
+
+const api = '/mx/b2b/autofin/api';
+const adminToken = randomBytes(16).toString('hex');
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+const sec = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function startAndRestart(label: string, env: Record<string, string>) {
+  const first = await startServiceProcess(env);
+  await sleep(2_000);
+  const rssFirst = first.rssBytes();
+  await first.stop();
+  const again = await startServiceProcess(env);
+  await sleep(2_000);
+  const rss = again.rssBytes();
+  console.log(`  ${label.padEnd(34)}${sec(first.startMs).padStart(10)}${sec(again.startMs).padStart(10)}${mib(rss).padStart(10)}  (after the first start ${mib(rssFirst)})`);
+  return again;
+}
+
+async function cannon(url: string, headers: Record<string, string>, connections: number, seconds: number) {
+  return autocannon({ url, headers, connections, duration: seconds, workers: 1 });
+}
+
+/** Catalog reads spread over both instances vs the bare route, in alternating rounds; median ratio. */
+async function readsAcross(instances: ServiceProcess[], headers: Record<string, string>) {
+  const path = `${api}/catalogs/years/2020/brands`;
+  const res = await fetch(`${instances[0].base}${path}`, { headers });
+  const bare = await startBareServer([recordAnswer('/brands', { statusCode: res.status, headers: Object.fromEntries(res.headers), rawPayload: Buffer.from(await res.arrayBuffer()) })]);
+  const ratios: number[] = [];
+  const service: number[] = [];
+  const bareRates: number[] = [];
+  const p99s: number[] = [];
+  let non2xx = 0;
+  // CPU per request: steadier than req/s on a shared machine (the service processes from /proc, the
+  // bare route from this thread, autocannon running in worker threads).
+  const serviceCpu: number[] = [];
+  const bareCpu: number[] = [];
+  try {
+    for (let round = 0; round < 5; round++) {
+      const cpuBefore = instances.map((i) => i.cpuSeconds());
+      const runs = await Promise.all(instances.map((i) => cannon(`${i.base}${path}`, headers, 5, 2)));
+      const requests = runs.reduce((sum, r) => sum + r.requests.total, 0);
+      serviceCpu.push((instances.reduce((sum, i, k) => sum + i.cpuSeconds() - cpuBefore[k], 0) * 1e6) / Math.max(1, requests));
+      const rate = runs.reduce((sum, r) => sum + r.requests.average, 0);
+      non2xx += runs.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+      p99s.push(Math.max(...runs.map((r) => r.latency.p99)));
+      const threadBefore = currentThreadCpuSeconds() ?? 0;
+      const bareRun = await cannon(`${bare.base}/brands`, headers, 10, 2);
+      bareCpu.push((((currentThreadCpuSeconds() ?? 0) - threadBefore) * 1e6) / Math.max(1, bareRun.requests.total));
+      const reference = bareRun.requests.average;
+      service.push(rate);
+      bareRates.push(reference);
+      ratios.push(rate / reference);
+    }
+  } finally {
+    await bare.app.close();
+  }
+  console.log(`\ncatalog reads (GET brands of 2020), autocannon 5 connections per instance vs 10 on the bare route, 5 rounds of 2 s, medians`);
+  console.log(`  two instances (PostgreSQL + Redis)  ${Math.round(median(service)).toLocaleString('en').padStart(8)} req/s  p99 ${median(p99s)} ms  non-2xx/errors ${non2xx}`);
+  console.log(`  bare Fastify, same answer           ${Math.round(median(bareRates)).toLocaleString('en').padStart(8)} req/s`);
+  console.log(`  ratio                               ${median(ratios).toFixed(2).padStart(8)}  (target 0.6, aim 0.8; rounds ${ratios.map((r) => r.toFixed(2)).join(', ')})`);
+  const cpuRatio = median(bareCpu) / median(serviceCpu);
+  console.log(`  CPU per request: service ${median(serviceCpu).toFixed(0)} µs (both processes), bare ${median(bareCpu).toFixed(0)} µs; bare / service ${cpuRatio.toFixed(2)}`);
+}
+
+const outageRate = Number(process.env.BENCH_OUTAGE_RATE ?? 100);
+const loanInfo = JSON.stringify({ downPayment: 80000, term: 48, purchaseIntention: 'WITHIN_A_MONTH' });
+
+async function mixedOperations(instances: ServiceProcess[], partners: { headers: Record<string, string> }[]): Promise<Operation[]> {
+  // Leads to read and write: a few per partner, with a section saved so they are listed.
+  const leads: { partner: number; id: string }[] = [];
+  for (const [p, partner] of partners.entries()) {
+    for (let i = 0; i < 10; i++) {
+      const base = instances[i % instances.length].base;
+      const res = await fetch(`${base}${api}/leads`, { method: 'POST', headers: { ...partner.headers, 'content-type': 'application/json' }, body: '{}' });
+      const { id } = (await res.json()) as { id: string };
+      await fetch(`${base}${api}/leads/${id}/loan-info`, { method: 'PUT', headers: { ...partner.headers, 'content-type': 'application/json' }, body: loanInfo });
+      leads.push({ partner: p, id });
+    }
+  }
+  const at = (i: number) => instances[i % instances.length].base;
+  const who = (i: number) => partners[Math.floor(i / instances.length) % partners.length].headers;
+  const lead = (i: number) => leads[i % leads.length];
+  const json = (headers: Record<string, string>) => ({ ...headers, 'content-type': 'application/json' });
+  return [
+    { name: 'GET catalog brands', weight: 25, request: (i) => ({ base: at(i), method: 'GET', path: `${api}/catalogs/years/2020/brands`, headers: who(i) }) },
+    { name: 'GET catalog zip-code', weight: 20, request: (i) => ({ base: at(i), method: 'GET', path: `${api}/catalogs/zip-code/06700`, headers: who(i) }) },
+    { name: 'POST /leads', weight: 10, request: (i) => ({ base: at(i), method: 'POST', path: `${api}/leads`, headers: json(who(i)), body: '{}' }) },
+    {
+      name: 'PUT loan-info',
+      weight: 15,
+      request: (i) => ({ base: at(i), method: 'PUT', path: `${api}/leads/${lead(i).id}/loan-info`, headers: json(partners[lead(i).partner].headers), body: loanInfo }),
+    },
+    { name: 'GET /leads/:id', weight: 15, request: (i) => ({ base: at(i), method: 'GET', path: `${api}/leads/${lead(i).id}`, headers: partners[lead(i).partner].headers }) },
+    { name: 'GET /leads (page)', weight: 15, request: (i) => ({ base: at(i), method: 'GET', path: `${api}/leads?limit=20`, headers: who(i) }) },
+  ];
+}
+
+function mixedTable(title: string, result: RunResult, baseline?: RunResult) {
+  console.log(`\n${title}: target ${result.targetRate} req/s, achieved ${Math.round(result.achievedRate)} req/s, generator lag at worst ${result.maxLagMs.toFixed(0)} ms`);
+  console.log(`  ${'operation'.padEnd(24)}${'count'.padStart(7)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'max ms'.padStart(9)}${'failed'.padStart(8)}${baseline ? '  p99 / without outage' : ''}`);
+  for (const [k, op] of result.operations.entries()) {
+    const ratio = baseline ? `  ${(op.p99Ms / Math.max(0.1, baseline.operations[k].p99Ms)).toFixed(2)}` : '';
+    console.log(`  ${op.name.padEnd(24)}${String(op.count).padStart(7)}${op.p50Ms.toFixed(1).padStart(9)}${op.p99Ms.toFixed(1).padStart(9)}${op.maxMs.toFixed(0).padStart(9)}${String(op.failures).padStart(8)}${ratio}`);
+  }
+  for (const f of result.failures.slice(0, 5)) console.log(`  failure: ${f}`);
+}
+
+export async function productionShape(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const database = await createScratchDatabase(serverUrl);
+  const redis = await startOwnRedis();
+  const embeddedDir = mkdtempSync(join(tmpdir(), 'autofin-bench-embedded-'));
+  const common = {
+    AUTOFIN_ENV: 'bench', ADMIN_TOKEN: adminToken, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '10000000',
+    TOKEN_SIGNING_KEY: randomBytes(32).toString('hex'), DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+  };
+  const shared = { ...common, DATABASE_URL: database.url, REDIS_URL: redis.url };
+  const running: ServiceProcess[] = [];
+  try {
+    console.log('\nstart and memory (service processes; a start counts from spawning node to "Server listening")');
+    console.log(`  ${''.padEnd(34)}${'first'.padStart(10)}${'restart'.padStart(10)}${'RSS idle'.padStart(10)}`);
+    const embedded = await startAndRestart('embedded (empty DATA_DIR)', { ...common, DATA_DIR: embeddedDir });
+    await embedded.stop();
+    const a = await startAndRestart('DATABASE_URL + REDIS_URL', shared);
+    running.push(a);
+    const b = await startServiceProcess(shared);
+    running.push(b);
+
+    const partners = await Promise.all(Array.from({ length: 4 }, (_, i) => newPartnerOn(running[i % 2].base, adminToken)));
+    await readsAcross(running, partners[0].headers);
+
+    const operations = await mixedOperations(running, partners);
+    console.log('\nmixed partner workload over both instances (constant-rate generator, latency from the scheduled send)');
+    await runConstantRate(operations, 200, 2); // warm-up
+    for (const rate of [100, 500, 2000]) mixedTable(`mixed at ${rate} req/s for 8 s`, await runConstantRate(operations, rate, 8));
+
+    // At a rate this machine sustains, so that the comparison is not one of two queues.
+    const baseline = await runConstantRate(operations, outageRate, 12);
+    mixedTable(`mixed at ${outageRate} req/s for 12 s (baseline for the outage)`, baseline);
+    const outage = await runConstantRate(operations, outageRate, 12, [
+      { atMs: 3_000, run: () => redis.stop() },
+      { atMs: 8_000, run: () => redis.start() },
+    ]);
+    mixedTable('the same with Redis stopped from 3 s to 8 s', outage, baseline);
+    await sleep(1_500);
+    const shared1 = await Promise.all(running.map(async (i) => /^autofin_rate_limits_shared (\d)/m.exec(await (await fetch(`${i.base}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } })).text())?.[1]));
+    const warnings = running.map((i) => i.output().split('\n').filter((l) => l.includes('"level":40')).length);
+    console.log(`  after Redis is back: autofin_rate_limits_shared ${shared1.join(', ')}; warnings logged per instance ${warnings.join(', ')}`);
+  } finally {
+    await Promise.all(running.map((i) => i.stop()));
+    await redis.stop();
+    await database.drop();
+    rmSync(embeddedDir, { recursive: true, force: true });
+  }
+}

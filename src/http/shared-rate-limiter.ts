@@ -1,0 +1,205 @@
+/**
+ * Rate limits shared by several instances without a round trip per request. Each instance decides
+ * in memory; every `syncMs` it adds what it counted to the shared counters and reads the totals back
+ * in one exchange (shared-counters.ts). Between two exchanges an instance admits at most its share of
+ * what was left at the last one (what is left divided by the instances seen), so together they stay
+ * near the limit although none waits for the others. docs/operations.md "Several instances" gives the
+ * bound of the overshoot.
+ *
+ * When the shared counters fail or are late (Redis down or slow), each instance enforces the limit
+ * on its own counts (its last known total plus what it counted since): requests never wait for Redis,
+ * and the next successful exchange merges the counts again.
+ */
+import { randomUUID } from 'node:crypto';
+import type { LimitDecision, RateLimiter } from './rate-limiter.ts';
+import type { SharedCounters } from './shared-counters.ts';
+
+interface Counter {
+  limit: number;
+  /** The shared total read at the last exchange (this instance's earlier hits included). */
+  total: number;
+  /** Hits admitted here and not yet added to the shared total. */
+  pending: number;
+  /** Hits admitted here since the last exchange, and how many this instance may admit until the next. */
+  sinceExchange: number;
+  share: number;
+}
+
+/** The counters of one window length, for its current window. */
+interface Window {
+  windowMs: number;
+  windowStart: number;
+  counters: Map<string, Counter>;
+  /** Every key's shared total at the last exchange, those this instance has not seen yet included. */
+  known: Map<string, number>;
+}
+
+export interface SharedRateLimiterOptions {
+  counters: SharedCounters;
+  now?: () => number;
+  /** How often the counts are exchanged (100–250 ms). */
+  syncMs?: number;
+  /** Without a successful exchange for this long, the limits are per instance. */
+  staleMs?: number;
+  /** Told once when the shared counters become unusable, and once when they are back. */
+  onUnavailable?: (error: unknown) => void;
+  onRecovered?: () => void;
+  /** Window lengths whose totals are read from the first exchange on, before any request uses them. */
+  windowsMs?: number[];
+  /** No timer: the caller (a test) calls `exchange()` itself. */
+  manual?: boolean;
+}
+
+export interface SharedRateLimiter extends RateLimiter {
+  /** Adds the counts made so far to the shared ones and reads them back; never rejects. */
+  exchange(): Promise<void>;
+  /** Whether limits are currently shared (false: each instance counts alone). */
+  isShared(): boolean;
+  /** Exchanges that failed since start. */
+  failures(): number;
+  close(): void;
+}
+
+export function createSharedRateLimiter(options: SharedRateLimiterOptions): SharedRateLimiter {
+  const now = options.now ?? Date.now;
+  const syncMs = options.syncMs ?? 200;
+  const staleMs = options.staleMs ?? Math.max(1_000, syncMs * 3);
+  const instanceId = randomUUID();
+  const windows = new Map<number, Window>();
+  let instances = 1;
+  let lastSuccessAt: number | undefined;
+  let lastFailed = false;
+  let failures = 0;
+  let inFlight: Promise<void> | undefined;
+  for (const windowMs of options.windowsMs ?? [60_000]) windowOf(windowMs, now());
+
+  const isShared = () => !lastFailed && lastSuccessAt !== undefined && now() - lastSuccessAt <= staleMs;
+  const shareOf = (counter: Counter) => Math.ceil(Math.max(0, counter.limit - counter.total - counter.pending) / instances);
+
+  function windowOf(windowMs: number, nowMs: number): Window {
+    const windowStart = Math.floor(nowMs / windowMs) * windowMs;
+    let window = windows.get(windowMs);
+    if (!window || window.windowStart !== windowStart) {
+      window = { windowMs, windowStart, counters: new Map(), known: new Map() };
+      windows.set(windowMs, window);
+    }
+    return window;
+  }
+
+  function counterOf(key: string, limit: number, windowMs: number, nowMs: number): { counter: Counter; window: Window } {
+    const window = windowOf(windowMs, nowMs);
+    let counter = window.counters.get(key);
+    if (!counter) {
+      counter = { limit, total: window.known.get(key) ?? 0, pending: 0, sinceExchange: 0, share: 0 };
+      counter.share = shareOf(counter);
+      window.counters.set(key, counter);
+    }
+    counter.limit = limit;
+    return { counter, window };
+  }
+
+  function decide({ counter, window }: { counter: Counter; window: Window }, nowMs: number, count: boolean): LimitDecision {
+    const used = counter.total + counter.pending + 1;
+    const windowLeftMs = window.windowStart + window.windowMs - nowMs;
+    if (used > counter.limit) return { allowed: false, remaining: 0, resetMs: windowLeftMs };
+    if (isShared() && counter.sinceExchange >= counter.share) {
+      // Within the limit, but this instance's share until the next exchange is used up.
+      return { allowed: false, remaining: counter.limit - used + 1, resetMs: Math.min(syncMs, windowLeftMs) };
+    }
+    if (count) {
+      counter.pending += 1;
+      counter.sinceExchange += 1;
+    }
+    return { allowed: true, remaining: counter.limit - used, resetMs: windowLeftMs };
+  }
+
+  function consumeNow(key: string, limit: number, windowMs: number): LimitDecision {
+    const nowMs = now();
+    return decide(counterOf(key, limit, windowMs, nowMs), nowMs, true);
+  }
+
+  async function runExchange(): Promise<void> {
+    const nowMs = now();
+    const batch = [...windows.keys()].map((windowMs) => {
+      const window = windowOf(windowMs, nowMs);
+      const deltas = [...window.counters].filter(([, c]) => c.pending > 0).map(([key, c]) => [key, c.pending] as const);
+      return { window, deltas };
+    });
+    try {
+      const { totals, instances: seen } = await options.counters.exchange(
+        instanceId,
+        nowMs,
+        batch.map(({ window, deltas }) => ({
+          window: `${window.windowMs}:${window.windowStart}`,
+          deltas,
+          ttlMs: window.windowStart + window.windowMs - nowMs,
+        })),
+      );
+      instances = seen;
+      batch.forEach(({ window, deltas }, i) => {
+        if (windows.get(window.windowMs) !== window) return; // a new window began meanwhile
+        window.known = totals[i];
+        for (const [key, delta] of deltas) window.counters.get(key)!.pending -= delta;
+        for (const [key, counter] of window.counters) {
+          counter.total = totals[i].get(key) ?? counter.total;
+          counter.sinceExchange = 0;
+          counter.share = shareOf(counter);
+        }
+      });
+      lastSuccessAt = nowMs;
+      if (lastFailed) {
+        lastFailed = false;
+        options.onRecovered?.();
+      }
+    } catch (error) {
+      failures += 1;
+      if (!lastFailed) {
+        lastFailed = true;
+        options.onUnavailable?.(error);
+      }
+    }
+  }
+
+  function tick(): void {
+    // One exchange at a time: a slow store delays the next one instead of piling them up.
+    if (inFlight) return;
+    inFlight = runExchange().finally(() => {
+      inFlight = undefined;
+    });
+  }
+
+  /** An exchange that starts after any one in flight, so it carries every count made before the call. */
+  async function exchange(): Promise<void> {
+    while (inFlight) await inFlight;
+    tick();
+    await inFlight;
+  }
+
+  const timer = options.manual ? undefined : setInterval(tick, syncMs);
+  timer?.unref();
+
+  return {
+    consumeNow,
+    consume: async (key, limit, windowMs) => consumeNow(key, limit, windowMs),
+    async peek(key, limit, windowMs) {
+      const nowMs = now();
+      return decide(counterOf(key, limit, windowMs, nowMs), nowMs, false);
+    },
+    /**
+     * Gives back a hit not yet exchanged (the usual case: a failed token request is released within
+     * the same request). A hit already added to the shared total stays counted until its window ends.
+     */
+    async release(key, windowMs) {
+      const counter = windowOf(windowMs, now()).counters.get(key);
+      if (!counter || counter.pending === 0) return;
+      counter.pending -= 1;
+      counter.sinceExchange = Math.max(0, counter.sinceExchange - 1);
+    },
+    exchange,
+    isShared,
+    failures: () => failures,
+    close() {
+      clearInterval(timer);
+    },
+  };
+}
