@@ -1,8 +1,8 @@
 /**
  * Metrics of what the service does beyond HTTP: PIN sends and confirmations by outcome, calls to
  * each provider by outcome with their latency, each provider's circuit state, and rate-limit
- * refusals by reason. None of these counts a catalog read (the bulk of requests), so they use prom-client's own
- * labelled metrics. Labels are closed sets of codes, never ids or personal data.
+ * refusals by reason. None of these counts a catalog read (the bulk of requests), so they use
+ * prom-client's own labelled metrics. Labels are closed sets of codes, never ids or personal data.
  */
 import { Counter, Gauge, Histogram, type Metric, type Registry } from 'prom-client';
 
