@@ -13,7 +13,7 @@ export function createThrottledTokenIssuer(deps: { auth: Pick<AuthService, 'issu
   return async function issue(clientAddress: string, consumerKey: string, consumerSecret: string): Promise<TokenAnswer> {
     const failuresKey = `token-failures:${clientAddress}`;
     const failures = await deps.limiter.peek(failuresKey, deps.perMinute, minute);
-    if (!failures.allowed) throw errors.tooManyRequests(failures.resetMs / 1000);
+    if (!failures.allowed) throw errors.tooManyRequests('TOKEN_FAILURE_LIMIT', failures.resetMs / 1000);
     let answer: TokenAnswer;
     try {
       answer = await deps.auth.issueToken(consumerKey, consumerSecret);
@@ -22,7 +22,7 @@ export function createThrottledTokenIssuer(deps: { auth: Pick<AuthService, 'issu
       throw error;
     }
     const perKey = await deps.limiter.consume(`token-key:${consumerKey}`, deps.perMinute, minute);
-    if (!perKey.allowed) throw errors.tooManyRequests(perKey.resetMs / 1000);
+    if (!perKey.allowed) throw errors.tooManyRequests('TOKEN_REQUEST_LIMIT', perKey.resetMs / 1000);
     return answer;
   };
 }

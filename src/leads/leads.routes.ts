@@ -74,6 +74,7 @@ export const leadsRoutes =
     });
 
     app.put('/leads/:leadId/address', {
+      config: { dataChecks: deps.leads.dataChecks.address },
       schema: { tags, security, operationId: 'saveAddress', summary: 'Save the address', description: 'The ZIP code must exist; the neighborhood is matched against its settlements. 200 with no body.', params: s.LeadIdParams, body: s.AddressPayload, response: { 200: empty200, ...fails } },
     }, async (request, reply) => {
       await deps.leads.saveAddress(actorOf(requireAuth(request)), request.params.leadId, request.body);
@@ -81,6 +82,7 @@ export const leadsRoutes =
     });
 
     app.put('/leads/:leadId/auto', {
+      config: { dataChecks: deps.leads.dataChecks.vehicle },
       schema: { tags, security, operationId: 'saveVehicle', summary: 'Save the vehicle and its estimated price', description: '`id` is a version id of the vehicle catalog. 204.', params: s.LeadIdParams, body: s.AutoLeadPayload, response: { 204: noContent, ...fails } },
     }, async (request, reply) => {
       await deps.leads.saveVehicle(actorOf(requireAuth(request)), request.params.leadId, request.body);
@@ -88,6 +90,7 @@ export const leadsRoutes =
     });
 
     app.put('/leads/:leadId/financial', {
+      config: { dataChecks: deps.leads.dataChecks.financial },
       schema: { tags, security, operationId: 'saveFinancial', summary: 'Save employment and income', description: 'Replaces the financial section. 200 with no body.', params: s.LeadIdParams, body: s.FinancialPayload, response: { 200: empty200, ...fails } },
     }, async (request, reply) => {
       await deps.leads.saveFinancial(actorOf(requireAuth(request)), request.params.leadId, request.body);
@@ -95,6 +98,7 @@ export const leadsRoutes =
     });
 
     app.post('/leads/:leadId/person', {
+      config: { dataChecks: deps.leads.dataChecks.person },
       schema: { tags, security, operationId: 'savePerson', summary: 'Save the person', description: 'Names, RFC and birth date (an adult; the RFC’s date must equal it). 200 with no body.', params: s.LeadIdParams, body: s.PersonPayload, response: { 200: empty200, ...fails } },
     }, async (request, reply) => {
       await deps.leads.savePerson(actorOf(requireAuth(request)), request.params.leadId, request.body);
