@@ -5,7 +5,7 @@
  * destroys the socket after it.
  */
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors } from './app-error.ts';
@@ -64,12 +64,26 @@ export function clientErrorHandler(clock: Clock) {
   return (error: NodeJS.ErrnoException, socket: Socket): void => {
     // A reset connection has nobody left to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
-    if (!socket.writable) return void socket.destroy();
-    // Destroyed once the answer is flushed, or after a second for a client that never reads it.
-    const timer = setTimeout(() => socket.destroy(), 1000).unref();
-    socket.end(clientErrorAnswer(clientErrorOf(error), clock.now()), () => {
-      clearTimeout(timer);
-      socket.destroy();
-    });
+    let answered = false;
+    const answer = () => {
+      if (answered) return;
+      answered = true;
+      if (!socket.writable) return void socket.destroy();
+      // Destroyed once the answer is flushed, or after a second for a client that never reads it.
+      const timer = setTimeout(() => socket.destroy(), 1000).unref();
+      socket.end(clientErrorAnswer(clientErrorOf(error), clock.now()), () => {
+        clearTimeout(timer);
+        socket.destroy();
+      });
+    };
+    // A pipelining client may still be owed the answer of an earlier request on this connection:
+    // the error follows it rather than cutting into it.
+    const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+    if (pending && !pending.writableFinished) {
+      pending.once('finish', answer);
+      pending.once('close', () => (pending.writableFinished ? answer() : socket.destroy()));
+      return;
+    }
+    answer();
   };
 }
