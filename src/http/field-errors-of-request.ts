@@ -1,7 +1,7 @@
 /**
  * One validation answer lists every failing field of the request: Fastify stops at the first
  * failing part (path, body, query, headers), so the other parts are checked here too, and a route's
- * checks against data (catalogs, dates) add the fields that passed the schema but fail them.
+ * checks against data (catalogs, dates, cursors) add the fields that passed the schema but fail them.
  */
 import type { FastifyRequest } from 'fastify';
 import type { FieldError } from './app-error.ts';
@@ -13,6 +13,8 @@ export type DataChecks = (body: Record<string, unknown>) => FieldError[];
 declare module 'fastify' {
   interface FastifyContextConfig {
     dataChecks?: DataChecks;
+    /** The same for a query string. */
+    queryChecks?: DataChecks;
   }
 }
 
@@ -41,10 +43,11 @@ export function fieldErrorsOfRequest(request: FastifyRequest, failedPart: string
     const result = validate(inputOf(request, part)) as { error?: SchemaError[] } | undefined;
     if (result?.error) out.push(...toFieldErrors(result.error, part));
   }
-  const dataChecks = request.routeOptions?.config?.dataChecks;
-  if (dataChecks && isRecord(request.body)) {
+  const config = request.routeOptions?.config;
+  for (const [checks, input] of [[config?.dataChecks, request.body], [config?.queryChecks, request.query]] as const) {
+    if (!checks || !isRecord(input)) continue;
     const listed = new Set(out.map((e) => e.field));
-    out.push(...dataChecks(request.body).filter((e) => !listed.has(e.field)));
+    out.push(...checks(input).filter((e) => !listed.has(e.field)));
   }
   return out;
 }

@@ -46,16 +46,28 @@ function parseDate(value: string | undefined, field: string, fieldErrors: FieldE
   return date;
 }
 
-/** The list's filters, every bad one reported in one answer. */
-function listFilter(query: ListQuery) {
-  const fieldErrors: FieldError[] = [];
-  const filter = {
+function filterOf(query: ListQuery, fieldErrors: FieldError[]) {
+  return {
     createdFrom: parseDate(query.createdFrom, 'createdFrom', fieldErrors),
     createdTo: parseDate(query.createdTo, 'createdTo', fieldErrors),
     after: query.cursor ? decodeCursor(query.cursor, fieldErrors) : undefined,
   };
+}
+
+/** The list's filters, every bad one reported in one answer. */
+function listFilter(query: ListQuery) {
+  const fieldErrors: FieldError[] = [];
+  const filter = filterOf(query, fieldErrors);
   if (fieldErrors.length > 0) throw errors.invalidInput(fieldErrors);
   return filter;
+}
+
+/** The same checks on a query the schema refused, so one answer lists them with the schema's. */
+export function listQueryErrors(query: Record<string, unknown>): FieldError[] {
+  const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined);
+  const fieldErrors: FieldError[] = [];
+  filterOf({ createdFrom: text('createdFrom'), createdTo: text('createdTo'), cursor: text('cursor') }, fieldErrors);
+  return fieldErrors;
 }
 
 export function createLeadQueries(deps: { leads: LeadsRepository; sealer: LeadSealer }) {

@@ -5,7 +5,7 @@ import { ErrorResponse } from '../http/error-response.ts';
 import { requireAuth } from '../http/partner-guard.ts';
 import { sendEmpty } from '../http/empty-reply.ts';
 import type { LeadsService } from './leads.service.ts';
-import type { LeadQueries } from './lead-queries.ts';
+import { listQueryErrors, type LeadQueries } from './lead-queries.ts';
 import * as s from './leads.schemas.ts';
 import * as r from './lead-read.schemas.ts';
 
@@ -36,6 +36,7 @@ export const leadsRoutes =
     });
 
     app.get('/leads', {
+      config: { queryChecks: listQueryErrors },
       schema: {
         tags, security, operationId: 'listLeads', summary: 'List the company’s leads',
         description: 'Newest first, in pages (`limit`, `cursor`). Without `status`, leads with no section saved yet (CREATED) are left out.',
