@@ -104,12 +104,12 @@ export function createRequestArbitrary(document: OpenApiDocument, pools: {
         const keys = Object.keys(b);
         return JSON.stringify(Object.fromEntries(Object.entries(b).slice(0, Math.max(0, keys.length - 1))));
       }) },
-      { weight: 2, arbitrary: fc.constantFrom(undefined, '', 'null', '[]', '"x"', '1', '{', '{"a":', '\u0000', '{}', '{"__proto__":{"x":1}}', '[{}]') },
+      { weight: 3, arbitrary: fc.constantFrom(undefined, '{}', '{}', '', 'null', '[]', '"x"', '1', '{', '{"a":', '\u0000', '{"__proto__":{"x":1}}', '[{}]') },
     );
 
   const pathValue = (name: string): fc.Arbitrary<string> => {
     const known: Record<string, string[]> = {
-      leadId: [pools.leadId, pools.leadId.toUpperCase(), pools.otherLeadId, crypto.randomUUID()],
+      leadId: [pools.leadId, pools.leadId, pools.leadId, pools.leadId.toUpperCase(), pools.otherLeadId, crypto.randomUUID()],
       companyId: [pools.companyId, crypto.randomUUID()],
       consumer_key: [pools.consumerKey, 'ck_unknown'],
       zipCode: ['06700', '99999'],
@@ -120,7 +120,7 @@ export function createRequestArbitrary(document: OpenApiDocument, pools: {
       fc.stringMatching(/^[A-Za-z0-9._~-]{1,40}$/),
       fc.string({ unit: fc.constantFrom('0', '9', 'a', 'F', '-', '%', '2', '0'), minLength: 1, maxLength: 40 }),
     );
-    return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...(known[name] ?? ['1', '2020'])) }, { weight: 2, arbitrary: garbage });
+    return fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...(known[name] ?? ['1', '2020'])) }, { weight: 2, arbitrary: garbage });
   };
 
   const queryValue = (parameter: Parameter): fc.Arbitrary<string> => {
