@@ -8,6 +8,7 @@ import { schemaValidatorCompiler } from './http/schema-validator.ts';
 import type { ValidatorFactory } from '@fastify/ajv-compiler';
 import type { Container } from './composition.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.ts';
 import { registerUnknownRouteHandler } from './http/unknown-route.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { lazyChildLogger } from './http/lazy-request-logger.ts';
@@ -57,6 +58,9 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
     // TRUST_PROXY (http/trust-proxy.ts); the cast only keeps Fastify's overloads on the HTTP/1 server type.
     trustProxy: trustProxyOption(config.trustProxy) as true,
     routerOptions: { ignoreTrailingSlash: true },
+    // URL errors and what Node's HTTP parser refuses answer ErrorResponses too (http/framework-errors.ts).
+    frameworkErrors: frameworkErrorHandler(clock),
+    clientErrorHandler: clientErrorHandler(clock),
     // Set as the factory (not with setValidatorCompiler) so no plugin can fall back to Ajv, which
     // reports only the first error and coerces types, by adding a shared schema.
     schemaController: { compilersFactory: { buildValidator: (() => schemaValidatorCompiler) as unknown as ValidatorFactory } },

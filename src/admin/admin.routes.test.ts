@@ -116,10 +116,11 @@ describe('admin API', () => {
     assert.equal(again.statusCode, 204, `revoking twice is harmless: ${show(again)}`);
   });
 
-  test('revoking an unknown credential is a 404 ErrorResponse', async () => {
+  test('revoking an unknown credential is 404 / 4043 Credential not found', async () => {
     const res = await admin('DELETE', '/admin/credentials/ck_never_issued');
     assert.equal(res.statusCode, 404, show(res));
-    assert.equal(typeof res.json().code, 'number', show(res));
+    assert.equal(res.json().code, 4043, show(res));
+    assert.equal(res.json().message, 'Credential not found', show(res));
   });
 
   test('an affiliate without user_id gets a generated one: 201 {user_id, user_type, companyId}', async () => {

@@ -30,8 +30,9 @@ function assertUnauthorized(res: LightMyRequestResponse) {
   assert.match(String(res.headers['www-authenticate']), /^Bearer /, show(res));
 }
 
-function assertTooManyRequests(res: LightMyRequestResponse) {
+function assertTooManyRequests(res: LightMyRequestResponse, reason: 'TOKEN_REQUEST_LIMIT' | 'TOKEN_FAILURE_LIMIT') {
   assertError(res, 429, 4290, 'Too Many Requests');
+  assert.deepEqual(res.json().additionalData, { reason }, show(res));
   const retryAfter = String(res.headers['retry-after']);
   assert.match(retryAfter, /^[1-9]\d*$/, `Retry-After "${retryAfter}" must be whole seconds; ${show(res)}`);
   assert.ok(Number(retryAfter) <= 60, `Retry-After ${retryAfter} is within the minute window`);
@@ -145,8 +146,8 @@ describe('token endpoint rate limits (TOKEN_RATE_LIMIT_PER_MINUTE=3)', () => {
       const res = await requestToken(t, credential, {}, '10.1.0.1');
       assert.equal(res.statusCode, 200, `request ${i}: ${show(res)}`);
     }
-    assertTooManyRequests(await requestToken(t, credential, {}, '10.1.0.1'));
-    assertTooManyRequests(await requestToken(t, credential, {}, '10.1.0.2'));
+    assertTooManyRequests(await requestToken(t, credential, {}, '10.1.0.1'), 'TOKEN_REQUEST_LIMIT');
+    assertTooManyRequests(await requestToken(t, credential, {}, '10.1.0.2'), 'TOKEN_REQUEST_LIMIT');
     const otherKey = await newCredential(t);
     const res = await requestToken(t, otherKey, {}, '10.1.0.1');
     assert.equal(res.statusCode, 200, `another key is not limited: ${show(res)}`);
@@ -158,7 +159,7 @@ describe('token endpoint rate limits (TOKEN_RATE_LIMIT_PER_MINUTE=3)', () => {
     for (let i = 1; i <= 3; i++) {
       assertUnauthorized(await requestToken(t, { consumer_key: `ck_guess_${i}`, consumer_secret: 'guess' }, {}, '10.2.0.1'));
     }
-    assertTooManyRequests(await requestToken(t, credential, {}, '10.2.0.1'));
+    assertTooManyRequests(await requestToken(t, credential, {}, '10.2.0.1'), 'TOKEN_FAILURE_LIMIT');
     const elsewhere = await requestToken(t, credential, {}, '10.2.0.2');
     assert.equal(elsewhere.statusCode, 200, `another address is not limited: ${show(elsewhere)}`);
   });
@@ -189,7 +190,7 @@ describe('behind a trusted load balancer (TRUST_PROXY)', () => {
     for (let i = 1; i <= 3; i++) {
       assertUnauthorized(await requestToken(t, { consumer_key: `ck_lb_${i}`, consumer_secret: 'guess' }, from('203.0.113.5'), '10.9.0.1'));
     }
-    assertTooManyRequests(await requestToken(t, credential, from('203.0.113.5'), '10.9.0.1'));
+    assertTooManyRequests(await requestToken(t, credential, from('203.0.113.5'), '10.9.0.1'), 'TOKEN_FAILURE_LIMIT');
     const other = await requestToken(t, credential, from('198.51.100.7'), '10.9.0.1');
     assert.equal(other.statusCode, 200, `another client behind the same balancer is not limited: ${show(other)}`);
   });

@@ -15,11 +15,11 @@ export function createThrottledTokenIssuer(deps: { auth: Pick<AuthService, 'issu
     // proves right: of any number of concurrent wrong secrets, exactly the limit are checked.
     const failuresKey = `token-failures:${clientAddress}`;
     const failures = await deps.limiter.consume(failuresKey, deps.perMinute, minute);
-    if (!failures.allowed) throw errors.tooManyRequests(failures.resetMs / 1000);
+    if (!failures.allowed) throw errors.tooManyRequests('TOKEN_FAILURE_LIMIT', failures.resetMs / 1000);
     const answer = await deps.auth.issueToken(consumerKey, consumerSecret);
     await deps.limiter.release(failuresKey, minute);
     const perKey = await deps.limiter.consume(`token-key:${consumerKey}`, deps.perMinute, minute);
-    if (!perKey.allowed) throw errors.tooManyRequests(perKey.resetMs / 1000);
+    if (!perKey.allowed) throw errors.tooManyRequests('TOKEN_REQUEST_LIMIT', perKey.resetMs / 1000);
     return answer;
   };
 }

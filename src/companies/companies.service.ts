@@ -72,7 +72,7 @@ export function createCompaniesService(deps: Deps) {
 
     async revokeCredential(consumerKey: string): Promise<void> {
       const found = await repository.revokeCredential(consumerKey, deps.clock.now());
-      if (!found) throw errors.routeNotFound();
+      if (!found) throw errors.credentialNotFound();
       await deps.onCredentialRevoked(consumerKey);
     },
 

@@ -1,6 +1,7 @@
 /** The embedded engine: PGlite kept in a folder (or in memory for tests). */
 import { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable, QueryResult } from './database.ts';
+import { queryError } from './query-error.ts';
 
 interface PgliteLike {
   query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[]; affectedRows?: number }>;
@@ -9,8 +10,12 @@ interface PgliteLike {
 function wrap(target: PgliteLike): Queryable {
   return {
     async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
-      const result = await target.query<T>(sql, params);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+      try {
+        const result = await target.query<T>(sql, params);
+        return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+      } catch (error) {
+        throw queryError(error, sql);
+      }
     },
   };
 }

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, Queryable, QueryResult } from './database.ts';
+import { queryError } from './query-error.ts';
 
 export interface PostgresOptions {
   /** Every connection uses this schema first (tests give each file its own). */
@@ -26,8 +27,12 @@ function statementName(sql: string): string | undefined {
 function wrap(target: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
-      const result = await target.query({ name: statementName(sql), text: sql, values: params });
-      return { rows: result.rows as T[], rowCount: result.rowCount ?? result.rows.length };
+      try {
+        const result = await target.query({ name: statementName(sql), text: sql, values: params });
+        return { rows: result.rows as T[], rowCount: result.rowCount ?? result.rows.length };
+      } catch (error) {
+        throw queryError(error, sql);
+      }
     },
   };
 }

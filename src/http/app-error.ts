@@ -19,6 +19,9 @@ const failureDigits: Record<FailureKind, string> = {
   circuit_open: '004',
 };
 
+/** Which limit a 429 hit, in `additionalData.reason` (docs/api.md, "Rate limits"). */
+export type RateLimitReason = 'COMPANY_REQUEST_LIMIT' | 'PIN_SEND_LIMIT' | 'TOKEN_REQUEST_LIMIT' | 'TOKEN_FAILURE_LIMIT';
+
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
@@ -52,16 +55,23 @@ export const errors = {
   leadNotFound: () => new AppError(404, 4040, 'Lead not found'),
   catalogEntryNotFound: () => new AppError(404, 4041, 'Catalog entry not found'),
   zipCodeNotFound: () => new AppError(404, 4042, 'Zip code not found'),
+  credentialNotFound: () => new AppError(404, 4043, 'Credential not found'),
   routeNotFound: () => new AppError(404, 4044, 'Not Found'),
-  companyNotFound: () => new AppError(404, 4046, 'Company not found'),
+  /** 404 / 4046; `affiliate` names the affiliate of the request that is not one of the company's. */
+  companyNotFound: (affiliate?: { user_id: string }) =>
+    new AppError(404, 4046, 'Company not found', affiliate ? { affiliate: { user_id: affiliate.user_id } } : null),
   methodNotAllowed: (allow: string[]) =>
     new AppError(405, 4050, 'Method Not Allowed', null, { allow: allow.join(', ') }),
   leadVerified: () => new AppError(409, 4090, 'Lead already verified'),
   idempotencyConflict: () => new AppError(409, 4091, 'Idempotency-Key reused with another request'),
+  requestTimeout: () => new AppError(408, 4080, 'Request Timeout'),
   payloadTooLarge: () => new AppError(413, 4130, 'Payload Too Large'),
+  /** A path parameter over the router's limit; the URL is not echoed. */
+  uriTooLong: () => new AppError(414, 4140, 'URI Too Long'),
   unsupportedMediaType: () => new AppError(415, 4150, 'Unsupported Media Type'),
-  tooManyRequests: (retryAfterSeconds: number) =>
-    new AppError(429, 4290, 'Too Many Requests', null, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }),
+  tooManyRequests: (reason: RateLimitReason, retryAfterSeconds: number) =>
+    new AppError(429, 4290, 'Too Many Requests', { reason }, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }),
+  headersTooLarge: () => new AppError(431, 4310, 'Request Header Fields Too Large'),
   internal: () => new AppError(500, 5000, 'Internal Server Error'),
   unavailable: () => new AppError(503, 5030, 'Service Unavailable'),
   /** 412 / 6XXYYY: the single mapping of a provider failure to the contract's code. */

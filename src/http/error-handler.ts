@@ -5,7 +5,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors, type FieldError } from './app-error.ts';
 import { sendError } from './error-response.ts';
-import { toFieldErrors } from './validation-errors.ts';
+import { bodyNotAnObjectCode } from './json-body.ts';
+import { fieldErrorsOfRequest } from './field-errors-of-request.ts';
 import type { Clock } from '../shared/clock.ts';
 
 /** How a route reports invalid input: the spec gives some operations their own code. */
@@ -23,15 +24,17 @@ export function invalidInputFor(style: InvalidInputStyle | undefined, fields: Fi
   return errors.invalidInput(fields);
 }
 
-function fromFastifyError(error: FastifyError, style: InvalidInputStyle | undefined): AppError | undefined {
+function fromFastifyError(request: FastifyRequest, error: FastifyError, style: InvalidInputStyle | undefined): AppError | undefined {
   if (error.validation) {
-    return invalidInputFor(style, toFieldErrors(error.validation, error.validationContext ?? 'body'));
+    return invalidInputFor(style, fieldErrorsOfRequest(request, error.validationContext ?? 'body', error.validation));
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return invalidInputFor(style, [{ field: 'body', errorDetail: 'is not valid JSON' }]);
+    case bodyNotAnObjectCode:
+      return invalidInputFor(style, [{ field: 'body', errorDetail: 'must be a JSON object' }]);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return errors.payloadTooLarge();
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -45,7 +48,7 @@ function fromFastifyError(error: FastifyError, style: InvalidInputStyle | undefi
 export function registerErrorHandler(app: FastifyInstance, clock: Clock): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     const style = request.routeOptions?.config?.invalidInput;
-    const known = error instanceof AppError ? error : fromFastifyError(error, style);
+    const known = error instanceof AppError ? error : fromFastifyError(request, error, style);
     if (known) {
       if (known.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       return sendError(request, reply, known, clock.now());

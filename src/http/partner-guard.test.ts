@@ -60,6 +60,7 @@ function assertUnauthorized(res: LightMyRequestResponse, route: Route) {
 function assertTooManyRequests(res: LightMyRequestResponse) {
   assert.equal(res.statusCode, 429, show(res));
   assert.equal(res.json().code, 4290, show(res));
+  assert.deepEqual(res.json().additionalData, { reason: 'COMPANY_REQUEST_LIMIT' }, show(res));
   assert.equal(res.json().message, 'Too Many Requests', show(res));
   assert.match(String(res.headers['retry-after']), /^[1-9]\d*$/, show(res));
   assert.ok(Number(res.headers['retry-after']) <= 60, show(res));

@@ -41,7 +41,7 @@ export function registerPartnerGuard(scope: FastifyInstance, deps: PartnerGuardD
   function admit(request: FastifyRequest, reply: FastifyReply, auth: AuthContext, decision: LimitDecision): void {
     request.auth = auth;
     reply.headers(rateLimitHeaders(limitHeader, decision));
-    if (!decision.allowed) throw errors.tooManyRequests(decision.resetMs / 1000);
+    if (!decision.allowed) throw errors.tooManyRequests('COMPANY_REQUEST_LIMIT', decision.resetMs / 1000);
   }
 
   const consume = (auth: AuthContext) => deps.limiter.consumeNow(rateLimitKey(auth), deps.perMinute, rateLimitWindowMs);

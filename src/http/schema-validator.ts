@@ -34,14 +34,48 @@ function stringConverter(schema: Schema): (value: unknown) => unknown {
   };
 }
 
+/** C0 and C1 control characters (NUL included): no text of this API carries one. */
+const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/;
+
+interface ControlError {
+  instancePath: string;
+  keyword: 'controlCharacter';
+  message: string;
+}
+
+/** Every string (and object key) holding a control character, wherever it sits in the value. */
+function controlCharacterErrors(value: unknown, path: string, out: ControlError[]): ControlError[] {
+  if (typeof value === 'string') {
+    if (controlCharacter.test(value)) out.push({ instancePath: path, keyword: 'controlCharacter', message: 'must not contain control characters' });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => controlCharacterErrors(item, `${path}/${index}`, out));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const itemPath = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      if (controlCharacter.test(key)) out.push({ instancePath: itemPath, keyword: 'controlCharacter', message: 'must not contain control characters' });
+      else controlCharacterErrors(item, itemPath, out);
+    }
+  }
+  return out;
+}
+
+/** Headers carry many more than a route declares: only the declared ones are looked at. */
+function declaredPart(schema: Schema, value: unknown): unknown {
+  if (!schema.properties || value === null || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(schema.properties).filter((k) => k in record).map((k) => [k, record[k]]));
+}
+
 export const schemaValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = Compile(schema);
   const convert = stringConverter(schema as Schema);
   return (value) => {
-    // No request body is declared required as a whole: an absent body is an empty object, so
-    // the required fields inside it are reported one by one.
+    // No request body is declared required as a whole: an absent body is an empty object, so the
+    // required fields inside it are reported one by one. (A JSON body that is not an object is
+    // refused by the parser, json-body.ts.)
     const input = httpPart === 'body' ? (value === undefined || value === null ? {} : value) : convert(value);
-    if (check.Check(input)) return { value: input };
-    return { error: check.Errors(input) as never };
+    const controls = controlCharacterErrors(httpPart === 'headers' ? declaredPart(schema as Schema, input) : input, '', []);
+    if (controls.length === 0 && check.Check(input)) return { value: input };
+    return { error: [...check.Errors(input), ...controls] as never };
   };
 };

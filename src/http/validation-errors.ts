@@ -28,6 +28,7 @@ function describe(error: SchemaError): string {
     case 'pattern':
       return `must match the pattern ${String(p.pattern)}`;
     case 'enum':
+      return oneOf(p.allowedValues as unknown[] | undefined) ?? error.message ?? 'is not one of the allowed values';
     case 'anyOf':
       return error.message ?? 'is not one of the allowed values';
     case 'maxLength':
@@ -39,9 +40,31 @@ function describe(error: SchemaError): string {
   }
 }
 
+const oneOf = (values: unknown[] | undefined) =>
+  values && values.length > 0 ? `must be one of: ${values.map((v) => String(v)).join(', ')}` : undefined;
+
+/** A union of constants fails as one error per constant plus an `anyOf`: one "must be one of" instead. */
+function mergeConstants(schemaErrors: readonly SchemaError[]): SchemaError[] {
+  const unions = new Set(schemaErrors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  const constants = new Map<string, unknown[]>();
+  for (const error of schemaErrors) {
+    if (error.keyword !== 'const' || !unions.has(error.instancePath)) continue;
+    const list = constants.get(error.instancePath) ?? [];
+    list.push(error.params?.allowedValue);
+    constants.set(error.instancePath, list);
+  }
+  if (constants.size === 0) return [...schemaErrors];
+  return schemaErrors.flatMap((error): SchemaError[] => {
+    const values = constants.get(error.instancePath);
+    if (!values) return [error];
+    if (error.keyword === 'anyOf') return [{ ...error, keyword: 'enum', params: { allowedValues: values } }];
+    return error.keyword === 'const' ? [] : [error];
+  });
+}
+
 export function toFieldErrors(schemaErrors: readonly SchemaError[], part = 'body'): FieldError[] {
   const out: FieldError[] = [];
-  for (const error of schemaErrors) {
+  for (const error of mergeConstants(schemaErrors)) {
     const base = pathOf(error.instancePath);
     if (error.keyword === 'boolean') continue; // repeated by the `additionalProperties` error
     if (error.keyword === 'required') {

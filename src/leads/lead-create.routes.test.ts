@@ -121,8 +121,9 @@ describe('lead creation (op 5)', () => {
 
   test('an unknown affiliate user_id answers 404 / 4046 Company not found and creates nothing', async () => {
     const partner = await t.newPartner();
-    const res = await create({ affiliate: { user_id: randomUUID(), user_type: 'SELLER' }, autoFinB2BLeadCreatePayload: prefill }, {}, partner);
-    assert.equal(assertError(res, 404, 4046, 'Company not found').additionalData, null);
+    const unknown = randomUUID();
+    const res = await create({ affiliate: { user_id: unknown, user_type: 'SELLER' }, autoFinB2BLeadCreatePayload: prefill }, {}, partner);
+    assert.deepEqual(assertError(res, 404, 4046, 'Company not found').additionalData, { affiliate: { user_id: unknown } }, show(res));
     assert.deepEqual(await leadIds(partner), []);
   });
 

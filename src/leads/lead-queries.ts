@@ -1,5 +1,6 @@
 /** The read side of leads: one lead, the company's list (cursor pages), and a lead's history. */
-import { errors } from '../http/app-error.ts';
+import { errors, type FieldError } from '../http/app-error.ts';
+import { uuidPattern } from '../shared/ids.ts';
 import type { LeadsRepository } from './leads.repository.ts';
 import type { LeadSealer } from './lead-record.ts';
 import type { LeadStatus } from './lead-status.ts';
@@ -15,23 +16,58 @@ export interface ListQuery {
 
 const encodeCursor = (createdAt: Date, id: string) => Buffer.from(`${createdAt.toISOString()}|${id}`).toString('base64url');
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) {
-    throw errors.invalidInput([{ field: 'cursor', errorDetail: 'is not a cursor of this list' }]);
-  }
-  return { createdAt, id };
+// Years 1–9999 only: both engines store them, and JavaScript's extended years (`+275760-…`) or
+// year 0 would fail in the database instead of answering a 400.
+const isoDateOrDateTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+const cursorPattern = new RegExp(`^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z)\\|(${uuidPattern.slice(1, -1)})$`);
+
+/** An instant from an ISO 8601 date or date-time of years 1–9999; undefined otherwise. */
+function isoInstant(value: string): Date | undefined {
+  if (!isoDateOrDateTime.test(value) || value.startsWith('0000')) return undefined;
+  const date = new Date(value);
+  const year = date.getUTCFullYear();
+  // new Date() takes almost anything ("1" is 2001) and rolls impossible days over: the pattern and
+  // the range decide, and a date that moved out of years 1–9999 with its offset is refused too.
+  return Number.isNaN(date.getTime()) || year < 1 || year > 9999 ? undefined : date;
 }
 
-const isoDateOrDateTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+function decodeCursor(cursor: string, fieldErrors: FieldError[]): { createdAt: Date; id: string } | undefined {
+  const match = cursorPattern.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const createdAt = match ? isoInstant(match[1]) : undefined;
+  if (match && createdAt) return { createdAt, id: match[2].toLowerCase() };
+  fieldErrors.push({ field: 'cursor', errorDetail: 'is not a cursor of this list' });
+  return undefined;
+}
 
-function parseDate(value: string | undefined, field: string): Date | undefined {
+function parseDate(value: string | undefined, field: string, fieldErrors: FieldError[]): Date | undefined {
   if (value === undefined) return undefined;
-  const date = new Date(value);
-  // new Date() takes almost anything ("1" is 2001): only ISO 8601 dates and date-times count.
-  if (!isoDateOrDateTime.test(value) || Number.isNaN(date.getTime())) throw errors.invalidInput([{ field, errorDetail: 'must be an ISO date or date-time' }]);
+  const date = isoInstant(value);
+  if (!date) fieldErrors.push({ field, errorDetail: 'must be an ISO 8601 date or date-time of the years 0001–9999' });
   return date;
+}
+
+function filterOf(query: ListQuery, fieldErrors: FieldError[]) {
+  return {
+    createdFrom: parseDate(query.createdFrom, 'createdFrom', fieldErrors),
+    createdTo: parseDate(query.createdTo, 'createdTo', fieldErrors),
+    after: query.cursor ? decodeCursor(query.cursor, fieldErrors) : undefined,
+  };
+}
+
+/** The list's filters, every bad one reported in one answer. */
+function listFilter(query: ListQuery) {
+  const fieldErrors: FieldError[] = [];
+  const filter = filterOf(query, fieldErrors);
+  if (fieldErrors.length > 0) throw errors.invalidInput(fieldErrors);
+  return filter;
+}
+
+/** The same checks on a query the schema refused, so one answer lists them with the schema's. */
+export function listQueryErrors(query: Record<string, unknown>): FieldError[] {
+  const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined);
+  const fieldErrors: FieldError[] = [];
+  filterOf({ createdFrom: text('createdFrom'), createdTo: text('createdTo'), cursor: text('cursor') }, fieldErrors);
+  return fieldErrors;
 }
 
 export function createLeadQueries(deps: { leads: LeadsRepository; sealer: LeadSealer }) {
@@ -47,9 +83,7 @@ export function createLeadQueries(deps: { leads: LeadsRepository; sealer: LeadSe
       const rows = await deps.leads.list(companyId, {
         status: query.status,
         excludeEmpty: query.status === undefined,
-        createdFrom: parseDate(query.createdFrom, 'createdFrom'),
-        createdTo: parseDate(query.createdTo, 'createdTo'),
-        after: query.cursor ? decodeCursor(query.cursor) : undefined,
+        ...listFilter(query),
         limit: limit + 1,
       });
       const page = rows.slice(0, limit);

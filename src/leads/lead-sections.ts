@@ -60,17 +60,66 @@ function fail(fieldErrors: FieldError[]): void {
   if (fieldErrors.length > 0) throw errors.invalidInput(fieldErrors);
 }
 
+/**
+ * The checks below take a body as sent: each looks only at the fields of the type its schema
+ * declares, so a body the schema refuses still gets its other fields checked in the same answer.
+ */
+type Body = Record<string, unknown>;
+const isText = (value: unknown): value is string => typeof value === 'string';
+const blank = (body: Body, names: readonly string[]): FieldError[] =>
+  names.filter((name) => isText(body[name]) && (body[name] as string).trim() === '').map((field) => ({ field, errorDetail: 'must not be blank' }));
+
+export function addressErrors(body: Body, catalogs: CatalogLookup): FieldError[] {
+  // The pattern lets spaces through: a required text that trims to nothing is missing, not saved as ''.
+  const out = blank(body, ['street', 'number']);
+  if (isText(body.zipCode) && /^\d{5}$/.test(body.zipCode) && !catalogs.findZipCode(body.zipCode)) {
+    out.push({ field: 'zipCode', errorDetail: 'is not a ZIP code of the SEPOMEX catalog' });
+  }
+  return out;
+}
+
+export function vehicleErrors(body: Body, catalogs: CatalogLookup): FieldError[] {
+  const id = body.id;
+  const known = typeof id === 'number' && Number.isSafeInteger(id) && catalogs.findVersion(id) !== undefined;
+  return typeof id === 'number' && Number.isInteger(id) && !known ? [{ field: 'id', errorDetail: 'is not a version of the vehicle catalog' }] : [];
+}
+
+export function personErrors(body: Body, today: Date): FieldError[] {
+  const out: FieldError[] = [];
+  const birth = isText(body.birthDate) ? checkBirthDate(body.birthDate.trim(), today) : undefined;
+  if (birth && !birth.ok) out.push({ field: 'birthDate', errorDetail: birth.errorDetail });
+  out.push(...blank(body, ['firstName', 'lastName']));
+  if (isText(body.rfc)) {
+    // Without a valid birth date the RFC's own form is still checked (its date against a placeholder).
+    const rfc = checkRfc(body.rfc, birth?.ok ? birth.date : '');
+    const cannotCompare = !birth?.ok && rfc.ok === false && rfc.errorDetail.startsWith('cannot be checked');
+    if (!rfc.ok && !cannotCompare) out.push({ field: 'rfc', errorDetail: rfc.errorDetail });
+  }
+  return out;
+}
+
+export function financialErrors(body: Body, today: Date): FieldError[] {
+  const out: FieldError[] = [];
+  const todayIso = isoDateInMexico(today);
+  if (isText(body.startEmploymentDate)) {
+    if (!parseIsoDate(body.startEmploymentDate)) out.push({ field: 'startEmploymentDate', errorDetail: 'must be a real date (YYYY-MM-DD)' });
+    else if (body.startEmploymentDate > todayIso) out.push({ field: 'startEmploymentDate', errorDetail: 'must not be in the future' });
+  }
+  const start = body.startDate as { year?: unknown; month?: unknown } | undefined;
+  if (start && typeof start === 'object' && Number.isInteger(start.year) && Number.isInteger(start.month)) {
+    const month = `${String(start.year).padStart(4, '0')}-${String(start.month).padStart(2, '0')}`;
+    if (month > todayIso.slice(0, 7)) out.push({ field: 'startDate', errorDetail: 'must not be in the future' });
+  }
+  out.push(...blank(body, ['jobPosition', 'employmentCompany']));
+  return out;
+}
+
 export function checkAddress(
   payload: { street: string; number: string; interior?: string; zipCode: string; neighborhood: string },
   catalogs: CatalogLookup,
 ): { address: Address; warnings: Warning[] } {
-  const zip = catalogs.findZipCode(payload.zipCode);
-  // The pattern lets spaces through: a required text that trims to nothing is missing, not saved as ''.
-  const fieldErrors: FieldError[] = (['street', 'number'] as const)
-    .filter((name) => payload[name].trim() === '')
-    .map((field) => ({ field, errorDetail: 'must not be blank' }));
-  if (!zip) fieldErrors.push({ field: 'zipCode', errorDetail: 'is not a ZIP code of the SEPOMEX catalog' });
-  fail(fieldErrors);
+  fail(addressErrors(payload, catalogs));
+  const zip = catalogs.findZipCode(payload.zipCode)!;
   const match = catalogs.matchNeighborhood(payload.zipCode, payload.neighborhood.trim());
   const address: Address = {
     street: payload.street.trim(),
@@ -79,9 +128,9 @@ export function checkAddress(
     zipCode: payload.zipCode,
     neighborhood: match.neighborhood,
     neighborhoodMatched: match.matched,
-    municipality: zip!.municipality,
-    city: zip!.city,
-    state: zip!.state,
+    municipality: zip.municipality,
+    city: zip.city,
+    state: zip.state,
   };
   const warnings = match.matched
     ? []
@@ -90,36 +139,29 @@ export function checkAddress(
 }
 
 export function checkVehicle(payload: { id: number; price?: number }, catalogs: CatalogLookup): Vehicle {
-  const version = catalogs.findVersion(payload.id);
-  fail(version ? [] : [{ field: 'id', errorDetail: 'is not a version of the vehicle catalog' }]);
+  fail(vehicleErrors(payload, catalogs));
+  const version = catalogs.findVersion(payload.id)!;
   return {
-    id: version!.versionId,
+    id: version.versionId,
     price: payload.price ?? null,
-    year: version!.year,
-    brand: { id: String(version!.makeId), name: version!.make },
-    model: { id: String(version!.modelId), name: version!.model },
-    version: version!.version,
+    year: version.year,
+    brand: { id: String(version.makeId), name: version.make },
+    model: { id: String(version.modelId), name: version.model },
+    version: version.version,
   };
 }
 
 export function checkPerson(payload: Person, today: Date): { person: Person; warnings: Warning[] } {
-  const fieldErrors: FieldError[] = [];
-  const birth = checkBirthDate(payload.birthDate.trim(), today);
-  if (!birth.ok) fieldErrors.push({ field: 'birthDate', errorDetail: birth.errorDetail });
-  for (const name of ['firstName', 'lastName'] as const) {
-    if (payload[name].trim() === '') fieldErrors.push({ field: name, errorDetail: 'must not be blank' });
-  }
-  const rfc = birth.ok ? checkRfc(payload.rfc, birth.date) : undefined;
-  if (rfc && !rfc.ok) fieldErrors.push({ field: 'rfc', errorDetail: rfc.errorDetail });
-  fail(fieldErrors);
-  const checked = rfc as { ok: true; normalized: string; warnings: string[] };
+  fail(personErrors(payload as unknown as Body, today));
+  const birthDate = payload.birthDate.trim();
+  const checked = checkRfc(payload.rfc, birthDate) as { ok: true; normalized: string; warnings: string[] };
   const person: Person = {
     firstName: payload.firstName.trim(),
     secondName: payload.secondName.trim(),
     lastName: payload.lastName.trim(),
     secondLastName: payload.secondLastName.trim(),
     rfc: checked.normalized,
-    birthDate: (birth as { date: string }).date,
+    birthDate,
   };
   const warnings = checked.warnings.includes(RFC_CHECK_DIGIT_MISMATCH)
     ? [{ code: RFC_CHECK_DIGIT_MISMATCH, message: 'The RFC check digit does not match; kept as given', field: 'person.rfc' }]
@@ -128,20 +170,7 @@ export function checkPerson(payload: Person, today: Date): { person: Person; war
 }
 
 export function checkFinancial(payload: Financial, today: Date): Financial {
-  const fieldErrors: FieldError[] = [];
-  const todayIso = isoDateInMexico(today);
-  if (payload.startEmploymentDate !== undefined) {
-    if (!parseIsoDate(payload.startEmploymentDate)) fieldErrors.push({ field: 'startEmploymentDate', errorDetail: 'must be a real date (YYYY-MM-DD)' });
-    else if (payload.startEmploymentDate > todayIso) fieldErrors.push({ field: 'startEmploymentDate', errorDetail: 'must not be in the future' });
-  }
-  if (payload.startDate) {
-    const month = `${String(payload.startDate.year).padStart(4, '0')}-${String(payload.startDate.month).padStart(2, '0')}`;
-    if (month > todayIso.slice(0, 7)) fieldErrors.push({ field: 'startDate', errorDetail: 'must not be in the future' });
-  }
-  for (const field of ['jobPosition', 'employmentCompany'] as const) {
-    if (payload[field] !== undefined && payload[field]!.trim() === '') fieldErrors.push({ field, errorDetail: 'must not be blank' });
-  }
-  fail(fieldErrors);
+  fail(financialErrors(payload as Body, today));
   return {
     ...payload,
     ...(payload.jobPosition !== undefined ? { jobPosition: payload.jobPosition.trim() } : {}),

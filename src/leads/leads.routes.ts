@@ -5,7 +5,7 @@ import { ErrorResponse } from '../http/error-response.ts';
 import { requireAuth } from '../http/partner-guard.ts';
 import { sendEmpty } from '../http/empty-reply.ts';
 import type { LeadsService } from './leads.service.ts';
-import type { LeadQueries } from './lead-queries.ts';
+import { listQueryErrors, type LeadQueries } from './lead-queries.ts';
 import * as s from './leads.schemas.ts';
 import * as r from './lead-read.schemas.ts';
 
@@ -36,6 +36,7 @@ export const leadsRoutes =
     });
 
     app.get('/leads', {
+      config: { queryChecks: listQueryErrors },
       schema: {
         tags, security, operationId: 'listLeads', summary: 'List the company’s leads',
         description: 'Newest first, in pages (`limit`, `cursor`). Without `status`, leads with no section saved yet (CREATED) are left out.',
@@ -74,6 +75,7 @@ export const leadsRoutes =
     });
 
     app.put('/leads/:leadId/address', {
+      config: { dataChecks: deps.leads.dataChecks.address },
       schema: { tags, security, operationId: 'saveAddress', summary: 'Save the address', description: 'The ZIP code must exist; the neighborhood is matched against its settlements. 200 with no body.', params: s.LeadIdParams, body: s.AddressPayload, response: { 200: empty200, ...fails } },
     }, async (request, reply) => {
       await deps.leads.saveAddress(actorOf(requireAuth(request)), request.params.leadId, request.body);
@@ -81,6 +83,7 @@ export const leadsRoutes =
     });
 
     app.put('/leads/:leadId/auto', {
+      config: { dataChecks: deps.leads.dataChecks.vehicle },
       schema: { tags, security, operationId: 'saveVehicle', summary: 'Save the vehicle and its estimated price', description: '`id` is a version id of the vehicle catalog. 204.', params: s.LeadIdParams, body: s.AutoLeadPayload, response: { 204: noContent, ...fails } },
     }, async (request, reply) => {
       await deps.leads.saveVehicle(actorOf(requireAuth(request)), request.params.leadId, request.body);
@@ -88,6 +91,7 @@ export const leadsRoutes =
     });
 
     app.put('/leads/:leadId/financial', {
+      config: { dataChecks: deps.leads.dataChecks.financial },
       schema: { tags, security, operationId: 'saveFinancial', summary: 'Save employment and income', description: 'Replaces the financial section. 200 with no body.', params: s.LeadIdParams, body: s.FinancialPayload, response: { 200: empty200, ...fails } },
     }, async (request, reply) => {
       await deps.leads.saveFinancial(actorOf(requireAuth(request)), request.params.leadId, request.body);
@@ -95,6 +99,7 @@ export const leadsRoutes =
     });
 
     app.post('/leads/:leadId/person', {
+      config: { dataChecks: deps.leads.dataChecks.person },
       schema: { tags, security, operationId: 'savePerson', summary: 'Save the person', description: 'Names, RFC and birth date (an adult; the RFC’s date must equal it). 200 with no body.', params: s.LeadIdParams, body: s.PersonPayload, response: { 200: empty200, ...fails } },
     }, async (request, reply) => {
       await deps.leads.savePerson(actorOf(requireAuth(request)), request.params.leadId, request.body);

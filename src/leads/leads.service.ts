@@ -4,7 +4,7 @@
  * event, so concurrent writes to different sections never lose one another.
  */
 import { createHmac } from 'node:crypto';
-import { errors } from '../http/app-error.ts';
+import { errors, type AppError, type FieldError } from '../http/app-error.ts';
 import type { Db } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
 import { newId } from '../shared/ids.ts';
@@ -13,7 +13,10 @@ import type { CompaniesRepository } from '../companies/companies.repository.ts';
 import { isVerified } from './lead-status.ts';
 import type { LeadChanges, LeadsRepository, NewLead } from './leads.repository.ts';
 import type { LeadSealer, LoanInfo } from './lead-record.ts';
-import { checkAddress, checkFinancial, checkPerson, checkVehicle, type Financial, type Person, type Warning } from './lead-sections.ts';
+import {
+  addressErrors, checkAddress, checkFinancial, checkPerson, checkVehicle, financialErrors, personErrors, vehicleErrors,
+  type Financial, type Person, type Warning,
+} from './lead-sections.ts';
 
 export interface Actor {
   companyId: string;
@@ -72,6 +75,19 @@ export function createLeadsService(deps: Deps) {
     reevaluate?: boolean;
   }
 
+  /**
+   * The order of every section write: the lead (404 for an unknown or another company's lead), then
+   * the checks against data, then the write. The schema was checked before either.
+   */
+  async function requireLead(actor: Actor, pathId: string): Promise<void> {
+    if (!(await leads.find(pathId.toLowerCase(), actor.companyId))) throw errors.leadNotFound();
+  }
+
+  /** A write whose fields are all optional must carry one: `{}` has nothing to save. */
+  function requireFields(payload: object, invalid: (fields: FieldError[]) => AppError = errors.invalidInput): void {
+    if (present(payload).length === 0) throw invalid([{ field: 'body', errorDetail: 'has no field to save' }]);
+  }
+
   async function write(actor: Actor, pathId: string, section: Section): Promise<void> {
     // The stored form of the id: a value sealed with another spelling would never decrypt again.
     const id = pathId.toLowerCase();
@@ -93,7 +109,7 @@ export function createLeadsService(deps: Deps) {
   async function resolveAffiliate(actor: Actor, affiliate: CreateLeadInput['affiliate']) {
     if (!affiliate?.user_id) return { userId: null, userType: affiliate?.user_type ?? null };
     const found = await deps.companies.findAffiliate(affiliate.user_id.toLowerCase());
-    if (!found || found.companyId !== actor.companyId) throw errors.companyNotFound();
+    if (!found || found.companyId !== actor.companyId) throw errors.companyNotFound({ user_id: affiliate.user_id });
     return { userId: found.userId, userType: affiliate.user_type ?? found.userType };
   }
 
@@ -113,6 +129,14 @@ export function createLeadsService(deps: Deps) {
   }
 
   return {
+    /** The sections' checks against data, for a body the schema refused (every failing field in one answer). */
+    dataChecks: {
+      address: (body: Record<string, unknown>) => addressErrors(body, deps.catalogs),
+      vehicle: (body: Record<string, unknown>) => vehicleErrors(body, deps.catalogs),
+      person: (body: Record<string, unknown>) => personErrors(body, clock.now()),
+      financial: (body: Record<string, unknown>) => financialErrors(body, clock.now()),
+    },
+
     /** Op 5. With an Idempotency-Key, the same key and body within 24 h returns the first lead. */
     async createLead(actor: Actor, input: CreateLeadInput, idempotencyKey?: string): Promise<{ id: string; replayed: boolean }> {
       const affiliate = await resolveAffiliate(actor, input.affiliate);
@@ -142,6 +166,8 @@ export function createLeadsService(deps: Deps) {
 
     /** Op 6. Changing the phone of a verified lead is refused; the rest of loan info may change. */
     async saveLoanInfo(actor: Actor, leadId: string, payload: LoanInfo & { phone?: string }) {
+      await requireLead(actor, leadId);
+      requireFields(payload);
       const loan = pick(payload, ['downPayment', 'term', 'purchaseIntention']);
       await write(actor, leadId, {
         type: 'LOAN_INFO_SAVED', fields: present(payload), reevaluate: true,
@@ -153,6 +179,7 @@ export function createLeadsService(deps: Deps) {
 
     /** Op 7: saves phone and e-mail and turns the lead into a card of the partner's pipeline. */
     async saveContactInfo(actor: Actor, leadId: string, payload: { phone: string; email: string }) {
+      await requireLead(actor, leadId);
       await write(actor, leadId, {
         type: 'CONTACT_INFO_SAVED', fields: ['phone', 'email'], frozen: 'verified',
         set: (id) => ({ ...phoneChanges(id, payload.phone), ...emailChanges(id, payload.email) }),
@@ -161,6 +188,8 @@ export function createLeadsService(deps: Deps) {
 
     /** Op 8. */
     async updateContact(actor: Actor, leadId: string, payload: { phone?: string; email?: string }) {
+      await requireLead(actor, leadId);
+      requireFields(payload, errors.invalidContact);
       await write(actor, leadId, {
         type: 'CONTACT_UPDATED', fields: present(payload), frozen: 'verified',
         set: (id) => ({ ...phoneChanges(id, payload.phone), ...emailChanges(id, payload.email) }),
@@ -169,6 +198,7 @@ export function createLeadsService(deps: Deps) {
 
     /** Op 9. */
     async saveAddress(actor: Actor, leadId: string, payload: Parameters<typeof checkAddress>[0]) {
+      await requireLead(actor, leadId);
       const { address, warnings } = checkAddress(payload, deps.catalogs);
       await write(actor, leadId, {
         type: 'ADDRESS_SAVED', fields: present(payload), frozen: 'verified',
@@ -179,12 +209,15 @@ export function createLeadsService(deps: Deps) {
 
     /** Op 10. */
     async saveVehicle(actor: Actor, leadId: string, payload: { id: number; price?: number }) {
+      await requireLead(actor, leadId);
       const vehicle = checkVehicle(payload, deps.catalogs);
       await write(actor, leadId, { type: 'VEHICLE_SAVED', fields: present(payload), frozen: 'never', reevaluate: true, set: () => ({ vehicle }) });
     },
 
     /** Op 11. */
     async saveFinancial(actor: Actor, leadId: string, payload: Financial) {
+      await requireLead(actor, leadId);
+      requireFields(payload);
       const financial = checkFinancial(payload, clock.now());
       await write(actor, leadId, {
         type: 'FINANCIAL_SAVED', fields: present(payload), frozen: 'never', reevaluate: true,
@@ -194,6 +227,7 @@ export function createLeadsService(deps: Deps) {
 
     /** Op 12. */
     async savePerson(actor: Actor, leadId: string, payload: Person) {
+      await requireLead(actor, leadId);
       const { person, warnings } = checkPerson(payload, clock.now());
       await write(actor, leadId, {
         type: 'PERSON_SAVED', fields: present(payload), frozen: 'verified',

@@ -1,5 +1,5 @@
 /** Prometheus metrics of the process and the HTTP layer, on a registry of the app's own (never the global one). */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { createHttpMetrics } from './http-metrics.ts';
 import { createServiceMetrics, type ServiceMetrics } from './service-metrics.ts';
@@ -42,21 +42,18 @@ export function createMetrics(service: ServiceMetrics = createServiceMetrics(), 
   return { registry, http, service };
 }
 
-/** The limit behind a 429: the reason the error names, else the limit that guards the route. */
-function refusalReason(request: FastifyRequest, error: AppError): string {
+/** The limit behind a 429, as its answer names it in `additionalData.reason` (docs/api.md, "Rate limits"). */
+function refusalReason(error: AppError): string {
   const reason = error.additionalData?.reason;
-  if (typeof reason === 'string') return reason;
-  const route = request.routeOptions.url ?? '';
-  if (route === '/auth/token') return 'token_requests';
-  return route.endsWith('/pin') ? 'pin_sends' : 'company_requests';
+  return typeof reason === 'string' ? reason : 'unknown';
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, adminToken: string | undefined): void {
   // Only requests that fail run this hook; the 429s among them are counted by limit.
-  app.addHook('onError', (request, _reply, error, done) => {
-    if (error instanceof AppError && error.statusCode === 429) metrics.service.rateLimitRefused(refusalReason(request, error));
+  app.addHook('onError', (_request, _reply, error, done) => {
+    if (error instanceof AppError && error.statusCode === 429) metrics.service.rateLimitRefused(refusalReason(error));
     done();
   });
   if (adminToken === undefined) return;

@@ -97,6 +97,6 @@ describe('operators can trace a failure', () => {
     assert.ok(delta('autofin_provider_call_duration_seconds_count{provider="bureau",outcome="ok"}') >= 1, text);
     assert.equal(valueOf(text, 'autofin_provider_circuit_state{provider="sms",state="closed"}'), 1, text);
     assert.equal(valueOf(text, 'autofin_provider_circuit_state{provider="sms",state="open"}'), 0, text);
-    assert.ok(delta('autofin_rate_limit_refusals_total{reason="pin_sends"}') >= 1, text);
+    assert.ok(delta('autofin_rate_limit_refusals_total{reason="PIN_SEND_LIMIT"}') >= 1, text);
   });
 });

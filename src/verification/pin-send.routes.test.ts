@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { buildTestApp, createManualClock, type TestApp } from '../../test/helper.ts';
+import { buildTestApp, createManualClock, show, type TestApp } from '../../test/helper.ts';
 import { assertError, assertNoContent, leadDefaults, pinApi, pinFrom, readyLead, sandboxRfc } from '../../test/lead-fixture.ts';
 
 const SID = 'AC0123456789abcdef0123456789abcdef';
@@ -210,6 +210,7 @@ describe('PIN send through Twilio and SMTP', () => {
     const sent = twilio.received.length + smtp.deliveries.length;
     const res = await pins.send(id, 'SMS');
     assertError(res, 429, 4290, 'Too Many Requests');
+    assert.deepEqual(res.json().additionalData, { reason: 'PIN_SEND_LIMIT' }, show(res));
     const retryAfter = String(res.headers['retry-after']);
     assert.match(retryAfter, /^[1-9][0-9]*$/);
     assert.ok(Number(retryAfter) <= 600, retryAfter);

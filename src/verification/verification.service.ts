@@ -52,7 +52,7 @@ export function createVerificationService(deps: Deps) {
       if (!row) throw errors.leadNotFound();
       if (isVerified(row.status)) throw errors.leadVerified();
       const wait = sendThrottle(await verification.sendTimes(leadId, new Date(now.getTime() - sendWindowMs), tx), now);
-      if (wait > 0) throw errors.tooManyRequests(wait);
+      if (wait > 0) throw errors.tooManyRequests('PIN_SEND_LIMIT', wait);
       const id = newId();
       await verification.recordSend({ id, leadId, at: now }, tx);
       return id;
