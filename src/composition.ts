@@ -30,6 +30,8 @@ import { loadPrequalificationConfig, type PrequalificationConfig } from './prequ
 import { createPrequalificationService } from './prequalification/prequalification.service.ts';
 import { createVerificationRepository } from './verification/verification.repository.ts';
 import { createVerificationService } from './verification/verification.service.ts';
+import { createOperatorsRepository } from './operators/operators.repository.ts';
+import { createOperatorsService } from './operators/operators.service.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -136,6 +138,7 @@ export async function createContainer(options: ContainerOptions) {
     fingerprintKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'fingerprints', 32)),
   });
   const leadQueries = createLeadQueries({ leads: leadsRepository, sealer });
+  const operators = createOperatorsService({ repository: createOperatorsRepository(db), clock });
 
   return {
     config,
@@ -160,6 +163,7 @@ export async function createContainer(options: ContainerOptions) {
     sealer,
     verification,
     providers,
+    operators,
     async close() {
       clearInterval(catalogRefresh);
       await providers.close();
