@@ -32,6 +32,7 @@ import { createVerificationRepository } from './verification/verification.reposi
 import { createVerificationService } from './verification/verification.service.ts';
 import { createOperatorsRepository } from './operators/operators.repository.ts';
 import { createOperatorsService } from './operators/operators.service.ts';
+import { createConsentRepository } from './consent/consent.repository.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -121,6 +122,7 @@ export async function createContainer(options: ContainerOptions) {
     sealer,
     encryption,
     prequalification,
+    consents: createConsentRepository(db),
     providers,
     // A key of its own for PIN hashes, derived so no extra secret has to be configured.
     pinKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'pin-hash', 32)),

@@ -24,6 +24,8 @@ export interface StoredPrequalification {
   reasons: { code: string; message: string }[];
   offer: { amountFinanced: number; term: number; annualRate: number; monthlyPayment: number; cat: number } | null;
   evaluatedAt: string;
+  /** Each rule's outcome and thresholds (no personal data), for the lender's explanation; leads decided earlier lack it. */
+  explanation?: { rulesVersion: string; rules: { rule: string; outcome: 'pass' | 'fail' | 'missing'; threshold: Record<string, unknown>; reason: { code: string; message: string } | null }[] };
 }
 
 export interface Lead {
