@@ -24,6 +24,8 @@ import { authRoutes } from './auth/auth.routes.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { catalogsAdminRoutes } from './admin/catalogs-admin.routes.ts';
 import { operatorsRoutes } from './operators/operators.routes.ts';
+import { auditRoutes } from './audit/audit.routes.ts';
+import { lenderLeadsRoutes } from './lender/lender-leads.routes.ts';
 import { catalogsRoutes } from './catalogs/catalogs.routes.ts';
 import { leadsRoutes } from './leads/leads.routes.ts';
 import { verificationRoutes } from './verification/verification.routes.ts';
@@ -92,6 +94,8 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
     const { store, repository } = container.catalogs;
     await app.register(catalogsAdminRoutes({ store, repository, adminToken, operators }));
     await app.register(operatorsRoutes({ operators, adminToken }));
+    await app.register(lenderLeadsRoutes({ leads: container.lenderLeads, erasure: container.erasure, adminToken, operators }));
+    await app.register(auditRoutes({ audit: container.audit, adminToken, operators }));
   }
   await app.register(
     async (partner) => {

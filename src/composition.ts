@@ -33,6 +33,12 @@ import { createVerificationService } from './verification/verification.service.t
 import { createOperatorsRepository } from './operators/operators.repository.ts';
 import { createOperatorsService } from './operators/operators.service.ts';
 import { createConsentRepository } from './consent/consent.repository.ts';
+import { createAuditRepository } from './audit/audit.repository.ts';
+import { createAuditService } from './audit/audit.service.ts';
+import { createLenderLeadsRepository } from './lender/lender-leads.repository.ts';
+import { createLenderLeadsService } from './lender/lender-leads.service.ts';
+import { createBureauReportStore } from './lender/bureau-report-store.ts';
+import { createPersonalDataErasure } from './lender/personal-data-erasure.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -56,6 +62,8 @@ export interface ContainerOptions {
 // Short enough that a revocation reaches instances without Redis within a second.
 const credentialStatusTtlMs = 1000;
 const catalogRefreshMs = 5000;
+const retentionIntervalMs = 24 * 60 * 60 * 1000;
+const retentionFirstRunMs = 60_000;
 
 export async function createContainer(options: ContainerOptions) {
   const { config, db, clock } = options;
@@ -115,6 +123,7 @@ export async function createContainer(options: ContainerOptions) {
     emailSink: options.messageSinks?.email,
     circuit: options.circuit,
   });
+  const consents = createConsentRepository(db);
   const verification = createVerificationService({
     db,
     leads: leadsRepository,
@@ -122,7 +131,7 @@ export async function createContainer(options: ContainerOptions) {
     sealer,
     encryption,
     prequalification,
-    consents: createConsentRepository(db),
+    consents,
     providers,
     // A key of its own for PIN hashes, derived so no extra secret has to be configured.
     pinKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'pin-hash', 32)),
@@ -141,6 +150,16 @@ export async function createContainer(options: ContainerOptions) {
   });
   const leadQueries = createLeadQueries({ leads: leadsRepository, sealer });
   const operators = createOperatorsService({ repository: createOperatorsRepository(db), clock });
+  const audit = createAuditService({ repository: createAuditRepository(db), clock });
+  const lenderLeadsRepository = createLenderLeadsRepository(db);
+  const bureauReports = createBureauReportStore(db);
+  const lenderLeads = createLenderLeadsService({
+    db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureauReports, consents, audit, sealer, encryption,
+  });
+  const erasure = createPersonalDataErasure({
+    db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureauReports, audit, clock, retentionDays: config.piiRetentionDays,
+  });
+  let retentionTimer: NodeJS.Timeout | undefined;
 
   return {
     config,
@@ -157,6 +176,15 @@ export async function createContainer(options: ContainerOptions) {
         catalogStore.refreshIfChanged(catalogsRepository).catch((e) => options.warn('catalog refresh failed', e));
       }, catalogRefreshMs);
       catalogRefresh.unref();
+      // The retention purge, daily on every instance (erasing twice changes nothing).
+      const purge = () => erasure.purge({ dryRun: false }).catch((e) => options.warn('retention purge failed', e));
+      // A minute after start, then daily.
+      retentionTimer = setTimeout(() => {
+        void purge();
+        retentionTimer = setInterval(purge, retentionIntervalMs);
+        retentionTimer.unref();
+      }, retentionFirstRunMs);
+      retentionTimer.unref();
     },
     catalogs: { store: catalogStore, repository: catalogsRepository },
     leads,
@@ -166,8 +194,13 @@ export async function createContainer(options: ContainerOptions) {
     verification,
     providers,
     operators,
+    audit,
+    lenderLeads,
+    erasure,
     async close() {
       clearInterval(catalogRefresh);
+      clearTimeout(retentionTimer);
+      clearInterval(retentionTimer);
       await providers.close();
       await revocations.close();
       redis?.disconnect();

@@ -27,6 +27,8 @@ export interface Config {
   tokenRateLimitPerMinute: number;
   /** Proxies whose X-Forwarded-For is believed (Fastify's trustProxy): false, true, a hop count or addresses. */
   trustProxy: boolean | number | string[];
+  /** Leads unchanged this many days have their personal data erased (daily). */
+  piiRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -147,6 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1, 10_000_000),
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
     trustProxy: trustProxy(text(env, 'TRUST_PROXY')),
+    piiRetentionDays: integer(env, 'PII_RETENTION_DAYS', 180, 1, 36_500),
   };
   checkDependencies(config);
   return config;

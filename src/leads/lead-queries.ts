@@ -13,9 +13,9 @@ export interface ListQuery {
   cursor?: string;
 }
 
-const encodeCursor = (createdAt: Date, id: string) => Buffer.from(`${createdAt.toISOString()}|${id}`).toString('base64url');
+export const encodeCursor = (createdAt: Date, id: string) => Buffer.from(`${createdAt.toISOString()}|${id}`).toString('base64url');
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(at ?? '');
   if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) {
@@ -26,7 +26,7 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 
 const isoDateOrDateTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
-function parseDate(value: string | undefined, field: string): Date | undefined {
+export function parseDate(value: string | undefined, field: string): Date | undefined {
   if (value === undefined) return undefined;
   const date = new Date(value);
   // new Date() takes almost anything ("1" is 2001): only ISO 8601 dates and date-times count.

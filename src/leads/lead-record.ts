@@ -46,6 +46,7 @@ export interface Lead {
   warnings: Warning[];
   verification: Verification | null;
   prequalification: StoredPrequalification | null;
+  erasedAt: Date | null;
 }
 
 /** The affiliate the lead was created for: its user, or only a user type when no user was named. */
@@ -81,6 +82,7 @@ export function createLeadSealer(encryption: FieldEncryption) {
         warnings: row.warnings as Warning[],
         verification: row.verification as Verification | null,
         prequalification: row.prequalification as StoredPrequalification | null,
+        erasedAt: row.erased_at ?? null,
       };
     },
   };
