@@ -77,6 +77,10 @@ describe('operators and roles on the admin API', () => {
     for (const [method, url, payload] of refused) {
       assertError(await call(method, url, bearer(analystKey), payload), 403, 4030, 'Forbidden');
     }
+    const catalog = await t.app.inject({
+      method: 'PUT', url: '/admin/catalogs/vehicles', headers: { ...bearer(analystKey), 'content-type': 'text/csv' }, payload: 'not,a,catalog\n',
+    });
+    assertError(catalog, 403, 4030, 'Forbidden');
     assert.equal((await call('GET', '/admin/companies', t.admin)).json().items.length, before);
     const partnerRead = await t.app.inject({ method: 'GET', url: `/mx/b2b/autofin/api/leads`, headers: t.partner.headers });
     assert.equal(partnerRead.statusCode, 200, 'the credential the analyst tried to revoke still works');
