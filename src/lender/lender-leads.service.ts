@@ -115,24 +115,25 @@ export function createLenderLeadsService(deps: Deps) {
   };
 
   async function* exportLines(origin: AuditOrigin, query: LenderLeadQuery, filter: LenderLeadFilter, format: ExportFormat): AsyncGenerator<string> {
-      let rows = 0;
-      try {
-        if (format === 'csv') yield csvHeader;
-        let after: { createdAt: Date; id: string } | undefined;
-        for (;;) {
-          const batch = await deps.repository.list(filter, after, exportBatchSize);
-          if (batch.length === 0) break;
-          let chunk = '';
-          for (const row of batch) chunk += exportLine(exportRecord(deps.sealer.toLead(row)), format);
-          rows += batch.length;
-          const last = batch[batch.length - 1];
-          after = { createdAt: last.created_at, id: last.id };
-          yield chunk;
-          if (batch.length < exportBatchSize) break;
-        }
-      } finally {
-        await deps.audit.record(origin, { action: 'leads.export', filter: { ...givenFilter(query), format }, rows });
+    let rows = 0;
+    try {
+      if (format === 'csv') yield csvHeader;
+      let after: { createdAt: Date; id: string } | undefined;
+      for (;;) {
+        const batch = await deps.repository.list(filter, after, exportBatchSize);
+        if (batch.length === 0) break;
+        let chunk = '';
+        for (const row of batch) chunk += exportLine(exportRecord(deps.sealer.toLead(row)), format);
+        const last = batch[batch.length - 1];
+        after = { createdAt: last.created_at, id: last.id };
+        yield chunk;
+        // Counted once the stream has taken the chunk: a client that leaves early is audited with what it got.
+        rows += batch.length;
+        if (batch.length < exportBatchSize) break;
       }
+    } finally {
+      await deps.audit.record(origin, { action: 'leads.export', filter: { ...givenFilter(query), format }, rows });
+    }
   }
 }
 
