@@ -23,6 +23,9 @@ import { loggerOptions, type DestinationStream } from './shared/logging.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { catalogsAdminRoutes } from './admin/catalogs-admin.routes.ts';
+import { operatorsRoutes } from './operators/operators.routes.ts';
+import { auditRoutes } from './audit/audit.routes.ts';
+import { lenderLeadsRoutes } from './lender/lender-leads.routes.ts';
 import { catalogsRoutes } from './catalogs/catalogs.routes.ts';
 import { leadsRoutes } from './leads/leads.routes.ts';
 import { verificationRoutes } from './verification/verification.routes.ts';
@@ -79,9 +82,14 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
     authRoutes({ auth: container.auth, limiter: container.limiter, perMinute: config.tokenRateLimitPerMinute }),
   );
   if (config.adminToken) {
-    await app.register(adminRoutes({ companies: container.companies, adminToken: config.adminToken }));
+    const { adminToken } = config;
+    const { operators } = container;
+    await app.register(adminRoutes({ companies: container.companies, adminToken, operators }));
     const { store, repository } = container.catalogs;
-    await app.register(catalogsAdminRoutes({ store, repository, adminToken: config.adminToken }));
+    await app.register(catalogsAdminRoutes({ store, repository, adminToken, operators }));
+    await app.register(operatorsRoutes({ operators, adminToken }));
+    await app.register(lenderLeadsRoutes({ leads: container.lenderLeads, erasure: container.erasure, adminToken, operators }));
+    await app.register(auditRoutes({ audit: container.audit, adminToken, operators }));
   }
   await app.register(
     async (partner) => {

@@ -37,6 +37,14 @@ import { instrumentVerification } from './verification/verification-metrics.ts';
 import { withCallContext } from './providers/call-context.ts';
 import { createServiceMetrics } from './operations/service-metrics.ts';
 import { createSandboxMessagesRepository, createSandboxService } from './sandbox/index.ts';
+import { createOperatorsRepository } from './operators/operators.repository.ts';
+import { createOperatorsService } from './operators/operators.service.ts';
+import { createConsentRepository } from './consent/consent.repository.ts';
+import { createAuditRepository } from './audit/audit.repository.ts';
+import { createAuditService } from './audit/audit.service.ts';
+import { createLenderLeadsRepository } from './lender/lender-leads.repository.ts';
+import { createLenderLeadsService } from './lender/lender-leads.service.ts';
+import { createPersonalDataErasure } from './lender/personal-data-erasure.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -64,6 +72,8 @@ const credentialStatusTtlMs = 750;
 // How often an instance exchanges its rate-limit counts with the others through Redis.
 const rateLimitSyncMs = 200;
 const catalogRefreshMs = 5000;
+const retentionIntervalMs = 24 * 60 * 60 * 1000;
+const retentionFirstRunMs = 60_000;
 
 export async function createContainer(options: ContainerOptions) {
   const { config, db, clock } = options;
@@ -146,15 +156,18 @@ export async function createContainer(options: ContainerOptions) {
     clock,
   });
   // Only the sandbox environment has magic recipients and readable PIN messages (docs/sandbox.md).
-  const sandbox = config.environment === 'sandbox'
-    ? createSandboxService({ messages: createSandboxMessagesRepository(db), leads: leadsRepository, encryption })
+  const sandboxMessages = config.environment === 'sandbox' ? createSandboxMessagesRepository(db) : undefined;
+  const sandbox = sandboxMessages
+    ? createSandboxService({ messages: sandboxMessages, leads: leadsRepository, encryption })
     : undefined;
+  const consents = createConsentRepository(db);
   const verificationService = createVerificationService({
     db,
     leads: leadsRepository,
     verification: verificationRepository,
     sealer,
     prequalification,
+    consents,
     providers,
     bureau,
     // A key of its own for PIN hashes, derived so no extra secret has to be configured.
@@ -175,6 +188,16 @@ export async function createContainer(options: ContainerOptions) {
     fingerprintKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'fingerprints', 32)),
   });
   const leadQueries = createLeadQueries({ leads: leadsRepository, sealer });
+  const operators = createOperatorsService({ repository: createOperatorsRepository(db), clock });
+  const audit = createAuditService({ repository: createAuditRepository(db), clock });
+  const lenderLeadsRepository = createLenderLeadsRepository(db);
+  const lenderLeads = createLenderLeadsService({
+    db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureau, consents, audit, sealer,
+  });
+  const erasure = createPersonalDataErasure({
+    db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureau, sandboxMessages, audit, clock, retentionDays: config.piiRetentionDays,
+  });
+  let retentionTimer: NodeJS.Timeout | undefined;
 
   return {
     config,
@@ -203,6 +226,15 @@ export async function createContainer(options: ContainerOptions) {
         catalogStore.refreshIfChanged(catalogsRepository).catch((e) => options.warn('catalog refresh failed', e));
       }, catalogRefreshMs);
       catalogRefresh.unref();
+      // The retention purge, daily on every instance (erasing twice changes nothing).
+      const purge = () => erasure.purge({ dryRun: false }).catch((e) => options.warn('retention purge failed', e));
+      // A minute after start, then daily.
+      retentionTimer = setTimeout(() => {
+        void purge();
+        retentionTimer = setInterval(purge, retentionIntervalMs);
+        retentionTimer.unref();
+      }, retentionFirstRunMs);
+      retentionTimer.unref();
     },
     catalogs: { store: catalogStore, repository: catalogsRepository },
     leads,
@@ -214,10 +246,16 @@ export async function createContainer(options: ContainerOptions) {
     sandbox,
     providers,
     bureau,
+    operators,
+    audit,
+    lenderLeads,
+    erasure,
     /** Service metrics (PIN outcomes, provider calls, circuits, rate-limit refusals), served by /metrics. */
     metrics,
     async close() {
       clearInterval(catalogRefresh);
+      clearTimeout(retentionTimer);
+      clearInterval(retentionTimer);
       await Promise.allSettled([providers.close(), bureau.close()]);
       sharedLimiter?.close();
       await revocations.close();

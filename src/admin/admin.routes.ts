@@ -4,14 +4,15 @@ import { Type } from 'typebox';
 import { ErrorResponse } from '../http/error-response.ts';
 import { registerAdminGuard } from '../http/admin-guard.ts';
 import type { CompaniesService } from '../companies/companies.service.ts';
+import type { OperatorResolver } from '../http/admin-guard.ts';
 import * as s from './admin.schemas.ts';
 
-const errorsOf = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
+const errorsOf = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 
 export const adminRoutes =
-  (deps: { companies: CompaniesService; adminToken: string }): FastifyPluginAsyncTypebox =>
+  (deps: { companies: CompaniesService; adminToken: string; operators?: OperatorResolver }): FastifyPluginAsyncTypebox =>
   async (app) => {
-    registerAdminGuard(app, deps.adminToken);
+    registerAdminGuard(app, deps.adminToken, deps.operators);
     const tags = ['admin'];
     const security = [{ adminToken: [] }];
 
@@ -23,7 +24,11 @@ export const adminRoutes =
 
     app.get(
       '/admin/companies',
-      { schema: { tags, security, operationId: 'listCompanies', summary: 'List companies', response: { 200: s.CompanyList, 401: ErrorResponse } } },
+      {
+        // Analysts read leads of every company, so they may see the companies too.
+        config: { operatorRoles: ['analyst'] },
+        schema: { tags, security, operationId: 'listCompanies', summary: 'List companies', response: { 200: s.CompanyList, 401: ErrorResponse, 403: ErrorResponse } },
+      },
       async () => deps.companies.listCompanies(),
     );
 

@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, errors } from '../http/app-error.ts';
 import { ErrorResponse } from '../http/error-response.ts';
-import { registerAdminGuard } from '../http/admin-guard.ts';
+import { registerAdminGuard, type OperatorResolver } from '../http/admin-guard.ts';
 import { CatalogFileError, type CatalogKind } from '../catalogs/catalog-file.ts';
 import type { CatalogImportResult, CatalogStore } from '../catalogs/catalog-store.ts';
 import type { CatalogsRepository } from '../catalogs/catalogs.repository.ts';
@@ -61,9 +61,9 @@ async function importCatalog(
 }
 
 export const catalogsAdminRoutes =
-  (deps: { store: CatalogStore; repository: CatalogsRepository; adminToken: string }): FastifyPluginAsyncTypebox =>
+  (deps: { store: CatalogStore; repository: CatalogsRepository; adminToken: string; operators?: OperatorResolver }): FastifyPluginAsyncTypebox =>
   async (app) => {
-    registerAdminGuard(app, deps.adminToken);
+    registerAdminGuard(app, deps.adminToken, deps.operators);
     // Raw bytes, in this plugin only: the rest of the API keeps JSON and the 64 KiB limit.
     app.addContentTypeParser(catalogFileMediaTypes, { parseAs: 'buffer', bodyLimit: catalogBodyLimitBytes }, (_request, body, done) =>
       done(null, body),

@@ -47,6 +47,8 @@ export interface Bureau {
   hasReport(leadId: string, tx?: Queryable): Promise<boolean>;
   /** The bureau's own answer, decrypted: null when it had none (sandbox), undefined before any report. */
   rawAnswerOf(leadId: string, tx?: Queryable): Promise<string | null | undefined>;
+  /** Erases the lead's report and raw answer (erasure of the lead's personal data). */
+  erase(leadId: string, tx?: Queryable): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -75,6 +77,7 @@ export function createBureau(config: BureauConfig, deps: BureauDeps, provider = 
     reportOf: store.reportOf,
     hasReport: store.hasReport,
     rawAnswerOf: store.rawAnswerOf,
+    erase: store.erase,
     async close() {
       await provider.close?.();
     },

@@ -34,6 +34,11 @@ export function createReportStore(db: Queryable, encryption: FieldEncryption) {
       return rows.length > 0;
     },
 
+    /** Erases the lead's report and raw answer (the lead's personal data is being erased). */
+    async erase(leadId: string, tx: Queryable = db): Promise<void> {
+      await tx.query('delete from bureau_reports where lead_id = $1', [leadId]);
+    },
+
     /** The bureau's raw answer, for operators' investigations; null when the bureau had none. */
     async rawAnswerOf(leadId: string, tx: Queryable = db): Promise<string | null | undefined> {
       const { rows } = await tx.query<{ raw_enc: string | null }>('select raw_enc from bureau_reports where lead_id = $1', [leadId]);

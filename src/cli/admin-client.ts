@@ -30,6 +30,11 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
+const queryString = (query: Record<string, string>) => {
+  const text = new URLSearchParams(query).toString();
+  return text ? `?${text}` : '';
+};
+
 export function createAdminClient({ baseUrl, token, fetch: fetchImpl = fetch }: AdminClientOptions) {
   async function call(method: string, path: string, body?: { json: unknown } | { bytes: Uint8Array; type: string }): Promise<AdminResult> {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
@@ -64,6 +69,28 @@ export function createAdminClient({ baseUrl, token, fetch: fetchImpl = fetch }: 
     revokeCredential: (consumerKey: string) => call('DELETE', `/admin/credentials/${segment(consumerKey)}`),
     createAffiliate: (companyId: string, input: { user_type: string; user_id?: string }) =>
       call('POST', `/admin/companies/${segment(companyId)}/affiliates`, { json: input }),
+    createOperator: (input: { name: string; role: string; email?: string }) => call('POST', '/admin/operators', { json: input }),
+    listOperators: () => call('GET', '/admin/operators'),
+    deleteOperator: (id: string) => call('DELETE', `/admin/operators/${segment(id)}`),
+    listLeads: (query: Record<string, string>) => call('GET', `/admin/leads${queryString(query)}`),
+    readLead: (id: string) => call('GET', `/admin/leads/${segment(id)}`),
+    eraseLead: (id: string) => call('DELETE', `/admin/leads/${segment(id)}/personal-data`),
+    purge: (dryRun: boolean) => call('POST', '/admin/leads/purge', { json: { dryRun } }),
+    listAudit: (query: Record<string, string>) => call('GET', `/admin/audit${queryString(query)}`),
+    /** The export, handed to `write` chunk by chunk as it arrives (never held whole). */
+    async exportLeads(query: Record<string, string>, write: (text: string) => void): Promise<AdminResult> {
+      let response: Response;
+      try {
+        response = await fetchImpl(`${baseUrl}/admin/leads/export${queryString(query)}`, { headers: { authorization: `Bearer ${token}` } });
+      } catch (error) {
+        return { ok: false, status: 0, body: { message: `cannot reach ${baseUrl}`, reason: (error as Error).message } };
+      }
+      if (!response.ok || !response.body) return { ok: false, status: response.status, body: await readBody(response) };
+      const decoder = new TextDecoder();
+      for await (const chunk of response.body) write(decoder.decode(chunk as Uint8Array, { stream: true }));
+      write(decoder.decode());
+      return { ok: true, body: null };
+    },
     importCatalog: (kind: CatalogKind, bytes: Uint8Array) =>
       call('PUT', `/admin/catalogs/${catalogPaths[kind]}`, { bytes, type: catalogContentType(bytes) }),
   };

@@ -23,6 +23,20 @@ test('every command parses into what it will ask the admin API', () => {
     ],
     [['catalogs', 'import', '--vehicles', 'v.csv.gz'], run({ name: 'catalogs import', kind: 'vehicles', file: 'v.csv.gz' })],
     [['catalogs', 'import', '--zip-codes', 'z.csv'], run({ name: 'catalogs import', kind: 'zipCodes', file: 'z.csv' })],
+    [['operators', 'create', '--name', 'Ana', '--role', 'analyst', '--json'], run({ name: 'operators create', operatorName: 'Ana', role: 'analyst' })],
+    [['operators', 'create', '--name', 'Ana', '--role', 'admin', '--email', 'a@x.mx'], run({ name: 'operators create', operatorName: 'Ana', role: 'admin', email: 'a@x.mx' })],
+    [['operators', 'list'], run({ name: 'operators list' })],
+    [['operators', 'revoke', companyId], run({ name: 'operators revoke', operatorId: companyId })],
+    [
+      ['leads', 'list', '--company', companyId, '--status', 'PREQUALIFIED', '--created-from', '2026-01-01', '--limit', '5'],
+      run({ name: 'leads list', query: { companyId, status: 'PREQUALIFIED', createdFrom: '2026-01-01', limit: '5' } }),
+    ],
+    [['leads', 'show', companyId, '--json'], run({ name: 'leads show', leadId: companyId })],
+    [['leads', 'export', '--format', 'csv', '--decision', 'PREQUALIFIED'], run({ name: 'leads export', query: { decision: 'PREQUALIFIED', format: 'csv' } })],
+    [['leads', 'erase', companyId], run({ name: 'leads erase', leadId: companyId })],
+    [['leads', 'purge', '--dry-run'], run({ name: 'leads purge', dryRun: true })],
+    [['leads', 'purge'], run({ name: 'leads purge', dryRun: false })],
+    [['audit', 'list', '--cursor', 'abc'], run({ name: 'audit list', query: { cursor: 'abc' } })],
   ];
   for (const [argv, expected] of cases) assert.deepEqual(parseCli(argv, env), expected, argv.join(' '));
 });
@@ -64,10 +78,18 @@ test('wrong usage is a usage error that says what is wrong', () => {
     [['companies', 'list', '--url', 'ftp://x'], env, /--url must start with http/],
     [['companies', 'list', '--url', 'not a url'], env, /--url must be a URL/],
     [['companies', 'list'], {}, /ADMIN_TOKEN is not set/],
+    [['operators', 'create', '--name', 'x'], env, /--role is required/],
+    [['leads', 'show'], env, /takes LEAD_ID, got 0/],
+    [['leads', 'purge', '--format', 'csv'], env, /leads purge does not take --format/],
   ];
   for (const [argv, given, message] of cases) {
     const parsed = parseCli(argv, given);
     assert.equal(parsed.kind, 'usage-error', `${argv.join(' ')}: ${JSON.stringify(parsed)}`);
     assert.match((parsed as { message: string }).message, message, argv.join(' '));
   }
+});
+
+test('an operator key in AUTOFIN_OPERATOR_KEY is used instead of ADMIN_TOKEN', () => {
+  const parsed = parseCli(['leads', 'list'], { ADMIN_TOKEN: 'admin-token-0123456789', AUTOFIN_OPERATOR_KEY: 'op_abc' });
+  assert.equal((parsed as { token: string }).token, 'op_abc');
 });

@@ -20,14 +20,27 @@ Usage:
   autofin affiliates list --company COMPANY_ID
   autofin catalogs import --vehicles FILE
   autofin catalogs import --zip-codes FILE
+  autofin operators create --name NAME --role admin|analyst [--email EMAIL]   (prints the key once)
+  autofin operators list
+  autofin operators revoke OPERATOR_ID
+  autofin leads list [FILTERS] [--limit N] [--cursor C]
+  autofin leads show LEAD_ID                    (audited)
+  autofin leads export [FILTERS] [--format ndjson|csv]   (the export itself on stdout; audited)
+  autofin leads erase LEAD_ID                   (erases the lead's personal data; audited)
+  autofin leads purge [--dry-run]               (the retention purge, now)
+  autofin audit list [--limit N] [--cursor C]
+
+Filters: --company ID --status S --decision D --affiliate USER_ID --created-from DATE --created-to DATE
 
 Options:
   --url URL    the service (default: $AUTOFIN_URL, else ${defaultUrl})
+  --json       print JSON (the default; accepted by every command)
   -h, --help   this help
 
 Environment:
-  ADMIN_TOKEN  the service's admin token (required)
-  AUTOFIN_URL  the service, when --url is not given
+  ADMIN_TOKEN           the service's admin token
+  AUTOFIN_OPERATOR_KEY  an operator key (op_…), used instead of ADMIN_TOKEN when set
+  AUTOFIN_URL           the service, when --url is not given
 
 Exit status: 0 done, 1 the service refused or could not be reached (the error JSON is on stderr),
 2 wrong usage.`;
@@ -41,7 +54,16 @@ export type Command =
   | { name: 'affiliates list'; companyId: string }
   | { name: 'credentials revoke'; consumerKey: string }
   | { name: 'affiliates create'; companyId: string; userType: string; userId?: string }
-  | { name: 'catalogs import'; kind: CatalogKind; file: string };
+  | { name: 'catalogs import'; kind: CatalogKind; file: string }
+  | { name: 'operators create'; operatorName: string; role: string; email?: string }
+  | { name: 'operators list' }
+  | { name: 'operators revoke'; operatorId: string }
+  | { name: 'leads list'; query: Record<string, string> }
+  | { name: 'leads show'; leadId: string }
+  | { name: 'leads export'; query: Record<string, string> }
+  | { name: 'leads erase'; leadId: string }
+  | { name: 'leads purge'; dryRun: boolean }
+  | { name: 'audit list'; query: Record<string, string> };
 
 export type ParsedCli =
   | { kind: 'run'; command: Command; url: string; token: string }
@@ -61,7 +83,34 @@ const options = {
   vehicles: { type: 'string' },
   'zip-codes': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  json: { type: 'boolean' },
+  role: { type: 'string' },
+  email: { type: 'string' },
+  status: { type: 'string' },
+  decision: { type: 'string' },
+  affiliate: { type: 'string' },
+  'created-from': { type: 'string' },
+  'created-to': { type: 'string' },
+  limit: { type: 'string' },
+  cursor: { type: 'string' },
+  format: { type: 'string' },
+  'dry-run': { type: 'boolean' },
 } as const;
+
+const pages = { limit: 'limit', cursor: 'cursor' };
+
+/** CLI option → query parameter of the lender's lead routes. */
+const filterOptions: Record<string, string> = {
+  company: 'companyId', status: 'status', decision: 'decision', affiliate: 'affiliate', 'created-from': 'createdFrom', 'created-to': 'createdTo',
+};
+
+function queryOf(values: Values, names: Record<string, string>): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [option, parameter] of Object.entries(names)) {
+    if (typeof values[option] === 'string') query[parameter] = values[option] as string;
+  }
+  return query;
+}
 
 /** Each command: the options it accepts besides --url, its positional arguments, and how it is built. */
 const commands: Record<string, { options: string[]; positionals: string[]; build: (v: Values, p: string[]) => Command }> = {
@@ -115,6 +164,30 @@ const commands: Record<string, { options: string[]; positionals: string[]; build
         : { name: 'catalogs import', kind: 'zipCodes', file: required(v, 'zip-codes') };
     },
   },
+  'operators create': {
+    options: ['name', 'role', 'email'],
+    positionals: [],
+    build: (v: Values): Command => {
+      const command: Command = { name: 'operators create', operatorName: required(v, 'name'), role: required(v, 'role') };
+      return typeof v.email === 'string' ? { ...command, email: v.email } : command;
+    },
+  },
+  'operators list': { options: [], positionals: [], build: (): Command => ({ name: 'operators list' }) },
+  'operators revoke': { options: [], positionals: ['OPERATOR_ID'], build: (_v: Values, p: string[]): Command => ({ name: 'operators revoke', operatorId: p[0] }) },
+  'leads list': {
+    options: [...Object.keys(filterOptions), 'limit', 'cursor'],
+    positionals: [],
+    build: (v: Values): Command => ({ name: 'leads list', query: queryOf(v, { ...filterOptions, ...pages }) }),
+  },
+  'leads show': { options: [], positionals: ['LEAD_ID'], build: (_v: Values, p: string[]): Command => ({ name: 'leads show', leadId: p[0] }) },
+  'leads export': {
+    options: [...Object.keys(filterOptions), 'format'],
+    positionals: [],
+    build: (v: Values): Command => ({ name: 'leads export', query: queryOf(v, { ...filterOptions, format: 'format' }) }),
+  },
+  'leads erase': { options: [], positionals: ['LEAD_ID'], build: (_v: Values, p: string[]): Command => ({ name: 'leads erase', leadId: p[0] }) },
+  'leads purge': { options: ['dry-run'], positionals: [], build: (v: Values): Command => ({ name: 'leads purge', dryRun: v['dry-run'] === true }) },
+  'audit list': { options: ['limit', 'cursor'], positionals: [], build: (v: Values): Command => ({ name: 'audit list', query: queryOf(v, pages) }) },
 };
 
 /** Edit distance between two short strings (insertions, deletions, substitutions). */
@@ -170,7 +243,7 @@ function parseOrThrow(argv: readonly string[], env: Record<string, string | unde
   const name = positionals.slice(0, 2).join(' ');
   const spec = commands[name];
   if (!spec) throw new UsageError(unknownCommand(name));
-  const extra = Object.keys(values).filter((o) => o !== 'url' && !spec.options.includes(o));
+  const extra = Object.keys(values).filter((o) => o !== 'url' && o !== 'json' && !spec.options.includes(o));
   if (extra.length > 0) throw new UsageError(`${name} does not take --${extra[0]}`);
   const args = positionals.slice(2);
   if (args.length !== spec.positionals.length) {
@@ -178,8 +251,8 @@ function parseOrThrow(argv: readonly string[], env: Record<string, string | unde
   }
   const command = spec.build(values, args);
   const url = serviceUrl(values, env);
-  const token = env.ADMIN_TOKEN;
-  if (!token) throw new UsageError('ADMIN_TOKEN is not set: export the admin token of the service');
+  const token = env.AUTOFIN_OPERATOR_KEY || env.ADMIN_TOKEN;
+  if (!token) throw new UsageError('ADMIN_TOKEN is not set: export the admin token of the service (or AUTOFIN_OPERATOR_KEY)');
   return { kind: 'run', command, url, token };
 }
 

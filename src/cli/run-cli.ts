@@ -15,7 +15,10 @@ export interface CliIo {
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
-async function execute(client: AdminClient, command: Command): Promise<AdminResult> {
+/** A 204 has no body: say what was done, so every success prints JSON. */
+const done = (result: AdminResult, body: object): AdminResult => (result.ok ? { ok: true, body } : result);
+
+async function execute(client: AdminClient, command: Command, io: CliIo): Promise<AdminResult> {
   switch (command.name) {
     case 'companies create':
       return client.createCompany(command.companyName);
@@ -39,6 +42,24 @@ async function execute(client: AdminClient, command: Command): Promise<AdminResu
         user_type: command.userType,
         ...(command.userId === undefined ? {} : { user_id: command.userId }),
       });
+    case 'operators create':
+      return client.createOperator({ name: command.operatorName, role: command.role, ...(command.email === undefined ? {} : { email: command.email }) });
+    case 'operators list':
+      return client.listOperators();
+    case 'operators revoke':
+      return done(await client.deleteOperator(command.operatorId), { id: command.operatorId, deleted: true });
+    case 'leads list':
+      return client.listLeads(command.query);
+    case 'leads show':
+      return client.readLead(command.leadId);
+    case 'leads export':
+      return client.exportLeads(command.query, io.stdout);
+    case 'leads erase':
+      return done(await client.eraseLead(command.leadId), { id: command.leadId, personalDataErased: true });
+    case 'leads purge':
+      return client.purge(command.dryRun);
+    case 'audit list':
+      return client.listAudit(command.query);
     case 'catalogs import': {
       let bytes: Buffer;
       try {
@@ -63,9 +84,10 @@ export async function runCli(argv: readonly string[], env: Record<string, string
     return 2;
   }
   const client = createAdminClient({ baseUrl: parsed.url, token: parsed.token, fetch: io.fetch });
-  const result = await execute(client, parsed.command);
+  const result = await execute(client, parsed.command, io);
   if (result.ok) {
-    io.stdout(json(result.body));
+    // The export has already written itself to stdout.
+    if (parsed.command.name !== 'leads export') io.stdout(json(result.body));
     return 0;
   }
   io.stderr(json(result.body));

@@ -38,6 +38,7 @@ describe('configuration defaults (docs/operations.md)', () => {
     assert.equal(config.rateLimitPerMinute, 6000);
     assert.equal(config.tokenRateLimitPerMinute, 60);
     assert.equal(config.twilio.baseUrl, 'https://api.twilio.com');
+    assert.equal(config.piiRetentionDays, 180);
   });
 
   test('a variable set to the empty string counts as unset', () => {
@@ -56,8 +57,9 @@ describe('configuration defaults (docs/operations.md)', () => {
       SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 'tok', TWILIO_FROM: '+15550001111',
       TWILIO_BASE_URL: 'http://127.0.0.1:9999', EMAIL_PROVIDER: 'smtp', SMTP_URL: 'smtp://127.0.0.1:2525',
       BUREAU_PROVIDER: 'http', BUREAU_URL: 'https://bureau.example', PROVIDER_TIMEOUT_MS: '250',
-      RATE_LIMIT_PER_MINUTE: '10', TOKEN_RATE_LIMIT_PER_MINUTE: '5',
+      RATE_LIMIT_PER_MINUTE: '10', TOKEN_RATE_LIMIT_PER_MINUTE: '5', PII_RETENTION_DAYS: '30',
     });
+    assert.equal(config.piiRetentionDays, 30);
     assert.equal(config.host, '0.0.0.0');
     assert.equal(config.port, 8080);
     assert.equal(config.dataDir, '/var/lib/autofin');
@@ -110,6 +112,8 @@ describe('invalid configuration stops the start with a ConfigError naming the va
     ['TOKEN_RATE_LIMIT_PER_MINUTE', { TOKEN_RATE_LIMIT_PER_MINUTE: '-5' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'INFO' }],
+    ['PII_RETENTION_DAYS', { PII_RETENTION_DAYS: '0' }],
+    ['PII_RETENTION_DAYS', { PII_RETENTION_DAYS: '6 months' }],
   ];
   for (const [variable, env] of cases) {
     test(`${JSON.stringify(env)} is refused, naming ${variable}`, () => {

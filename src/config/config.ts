@@ -43,6 +43,8 @@ export interface Config {
   sandboxOutboxMaxBytes: number;
   /** pino's level: the lines below it are never built. */
   logLevel: LogLevel;
+  /** Leads unchanged this many days have their personal data erased (daily). */
+  piiRetentionDays: number;
 }
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -205,6 +207,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 2000, 0, 600_000),
     sandboxOutboxKeepMinutes: integer(env, 'SANDBOX_OUTBOX_KEEP_MINUTES', 60, 1, 525_600),
     sandboxOutboxMaxBytes: integer(env, 'SANDBOX_OUTBOX_MAX_BYTES', 1_048_576, 4096, 1_073_741_824),
+    piiRetentionDays: integer(env, 'PII_RETENTION_DAYS', 180, 1, 36_500),
   };
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`);

@@ -52,6 +52,8 @@ export const errors = {
   /** 401 without a token at all: RFC 6750 says no error code then. */
   missingToken: () =>
     new AppError(401, 4010, 'Unauthorized', null, { 'www-authenticate': 'Bearer realm="autofin"' }),
+  /** 403 / 4030: an operator whose role does not allow the route (an analyst changing something). */
+  forbidden: () => new AppError(403, 4030, 'Forbidden'),
   leadNotFound: () => new AppError(404, 4040, 'Lead not found'),
   catalogEntryNotFound: () => new AppError(404, 4041, 'Catalog entry not found'),
   zipCodeNotFound: () => new AppError(404, 4042, 'Zip code not found'),
@@ -60,6 +62,7 @@ export const errors = {
   /** 404 / 4046; `affiliate` names the affiliate of the request that is not one of the company's. */
   companyNotFound: (affiliate?: { user_id: string }) =>
     new AppError(404, 4046, 'Company not found', affiliate ? { affiliate: { user_id: affiliate.user_id } } : null),
+  operatorNotFound: () => new AppError(404, 4049, 'Operator not found'),
   methodNotAllowed: (allow: string[]) =>
     new AppError(405, 4050, 'Method Not Allowed', null, { allow: allow.join(', ') }),
   leadVerified: () => new AppError(409, 4090, 'Lead already verified'),

@@ -67,7 +67,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { sandboxGu
         schemas: named.schemas as Record<string, never>,
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'Access token from POST /auth/token' },
-          adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the deployment' },
+          adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the deployment, or an operator key (op_…)' },
         },
       },
       tags: [
@@ -77,6 +77,9 @@ export async function registerOpenApi(app: FastifyInstance, options: { sandboxGu
         { name: 'verification', description: 'PIN verification, bureau report and pre-qualification' },
         ...(options.sandboxGuide ? [{ name: 'sandbox', description: 'What only the sandbox environment offers integrators' }] : []),
         { name: 'admin', description: 'Companies, affiliates and credentials (operators only)' },
+        { name: 'operators', description: 'Operator keys and roles of the admin API (admin only)' },
+        { name: 'lender', description: "The lender's read, export and erasure of leads (docs/lender-api.md)" },
+        { name: 'audit', description: 'Who read, exported or erased personal data (admin only)' },
         { name: 'operations', description: 'Health probes' },
       ],
     },

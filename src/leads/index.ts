@@ -3,3 +3,6 @@ export { createLeadsRepository, type LeadsRepository, type LeadRow, type LeadCha
 export { createLeadSealer, type LeadSealer, type Lead, type StoredPrequalification, type Verification } from './lead-record.ts';
 export { isVerified, afterPinSent, afterPinConfirmed, afterPrequalification, type LeadStatus } from './lead-status.ts';
 export type { Actor } from './leads.service.ts';
+export { leadView, leadSummaryView } from './lead-view.ts';
+export { encodeCursor, decodeCursor, parseDate } from './lead-queries.ts';
+export { Lead as LeadSchema, LeadSummary as LeadSummarySchema, LeadEvents as LeadEventsSchema } from './lead-read.schemas.ts';

@@ -14,7 +14,7 @@ export interface ListQuery {
   cursor?: string;
 }
 
-const encodeCursor = (createdAt: Date, id: string) => Buffer.from(`${createdAt.toISOString()}|${id}`).toString('base64url');
+export const encodeCursor = (createdAt: Date, id: string) => Buffer.from(`${createdAt.toISOString()}|${id}`).toString('base64url');
 
 // Years 1–9999 only: both engines store them, and JavaScript's extended years (`+275760-…`) or
 // year 0 would fail in the database instead of answering a 400.
@@ -31,7 +31,7 @@ function isoInstant(value: string): Date | undefined {
   return Number.isNaN(date.getTime()) || year < 1 || year > 9999 ? undefined : date;
 }
 
-function decodeCursor(cursor: string, fieldErrors: FieldError[]): { createdAt: Date; id: string } | undefined {
+function readCursor(cursor: string, fieldErrors: FieldError[]): { createdAt: Date; id: string } | undefined {
   const match = cursorPattern.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   const createdAt = match ? isoInstant(match[1]) : undefined;
   if (match && createdAt) return { createdAt, id: match[2].toLowerCase() };
@@ -39,18 +39,34 @@ function decodeCursor(cursor: string, fieldErrors: FieldError[]): { createdAt: D
   return undefined;
 }
 
-function parseDate(value: string | undefined, field: string, fieldErrors: FieldError[]): Date | undefined {
+function readDate(value: string | undefined, field: string, fieldErrors: FieldError[]): Date | undefined {
   if (value === undefined) return undefined;
   const date = isoInstant(value);
   if (!date) fieldErrors.push({ field, errorDetail: 'must be an ISO 8601 date or date-time of the years 0001–9999' });
   return date;
 }
 
+/** A cursor of a lead list (this one's or the operators'), or 400 / 40015 on `cursor`. */
+export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const fieldErrors: FieldError[] = [];
+  const decoded = readCursor(cursor, fieldErrors);
+  if (!decoded) throw errors.invalidInput(fieldErrors);
+  return decoded;
+}
+
+/** An ISO 8601 date or date-time of the years 0001–9999, or 400 / 40015 on `field`. */
+export function parseDate(value: string | undefined, field: string): Date | undefined {
+  const fieldErrors: FieldError[] = [];
+  const date = readDate(value, field, fieldErrors);
+  if (fieldErrors.length > 0) throw errors.invalidInput(fieldErrors);
+  return date;
+}
+
 function filterOf(query: ListQuery, fieldErrors: FieldError[]) {
   return {
-    createdFrom: parseDate(query.createdFrom, 'createdFrom', fieldErrors),
-    createdTo: parseDate(query.createdTo, 'createdTo', fieldErrors),
-    after: query.cursor ? decodeCursor(query.cursor, fieldErrors) : undefined,
+    createdFrom: readDate(query.createdFrom, 'createdFrom', fieldErrors),
+    createdTo: readDate(query.createdTo, 'createdTo', fieldErrors),
+    after: query.cursor ? readCursor(query.cursor, fieldErrors) : undefined,
   };
 }
 

@@ -66,6 +66,7 @@ export const Lead = Type.Object(
       Type.Object({ channel: Type.String(), pinSentAt: Type.String({ format: 'date-time' }), verifiedAt: nullable(Type.String({ format: 'date-time' })) }),
     ),
     prequalification: nullable(Prequalification),
+    erasedAt: nullable(Type.String({ format: 'date-time', description: 'When the lender erased the personal data (contact, address, financial, person are null from then on)' })),
   },
   { $id: 'Lead', description: 'A section never saved is null. The PIN and the bureau report are never returned.' },
 );

@@ -24,6 +24,8 @@ export interface StoredPrequalification {
   reasons: { code: string; message: string }[];
   offer: { amountFinanced: number; term: number; annualRate: number; monthlyPayment: number; cat: number } | null;
   evaluatedAt: string;
+  /** Each rule's outcome and thresholds (no personal data), for the lender's explanation; leads decided earlier lack it. */
+  explanation?: { rulesVersion: string; rules: { rule: string; outcome: 'pass' | 'fail' | 'missing'; threshold: Record<string, unknown>; reason: { code: string; message: string } | null }[] };
 }
 
 export interface Lead {
@@ -44,6 +46,7 @@ export interface Lead {
   warnings: Warning[];
   verification: Verification | null;
   prequalification: StoredPrequalification | null;
+  erasedAt: Date | null;
 }
 
 /** The affiliate the lead was created for: its user, or only a user type when no user was named. */
@@ -79,6 +82,7 @@ export function createLeadSealer(encryption: FieldEncryption) {
         warnings: row.warnings as Warning[],
         verification: row.verification as Verification | null,
         prequalification: row.prequalification as StoredPrequalification | null,
+        erasedAt: row.erased_at ?? null,
       };
     },
   };

@@ -27,6 +27,7 @@ export function leadView(lead: Lead) {
           evaluatedAt: prequalification.evaluatedAt,
         }
       : null,
+    erasedAt: lead.erasedAt?.toISOString() ?? null,
   };
 }
 

@@ -22,6 +22,8 @@ export interface LeadRow {
   prequalification: object | null;
   created_at: Date;
   updated_at: Date;
+  /** When the lender erased the lead's personal data (null until then). */
+  erased_at?: Date | null;
 }
 
 /** Columns a write may change, and whether they hold JSON. */

@@ -40,7 +40,8 @@ function application(report: BureauReport, changes: Partial<PrequalificationInpu
 const codes = (result: PrequalificationResult) => result.reasons.map((r) => r.code);
 
 test('an A1 applicant with sound numbers is pre-qualified with an offer at the best tier', async () => {
-  const result = evaluatePrequalification(application(await sandboxReport('A1')), config, NOW);
+  const { explanation, ...result } = evaluatePrequalification(application(await sandboxReport('A1')), config, NOW);
+  assert.ok(explanation.rules.every((r) => r.outcome === 'pass'), JSON.stringify(explanation));
   assert.deepEqual(result, {
     decision: 'PREQUALIFIED',
     reasons: [],
@@ -174,4 +175,32 @@ test('a config file that is not JSON is refused naming the file', () => {
   const path = join(mkdtempSync(join(tmpdir(), 'prequal-')), 'bad.json');
   writeFileSync(path, '{ "minimumAge": 18, }');
   assert.throws(() => loadPrequalificationConfig(path), /bad\.json.*cannot be read as JSON/);
+});
+
+test('the explanation gives every rule its outcome, thresholds and reason, and the version of the rules', async () => {
+  const result = evaluatePrequalification(
+    application(await sandboxReport('C1'), { loan: { downPayment: 10_000, term: 48 } }),
+    config,
+    NOW,
+  );
+  assert.deepEqual(codes(result), ['LOW_SCORE', 'LOW_DOWN_PAYMENT']);
+  const { rulesVersion, rules: explained } = result.explanation;
+  assert.match(rulesVersion, /^sha256:[0-9a-f]{16}$/);
+  assert.deepEqual(explained.map((r) => r.rule), rules.map((r) => r.name));
+  const byRule = Object.fromEntries(explained.map((r) => [r.rule, r]));
+  assert.equal(byRule['bureau-score'].outcome, 'fail');
+  assert.equal(byRule['bureau-score'].reason?.code, 'LOW_SCORE');
+  assert.deepEqual(byRule['bureau-score'].threshold, { minimumScore: config.minimumScore, noRecordPolicy: config.noRecordPolicy });
+  assert.equal(byRule['down-payment-share'].outcome, 'fail');
+  assert.equal(byRule['down-payment-share'].threshold.minimumDownPaymentShare, config.minimumDownPaymentShare);
+  assert.deepEqual(byRule['term-offered'], { rule: 'term-offered', outcome: 'pass', threshold: { allowedTerms: config.allowedTerms }, reason: null });
+  const changed = { ...config, minimumScore: config.minimumScore + 1 };
+  assert.notEqual(evaluatePrequalification(application(await sandboxReport('C1')), changed, NOW).explanation.rulesVersion, rulesVersion);
+});
+
+test('a rule still missing data is explained as missing, with the fields it needs', async () => {
+  const result = evaluatePrequalification(application(await sandboxReport('A1'), { financial: null }), config, NOW);
+  const seniority = result.explanation.rules.find((r) => r.rule === 'employment-seniority');
+  assert.deepEqual(seniority?.outcome, 'missing');
+  assert.deepEqual(seniority?.reason, { code: 'MISSING_DATA', message: 'Data still needed: financial.employmentType.' });
 });

@@ -11,6 +11,7 @@ import { isoDateInMexico } from '../shared/calendar.ts';
 import { buildOffer, type Offer } from './offer.ts';
 import type { PrequalificationConfig } from './rules-config.ts';
 import { absent, FIELD, known, rules as registry, type PrequalificationInput, type ReasonCode, type Rule, type RuleInput } from './rules/index.ts';
+import { ruleOutcome, rulesVersion, type RuleOutcome } from './explain.ts';
 
 export type { Offer } from './offer.ts';
 export type { PrequalificationInput } from './rules/index.ts';
@@ -29,6 +30,8 @@ export interface PrequalificationResult {
   decision: Decision;
   reasons: Reason[];
   offer: Offer | null;
+  /** Each rule's outcome and thresholds, and the version of the rules that decided. */
+  explanation: { rulesVersion: string; rules: RuleOutcome[] };
 }
 
 function missingReason(fields: string[]): Reason {
@@ -60,17 +63,20 @@ export function evaluatePrequalification(
   const ruleInput: RuleInput = { ...input, today: isoDateInMexico(today) };
   const failures: Reason[] = [];
   const missingFields = new Set<string>();
+  const outcomes: RuleOutcome[] = [];
   for (const rule of rules) {
     const result = rule.check(ruleInput, config);
+    outcomes.push(ruleOutcome(rule, result, config));
     if (result.status === 'fail') failures.push({ code: result.code, message: result.message });
     if (result.status === 'missing') result.fields.forEach((field) => missingFields.add(field));
   }
   const missing = [...missingFields];
+  const explanation = { rulesVersion: rulesVersion(config, rules), rules: outcomes };
   if (failures.length) {
-    return { decision: 'NOT_PREQUALIFIED', reasons: missing.length ? [...failures, missingReason(missing)] : failures, offer: null };
+    return { decision: 'NOT_PREQUALIFIED', reasons: missing.length ? [...failures, missingReason(missing)] : failures, offer: null, explanation };
   }
-  if (missing.length) return { decision: 'INCOMPLETE', reasons: [missingReason(missing)], offer: null };
+  if (missing.length) return { decision: 'INCOMPLETE', reasons: [missingReason(missing)], offer: null, explanation };
   const offer = offerOrMissing(input, config);
-  if (Array.isArray(offer)) return { decision: 'INCOMPLETE', reasons: [missingReason(offer)], offer: null };
-  return { decision: 'PREQUALIFIED', reasons: [], offer };
+  if (Array.isArray(offer)) return { decision: 'INCOMPLETE', reasons: [missingReason(offer)], offer: null, explanation };
+  return { decision: 'PREQUALIFIED', reasons: [], offer, explanation };
 }

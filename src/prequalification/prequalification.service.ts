@@ -39,7 +39,7 @@ export function toPrequalificationInput(lead: Lead, report: BureauReport): Prequ
 export function createPrequalificationService(deps: Deps) {
   function evaluate(lead: Lead, report: BureauReport, now: Date): StoredPrequalification {
     const result = evaluatePrequalification(toPrequalificationInput(lead, report), deps.config, now);
-    return { decision: result.decision, reasons: result.reasons, offer: result.offer, evaluatedAt: now.toISOString() };
+    return { decision: result.decision, reasons: result.reasons, offer: result.offer, evaluatedAt: now.toISOString(), explanation: result.explanation };
   }
 
   /** Inside the caller's transaction, with the lead row locked. */

@@ -44,7 +44,8 @@ export const verificationRoutes =
       },
     }, async (request, reply) => {
       const auth = requireAuth(request);
-      await deps.verification.confirmPin(auth, request.params.leadId, request.body);
+      const userAgent = request.headers['user-agent']?.slice(0, 512) ?? null;
+      await deps.verification.confirmPin(auth, request.params.leadId, request.body, { requestId: request.id, clientAddress: request.ip, userAgent });
       return sendEmpty(reply, 204);
     });
   };

@@ -17,8 +17,17 @@ import type { SandboxService } from '../sandbox/index.ts';
 import { checkPin, generatePin, hashPin, pinValidityMs, sendThrottle, sendWindowMs, toE164 } from './pin.ts';
 import { pinEmail, pinSms } from './pin-message.ts';
 import type { VerificationRepository } from './verification.repository.ts';
+import type { ConsentRepository } from '../consent/consent.repository.ts';
+import { maskDestination } from '../consent/mask.ts';
 
 export type Channel = 'SMS' | 'EMAIL';
+
+/** The confirming call, kept as the consent receipt of the bureau query. */
+export interface CallOrigin {
+  requestId: string;
+  clientAddress: string;
+  userAgent: string | null;
+}
 
 interface Deps {
   db: Pick<Db, 'transaction'>;
@@ -26,6 +35,7 @@ interface Deps {
   verification: VerificationRepository;
   sealer: LeadSealer;
   prequalification: Pick<PrequalificationService, 'apply'>;
+  consents: Pick<ConsentRepository, 'record'>;
   providers: { sms: SmsSender; email: EmailSender; outbound: Outbound };
   bureau: Pick<Bureau, 'query' | 'save' | 'hasReport'>;
   pinKey: Buffer;
@@ -97,8 +107,8 @@ export function createVerificationService(deps: Deps) {
       });
     },
 
-    async confirmPin(actor: Actor, leadId: string, payload: { pin: string; pinConfirmation?: string }): Promise<void> {
-      const lead = await confirmInTransaction(actor, leadId, payload);
+    async confirmPin(actor: Actor, leadId: string, payload: { pin: string; pinConfirmation?: string }, origin?: CallOrigin): Promise<void> {
+      const lead = await confirmInTransaction(actor, leadId, payload, origin);
       const result = await deps.bureau.query(lead);
       if (!result.ok) {
         await verification.releaseBureauLease(lead.id);
@@ -109,7 +119,7 @@ export function createVerificationService(deps: Deps) {
   };
 
   /** Checks the PIN; a wrong try is counted (and committed) before the 400 is answered. */
-  async function confirmInTransaction(actor: Actor, leadId: string, payload: { pin: string; pinConfirmation?: string }): Promise<Lead> {
+  async function confirmInTransaction(actor: Actor, leadId: string, payload: { pin: string; pinConfirmation?: string }, origin?: CallOrigin): Promise<Lead> {
     const now = clock.now();
     const outcome = await deps.db.transaction(async (tx) => {
       const row = await leads.lock(leadId, actor.companyId, tx);
@@ -136,6 +146,12 @@ export function createVerificationService(deps: Deps) {
         await verification.markPinVerified(leadId, now, tx);
         await leads.update(leadId, { status, verification: { ...lead.verification!, verifiedAt: now.toISOString() } }, now, tx);
         await leads.insertEvent({ id: newId(), leadId, type: 'PIN_CONFIRMED', at: now, actor: actor.consumerKey, fields: ['pin'] }, tx);
+        const channel = lead.verification!.channel;
+        await deps.consents.record({
+          leadId: row.id, channel, destinationMasked: maskDestination(channel, channel === 'SMS' ? lead.phone : lead.email),
+          pinSentAt: new Date(lead.verification!.pinSentAt), confirmedAt: now, consumerKey: actor.consumerKey,
+          requestId: origin?.requestId ?? null, clientAddress: origin?.clientAddress ?? null, userAgent: origin?.userAgent ?? null,
+        }, tx);
       }
       return { lead } as const;
     });

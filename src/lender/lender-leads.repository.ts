@@ -1,0 +1,76 @@
+/** SQL of the lender's side of leads: every company's leads, read in pages or batches, and erasure. */
+import type { Queryable } from '../db/database.ts';
+import type { LeadRow, LeadStatus } from '../leads/index.ts';
+
+export interface LenderLeadFilter {
+  companyId?: string;
+  status?: LeadStatus;
+  decision?: string;
+  affiliate?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+}
+
+export type ErasableRow = LeadRow & { erased_at: Date | null };
+
+export function createLenderLeadsRepository(db: Queryable) {
+  return {
+    /** Newest first, after the (created_at, id) of the previous page or batch. */
+    async list(filter: LenderLeadFilter, after: { createdAt: Date; id: string } | undefined, limit: number, tx: Queryable = db): Promise<ErasableRow[]> {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      const add = (sql: string, value: unknown) => {
+        params.push(value);
+        where.push(sql.replace('?', `$${params.length}`));
+      };
+      if (filter.companyId) add('company_id = ?', filter.companyId);
+      if (filter.status) add('status = ?', filter.status);
+      if (filter.decision) add("prequalification->>'decision' = ?", filter.decision);
+      if (filter.affiliate) add('affiliate_user_id = ?', filter.affiliate);
+      if (filter.createdFrom) add('created_at >= ?', filter.createdFrom);
+      if (filter.createdTo) add('created_at < ?', filter.createdTo);
+      if (after) {
+        params.push(after.createdAt, after.id);
+        where.push(`(created_at, id) < ($${params.length - 1}, $${params.length})`);
+      }
+      params.push(limit);
+      const { rows } = await tx.query<ErasableRow>(
+        `select * from leads ${where.length ? `where ${where.join(' and ')}` : ''} order by created_at desc, id desc limit $${params.length}`,
+        params,
+      );
+      return rows;
+    },
+
+    async find(id: string, tx: Queryable = db): Promise<ErasableRow | undefined> {
+      const { rows } = await tx.query<ErasableRow>('select * from leads where id = $1', [id]);
+      return rows[0];
+    },
+
+    /**
+     * Clears every sealed section, the phone's fingerprint and the warnings about those sections,
+     * and the pending PIN; the lead keeps its status, decision, reasons, loan info, vehicle and
+     * events. Undefined for an unknown lead.
+     */
+    async erasePersonalData(id: string, at: Date, tx: Queryable): Promise<{ id: string } | undefined> {
+      const { rows } = await tx.query<{ id: string }>(
+        `update leads set phone_enc = null, phone_fp = null, email_enc = null, address_enc = null, financial_enc = null,
+           person_enc = null, warnings = '[]'::jsonb, erased_at = coalesce(erased_at, $2), updated_at = $2
+         where id = $1 returning id`,
+        [id, at],
+      );
+      if (rows[0]) await tx.query('delete from lead_pins where lead_id = $1', [id]);
+      return rows[0];
+    },
+
+    /** Leads not erased yet that have not changed since `before`, oldest first. */
+    async unchangedSince(before: Date, limit: number, tx: Queryable = db): Promise<string[]> {
+      const { rows } = await tx.query<{ id: string }>(
+        'select id from leads where erased_at is null and updated_at < $1 order by updated_at, id limit $2',
+        [before, limit],
+      );
+      return rows.map((r) => r.id);
+    },
+  };
+}
+
+export type LenderLeadsRepository = ReturnType<typeof createLenderLeadsRepository>;

@@ -1,0 +1,98 @@
+/**
+ * The lender's lead routes under /admin (docs/lender-api.md). Analysts may list, read and export;
+ * erasure and the retention purge are admin-only.
+ */
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { ErrorResponse } from '../http/error-response.ts';
+import { registerAdminGuard, requireOperator, type OperatorResolver } from '../http/admin-guard.ts';
+import type { AuditOrigin } from '../audit/audit.service.ts';
+import { exportContentTypes } from './lead-export.ts';
+import type { LenderLeadsService } from './lender-leads.service.ts';
+import type { PersonalDataErasure } from './personal-data-erasure.ts';
+import * as s from './lender-leads.schemas.ts';
+
+const fails = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+const readers = { operatorRoles: ['analyst'] as const };
+
+const originOf = (request: FastifyRequest): AuditOrigin => ({
+  operatorId: requireOperator(request).operatorId,
+  requestId: request.id,
+  clientAddress: request.ip,
+});
+
+export const lenderLeadsRoutes =
+  (deps: { leads: LenderLeadsService; erasure: PersonalDataErasure; adminToken: string; operators: OperatorResolver }): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    registerAdminGuard(app, deps.adminToken, deps.operators);
+    const tags = ['lender'];
+    const security = [{ adminToken: [] }];
+
+    app.get('/admin/leads', {
+      config: readers,
+      schema: {
+        tags, security, operationId: 'listAllLeads', summary: "Every company's leads, newest first",
+        description: 'Summaries without personal data, in pages (`limit`, `cursor`). Not audited.',
+        querystring: s.LenderLeadListQuery, response: { 200: s.LenderLeadList, ...fails },
+      },
+    }, async (request) => deps.leads.list(request.query));
+
+    app.get('/admin/leads/export', {
+      config: readers,
+      schema: {
+        tags, security, operationId: 'exportLeads', summary: 'Export leads with their personal data (streamed)',
+        description: 'The same filters as the list; `format` `ndjson` (default) or `csv`. One line per lead, newest first. Audited with the filter and the row count.',
+        querystring: s.LeadExportQuery,
+        response: {
+          200: {
+            description: 'One line per lead',
+            content: {
+              'application/x-ndjson': { schema: Type.String({ examples: ['{"id":"0b8f0d3e-8c39-4c59-9d0e-3a1f7f1d2b6a","status":"PREQUALIFIED"}\n'] }) },
+              'text/csv': { schema: Type.String({ examples: ['id,companyId,status\r\n0b8f0d3e-8c39-4c59-9d0e-3a1f7f1d2b6a,6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b,PREQUALIFIED\r\n'] }) },
+            },
+          },
+          ...fails,
+        },
+      },
+    }, async (request, reply) => {
+      const { format = 'ndjson', ...filter } = request.query;
+      const lines = deps.leads.export(originOf(request), filter, format);
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      return reply
+        .type(exportContentTypes[format])
+        .header('content-disposition', `attachment; filename="leads-${stamp}.${format}"`)
+        .header('cache-control', 'no-store')
+        // A stream bypasses the serializer; the typed reply only knows the schema's string.
+        .send(Readable.from(lines, { objectMode: false }) as unknown as string);
+    });
+
+    app.get('/admin/leads/:leadId', {
+      config: readers,
+      schema: {
+        tags, security, operationId: 'readLeadAsLender', summary: 'A lead with its personal data, consent, bureau summary and explanation',
+        description: 'Every successful read writes an audit record.',
+        params: s.LenderLeadIdParams, response: { 200: s.LenderLead, ...fails },
+      },
+    }, async (request, reply) => reply.header('cache-control', 'no-store').send(await deps.leads.read(originOf(request), request.params.leadId)));
+
+    app.delete('/admin/leads/:leadId/personal-data', {
+      schema: {
+        tags, security, operationId: 'erasePersonalData', summary: "Erase a lead's personal data",
+        description: 'Erases contact, address, financial and person data and the bureau report; the lead keeps its status, decision, reasons, loan info, vehicle and events. Audited.',
+        params: s.LenderLeadIdParams, response: { 204: Type.Null({ description: 'Erased' }), ...fails },
+      },
+    }, async (request, reply) => {
+      await deps.erasure.eraseLead(originOf(request), request.params.leadId);
+      return reply.code(204).send(null);
+    });
+
+    app.post('/admin/leads/purge', {
+      schema: {
+        tags, security, operationId: 'purgePersonalData', summary: 'Run the retention purge now',
+        description: 'Erases the personal data of every lead unchanged for PII_RETENTION_DAYS (the service also runs it daily). `dryRun` only lists them.',
+        body: s.PurgeRequest, response: { 200: s.PurgeResult, ...fails },
+      },
+    }, async (request) => deps.erasure.purge({ dryRun: request.body.dryRun ?? false, origin: originOf(request) }));
+  };

@@ -1,0 +1,136 @@
+/**
+ * The lender's read of leads (docs/lender-api.md): every company's leads in pages, one lead with its
+ * personal data, consent receipt, bureau summary and pre-qualification explanation, and the export.
+ * Each read of personal data and each export is audited.
+ */
+import type { Db } from '../db/database.ts';
+import { errors } from '../http/app-error.ts';
+import type { Bureau, BureauReport } from '../bureau/index.ts';
+import {
+  decodeCursor, encodeCursor, leadSummaryView, leadView, parseDate, type Lead, type LeadSealer, type LeadsRepository, type LeadStatus,
+} from '../leads/index.ts';
+import { toPrequalificationInput } from '../prequalification/prequalification.service.ts';
+import { ruleInputs } from '../prequalification/explain.ts';
+import type { ConsentRepository } from '../consent/consent.repository.ts';
+import type { AuditOrigin, AuditService } from '../audit/audit.service.ts';
+import { bureauSummary } from './bureau-summary.ts';
+import { csvHeader, exportLine, exportRecord, type ExportFormat } from './lead-export.ts';
+import type { ErasableRow, LenderLeadFilter, LenderLeadsRepository } from './lender-leads.repository.ts';
+
+export interface LenderLeadQuery {
+  companyId?: string;
+  status?: LeadStatus;
+  decision?: string;
+  affiliate?: string;
+  createdFrom?: string;
+  createdTo?: string;
+}
+
+interface Deps {
+  db: Pick<Db, 'transaction'>;
+  repository: LenderLeadsRepository;
+  leads: Pick<LeadsRepository, 'events'>;
+  reports: Pick<Bureau, 'reportOf'>;
+  consents: Pick<ConsentRepository, 'of'>;
+  audit: Pick<AuditService, 'record'>;
+  sealer: LeadSealer;
+}
+
+/** Rows per database read of the export: bounded memory, few round trips. */
+export const exportBatchSize = 500;
+
+function toFilter(query: LenderLeadQuery): LenderLeadFilter {
+  return {
+    companyId: query.companyId?.toLowerCase(), status: query.status, decision: query.decision, affiliate: query.affiliate?.toLowerCase(),
+    createdFrom: parseDate(query.createdFrom, 'createdFrom'), createdTo: parseDate(query.createdTo, 'createdTo'),
+  };
+}
+
+/** The filter as given, for the audit record (only what was set). */
+const givenFilter = (query: object) => Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined));
+
+export function createLenderLeadsService(deps: Deps) {
+  const summary = (row: ErasableRow) => ({ ...leadSummaryView(row), companyId: row.company_id, erasedAt: row.erased_at?.toISOString() ?? null });
+
+  async function bureauOf(lead: Lead): Promise<{ report: BureauReport; provider: string } | null> {
+    const report = await deps.reports.reportOf(lead.id);
+    return report ? { report, provider: report.provider } : null;
+  }
+
+  function explanationOf(lead: Lead, report: BureauReport | null) {
+    const stored = lead.prequalification?.explanation;
+    if (!stored) return null;
+    // Input values are personal data: derived from what is still stored, none once erased.
+    const input = report && !lead.erasedAt ? toPrequalificationInput(lead, report) : null;
+    return {
+      rulesVersion: stored.rulesVersion,
+      rules: stored.rules.map((r) => ({ rule: r.rule, outcome: r.outcome, inputs: input ? ruleInputs(r.rule, input) : null, threshold: r.threshold, reason: r.reason })),
+    };
+  }
+
+  return {
+    async list(query: LenderLeadQuery & { limit?: number; cursor?: string }) {
+      const limit = query.limit ?? 20;
+      const rows = await deps.repository.list(toFilter(query), query.cursor ? decodeCursor(query.cursor) : undefined, limit + 1);
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      return { items: page.map(summary), nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+    },
+
+    async read(origin: AuditOrigin, leadId: string) {
+      const row = await deps.repository.find(leadId.toLowerCase());
+      if (!row) throw errors.leadNotFound();
+      const lead = deps.sealer.toLead(row);
+      const [bureau, consent, events] = await Promise.all([bureauOf(lead), deps.consents.of(lead.id), deps.leads.events(lead.id)]);
+      await deps.audit.record(origin, { action: 'lead.read', leadId: lead.id });
+      return {
+        ...leadView(lead),
+        companyId: lead.companyId,
+        consent: consent
+          ? {
+              channel: consent.channel, destination: consent.destinationMasked, pinSentAt: consent.pinSentAt.toISOString(),
+              confirmedAt: consent.confirmedAt.toISOString(), consumerKey: consent.consumerKey, requestId: consent.requestId,
+              clientAddress: consent.clientAddress, userAgent: consent.userAgent,
+            }
+          : null,
+        bureau: bureau ? bureauSummary(bureau.report, bureau.provider) : null,
+        explanation: explanationOf(lead, bureau?.report ?? null),
+        events: events.map((e) => ({ id: e.id, type: e.type, at: e.at.toISOString(), actor: e.actor, fields: e.fields })),
+      };
+    },
+
+    /**
+     * The export's lines, read in keyset batches: the consumer pulls the next batch only when it
+     * wants more (backpressure), so memory does not grow with the count. The audit record, with the
+     * filter and the rows actually produced, is written when the export ends, even when cut short.
+     */
+    export(origin: AuditOrigin, query: LenderLeadQuery, format: ExportFormat): AsyncGenerator<string> {
+      // Checked before the first byte is sent, so a bad filter is still a 400.
+      return exportLines(origin, query, toFilter(query), format);
+    },
+  };
+
+  async function* exportLines(origin: AuditOrigin, query: LenderLeadQuery, filter: LenderLeadFilter, format: ExportFormat): AsyncGenerator<string> {
+    let rows = 0;
+    try {
+      if (format === 'csv') yield csvHeader;
+      let after: { createdAt: Date; id: string } | undefined;
+      for (;;) {
+        const batch = await deps.repository.list(filter, after, exportBatchSize);
+        if (batch.length === 0) break;
+        let chunk = '';
+        for (const row of batch) chunk += exportLine(exportRecord(deps.sealer.toLead(row)), format);
+        const last = batch[batch.length - 1];
+        after = { createdAt: last.created_at, id: last.id };
+        yield chunk;
+        // Counted once the stream has taken the chunk: a client that leaves early is audited with what it got.
+        rows += batch.length;
+        if (batch.length < exportBatchSize) break;
+      }
+    } finally {
+      await deps.audit.record(origin, { action: 'leads.export', filter: { ...givenFilter(query), format }, rows });
+    }
+  }
+}
+
+export type LenderLeadsService = ReturnType<typeof createLenderLeadsService>;

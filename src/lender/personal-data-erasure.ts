@@ -1,0 +1,71 @@
+/**
+ * Erasure of a lead's personal data (docs/lender-api.md): on an operator's request, and by the
+ * retention policy for leads unchanged for PII_RETENTION_DAYS. The sealed sections and the bureau
+ * report go; the lead keeps its status, decision, reasons, loan info, vehicle and events. Each
+ * erasure is audited and leaves an event on the lead, in the same transaction.
+ */
+import type { Db, Queryable } from '../db/database.ts';
+import { errors } from '../http/app-error.ts';
+import type { Clock } from '../shared/clock.ts';
+import { newId } from '../shared/ids.ts';
+import type { LeadsRepository } from '../leads/index.ts';
+import type { AuditOrigin, AuditService } from '../audit/audit.service.ts';
+import type { Bureau } from '../bureau/index.ts';
+import type { LenderLeadsRepository } from './lender-leads.repository.ts';
+
+interface Deps {
+  db: Pick<Db, 'transaction'>;
+  repository: LenderLeadsRepository;
+  leads: Pick<LeadsRepository, 'insertEvent'>;
+  reports: Pick<Bureau, 'erase'>;
+  /** The sandbox's copies of the PIN messages sent for the lead (sandbox environment only). */
+  sandboxMessages?: { deleteByLead(leadId: string, tx?: Queryable): Promise<void> };
+  audit: Pick<AuditService, 'record'>;
+  clock: Clock;
+  retentionDays: number;
+}
+
+/** The operator id of erasures the retention policy makes. */
+export const retentionOperator: AuditOrigin = Object.freeze({ operatorId: 'retention', requestId: null, clientAddress: null });
+
+const dayMs = 86_400_000;
+const purgeBatch = 200;
+
+export function createPersonalDataErasure(deps: Deps) {
+  async function erase(origin: AuditOrigin, leadId: string): Promise<boolean> {
+    const now = deps.clock.now();
+    return deps.db.transaction(async (tx) => {
+      const erased = await deps.repository.erasePersonalData(leadId, now, tx);
+      if (!erased) return false;
+      await deps.reports.erase(erased.id, tx);
+      await deps.sandboxMessages?.deleteByLead(erased.id, tx);
+      await deps.leads.insertEvent({ id: newId(), leadId: erased.id, type: 'PERSONAL_DATA_ERASED', at: now, actor: origin.operatorId, fields: ['contact', 'address', 'financial', 'person'] }, tx);
+      await deps.audit.record(origin, { action: 'lead.personal_data_erased', leadId: erased.id }, tx);
+      return true;
+    });
+  }
+
+  return {
+    async eraseLead(origin: AuditOrigin, leadId: string): Promise<void> {
+      if (!(await erase(origin, leadId.toLowerCase()))) throw errors.leadNotFound();
+    },
+
+    /** Erases (or, dry, only lists) the leads unchanged for the retention period. */
+    async purge(options: { dryRun: boolean; origin?: AuditOrigin }) {
+      const cutoff = new Date(deps.clock.now().getTime() - deps.retentionDays * dayMs);
+      const leadIds: string[] = [];
+      if (options.dryRun) {
+        leadIds.push(...(await deps.repository.unchangedSince(cutoff, 10_000)));
+      } else {
+        for (;;) {
+          const batch = await deps.repository.unchangedSince(cutoff, purgeBatch);
+          for (const id of batch) if (await erase(options.origin ?? retentionOperator, id)) leadIds.push(id);
+          if (batch.length < purgeBatch) break;
+        }
+      }
+      return { dryRun: options.dryRun, cutoff: cutoff.toISOString(), retentionDays: deps.retentionDays, count: leadIds.length, leadIds };
+    },
+  };
+}
+
+export type PersonalDataErasure = ReturnType<typeof createPersonalDataErasure>;

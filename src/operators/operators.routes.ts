@@ -1,0 +1,39 @@
+/** Operators of the admin API (docs/lender-api.md): admin only. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ErrorResponse } from '../http/error-response.ts';
+import { registerAdminGuard } from '../http/admin-guard.ts';
+import type { OperatorsService } from './operators.service.ts';
+import * as s from './operators.schemas.ts';
+
+const errorsOf = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+
+export const operatorsRoutes =
+  (deps: { operators: OperatorsService; adminToken: string }): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    registerAdminGuard(app, deps.adminToken, deps.operators);
+    const tags = ['operators'];
+    const security = [{ adminToken: [] }];
+
+    app.post('/admin/operators', {
+      schema: {
+        tags, security, operationId: 'createOperator', summary: 'Create an operator (the key is shown only here)',
+        description: '`password` (12+ characters) requires `email`; it is stored with scrypt.',
+        body: s.OperatorCreate, response: { 201: s.OperatorWithKey, ...errorsOf },
+      },
+    }, async (request, reply) => reply.code(201).send(await deps.operators.create(request.body)));
+
+    app.get('/admin/operators', {
+      schema: { tags, security, operationId: 'listOperators', summary: 'List operators', response: { 200: s.OperatorList, ...errorsOf } },
+    }, async () => deps.operators.list());
+
+    app.delete('/admin/operators/:operatorId', {
+      schema: {
+        tags, security, operationId: 'deleteOperator', summary: 'Delete an operator; its key answers 401 from then on',
+        params: s.OperatorIdParams, response: { 204: Type.Null({ description: 'Deleted' }), ...errorsOf },
+      },
+    }, async (request, reply) => {
+      await deps.operators.remove(request.params.operatorId);
+      return reply.code(204).send(null);
+    });
+  };
