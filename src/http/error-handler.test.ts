@@ -85,7 +85,7 @@ describe('every failure is rendered as an ErrorResponse', () => {
       ['GET', '/auth/token', /^POST$/],
       ['DELETE', '/auth/token', /^POST$/],
       ['POST', '/health/live', /\bGET\b/],
-      ['PUT', `/admin/companies/${randomUUID()}/credentials`, /^POST$/],
+      ['PUT', `/admin/companies/${randomUUID()}/credentials`, /^GET, (HEAD, )?POST$/],
       ['PATCH', '/admin/companies', /^GET, (HEAD, )?POST$/],
     ];
     for (const [method, url, allow] of cases) {
