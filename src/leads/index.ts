@@ -3,3 +3,5 @@ export { createLeadsRepository, type LeadsRepository, type LeadRow, type LeadCha
 export { createLeadSealer, type LeadSealer, type Lead, type StoredPrequalification, type Verification } from './lead-record.ts';
 export { isVerified, afterPinSent, afterPinConfirmed, afterPrequalification, type LeadStatus } from './lead-status.ts';
 export type { Actor } from './leads.service.ts';
+export { recordPinSent, recordVerified, recordPrequalification, type TransitionContext } from './lead-transitions.ts';
+export { leadEventTypes, type LeadEventType } from './lead-outbox.ts';

@@ -11,7 +11,7 @@ import type { FieldEncryption } from '../shared/field-encryption.ts';
 import { newId } from '../shared/ids.ts';
 import type { BureauProvider, BureauReport, BureauSubject, EmailSender, SmsSender } from '../providers/ports.ts';
 import { toAppError, type Outbound } from '../providers/outbound.ts';
-import { afterPinConfirmed, afterPinSent, isVerified, type Actor, type Lead, type LeadSealer, type LeadsRepository } from '../leads/index.ts';
+import { isVerified, recordPinSent, recordVerified, type Actor, type Lead, type LeadSealer, type LeadsRepository } from '../leads/index.ts';
 import type { PrequalificationService } from '../prequalification/prequalification.service.ts';
 import { reportContext } from '../prequalification/prequalification.service.ts';
 import { checkPin, generatePin, hashPin, pinValidityMs, sendThrottle, sendWindowMs, toE164 } from './pin.ts';
@@ -95,11 +95,9 @@ export function createVerificationService(deps: Deps) {
       const sentAt = clock.now();
       await deps.db.transaction(async (tx) => {
         const row = await leads.lock(leadId, actor.companyId, tx);
-        const status = row && afterPinSent(row.status);
-        if (!row || !status) throw errors.leadVerified();
+        const context = { leadId, companyId: actor.companyId, actor: actor.consumerKey, at: sentAt };
+        if (!row || !(await recordPinSent(tx, context, row.status, channel))) throw errors.leadVerified();
         await verification.replacePin({ leadId, pinHash: hashPin(deps.pinKey, lead.id, pin), channel, sentAt, expiresAt: new Date(sentAt.getTime() + pinValidityMs) }, tx);
-        await leads.update(leadId, { status, verification: { channel, pinSentAt: sentAt.toISOString(), verifiedAt: null } }, sentAt, tx);
-        await leads.insertEvent({ id: newId(), leadId, type: 'PIN_SENT', at: sentAt, actor: actor.consumerKey, fields: ['channel'] }, tx);
       });
     },
 
@@ -137,12 +135,8 @@ export function createVerificationService(deps: Deps) {
       // One bureau query at a time per lead: a concurrent confirmation is told the lead is verified.
       const leaseUntil = new Date(now.getTime() + deps.bureauLeaseMs);
       if (!(await verification.takeBureauLease(leadId, now, leaseUntil, tx))) throw errors.leadVerified();
-      const status = afterPinConfirmed(lead.status);
-      if (status) {
-        await verification.markPinVerified(leadId, now, tx);
-        await leads.update(leadId, { status, verification: { ...lead.verification!, verifiedAt: now.toISOString() } }, now, tx);
-        await leads.insertEvent({ id: newId(), leadId, type: 'PIN_CONFIRMED', at: now, actor: actor.consumerKey, fields: ['pin'] }, tx);
-      }
+      const context = { leadId, companyId: actor.companyId, actor: actor.consumerKey, at: now };
+      if (await recordVerified(tx, context, lead.status, lead.verification!)) await verification.markPinVerified(leadId, now, tx);
       return { lead } as const;
     });
     if ('rejected' in outcome) throw errors.pinRejected(outcome.rejected!);
