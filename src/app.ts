@@ -28,6 +28,8 @@ import { leadsRoutes } from './leads/leads.routes.ts';
 import { verificationRoutes } from './verification/verification.routes.ts';
 import { healthRoutes } from './operations/health.routes.ts';
 import { createMetrics, registerMetrics } from './operations/metrics.ts';
+import { adminWebhooksRoutes, webhooksRoutes } from './webhooks/index.ts';
+import { requireAuth } from './http/partner-guard.ts';
 
 export interface AppOptions {
   container: Container;
@@ -40,6 +42,7 @@ export const bodyLimitBytes = 64 * 1024;
 export async function buildApp({ container, logLevel = 'info', logStream }: AppOptions): Promise<FastifyInstance> {
   const { config, clock } = container;
   const metrics = createMetrics();
+  container.webhooks.metrics.register(metrics.registry);
   let closing = false;
   const catalogReadPath = createCatalogReadPath({
     store: container.catalogs.store,
@@ -88,6 +91,7 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
     await app.register(adminRoutes({ companies: container.companies, adminToken: config.adminToken }));
     const { store, repository } = container.catalogs;
     await app.register(catalogsAdminRoutes({ store, repository, adminToken: config.adminToken }));
+    await app.register(adminWebhooksRoutes({ webhooks: container.webhooks.service, adminToken: config.adminToken }));
   }
   await app.register(
     async (partner) => {
@@ -100,6 +104,10 @@ export async function buildApp({ container, logLevel = 'info', logStream }: AppO
       await partner.register(catalogsRoutes({ store: container.catalogs.store }));
       await partner.register(leadsRoutes({ leads: container.leads, queries: container.leadQueries, prefix: apiPrefix }));
       await partner.register(verificationRoutes({ verification: container.verification }));
+      await partner.register(webhooksRoutes({
+        service: container.webhooks.service, ownerOf: (request) => requireAuth(request).companyId, path: '/webhooks',
+        locationPrefix: `${apiPrefix}/webhooks`, tags: ['webhooks'], security: [{ bearerAuth: [] }], operationPrefix: '',
+      }));
     },
     { prefix: apiPrefix },
   );

@@ -30,6 +30,8 @@ import { loadPrequalificationConfig, type PrequalificationConfig } from './prequ
 import { createPrequalificationService } from './prequalification/prequalification.service.ts';
 import { createVerificationRepository } from './verification/verification.repository.ts';
 import { createVerificationService } from './verification/verification.service.ts';
+import { createDeliveryWorker, createUrlPolicy, createWebhookSender, createWebhooksRepository, createWebhooksService, type Resolver } from './webhooks/index.ts';
+import { createWebhookMetrics } from './webhooks/webhook-metrics.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -48,6 +50,8 @@ export interface ContainerOptions {
   prequalificationConfig?: PrequalificationConfig;
   /** Circuit breaker of every provider: consecutive failures to open it, and how long it stays open. */
   circuit?: { failureThreshold?: number; openMs?: number };
+  /** How webhook hostnames are resolved (tests point a name at 127.0.0.1). */
+  webhookResolver?: Resolver;
 }
 
 // Short enough that a revocation reaches instances without Redis within a second.
@@ -136,6 +140,7 @@ export async function createContainer(options: ContainerOptions) {
     fingerprintKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'fingerprints', 32)),
   });
   const leadQueries = createLeadQueries({ leads: leadsRepository, sealer });
+  const webhooks = createWebhooks(options, encryption);
 
   return {
     config,
@@ -160,13 +165,31 @@ export async function createContainer(options: ContainerOptions) {
     sealer,
     verification,
     providers,
+    webhooks,
     async close() {
       clearInterval(catalogRefresh);
+      await webhooks.worker.stop();
+      await webhooks.sender.close();
       await providers.close();
       await revocations.close();
       redis?.disconnect();
     },
   };
+}
+
+/** Webhook endpoints, the delivery worker (started by the process, not here) and their metrics. */
+function createWebhooks(options: ContainerOptions, encryption: ReturnType<typeof createFieldEncryption>) {
+  const { config, db, clock } = options;
+  const repository = createWebhooksRepository(db);
+  const policy = createUrlPolicy({ production: config.environment === 'production', resolve: options.webhookResolver });
+  const sender = createWebhookSender({ policy, timeoutMs: config.webhookTimeoutMs });
+  const metrics = createWebhookMetrics({ repository, clock });
+  const worker = createDeliveryWorker({
+    repository, sender, encryption, clock, timeoutMs: config.webhookTimeoutMs, onAttempt: metrics.onAttempt,
+    warn: options.warn,
+  });
+  const service = createWebhooksService({ repository, encryption, policy, clock, kick: () => worker.kick() });
+  return { repository, policy, sender, metrics, worker, service };
 }
 
 export type Container = Awaited<ReturnType<typeof createContainer>>;

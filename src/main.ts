@@ -40,6 +40,7 @@ async function start(): Promise<void> {
     if (seeded) printSandboxCredentials(seeded, config);
   }
   const app = await buildApp({ container, logLevel, logStream: logDestination });
+  container.webhooks.worker.start();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -51,6 +52,7 @@ async function start(): Promise<void> {
     const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
     await app.close();
     clearInterval(sweeper);
+    // Webhook attempts in flight finish (or are released untried) before the database closes.
     await container.close();
     await db.close();
     app.log.info('stopped');

@@ -23,6 +23,8 @@ export interface Config {
   bureauProvider: 'sandbox' | 'http';
   bureauUrl: string | undefined;
   providerTimeoutMs: number;
+  /** Time limit of one webhook delivery attempt. */
+  webhookTimeoutMs: number;
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
   /** Proxies whose X-Forwarded-For is believed (Fastify's trustProxy): false, true, a hop count or addresses. */
@@ -144,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     bureauProvider: oneOf(env, 'BUREAU_PROVIDER', ['sandbox', 'http'] as const, 'sandbox'),
     bureauUrl: url(env, 'BUREAU_URL', ['http:', 'https:']),
     providerTimeoutMs: integer(env, 'PROVIDER_TIMEOUT_MS', 5000, 1, 120000),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10000, 100, 60000),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1, 10_000_000),
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
     trustProxy: trustProxy(text(env, 'TRUST_PROXY')),

@@ -53,6 +53,9 @@ export const errors = {
   zipCodeNotFound: () => new AppError(404, 4042, 'Zip code not found'),
   routeNotFound: () => new AppError(404, 4044, 'Not Found'),
   companyNotFound: () => new AppError(404, 4046, 'Company not found'),
+  /** Unknown, or another company's, webhook endpoint. */
+  webhookEndpointNotFound: () => new AppError(404, 4047, 'Webhook endpoint not found'),
+  webhookDeliveryNotFound: () => new AppError(404, 4048, 'Delivery not found'),
   methodNotAllowed: (allow: string[]) =>
     new AppError(405, 4050, 'Method Not Allowed', null, { allow: allow.join(', ') }),
   leadVerified: () => new AppError(409, 4090, 'Lead already verified'),

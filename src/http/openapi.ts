@@ -69,6 +69,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'catalogs', description: 'Vehicle and ZIP-code catalogs' },
         { name: 'leads', description: 'Leads and their sections' },
         { name: 'verification', description: 'PIN verification, bureau report and pre-qualification' },
+        { name: 'webhooks', description: 'Lead events pushed to the partner’s endpoints (docs/webhooks.md)' },
         { name: 'admin', description: 'Companies, affiliates and credentials (operators only)' },
         { name: 'operations', description: 'Health probes' },
       ],
