@@ -2,6 +2,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { webhookDocumentation } from '../webhooks/webhook-openapi.ts';
 
 export const apiPrefix = '/mx/b2b/autofin/api';
 
@@ -56,6 +57,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       servers: [{ url: '/' }],
+      // What the service sends to subscribed endpoints (docs/webhooks.md).
+      webhooks: webhookDocumentation() as never,
       components: {
         // Filled as routes are added; read when the document is built.
         schemas: named.schemas as Record<string, never>,
