@@ -6,6 +6,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
+  path: string;
   headers: IncomingHttpHeaders;
   body: string;
   status: number;
@@ -31,7 +32,7 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const status = queue.shift() ?? fallback;
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
+      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
       res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
     });
   });
