@@ -38,6 +38,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   const inFlight = new Map<string, AbortController>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
+  let claiming: Promise<unknown> | undefined;
   let stopping = false;
   let started = false;
 
@@ -76,13 +77,21 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     }
   }
 
+  const attempts = new Set<Promise<unknown>>();
+  function track<T>(promise: Promise<T>): Promise<T> {
+    attempts.add(promise);
+    return promise.finally(() => attempts.delete(promise));
+  }
+
   /** Claims and sends one batch of due deliveries; the number tried. */
   async function runDue(): Promise<number> {
     if (stopping) return 0;
     const now = clock.now();
     // The lease outlasts the longest attempt, so no other instance takes a delivery still in flight.
-    const due = await repository.claimDue(now, new Date(now.getTime() + deps.timeoutMs + 5000), batchSize);
-    await Promise.all(due.map((d) => attempt(d).catch((e) => deps.warn?.('webhook attempt not recorded', e))));
+    const claim = repository.claimDue(now, new Date(now.getTime() + deps.timeoutMs + 5000), batchSize);
+    claiming = claim;
+    const due = await claim.finally(() => (claiming = undefined));
+    await Promise.all(due.map((d) => track(attempt(d).catch((e) => deps.warn?.('webhook attempt not recorded', e)))));
     return due.length;
   }
 
@@ -123,11 +132,15 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       stopping = true;
       clearTimeout(timer);
       timer = undefined;
-      const current = running?.catch(() => 0);
-      const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
-      await Promise.race([current, grace]);
+      // A claim under way may still hand out deliveries: wait for it, then for its attempts.
+      await claiming?.catch(() => undefined);
+      const all = Promise.all([...attempts]);
+      let graceTimer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, graceMs)));
+      await Promise.race([all, grace]);
+      clearTimeout(graceTimer);
       for (const controller of inFlight.values()) controller.abort();
-      await current;
+      await Promise.all([...attempts]);
     },
   };
 }
