@@ -45,7 +45,7 @@ test('with a worker in each of two instances, every event is delivered exactly o
   const actor = { companyId: company.id, consumerKey: 'ck_test' };
   const leads = 60;
   await Promise.all(Array.from({ length: leads }, (_, i) => (i % 2 ? a : b).leads.createLead(actor, {})));
-  await receiver.waitFor(leads * 2, 30_000);
+  await receiver.waitFor(leads * 2, 90_000);
   // Give a duplicate the time to show up.
   await new Promise((resolve) => setTimeout(resolve, 700));
   assert.equal(receiver.received.length, leads * 2);
