@@ -61,6 +61,9 @@ export function createAdminClient({ baseUrl, token, fetch: fetchImpl = fetch }: 
     revokeCredential: (consumerKey: string) => call('DELETE', `/admin/credentials/${segment(consumerKey)}`),
     createAffiliate: (companyId: string, input: { user_type: string; user_id?: string }) =>
       call('POST', `/admin/companies/${segment(companyId)}/affiliates`, { json: input }),
+    /** The lender's webhook endpoints (docs/webhooks.md). */
+    webhook: (method: string, path = '', json?: unknown) =>
+      call(method, `/admin/webhooks${path}`, json === undefined ? undefined : { json }),
     importCatalog: (kind: CatalogKind, bytes: Uint8Array) =>
       call('PUT', `/admin/catalogs/${catalogPaths[kind]}`, { bytes, type: catalogContentType(bytes) }),
   };

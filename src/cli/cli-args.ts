@@ -17,6 +17,10 @@ Usage:
   autofin affiliates create --company COMPANY_ID --user-type TYPE [--user-id UUID]
   autofin catalogs import --vehicles FILE
   autofin catalogs import --zip-codes FILE
+  autofin webhooks create --endpoint-url URL [--event-types TYPE,TYPE] [--description TEXT]
+  autofin webhooks list
+  autofin webhooks enable|disable|delete|rotate-secret|test|deliveries ENDPOINT_ID
+  autofin webhooks retry ENDPOINT_ID DELIVERY_ID
 
 Options:
   --url URL    the service (default: $AUTOFIN_URL, else ${defaultUrl})
@@ -35,7 +39,15 @@ export type Command =
   | { name: 'credentials create'; companyId: string }
   | { name: 'credentials revoke'; consumerKey: string }
   | { name: 'affiliates create'; companyId: string; userType: string; userId?: string }
-  | { name: 'catalogs import'; kind: CatalogKind; file: string };
+  | { name: 'catalogs import'; kind: CatalogKind; file: string }
+  | { name: 'webhooks create'; url: string; eventTypes?: string[]; description?: string }
+  | { name: 'webhooks list' }
+  | { name: WebhookAction; endpointId: string }
+  | { name: 'webhooks retry'; endpointId: string; deliveryId: string };
+
+/** The lender's webhook commands that take one endpoint id. */
+export const webhookActions = ['enable', 'disable', 'delete', 'rotate-secret', 'test', 'deliveries'] as const;
+export type WebhookAction = `webhooks ${(typeof webhookActions)[number]}`;
 
 export type ParsedCli =
   | { kind: 'run'; command: Command; url: string; token: string }
@@ -54,6 +66,9 @@ const options = {
   'user-type': { type: 'string' },
   vehicles: { type: 'string' },
   'zip-codes': { type: 'string' },
+  'endpoint-url': { type: 'string' },
+  'event-types': { type: 'string' },
+  description: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -93,6 +108,25 @@ const commands: Record<string, { options: string[]; positionals: string[]; build
         ? { name: 'catalogs import', kind: 'vehicles', file: required(v, 'vehicles') }
         : { name: 'catalogs import', kind: 'zipCodes', file: required(v, 'zip-codes') };
     },
+  },
+  'webhooks create': {
+    options: ['endpoint-url', 'event-types', 'description'],
+    positionals: [],
+    build: (v) => ({
+      name: 'webhooks create', url: required(v, 'endpoint-url'),
+      ...(typeof v['event-types'] === 'string' ? { eventTypes: v['event-types'].split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+      ...(typeof v.description === 'string' ? { description: v.description } : {}),
+    }),
+  },
+  'webhooks list': { options: [], positionals: [], build: () => ({ name: 'webhooks list' }) },
+  ...Object.fromEntries(webhookActions.map((action) => [`webhooks ${action}`, {
+    options: [], positionals: ['ENDPOINT_ID'],
+    build: (_v: Values, p: string[]): Command => ({ name: `webhooks ${action}`, endpointId: p[0] }),
+  }])),
+  'webhooks retry': {
+    options: [],
+    positionals: ['ENDPOINT_ID', 'DELIVERY_ID'],
+    build: (_v, p) => ({ name: 'webhooks retry', endpointId: p[0], deliveryId: p[1] }),
   },
 };
 
