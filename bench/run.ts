@@ -19,6 +19,7 @@ import { recordAnswer, startBareServer } from './bare-server.ts';
 import { compareInRounds, defaults, measure, type Measurement } from './measure.ts';
 import { containerFor, firstStart, listen, partnerToken } from './service.ts';
 import { leadWritePath } from './write-path.ts';
+import { webhookLag } from './webhook-lag.ts';
 
 const api = '/mx/b2b/autofin/api';
 const logLevel = process.env.LOG_LEVEL ?? 'info';
@@ -121,6 +122,7 @@ async function catalogReads(ctx: BenchContext) {
 export const sections: Record<string, (ctx: BenchContext) => Promise<void>> = {
   reads: catalogReads,
   writes: (ctx) => leadWritePath(ctx, logLevel),
+  webhooks: webhookLag,
 };
 
 async function main() {
