@@ -146,4 +146,13 @@ describe('lead events delivered to a partner endpoint', () => {
     assert.ok(next.json().items.length > 1);
     assert.ok(!next.json().items.some((d: { id: string }) => d.id === item.id));
   });
+
+  test('/metrics counts attempts by outcome, deliveries by status and the age of the oldest due one', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: t.admin });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /^autofin_webhook_attempts_total\{outcome="succeeded"\} [1-9]\d*$/m);
+    assert.match(res.body, /^autofin_webhook_deliveries\{status="succeeded"\} [1-9]\d*$/m);
+    assert.match(res.body, /^autofin_webhook_deliveries\{status="pending"\} 0$/m);
+    assert.match(res.body, /^autofin_webhook_oldest_pending_seconds 0$/m);
+  });
 });
