@@ -8,7 +8,7 @@ import type { Queryable } from '../db/database.ts';
 import { newId } from '../shared/ids.ts';
 import { afterPinConfirmed, afterPinSent, afterPrequalification, type LeadStatus } from './lead-status.ts';
 import type { StoredPrequalification, Verification } from './lead-record.ts';
-import { createLeadsRepository } from './leads.repository.ts';
+import { createLeadsRepository, type Transition } from './leads.repository.ts';
 
 export interface TransitionContext {
   leadId: string;
@@ -18,7 +18,7 @@ export interface TransitionContext {
   at: Date;
 }
 
-function apply(tx: Queryable, c: TransitionContext, change: Omit<Parameters<ReturnType<typeof createLeadsRepository>['transition']>[0], 'id' | 'companyId' | 'at'>) {
+function apply(tx: Queryable, c: TransitionContext, change: Omit<Transition, 'id' | 'companyId' | 'at'>) {
   return createLeadsRepository(tx).transition({ id: c.leadId, companyId: c.companyId, at: c.at, ...change }, tx);
 }
 
