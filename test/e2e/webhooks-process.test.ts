@@ -50,7 +50,7 @@ async function start(dataDir: string): Promise<Instance & { stderr: () => string
   child.stderr!.on('data', (chunk) => (err += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
-  await waitFor('the service to listen', () => out.includes(`Server listening at ${base}`) || child.exitCode !== null, 90_000);
+  await waitFor('the service to listen', () => out.includes(`Server listening at ${base}`) || child.exitCode !== null, 115_000);
   assert.equal(child.exitCode, null, err);
   return { child, base, stdout: () => out, stderr: () => err, exited };
 }
