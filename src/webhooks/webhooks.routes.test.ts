@@ -138,3 +138,19 @@ describe('endpoint URLs in production', () => {
     assert.match(delivery.attempts[0].error, /refused.*loopback/);
   });
 });
+
+describe('endpoint URLs in the sandbox', () => {
+  let t: TestApp;
+  const resolver: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
+  before(async () => (t = await buildTestApp({ env: { AUTOFIN_ENV: 'sandbox' }, webhookResolver: resolver })));
+  after(() => t.close());
+
+  test('http and loopback are accepted, so a partner can test on its own machine; metadata stays refused', async () => {
+    for (const url of ['http://127.0.0.1:8080/in', 'http://[::1]:8080/in', 'http://localhost:8080/in']) {
+      const res = await t.app.inject({ method: 'POST', url: `${api}/webhooks`, headers: t.partner.headers, payload: { url } });
+      assert.equal(res.statusCode, 201, `${url}: ${show(res)}`);
+    }
+    const refused = await t.app.inject({ method: 'POST', url: `${api}/webhooks`, headers: t.partner.headers, payload: { url: 'http://169.254.169.254/latest/meta-data' } });
+    assertError(refused, 400, 40015, 'Bad Request');
+  });
+});
