@@ -36,11 +36,12 @@ export async function webhookLag(ctx: BenchContext): Promise<void> {
   worker.start();
   try {
     const load = await measureLeadWrites(ctx.base, ctx.token, writeConcurrency, loadSeconds);
-    // One delivery per change of the run (the only endpoint): wait for the tail.
-    const { rows } = await ctx.container.db.query<{ n: string }>('select count(*) as n from webhook_deliveries');
-    const expected = Number(rows[0].n);
+    // One delivery per change of the run (the only endpoint); writes still in flight when the load
+    // stopped may add some: count again until every one written has arrived.
+    const written = async () => Number((await ctx.container.db.query<{ n: string }>('select count(*) as n from webhook_deliveries')).rows[0].n);
+    let expected = await written();
     const deadline = Date.now() + 60_000;
-    while (lags.length < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ((lags.length < expected || lags.length < (expected = await written())) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const sorted = [...lags].sort((a, b) => a - b);
     console.log(`\nwebhook delivery lag: change → local receiver's 2xx, one endpoint subscribed to every event, under the lead write load (${writeConcurrency} partners, ${loadSeconds} s, ${ctx.container.db.engine})`);
     const line = (label: string, value: string) => console.log(`  ${label.padEnd(38)}${value.padStart(8)}`);
