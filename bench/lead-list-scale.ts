@@ -36,7 +36,11 @@ export async function leadListScale(): Promise<void> {
         const at = new Date(t0 + n * 1000);
         const leadId = newId();
         const { verification: _v, prequalification: _p, ...row } = template;
-        await container.leadsRepository.insert({ ...row, id: leadId, created_at: at, updated_at: at }, { id: newId(), leadId, type: 'created', at, actor: 'bench', fields: [] });
+        await container.leadsRepository.insert(
+          { ...row, id: leadId, created_at: at, updated_at: at },
+          { id: newId(), leadId, type: 'created', at, actor: 'bench', fields: [] },
+          { id: newId(), type: 'lead.created' },
+        );
       };
       while (count < size) {
         const batch = [];

@@ -21,6 +21,7 @@ import { containerFor, firstStart, listen, partnerToken } from './service.ts';
 import { leadWritePath } from './write-path.ts';
 import { productionShape } from './production-shape.ts';
 import { leadListScale } from './lead-list-scale.ts';
+import { webhookLag } from './webhook-lag.ts';
 
 const api = '/mx/b2b/autofin/api';
 const logLevel = process.env.LOG_LEVEL ?? 'info';
@@ -123,6 +124,7 @@ async function catalogReads(ctx: BenchContext) {
 export const sections: Record<string, (ctx: BenchContext) => Promise<void>> = {
   reads: catalogReads,
   writes: (ctx) => leadWritePath(ctx, logLevel),
+  webhooks: webhookLag,
 };
 
 /** Modes that set up their own service processes (a file each): `npm run bench -- production`. */

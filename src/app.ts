@@ -32,6 +32,8 @@ import { verificationRoutes } from './verification/verification.routes.ts';
 import { sandboxGuideRoute, sandboxRoutes } from './sandbox/index.ts';
 import { healthRoutes } from './operations/health.routes.ts';
 import { createMetrics, registerMetrics } from './operations/metrics.ts';
+import { adminWebhooksRoutes, webhooksRoutes } from './webhooks/index.ts';
+import { requireAuth } from './http/partner-guard.ts';
 
 export interface AppOptions {
   container: Container;
@@ -46,6 +48,7 @@ export const bodyLimitBytes = 64 * 1024;
 export async function buildApp({ container, logLevel = 'info', logStream, draining = () => false }: AppOptions): Promise<FastifyInstance> {
   const { config, clock } = container;
   const metrics = createMetrics(container.metrics, container.sharedLimiter);
+  container.webhooks.metrics.register(metrics.registry);
   const app = Fastify({
     logger: logStream ? { ...loggerOptions(logLevel), stream: logStream } : loggerOptions(logLevel),
     bodyLimit: bodyLimitBytes,
@@ -90,6 +93,7 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
     await app.register(operatorsRoutes({ operators, adminToken }));
     await app.register(lenderLeadsRoutes({ leads: container.lenderLeads, erasure: container.erasure, adminToken, operators }));
     await app.register(auditRoutes({ audit: container.audit, adminToken, operators }));
+    await app.register(adminWebhooksRoutes({ webhooks: container.webhooks.service, adminToken, operators }));
   }
   await app.register(
     async (partner) => {
@@ -104,6 +108,10 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
       await partner.register(verificationRoutes({ verification: container.verification }));
       // Sandbox environment only: elsewhere the route does not exist (404 / 4044).
       if (container.sandbox) await partner.register(sandboxRoutes({ sandbox: container.sandbox }));
+      await partner.register(webhooksRoutes({
+        service: container.webhooks.service, ownerOf: (request) => requireAuth(request).companyId, path: '/webhooks',
+        locationPrefix: `${apiPrefix}/webhooks`, tags: ['webhooks'], security: [{ bearerAuth: [] }], operationPrefix: '',
+      }));
     },
     { prefix: apiPrefix },
   );

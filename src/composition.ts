@@ -45,6 +45,8 @@ import { createAuditService } from './audit/audit.service.ts';
 import { createLenderLeadsRepository } from './lender/lender-leads.repository.ts';
 import { createLenderLeadsService } from './lender/lender-leads.service.ts';
 import { createPersonalDataErasure } from './lender/personal-data-erasure.ts';
+import { createDeliveryWorker, createUrlPolicy, createWebhookSender, createWebhooksRepository, createWebhooksService, type Resolver } from './webhooks/index.ts';
+import { createWebhookMetrics } from './webhooks/webhook-metrics.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -63,6 +65,8 @@ export interface ContainerOptions {
   prequalificationConfig?: PrequalificationConfig;
   /** Circuit breaker of every provider: consecutive failures to open it, and how long it stays open. */
   circuit?: { failureThreshold?: number; openMs?: number };
+  /** How webhook hostnames are resolved (tests point a name at 127.0.0.1). */
+  webhookResolver?: Resolver;
 }
 
 // Short enough that a revocation reaches instances without Redis (or while it is down) within a
@@ -198,6 +202,7 @@ export async function createContainer(options: ContainerOptions) {
     db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureau, sandboxMessages, audit, clock, retentionDays: config.piiRetentionDays,
   });
   let retentionTimer: NodeJS.Timeout | undefined;
+  const webhooks = createWebhooks(options, encryption);
 
   return {
     config,
@@ -252,8 +257,12 @@ export async function createContainer(options: ContainerOptions) {
     erasure,
     /** Service metrics (PIN outcomes, provider calls, circuits, rate-limit refusals), served by /metrics. */
     metrics,
+    webhooks,
     async close() {
       clearInterval(catalogRefresh);
+      // Webhook attempts in flight finish (or are given back untried) before the database closes.
+      await webhooks.worker.stop();
+      await webhooks.sender.close();
       clearTimeout(retentionTimer);
       clearInterval(retentionTimer);
       await Promise.allSettled([providers.close(), bureau.close()]);
@@ -262,6 +271,21 @@ export async function createContainer(options: ContainerOptions) {
       redis?.disconnect();
     },
   };
+}
+
+/** Webhook endpoints, the delivery worker (started by the process, not here) and their metrics. */
+function createWebhooks(options: ContainerOptions, encryption: ReturnType<typeof createFieldEncryption>) {
+  const { config, db, clock } = options;
+  const repository = createWebhooksRepository(db);
+  const policy = createUrlPolicy({ production: config.environment === 'production', resolve: options.webhookResolver });
+  const sender = createWebhookSender({ policy, timeoutMs: config.webhookTimeoutMs });
+  const metrics = createWebhookMetrics({ repository, clock });
+  const worker = createDeliveryWorker({
+    repository, sender, encryption, clock, timeoutMs: config.webhookTimeoutMs, onAttempt: metrics.onAttempt,
+    warn: options.warn,
+  });
+  const service = createWebhooksService({ repository, encryption, policy, clock, kick: () => worker.kick() });
+  return { repository, policy, sender, metrics, worker, service };
 }
 
 export type Container = Awaited<ReturnType<typeof createContainer>>;

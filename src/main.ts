@@ -50,6 +50,7 @@ async function start(): Promise<void> {
   }
   let stopping = false;
   const app = await buildApp({ container, logLevel, logStream: logDestination, draining: () => stopping });
+  container.webhooks.worker.start();
 
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -64,6 +65,7 @@ async function start(): Promise<void> {
     const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
     await app.close();
     clearInterval(sweeper);
+    // Webhook attempts in flight finish (or are released untried) before the database closes.
     await container.close();
     await db.close();
     app.log.info('stopped');

@@ -56,6 +56,8 @@ export interface TestAppOptions {
   circuit?: { failureThreshold?: number; openMs?: number };
   /** The app's log level (default debug: every line a request can write is written and captured). */
   logLevel?: string;
+  /** How webhook hostnames resolve (SSRF tests). */
+  webhookResolver?: import('../src/webhooks/index.ts').Resolver;
 }
 
 /** Messages the log providers "sent", for tests to read PINs from. */
@@ -107,6 +109,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger: pino(loggerOptions('debug'), logStream),
     messageSinks: { sms: (m) => outbox.sms.push(m), email: (m) => outbox.email.push(m) },
     circuit: options.circuit,
+    webhookResolver: options.webhookResolver,
   });
   await container.prepare();
   const app = await buildApp({ container, logLevel: options.logLevel ?? 'debug', logStream });

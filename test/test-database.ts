@@ -60,6 +60,8 @@ export async function ensurePostgresTemplate(url: string): Promise<string> {
 export interface TestDatabase {
   db: Db;
   engine: 'pglite' | 'postgres';
+  /** PostgreSQL only: the file's schema (for a second pool, as a second instance would open). */
+  schema?: string;
   drop(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     db,
     engine: 'postgres',
+    schema,
     async drop() {
       await db.close();
       const admin = new pg.Client({ connectionString: url });

@@ -91,6 +91,9 @@ export function createAdminClient({ baseUrl, token, fetch: fetchImpl = fetch }: 
       write(decoder.decode());
       return { ok: true, body: null };
     },
+    /** The lender's webhook endpoints (docs/webhooks.md). */
+    webhook: (method: string, path = '', json?: unknown) =>
+      call(method, `/admin/webhooks${path}`, json === undefined ? undefined : { json }),
     importCatalog: (kind: CatalogKind, bytes: Uint8Array) =>
       call('PUT', `/admin/catalogs/${catalogPaths[kind]}`, { bytes, type: catalogContentType(bytes) }),
   };

@@ -31,6 +31,10 @@ Usage:
   autofin audit list [--limit N] [--cursor C]
 
 Filters: --company ID --status S --decision D --affiliate USER_ID --created-from DATE --created-to DATE
+  autofin webhooks create --endpoint-url URL [--event-types TYPE,TYPE] [--description TEXT]
+  autofin webhooks list
+  autofin webhooks enable|disable|delete|rotate-secret|test|deliveries ENDPOINT_ID
+  autofin webhooks retry ENDPOINT_ID DELIVERY_ID
 
 Options:
   --url URL    the service (default: $AUTOFIN_URL, else ${defaultUrl})
@@ -63,7 +67,15 @@ export type Command =
   | { name: 'leads export'; query: Record<string, string> }
   | { name: 'leads erase'; leadId: string }
   | { name: 'leads purge'; dryRun: boolean }
-  | { name: 'audit list'; query: Record<string, string> };
+  | { name: 'audit list'; query: Record<string, string> }
+  | { name: 'webhooks create'; url: string; eventTypes?: string[]; description?: string }
+  | { name: 'webhooks list' }
+  | { name: WebhookAction; endpointId: string }
+  | { name: 'webhooks retry'; endpointId: string; deliveryId: string };
+
+/** The lender's webhook commands that take one endpoint id. */
+export const webhookActions = ['enable', 'disable', 'delete', 'rotate-secret', 'test', 'deliveries'] as const;
+export type WebhookAction = `webhooks ${(typeof webhookActions)[number]}`;
 
 export type ParsedCli =
   | { kind: 'run'; command: Command; url: string; token: string }
@@ -82,6 +94,9 @@ const options = {
   'user-type': { type: 'string' },
   vehicles: { type: 'string' },
   'zip-codes': { type: 'string' },
+  'endpoint-url': { type: 'string' },
+  'event-types': { type: 'string' },
+  description: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   json: { type: 'boolean' },
   role: { type: 'string' },
@@ -188,6 +203,25 @@ const commands: Record<string, { options: string[]; positionals: string[]; build
   'leads erase': { options: [], positionals: ['LEAD_ID'], build: (_v: Values, p: string[]): Command => ({ name: 'leads erase', leadId: p[0] }) },
   'leads purge': { options: ['dry-run'], positionals: [], build: (v: Values): Command => ({ name: 'leads purge', dryRun: v['dry-run'] === true }) },
   'audit list': { options: ['limit', 'cursor'], positionals: [], build: (v: Values): Command => ({ name: 'audit list', query: queryOf(v, pages) }) },
+  'webhooks create': {
+    options: ['endpoint-url', 'event-types', 'description'],
+    positionals: [],
+    build: (v) => ({
+      name: 'webhooks create', url: required(v, 'endpoint-url'),
+      ...(typeof v['event-types'] === 'string' ? { eventTypes: v['event-types'].split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+      ...(typeof v.description === 'string' ? { description: v.description } : {}),
+    }),
+  },
+  'webhooks list': { options: [], positionals: [], build: () => ({ name: 'webhooks list' }) },
+  ...Object.fromEntries(webhookActions.map((action) => [`webhooks ${action}`, {
+    options: [], positionals: ['ENDPOINT_ID'],
+    build: (_v: Values, p: string[]): Command => ({ name: `webhooks ${action}`, endpointId: p[0] }),
+  }])),
+  'webhooks retry': {
+    options: [],
+    positionals: ['ENDPOINT_ID', 'DELIVERY_ID'],
+    build: (_v, p) => ({ name: 'webhooks retry', endpointId: p[0], deliveryId: p[1] }),
+  },
 };
 
 /** Edit distance between two short strings (insertions, deletions, substitutions). */

@@ -69,6 +69,35 @@ async function execute(client: AdminClient, command: Command, io: CliIo): Promis
       }
       return client.importCatalog(command.kind, bytes);
     }
+    default:
+      return executeWebhook(client, command);
+  }
+}
+
+async function executeWebhook(client: AdminClient, command: Command): Promise<AdminResult> {
+  const id = 'endpointId' in command ? `/${encodeURIComponent(command.endpointId)}` : '';
+  switch (command.name) {
+    case 'webhooks create':
+      return client.webhook('POST', '', { url: command.url, eventTypes: command.eventTypes, description: command.description });
+    case 'webhooks list':
+      return client.webhook('GET');
+    case 'webhooks enable':
+    case 'webhooks disable':
+      return client.webhook('PATCH', id, { enabled: command.name === 'webhooks enable' });
+    case 'webhooks delete': {
+      const result = await client.webhook('DELETE', id);
+      return result.ok ? { ok: true, body: { id: command.endpointId, deleted: true } } : result;
+    }
+    case 'webhooks rotate-secret':
+      return client.webhook('POST', `${id}/secret/rotate`);
+    case 'webhooks test':
+      return client.webhook('POST', `${id}/test`);
+    case 'webhooks deliveries':
+      return client.webhook('GET', `${id}/deliveries`);
+    case 'webhooks retry':
+      return client.webhook('POST', `${id}/deliveries/${encodeURIComponent(command.deliveryId)}/retry`);
+    default:
+      throw new Error(`unhandled command ${command.name}`);
   }
 }
 

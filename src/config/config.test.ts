@@ -35,6 +35,7 @@ describe('configuration defaults (docs/operations.md)', () => {
     assert.equal(config.emailProvider, 'log');
     assert.equal(config.bureauProvider, 'sandbox');
     assert.equal(config.providerTimeoutMs, 5000);
+    assert.equal(config.webhookTimeoutMs, 10000);
     assert.equal(config.rateLimitPerMinute, 6000);
     assert.equal(config.tokenRateLimitPerMinute, 60);
     assert.equal(config.twilio.baseUrl, 'https://api.twilio.com');
@@ -107,6 +108,8 @@ describe('invalid configuration stops the start with a ConfigError naming the va
     ['BUREAU_URL', { BUREAU_URL: 'bureau.example' }],
     ['PROVIDER_TIMEOUT_MS', { PROVIDER_TIMEOUT_MS: '0' }],
     ['PROVIDER_TIMEOUT_MS', { PROVIDER_TIMEOUT_MS: '5s' }],
+    ['WEBHOOK_TIMEOUT_MS', { WEBHOOK_TIMEOUT_MS: '10s' }],
+    ['WEBHOOK_TIMEOUT_MS', { WEBHOOK_TIMEOUT_MS: '99' }],
     ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '0' }],
     ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: 'lots' }],
     ['TOKEN_RATE_LIMIT_PER_MINUTE', { TOKEN_RATE_LIMIT_PER_MINUTE: '-5' }],

@@ -29,6 +29,8 @@ export interface Config {
   /** Only when BUREAU_PROVIDER=circulo (docs/bureau-circulo.md). */
   circulo: CirculoSettings | undefined;
   providerTimeoutMs: number;
+  /** Time limit of one webhook delivery attempt. */
+  webhookTimeoutMs: number;
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
   /** Proxies whose X-Forwarded-For is believed: none (false), a hop count, or addresses/CIDR ranges. */
@@ -198,6 +200,7 @@ export function loadConfig(env: Env = process.env): Config {
     bureauUrl: url(env, 'BUREAU_URL', ['http:', 'https:']),
     circulo: env.BUREAU_PROVIDER === 'circulo' ? circulo(env) : undefined,
     providerTimeoutMs: integer(env, 'PROVIDER_TIMEOUT_MS', 5000, 1, 120000),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10000, 100, 60000),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1, 10_000_000),
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
     trustProxy: trustProxy(text(env, 'TRUST_PROXY')),

@@ -63,6 +63,9 @@ export const errors = {
   companyNotFound: (affiliate?: { user_id: string }) =>
     new AppError(404, 4046, 'Company not found', affiliate ? { affiliate: { user_id: affiliate.user_id } } : null),
   operatorNotFound: () => new AppError(404, 4049, 'Operator not found'),
+  /** Unknown, or another company's, webhook endpoint. */
+  webhookEndpointNotFound: () => new AppError(404, 4047, 'Webhook endpoint not found'),
+  webhookDeliveryNotFound: () => new AppError(404, 4048, 'Delivery not found'),
   methodNotAllowed: (allow: string[]) =>
     new AppError(405, 4050, 'Method Not Allowed', null, { allow: allow.join(', ') }),
   leadVerified: () => new AppError(409, 4090, 'Lead already verified'),

@@ -2,6 +2,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { webhookDocumentation } from '../webhooks/webhook-openapi.ts';
 
 export const apiPrefix = '/mx/b2b/autofin/api';
 
@@ -62,6 +63,8 @@ export async function registerOpenApi(app: FastifyInstance, options: { sandboxGu
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       servers: [{ url: '/' }],
+      // What the service sends to subscribed endpoints (docs/webhooks.md).
+      webhooks: webhookDocumentation() as never,
       components: {
         // Filled as routes are added; read when the document is built.
         schemas: named.schemas as Record<string, never>,
@@ -75,6 +78,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { sandboxGu
         { name: 'catalogs', description: 'Vehicle and ZIP-code catalogs' },
         { name: 'leads', description: 'Leads and their sections' },
         { name: 'verification', description: 'PIN verification, bureau report and pre-qualification' },
+        { name: 'webhooks', description: 'Lead events pushed to the partner’s endpoints (docs/webhooks.md)' },
         ...(options.sandboxGuide ? [{ name: 'sandbox', description: 'What only the sandbox environment offers integrators' }] : []),
         { name: 'admin', description: 'Companies, affiliates and credentials (operators only)' },
         { name: 'operators', description: 'Operator keys and roles of the admin API (admin only)' },

@@ -6,3 +6,5 @@ export type { Actor } from './leads.service.ts';
 export { leadView, leadSummaryView } from './lead-view.ts';
 export { encodeCursor, decodeCursor, parseDate } from './lead-queries.ts';
 export { Lead as LeadSchema, LeadSummary as LeadSummarySchema, LeadEvents as LeadEventsSchema } from './lead-read.schemas.ts';
+export { recordPinSent, recordVerified, recordPrequalification, type TransitionContext } from './lead-transitions.ts';
+export { leadEventTypes, type LeadEventType } from './lead-outbox.ts';

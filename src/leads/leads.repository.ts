@@ -1,6 +1,7 @@
 /** SQL for leads, their events and idempotency keys. Every method takes an optional transaction. */
 import type { Queryable } from '../db/database.ts';
 import { sql as statusSql, type LeadStatus } from './lead-status.ts';
+import { outboxCtes, type OutboxEvent } from './lead-outbox.ts';
 
 export interface LeadRow {
   id: string;
@@ -55,6 +56,18 @@ export interface SectionWrite {
   /** `verified`: refused once verified; `keepsPhone`: refused once verified unless the phone stays this one. */
   frozen: 'never' | 'verified' | { keepsPhone: string | null };
   event: { id: string; type: string; actor: string; fields: string[] };
+  /** The webhook event of the change (lead-outbox.ts). */
+  outbox: OutboxEvent;
+}
+
+/** A move of a verified-path status (PIN sent, verified, pre-qualified), its history entry and its event. */
+export interface Transition {
+  id: string;
+  companyId: string;
+  at: Date;
+  set: LeadChanges;
+  history: { id: string; type: string; actor: string; fields: string[] };
+  outbox: OutboxEvent;
 }
 
 export interface LeadFilter {
@@ -70,26 +83,57 @@ export interface LeadFilter {
 const columns = Object.keys(writable) as (keyof typeof writable)[];
 const toJson = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
+/** `column = $n` for each change, JSON columns cast. */
+function setClauses(changes: LeadChanges, p: (value: unknown) => string): string[] {
+  return columns
+    .filter((column) => column in changes)
+    .map((column) => `${column} = ${writable[column] ? `${p(toJson(changes[column]))}::jsonb` : p(changes[column])}`);
+}
+
 export function createLeadsRepository(db: Queryable) {
   return {
-    /** The new lead and its creation event, in one statement. */
-    async insert(row: NewLead, event: LeadEvent, tx: Queryable = db): Promise<void> {
+    /** The new lead, its history entry and its webhook event, in one statement. */
+    async insert(row: NewLead, event: LeadEvent, outbox: OutboxEvent, tx: Queryable = db): Promise<void> {
+      const params: unknown[] = [
+        row.id, row.company_id, row.affiliate_user_id, row.affiliate_user_type, row.status, row.external_auto_id,
+        toJson(row.loan_info), row.phone_enc, row.phone_fp, row.email_enc, row.address_enc, toJson(row.vehicle),
+        row.financial_enc, row.person_enc, JSON.stringify(row.warnings), row.created_at, row.updated_at,
+        event.id, event.type, event.at, event.actor, JSON.stringify(event.fields),
+      ];
+      const p = (value: unknown) => `$${params.push(value)}`;
       await tx.query(
         `with lead as (
            insert into leads (id, company_id, affiliate_user_id, affiliate_user_type, status, external_auto_id, loan_info,
              phone_enc, phone_fp, email_enc, address_enc, vehicle, financial_enc, person_enc, warnings, created_at, updated_at)
            values ($1,$2,$3,$4,$5,$6,$7::jsonb,$8,$9,$10,$11,$12::jsonb,$13,$14,$15::jsonb,$16,$17)
-           returning id
-         )
+           returning id, company_id, external_auto_id, status
+         ), ${outboxCtes('lead', outbox, '$16', p)}
          insert into lead_events (id, lead_id, type, at, actor, fields)
          select $18, id, $19, $20, $21, $22::jsonb from lead`,
-        [
-          row.id, row.company_id, row.affiliate_user_id, row.affiliate_user_type, row.status, row.external_auto_id,
-          toJson(row.loan_info), row.phone_enc, row.phone_fp, row.email_enc, row.address_enc, toJson(row.vehicle),
-          row.financial_enc, row.person_enc, JSON.stringify(row.warnings), row.created_at, row.updated_at,
-          event.id, event.type, event.at, event.actor, JSON.stringify(event.fields),
-        ],
+        params,
       );
+    },
+
+    /**
+     * One status move in one statement: the columns, the history entry and the webhook event.
+     * The caller holds the lead's lock. False when the lead is not that company's.
+     */
+    async transition(change: Transition, tx: Queryable): Promise<boolean> {
+      const params: unknown[] = [change.id, change.companyId, change.at];
+      const p = (value: unknown) => `$${params.push(value)}`;
+      const sets = setClauses(change.set, p);
+      const { rows } = await tx.query(
+        `with updated as (
+           update leads set ${[...sets, 'updated_at = $3'].join(', ')} where id = $1 and company_id = $2
+           returning id, company_id, external_auto_id, status
+         ), history as (
+           insert into lead_events (id, lead_id, type, at, actor, fields)
+           select ${p(change.history.id)}, id, ${p(change.history.type)}, $3, ${p(change.history.actor)}, ${p(JSON.stringify(change.history.fields))}::jsonb from updated
+         ), ${outboxCtes('updated', change.outbox, '$3', p)}
+         select id from updated`,
+        params,
+      );
+      return rows.length === 1;
     },
 
     /** The lead of that company, locked until the transaction ends (writes to one lead queue up). */
@@ -124,12 +168,7 @@ export function createLeadsRepository(db: Queryable) {
     async saveSection(write: SectionWrite, tx: Queryable = db): Promise<{ status: LeadStatus } | undefined> {
       const params: unknown[] = [write.id, write.companyId, write.at];
       const p = (value: unknown) => `$${params.push(value)}`;
-      const sets: string[] = [];
-      for (const column of columns) {
-        if (!(column in write.set)) continue;
-        const value = write.set[column];
-        sets.push(`${column} = ${writable[column] ? `${p(toJson(value))}::jsonb` : p(value)}`);
-      }
+      const sets = setClauses(write.set, p);
       if (write.mergeLoanInfo) sets.push(`loan_info = coalesce(loan_info, '{}'::jsonb) || ${p(JSON.stringify(write.mergeLoanInfo))}::jsonb`);
       if (write.warnings) {
         sets.push(`warnings = coalesce((select jsonb_agg(w) from jsonb_array_elements(warnings) w where w->>'field' <> ${p(write.warnings.field)}), '[]'::jsonb)
@@ -141,11 +180,11 @@ export function createLeadsRepository(db: Queryable) {
         `with updated as (
            update leads set ${sets.join(', ')}, status = ${statusSql.afterSectionSaved}, updated_at = $3
            where id = $1 and company_id = $2 ${guard}
-           returning id, status
+           returning id, company_id, external_auto_id, status
          ), event as (
            insert into lead_events (id, lead_id, type, at, actor, fields)
            select ${p(write.event.id)}, id, ${p(write.event.type)}, $3, ${p(write.event.actor)}, ${p(JSON.stringify(write.event.fields))}::jsonb from updated
-         )
+         ), ${outboxCtes('updated', write.outbox, '$3', p)}
          select status from updated`,
         params,
       );

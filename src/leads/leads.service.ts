@@ -65,6 +65,8 @@ export function createLeadsService(deps: Deps) {
 
   interface Section {
     type: string;
+    /** The section's name in the lead read (and in lead.updated events). */
+    section: string;
     fields: string[];
     /** Refused with 409 / 4090 once the lead is verified (`keepsPhone`: unless the phone stays). */
     frozen: 'never' | 'verified' | { keepsPhone: string | null };
@@ -95,6 +97,10 @@ export function createLeadsService(deps: Deps) {
       id, companyId: actor.companyId, at: clock.now(), set: section.set(id), mergeLoanInfo: section.mergeLoanInfo,
       warnings: section.warnings, frozen: section.frozen,
       event: { id: newId(), type: section.type, actor: actor.consumerKey, fields: section.fields },
+      // Op 7 creates the card in the partner's pipeline; every other section write is an update.
+      outbox: section.type === 'CONTACT_INFO_SAVED'
+        ? { id: newId(), type: 'lead.card_created' }
+        : { id: newId(), type: 'lead.updated', sections: { [section.section]: section.fields } },
     });
     if (!saved) throw (await leads.find(id, actor.companyId)) ? errors.leadVerified() : errors.leadNotFound();
     if (section.reevaluate && isVerified(saved.status)) await deps.onVerifiedLeadChanged(actor, id);
@@ -146,8 +152,9 @@ export function createLeadsService(deps: Deps) {
       const requestHash = requestFingerprint(deps.fingerprintKey, input);
       const fields = present(input.autoFinB2BLeadCreatePayload ?? {}).concat(input.affiliate ? ['affiliate'] : []);
       const created = { id: newId(), leadId: id, type: 'LEAD_CREATED', at: now, actor: actor.consumerKey, fields };
+      const outbox = { id: newId(), type: 'lead.created' } as const;
       if (!idempotencyKey) {
-        await leads.insert(row, created);
+        await leads.insert(row, created, outbox);
         return { id, replayed: false };
       }
       return deps.db.transaction(async (tx) => {
@@ -159,7 +166,7 @@ export function createLeadsService(deps: Deps) {
           if (claim.requestHash !== requestHash) throw errors.idempotencyConflict();
           return { id: claim.leadId, replayed: true };
         }
-        await leads.insert(row, created, tx);
+        await leads.insert(row, created, outbox, tx);
         return { id, replayed: false };
       });
     },
@@ -170,7 +177,7 @@ export function createLeadsService(deps: Deps) {
       requireFields(payload);
       const loan = pick(payload, ['downPayment', 'term', 'purchaseIntention']);
       await write(actor, leadId, {
-        type: 'LOAN_INFO_SAVED', fields: present(payload), reevaluate: true,
+        type: 'LOAN_INFO_SAVED', section: 'loanInfo', fields: present(payload), reevaluate: true,
         frozen: payload.phone === undefined ? 'never' : { keepsPhone: phoneFingerprint(payload.phone) },
         set: (id) => phoneChanges(id, payload.phone),
         mergeLoanInfo: Object.keys(loan).length ? loan : undefined,
@@ -181,7 +188,7 @@ export function createLeadsService(deps: Deps) {
     async saveContactInfo(actor: Actor, leadId: string, payload: { phone: string; email: string }) {
       await requireLead(actor, leadId);
       await write(actor, leadId, {
-        type: 'CONTACT_INFO_SAVED', fields: ['phone', 'email'], frozen: 'verified',
+        type: 'CONTACT_INFO_SAVED', section: 'contact', fields: ['phone', 'email'], frozen: 'verified',
         set: (id) => ({ ...phoneChanges(id, payload.phone), ...emailChanges(id, payload.email) }),
       });
     },
@@ -191,7 +198,7 @@ export function createLeadsService(deps: Deps) {
       await requireLead(actor, leadId);
       requireFields(payload, errors.invalidContact);
       await write(actor, leadId, {
-        type: 'CONTACT_UPDATED', fields: present(payload), frozen: 'verified',
+        type: 'CONTACT_UPDATED', section: 'contact', fields: present(payload), frozen: 'verified',
         set: (id) => ({ ...phoneChanges(id, payload.phone), ...emailChanges(id, payload.email) }),
       });
     },
@@ -201,7 +208,7 @@ export function createLeadsService(deps: Deps) {
       await requireLead(actor, leadId);
       const { address, warnings } = checkAddress(payload, deps.catalogs);
       await write(actor, leadId, {
-        type: 'ADDRESS_SAVED', fields: present(payload), frozen: 'verified',
+        type: 'ADDRESS_SAVED', section: 'address', fields: present(payload), frozen: 'verified',
         set: (id) => ({ address_enc: sealer.seal(id, 'address_enc', address) }),
         warnings: { field: 'address.neighborhood', list: warnings },
       });
@@ -211,7 +218,7 @@ export function createLeadsService(deps: Deps) {
     async saveVehicle(actor: Actor, leadId: string, payload: { id: number; price?: number }) {
       await requireLead(actor, leadId);
       const vehicle = checkVehicle(payload, deps.catalogs);
-      await write(actor, leadId, { type: 'VEHICLE_SAVED', fields: present(payload), frozen: 'never', reevaluate: true, set: () => ({ vehicle }) });
+      await write(actor, leadId, { type: 'VEHICLE_SAVED', section: 'vehicle', fields: present(payload), frozen: 'never', reevaluate: true, set: () => ({ vehicle }) });
     },
 
     /** Op 11. */
@@ -220,7 +227,7 @@ export function createLeadsService(deps: Deps) {
       requireFields(payload);
       const financial = checkFinancial(payload, clock.now());
       await write(actor, leadId, {
-        type: 'FINANCIAL_SAVED', fields: present(payload), frozen: 'never', reevaluate: true,
+        type: 'FINANCIAL_SAVED', section: 'financial', fields: present(payload), frozen: 'never', reevaluate: true,
         set: (id) => ({ financial_enc: sealer.seal(id, 'financial_enc', financial) }),
       });
     },
@@ -230,7 +237,7 @@ export function createLeadsService(deps: Deps) {
       await requireLead(actor, leadId);
       const { person, warnings } = checkPerson(payload, clock.now());
       await write(actor, leadId, {
-        type: 'PERSON_SAVED', fields: present(payload), frozen: 'verified',
+        type: 'PERSON_SAVED', section: 'person', fields: present(payload), frozen: 'verified',
         set: (id) => ({ person_enc: sealer.seal(id, 'person_enc', person) }),
         warnings: { field: 'person.rfc', list: warnings },
       });

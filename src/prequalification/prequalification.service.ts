@@ -6,7 +6,7 @@ import type { Db, Queryable } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
 import { newId } from '../shared/ids.ts';
 import type { Bureau, BureauReport } from '../bureau/index.ts';
-import { afterPrequalification, type Actor, type Lead, type LeadSealer, type LeadsRepository, type StoredPrequalification } from '../leads/index.ts';
+import { recordPrequalification, type Actor, type Lead, type LeadSealer, type LeadsRepository, type StoredPrequalification } from '../leads/index.ts';
 import { evaluatePrequalification, type PrequalificationInput } from './evaluate.ts';
 import type { PrequalificationConfig } from './rules-config.ts';
 
@@ -45,12 +45,7 @@ export function createPrequalificationService(deps: Deps) {
   /** Inside the caller's transaction, with the lead row locked. */
   async function apply(tx: Queryable, actor: Actor, lead: Lead, report: BureauReport, now: Date): Promise<StoredPrequalification> {
     const prequalification = evaluate(lead, report, now);
-    const status = afterPrequalification(lead.status, prequalification.decision);
-    await deps.leads.update(lead.id, { prequalification, status }, now, tx);
-    await deps.leads.insertEvent(
-      { id: newId(), leadId: lead.id, type: 'PREQUALIFICATION_EVALUATED', at: now, actor: actor.consumerKey, fields: ['prequalification'] },
-      tx,
-    );
+    await recordPrequalification(tx, { leadId: lead.id, companyId: actor.companyId, actor: actor.consumerKey, at: now }, lead.status, prequalification);
     return prequalification;
   }
 

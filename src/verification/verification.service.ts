@@ -11,7 +11,7 @@ import { newId } from '../shared/ids.ts';
 import type { EmailSender, SmsSender } from '../providers/ports.ts';
 import type { Bureau, BureauAnswer } from '../bureau/index.ts';
 import type { Outbound } from '../providers/outbound.ts';
-import { afterPinConfirmed, afterPinSent, isVerified, type Actor, type Lead, type LeadSealer, type LeadsRepository } from '../leads/index.ts';
+import { isVerified, recordPinSent, recordVerified, type Actor, type Lead, type LeadSealer, type LeadsRepository } from '../leads/index.ts';
 import type { PrequalificationService } from '../prequalification/prequalification.service.ts';
 import type { SandboxService } from '../sandbox/index.ts';
 import { checkPin, generatePin, hashPin, pinValidityMs, sendThrottle, sendWindowMs, toE164 } from './pin.ts';
@@ -98,11 +98,9 @@ export function createVerificationService(deps: Deps) {
       const sentAt = clock.now();
       await deps.db.transaction(async (tx) => {
         const row = await leads.lock(leadId, actor.companyId, tx);
-        const status = row && afterPinSent(row.status);
-        if (!row || !status) throw errors.leadVerified();
+        const context = { leadId, companyId: actor.companyId, actor: actor.consumerKey, at: sentAt };
+        if (!row || !(await recordPinSent(tx, context, row.status, channel))) throw errors.leadVerified();
         await verification.replacePin({ leadId, pinHash: hashPin(deps.pinKey, lead.id, pin), channel, sentAt, expiresAt: new Date(sentAt.getTime() + pinValidityMs) }, tx);
-        await leads.update(leadId, { status, verification: { channel, pinSentAt: sentAt.toISOString(), verifiedAt: null } }, sentAt, tx);
-        await leads.insertEvent({ id: newId(), leadId, type: 'PIN_SENT', at: sentAt, actor: actor.consumerKey, fields: ['channel'] }, tx);
         await deps.sandbox?.record({ leadId: row.id, channel, ...sent, sentAt }, tx);
       });
     },
@@ -141,11 +139,9 @@ export function createVerificationService(deps: Deps) {
       // One bureau query at a time per lead: a concurrent confirmation is told the lead is verified.
       const leaseUntil = new Date(now.getTime() + deps.bureauLeaseMs);
       if (!(await verification.takeBureauLease(leadId, now, leaseUntil, tx))) throw errors.leadVerified();
-      const status = afterPinConfirmed(lead.status);
-      if (status) {
+      const context = { leadId, companyId: actor.companyId, actor: actor.consumerKey, at: now };
+      if (await recordVerified(tx, context, lead.status, lead.verification!)) {
         await verification.markPinVerified(leadId, now, tx);
-        await leads.update(leadId, { status, verification: { ...lead.verification!, verifiedAt: now.toISOString() } }, now, tx);
-        await leads.insertEvent({ id: newId(), leadId, type: 'PIN_CONFIRMED', at: now, actor: actor.consumerKey, fields: ['pin'] }, tx);
         const channel = lead.verification!.channel;
         await deps.consents.record({
           leadId: row.id, channel, destinationMasked: maskDestination(channel, channel === 'SMS' ? lead.phone : lead.email),

@@ -1,0 +1,47 @@
+/**
+ * The outbox of lead events (docs/webhooks.md): every change of a lead writes its event, and one
+ * pending delivery per subscribed endpoint, in the same SQL statement as the change itself, so an
+ * acknowledged change is never without its event and an event never without its change.
+ * Payloads are thin and carry no personal data: a receiver reads details with GET /leads/{leadId}.
+ */
+export const leadEventTypes = [
+  'lead.created', 'lead.card_created', 'lead.updated', 'lead.pin_sent', 'lead.verified', 'lead.prequalification_decided',
+] as const;
+export type LeadEventType = (typeof leadEventTypes)[number];
+
+export interface OutboxEvent {
+  id: string;
+  type: LeadEventType;
+  /** Names of the sections and fields changed (lead.updated only). */
+  sections?: Record<string, string[]>;
+  /** lead.prequalification_decided only. */
+  decision?: string;
+  reasons?: string[];
+}
+
+/**
+ * Two CTEs (`outbox_event`, `outbox_deliveries`) writing `event` for each row of `source`, a CTE
+ * that returns the lead's id, company_id, external_auto_id and status after the change. `p` adds a
+ * parameter and returns its placeholder; `at` is the placeholder of the change's time.
+ */
+export function outboxCtes(source: string, event: OutboxEvent, at: string, p: (value: unknown) => string): string {
+  const extra: Record<string, unknown> = {};
+  if (event.sections) extra.sections = event.sections;
+  if (event.decision !== undefined) {
+    extra.decision = event.decision;
+    extra.reasons = event.reasons ?? [];
+  }
+  return `outbox_event as (
+      insert into webhook_events (id, type, company_id, lead_id, occurred_at, data)
+      select ${p(event.id)}::uuid, ${p(event.type)}, company_id, id, ${at},
+        jsonb_build_object('companyId', company_id, 'leadId', id, 'externalAutoId', external_auto_id, 'status', status) || ${p(JSON.stringify(extra))}::jsonb
+      from ${source}
+      returning id, type, company_id, occurred_at
+    ), outbox_deliveries as (
+      insert into webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at)
+      select gen_random_uuid(), e.id, v.id, v.occurred_at, v.occurred_at
+      from outbox_event v join webhook_endpoints e on e.enabled
+        and (e.company_id is null or e.company_id = v.company_id)
+        and (e.event_types is null or e.event_types @> to_jsonb(v.type))
+    )`;
+}

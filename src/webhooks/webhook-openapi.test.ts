@@ -1,0 +1,21 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { api, buildTestApp, type TestApp } from '../../test/helper.ts';
+
+let t: TestApp;
+before(async () => (t = await buildTestApp()));
+after(() => t.close());
+
+test('the OpenAPI document has a webhooks entry for every event type, with its body and the signature headers', async () => {
+  const doc = (await t.app.inject({ method: 'GET', url: `${api}/openapi.json` })).json();
+  assert.deepEqual(Object.keys(doc.webhooks), [
+    'lead.created', 'lead.card_created', 'lead.updated', 'lead.pin_sent', 'lead.verified', 'lead.prequalification_decided', 'webhook.test',
+  ]);
+  const decided = doc.webhooks['lead.prequalification_decided'].post;
+  assert.deepEqual(decided.parameters.map((p: { name: string }) => p.name), ['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+  const body = decided.requestBody.content['application/json'].schema;
+  assert.deepEqual(Object.keys(body.properties.data.properties), ['companyId', 'leadId', 'externalAutoId', 'status', 'decision', 'reasons']);
+  assert.ok(doc.webhooks['lead.updated'].post.requestBody.content['application/json'].schema.properties.data.properties.sections);
+  assert.ok(doc.paths[`${api}/webhooks/{endpointId}/deliveries`].get);
+  assert.ok(doc.paths['/admin/webhooks'].post);
+});

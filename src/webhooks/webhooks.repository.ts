@@ -1,0 +1,219 @@
+/**
+ * SQL for webhook endpoints and deliveries. Events and their first deliveries are written by the
+ * leads module with the change itself (src/leads/lead-outbox.ts); this module reads them, tries
+ * them and records every attempt. `owner` is a company id, or null for the lender's endpoints.
+ */
+import type { Db, Queryable } from '../db/database.ts';
+
+export interface EndpointRow {
+  id: string;
+  company_id: string | null;
+  url: string;
+  event_types: string[] | null;
+  description: string | null;
+  enabled: boolean;
+  secret_enc: string;
+  previous_secret_enc: string | null;
+  previous_secret_until: Date | null;
+  failing_since: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface Attempt {
+  at: string;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface DeliveryRow {
+  id: string;
+  event_id: string;
+  event_type: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: Attempt[];
+  next_attempt_at: Date | null;
+  created_at: Date;
+}
+
+/** A claimed delivery with what it takes to send it. */
+export interface DueDelivery {
+  id: string;
+  endpoint_id: string;
+  attempts: Attempt[];
+  event_id: string;
+  type: string;
+  occurred_at: Date;
+  data: Record<string, unknown>;
+  url: string;
+  secret_enc: string;
+  previous_secret_enc: string | null;
+  previous_secret_until: Date | null;
+}
+
+export type EndpointChanges = Partial<Pick<EndpointRow, 'url' | 'event_types' | 'description' | 'enabled'>>;
+
+const ownerIs = (n: number) => `company_id is not distinct from $${n}::uuid`;
+
+export function createWebhooksRepository(db: Db) {
+  return {
+    async insertEndpoint(row: Omit<EndpointRow, 'previous_secret_enc' | 'previous_secret_until' | 'failing_since'>): Promise<void> {
+      await db.query(
+        `insert into webhook_endpoints (id, company_id, url, event_types, description, enabled, secret_enc, created_at, updated_at)
+         values ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9)`,
+        [row.id, row.company_id, row.url, row.event_types && JSON.stringify(row.event_types), row.description, row.enabled, row.secret_enc, row.created_at, row.updated_at],
+      );
+    },
+
+    async listEndpoints(owner: string | null): Promise<EndpointRow[]> {
+      const { rows } = await db.query<EndpointRow>(`select * from webhook_endpoints where ${ownerIs(1)} order by created_at, id`, [owner]);
+      return rows;
+    },
+
+    async findEndpoint(id: string, owner: string | null): Promise<EndpointRow | undefined> {
+      const { rows } = await db.query<EndpointRow>(`select * from webhook_endpoints where id = $1 and ${ownerIs(2)}`, [id, owner]);
+      return rows[0];
+    },
+
+    async updateEndpoint(id: string, owner: string | null, changes: EndpointChanges, at: Date): Promise<EndpointRow | undefined> {
+      const params: unknown[] = [id, owner, at];
+      const sets = Object.entries(changes)
+        .filter(([, value]) => value !== undefined)
+        .map(([column, value]) => {
+          params.push(column === 'event_types' ? value && JSON.stringify(value) : value);
+          return `${column} = $${params.length}${column === 'event_types' ? '::jsonb' : ''}`;
+        });
+      // Enabling again starts a fresh count of failing days.
+      if (changes.enabled) sets.push('failing_since = null');
+      const { rows } = await db.query<EndpointRow>(
+        `update webhook_endpoints set ${[...sets, 'updated_at = $3'].join(', ')} where id = $1 and ${ownerIs(2)} returning *`,
+        params,
+      );
+      return rows[0];
+    },
+
+    async deleteEndpoint(id: string, owner: string | null): Promise<boolean> {
+      const { rowCount } = await db.query(`delete from webhook_endpoints where id = $1 and ${ownerIs(2)}`, [id, owner]);
+      return rowCount === 1;
+    },
+
+    /** The current secret becomes the previous one, still signing until `previousUntil`. */
+    async rotateSecret(id: string, owner: string | null, secretEnc: string, at: Date, previousUntil: Date): Promise<boolean> {
+      const { rowCount } = await db.query(
+        `update webhook_endpoints set previous_secret_enc = secret_enc, previous_secret_until = $4, secret_enc = $3, updated_at = $5
+         where id = $1 and ${ownerIs(2)}`,
+        [id, owner, secretEnc, previousUntil, at],
+      );
+      return rowCount === 1;
+    },
+
+    /** A `webhook.test` event and its one delivery, to this endpoint only. */
+    async insertTestDelivery(t: { eventId: string; deliveryId: string; endpointId: string; companyId: string | null; at: Date; data: object }): Promise<void> {
+      await db.query(
+        `with event as (
+           insert into webhook_events (id, type, company_id, lead_id, occurred_at, data) values ($1, 'webhook.test', $2, null, $3, $4::jsonb)
+           returning id
+         )
+         insert into webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at) select $5, $6, id, $3, $3 from event`,
+        [t.eventId, t.companyId, t.at, JSON.stringify(t.data), t.deliveryId, t.endpointId],
+      );
+    },
+
+    /** Newest first; the cursor is the (created_at, id) of the last delivery of the previous page. */
+    async listDeliveries(endpointId: string, limit: number, after?: { createdAt: Date; id: string }): Promise<DeliveryRow[]> {
+      const params: unknown[] = [endpointId, limit];
+      let cursor = '';
+      if (after) {
+        params.push(after.createdAt, after.id);
+        cursor = 'and (d.created_at, d.id) < ($3, $4::uuid)';
+      }
+      const { rows } = await db.query<DeliveryRow>(
+        `select d.id, d.event_id, v.type as event_type, d.status, d.attempts, d.next_attempt_at, d.created_at
+         from webhook_deliveries d join webhook_events v on v.id = d.event_id
+         where d.endpoint_id = $1 ${cursor} order by d.created_at desc, d.id desc limit $2`,
+        params,
+      );
+      return rows;
+    },
+
+    /** Pending again, due now (a manual retry); false when the delivery is not this endpoint's. */
+    async retryDelivery(id: string, endpointId: string, at: Date): Promise<boolean> {
+      const { rowCount } = await db.query(
+        `update webhook_deliveries set status = 'pending', next_attempt_at = $3 where id = $1 and endpoint_id = $2`,
+        [id, endpointId, at],
+      );
+      return rowCount === 1;
+    },
+
+    /**
+     * Leases up to `limit` due deliveries of enabled endpoints until `leaseUntil`. SKIP LOCKED lets
+     * several instances claim at once without waiting for or taking each other's rows; a lease left
+     * by a crashed instance expires and the delivery is claimed again.
+     */
+    async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<DueDelivery[]> {
+      return db.transaction(async (tx) => {
+        const { rows } = await tx.query<{ id: string }>(
+          `with due as (
+             select d.id from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+             where d.status = 'pending' and d.next_attempt_at <= $1 and (d.lease_until is null or d.lease_until <= $1) and e.enabled
+             order by d.next_attempt_at limit $3
+             for update of d skip locked
+           )
+           update webhook_deliveries d set lease_until = $2 from due where d.id = due.id returning d.id`,
+          [now, leaseUntil, limit],
+        );
+        if (rows.length === 0) return [];
+        const due = await tx.query<DueDelivery>(
+          `select d.id, d.endpoint_id, d.attempts, v.id as event_id, v.type, v.occurred_at, v.data,
+             e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_until
+           from webhook_deliveries d join webhook_events v on v.id = d.event_id join webhook_endpoints e on e.id = d.endpoint_id
+           where d.id = any($1::uuid[]) order by d.next_attempt_at`,
+          [rows.map((r) => r.id)],
+        );
+        return due.rows;
+      });
+    },
+
+    /**
+     * Records an attempt and its outcome; `next` undefined for a final outcome. The endpoint's
+     * failing streak ends on success; on failure it is disabled once failing since `disableBefore`.
+     */
+    async recordAttempt(
+      r: { id: string; endpointId: string; attempt: Attempt; status: DeliveryRow['status']; next?: Date; at: Date; disable: boolean; disableBefore: Date },
+      tx: Queryable = db,
+    ): Promise<void> {
+      await tx.query(
+        `with delivery as (
+           update webhook_deliveries set attempts = attempts || $2::jsonb, status = $3, next_attempt_at = $4, lease_until = null where id = $1
+         )
+         update webhook_endpoints set
+           failing_since = case when $3 = 'succeeded' then null else coalesce(failing_since, $5) end,
+           enabled = enabled and not $6 and not ($3 <> 'succeeded' and coalesce(failing_since, $5) <= $7)
+         where id = $8`,
+        [r.id, JSON.stringify([r.attempt]), r.status, r.next ?? null, r.at, r.disable, r.disableBefore, r.endpointId],
+      );
+    },
+
+    /** Gives a leased delivery back untried (a stop in the middle of an attempt). */
+    async release(id: string): Promise<void> {
+      await db.query('update webhook_deliveries set lease_until = null where id = $1', [id]);
+    },
+
+    /** Deliveries by status, and the age of the oldest pending one that is due. */
+    async stats(now: Date): Promise<{ byStatus: Record<string, number>; oldestPendingSeconds: number }> {
+      const counts = await db.query<{ status: string; n: string }>('select status, count(*) as n from webhook_deliveries group by status');
+      const oldest = await db.query<{ at: Date | null }>(
+        `select min(next_attempt_at) as at from webhook_deliveries where status = 'pending' and next_attempt_at <= $1`,
+        [now],
+      );
+      const at = oldest.rows[0]?.at;
+      return {
+        byStatus: Object.fromEntries(counts.rows.map((r) => [r.status, Number(r.n)])),
+        oldestPendingSeconds: at ? Math.max(0, (now.getTime() - new Date(at).getTime()) / 1000) : 0,
+      };
+    },
+  };
+}
+
+export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;
