@@ -1,12 +1,17 @@
 /** The admin API (decisions.md §3): companies, their credentials and affiliates. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { ErrorResponse } from '../http/error-response.ts';
+import { errors } from '../http/app-error.ts';
+import { empty, errorAnswers, errorCase, ok, type ErrorCase } from '../http/openapi-answers.ts';
 import { registerAdminGuard } from '../http/admin-guard.ts';
 import type { CompaniesService } from '../companies/companies.service.ts';
 import * as s from './admin.schemas.ts';
 
-const errorsOf = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
+const invalid = (field: string, errorDetail: string) => errorCase('Invalid input', errors.invalidInput([{ field, errorDetail }]));
+const noCompany = errorCase('No such company', errors.companyNotFound());
+const fails = (body: boolean, bad?: ErrorCase, notFound?: ErrorCase) => errorAnswers({
+  access: 'admin', body,
+  cases: { ...(bad ? { 400: [bad] } : {}), ...(notFound ? { 404: [notFound] } : {}) },
+});
 
 export const adminRoutes =
   (deps: { companies: CompaniesService; adminToken: string }): FastifyPluginAsyncTypebox =>
@@ -17,13 +22,13 @@ export const adminRoutes =
 
     app.post(
       '/admin/companies',
-      { schema: { tags, security, operationId: 'createCompany', summary: 'Create a company', body: s.CompanyCreate, response: { 201: s.Company, ...errorsOf } } },
+      { schema: { tags, security, operationId: 'createCompany', summary: 'Create a company', body: s.CompanyCreate, response: { 201: ok('admin', s.Company, 'The new company.'), ...fails(true, invalid('name', 'must NOT have fewer than 1 characters')) } } },
       async (request, reply) => reply.code(201).send(await deps.companies.createCompany(request.body.name)),
     );
 
     app.get(
       '/admin/companies',
-      { schema: { tags, security, operationId: 'listCompanies', summary: 'List companies', response: { 200: s.CompanyList, 401: ErrorResponse } } },
+      { schema: { tags, security, operationId: 'listCompanies', summary: 'List companies', response: { 200: ok('admin', s.CompanyList, 'Every company.'), ...fails(false) } } },
       async () => deps.companies.listCompanies(),
     );
 
@@ -32,7 +37,8 @@ export const adminRoutes =
       {
         schema: {
           tags, security, operationId: 'createCredential', summary: 'Create a credential (the secret is shown only here)',
-          params: s.CompanyIdParams, response: { 201: s.CredentialSecret, ...errorsOf },
+          params: s.CompanyIdParams,
+          response: { 201: ok('admin', s.CredentialSecret, 'The new credential, with its secret.'), ...fails(true, invalid('companyId', 'must match pattern of a uuid'), noCompany) },
         },
       },
       async (request, reply) => reply.code(201).send(await deps.companies.createCredential(request.params.companyId)),
@@ -43,7 +49,11 @@ export const adminRoutes =
       {
         schema: {
           tags, security, operationId: 'revokeCredential', summary: 'Revoke a credential; its tokens answer 401 from then on',
-          params: s.ConsumerKeyParams, response: { 204: Type.Null({ description: 'Revoked' }), ...errorsOf },
+          params: s.ConsumerKeyParams,
+          response: {
+            204: empty('admin', 'Revoked.'),
+            ...fails(true, invalid('consumer_key', 'must NOT have more than 128 characters'), errorCase('No such credential', errors.credentialNotFound())),
+          },
         },
       },
       async (request, reply) => {
@@ -57,7 +67,8 @@ export const adminRoutes =
       {
         schema: {
           tags, security, operationId: 'createAffiliate', summary: 'Add an affiliate to a company',
-          params: s.CompanyIdParams, body: s.AffiliateCreate, response: { 201: s.Affiliate, ...errorsOf },
+          params: s.CompanyIdParams, body: s.AffiliateCreate,
+          response: { 201: ok('admin', s.Affiliate, 'The new affiliate.'), ...fails(true, invalid('user_type', 'is required'), noCompany) },
         },
       },
       async (request, reply) =>

@@ -51,6 +51,7 @@ export const errors = {
   leadNotFound: () => new AppError(404, 4040, 'Lead not found'),
   catalogEntryNotFound: () => new AppError(404, 4041, 'Catalog entry not found'),
   zipCodeNotFound: () => new AppError(404, 4042, 'Zip code not found'),
+  credentialNotFound: () => new AppError(404, 4043, 'Credential not found'),
   routeNotFound: () => new AppError(404, 4044, 'Not Found'),
   companyNotFound: () => new AppError(404, 4046, 'Company not found'),
   methodNotAllowed: (allow: string[]) =>
