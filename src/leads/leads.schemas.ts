@@ -5,7 +5,7 @@ import { sandboxAffiliateId } from '../companies/companies.service.ts';
 
 export const phonePattern = '^([0-9]{10})$';
 export const addressTextPattern = '^[a-zA-ZñÑáéíóúÁÉÍÓÚ0-9 ().#\\-]*$';
-const purchaseIntentions = ['LESS_THAN_TWO_WEEKS', 'WITHIN_A_MONTH', 'JUST_SIMULATE'] as const;
+export const purchaseIntentions = ['LESS_THAN_TWO_WEEKS', 'WITHIN_A_MONTH', 'JUST_SIMULATE'] as const;
 export const employmentTypes = ['Jubilado', 'Empleado', 'Independiente'] as const;
 export const jobTitles = [
   'Abogado', 'Administrativo', 'Analista', 'Arquitecto', 'Asesor', 'Comerciante', 'Comercio industrial', 'Contabilidad',
