@@ -5,6 +5,7 @@ import { empty, errorAnswers, errorCase, ok, type ErrorCase } from '../http/open
 import { registerAdminGuard } from '../http/admin-guard.ts';
 import type { CompaniesService } from '../companies/companies.service.ts';
 import * as s from './admin.schemas.ts';
+import { uuidPattern } from '../shared/ids.ts';
 
 const invalid = (field: string, errorDetail: string) => errorCase('Invalid input', errors.invalidInput([{ field, errorDetail }]));
 const noCompany = errorCase('No such company', errors.companyNotFound());
@@ -22,7 +23,7 @@ export const adminRoutes =
 
     app.post(
       '/admin/companies',
-      { schema: { tags, security, operationId: 'createCompany', summary: 'Create a company', body: s.CompanyCreate, response: { 201: ok('admin', s.Company, 'The new company.'), ...fails(true, invalid('name', 'must NOT have fewer than 1 characters')) } } },
+      { schema: { tags, security, operationId: 'createCompany', summary: 'Create a company', body: s.CompanyCreate, response: { 201: ok('admin', s.Company, 'The new company.'), ...fails(true, invalid('name', 'must be at least 1 characters')) } } },
       async (request, reply) => reply.code(201).send(await deps.companies.createCompany(request.body.name)),
     );
 
@@ -38,7 +39,7 @@ export const adminRoutes =
         schema: {
           tags, security, operationId: 'createCredential', summary: 'Create a credential (the secret is shown only here)',
           params: s.CompanyIdParams,
-          response: { 201: ok('admin', s.CredentialSecret, 'The new credential, with its secret.'), ...fails(true, invalid('companyId', 'must match pattern of a uuid'), noCompany) },
+          response: { 201: ok('admin', s.CredentialSecret, 'The new credential, with its secret.'), ...fails(true, invalid('companyId', `must match the pattern ${uuidPattern}`), noCompany) },
         },
       },
       async (request, reply) => reply.code(201).send(await deps.companies.createCredential(request.params.companyId)),
@@ -52,7 +53,7 @@ export const adminRoutes =
           params: s.ConsumerKeyParams,
           response: {
             204: empty('admin', 'Revoked.'),
-            ...fails(true, invalid('consumer_key', 'must NOT have more than 128 characters'), errorCase('No such credential', errors.credentialNotFound())),
+            ...fails(true, invalid('consumer_key', 'must be at most 128 characters'), errorCase('No such credential', errors.credentialNotFound())),
           },
         },
       },

@@ -56,7 +56,7 @@ export const catalogsRoutes =
         params: s.ZipParams,
         response: answers(
           s.ZipCodeInformation, 'The ZIP code’s settlements, municipality, city and state.',
-          [errorCase('Not five digits', errors.invalidInput([{ field: 'zipCode', errorDetail: 'must match pattern "^\\d{5}$"' }]))],
+          [errorCase('Not five digits', errors.invalidInput([{ field: 'zipCode', errorDetail: 'must match the pattern ^\\d{5}$' }]))],
           [errorCase('No such ZIP code', errors.zipCodeNotFound())],
         ),
       },

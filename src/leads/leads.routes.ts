@@ -8,6 +8,7 @@ import { sendEmpty } from '../http/empty-reply.ts';
 import type { LeadsService } from './leads.service.ts';
 import type { LeadQueries } from './lead-queries.ts';
 import * as s from './leads.schemas.ts';
+import { uuidPattern } from '../shared/ids.ts';
 import * as r from './lead-read.schemas.ts';
 
 const tags = ['leads'];
@@ -16,7 +17,7 @@ const empty200 = empty('partner', 'Saved. The answer has no body.');
 const noContent = empty('partner', 'Saved. No content.');
 const invalid = (field: string, errorDetail: string, code: 'default' | 'contact' = 'default'): ErrorCase =>
   errorCase('Invalid input: every failing field is listed', (code === 'contact' ? errors.invalidContact : errors.invalidInput)([{ field, errorDetail }]));
-const badLeadId = invalid('leadId', 'must match pattern of a uuid');
+const badLeadId = invalid('leadId', `must match the pattern ${uuidPattern}`);
 const noSuchLead = errorCase('No such lead, or another company’s', errors.leadNotFound());
 const verified = errorCase('The lead is verified: its sections can no longer change', errors.leadVerified());
 /** The error answers of a lead route that reads (`body: false`) or saves (`body: true`) a section. */
@@ -43,7 +44,7 @@ export const leadsRoutes =
           ...errorAnswers({
             access: 'partner', body: true,
             cases: {
-              400: [invalid('autoFinB2BLeadCreatePayload.phone', 'must match pattern "^([0-9]{10})$"')],
+              400: [invalid('autoFinB2BLeadCreatePayload.phone', `must match the pattern ${s.phonePattern}`)],
               404: [errorCase('The affiliate is not one of the token’s company', errors.companyNotFound())],
               409: [errorCase('The Idempotency-Key was used with another body', errors.idempotencyConflict())],
             },
@@ -100,14 +101,14 @@ export const leadsRoutes =
     });
 
     app.put('/leads/:leadId/address', {
-      schema: { tags, security, operationId: 'saveAddress', summary: 'Save the address', description: 'The ZIP code must exist; the neighborhood is matched against its settlements. 200 with no body.', params: s.LeadIdParams, body: s.AddressPayload, response: { 200: empty200, ...saveFails(invalid('zipCode', 'is not a known ZIP code')) } },
+      schema: { tags, security, operationId: 'saveAddress', summary: 'Save the address', description: 'The ZIP code must exist; the neighborhood is matched against its settlements. 200 with no body.', params: s.LeadIdParams, body: s.AddressPayload, response: { 200: empty200, ...saveFails(invalid('zipCode', 'is not a ZIP code of the SEPOMEX catalog')) } },
     }, async (request, reply) => {
       await deps.leads.saveAddress(actorOf(requireAuth(request)), request.params.leadId, request.body);
       return sendEmpty(reply, 200);
     });
 
     app.put('/leads/:leadId/auto', {
-      schema: { tags, security, operationId: 'saveVehicle', summary: 'Save the vehicle and its estimated price', description: '`id` is a version id of the vehicle catalog. 204.', params: s.LeadIdParams, body: s.AutoLeadPayload, response: { 204: noContent, ...saveFails(invalid('id', 'is not a vehicle of the catalog')) } },
+      schema: { tags, security, operationId: 'saveVehicle', summary: 'Save the vehicle and its estimated price', description: '`id` is a version id of the vehicle catalog. 204.', params: s.LeadIdParams, body: s.AutoLeadPayload, response: { 204: noContent, ...saveFails(invalid('id', 'is not a version of the vehicle catalog')) } },
     }, async (request, reply) => {
       await deps.leads.saveVehicle(actorOf(requireAuth(request)), request.params.leadId, request.body);
       return sendEmpty(reply, 204);
@@ -121,7 +122,7 @@ export const leadsRoutes =
     });
 
     app.post('/leads/:leadId/person', {
-      schema: { tags, security, operationId: 'savePerson', summary: 'Save the person', description: 'Names, RFC and birth date (an adult; the RFC’s date must equal it). 200 with no body.', params: s.LeadIdParams, body: s.PersonPayload, response: { 200: empty200, ...saveFails(invalid('rfc', 'its date must equal birthDate')) } },
+      schema: { tags, security, operationId: 'savePerson', summary: 'Save the person', description: 'Names, RFC and birth date (an adult; the RFC’s date must equal it). 200 with no body.', params: s.LeadIdParams, body: s.PersonPayload, response: { 200: empty200, ...saveFails(invalid('rfc', 'the date in the RFC (900215) must equal birthDate')) } },
     }, async (request, reply) => {
       await deps.leads.savePerson(actorOf(requireAuth(request)), request.params.leadId, request.body);
       return sendEmpty(reply, 200);

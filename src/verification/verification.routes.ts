@@ -16,7 +16,7 @@ const rejected = (summary: string, reason: string, fields: { field: string; erro
 const common = (bad: ErrorCase[], providerFailures: ErrorCase[], more: { 429?: ErrorCase[] } = {}) => errorAnswers({
   access: 'partner', body: true,
   cases: {
-    400: [rejected('Invalid request', 'INVALID_REQUEST', [{ field: 'leadId', errorDetail: 'must match pattern of a uuid' }]), ...bad],
+    400: [rejected('Invalid request', 'INVALID_REQUEST', [{ field: 'channel', errorDetail: 'is required' }]), ...bad],
     404: [errorCase('No such lead, or another company’s', errors.leadNotFound())],
     409: [errorCase('The lead is already verified', errors.leadVerified())],
     412: providerFailures,
