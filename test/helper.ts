@@ -18,6 +18,7 @@ import { createTestDatabase, type TestDatabase } from './test-database.ts';
 import pino from 'pino';
 import { loggerOptions } from '../src/shared/logging.ts';
 import type { EmailMessage, SmsMessage } from '../src/providers/ports.ts';
+import { conformanceChecker, type ConformanceChecker } from './openapi-conformance.ts';
 
 export const adminToken = 'test-admin-token-0123456789abcdef';
 export const api = '/mx/b2b/autofin/api';
@@ -115,6 +116,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const app = await buildApp({ container, logLevel: options.logLevel ?? 'debug', logStream });
   await options.beforeReady?.(app);
   await app.ready();
+  await checkAnswersAgainstDocument(app);
   const admin = { authorization: `Bearer ${adminToken}` };
 
   async function newPartner(): Promise<Partner> {
@@ -141,6 +143,34 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       await database.drop();
     },
   };
+}
+
+const checkers = new Map<string, ConformanceChecker>();
+
+/**
+ * Every answer a test gets through `app.inject` is checked against the OpenAPI document the app
+ * serves (test/openapi-conformance.ts): an answer that breaks it rejects, which fails the test.
+ */
+async function checkAnswersAgainstDocument(app: FastifyInstance): Promise<void> {
+  const inject = app.inject.bind(app) as (...args: unknown[]) => unknown;
+  const served = await app.inject({ method: 'GET', url: `${api}/openapi.json` });
+  let checker = checkers.get(served.body);
+  if (!checker) {
+    checker = conformanceChecker(served.json());
+    checkers.set(served.body, checker);
+  }
+  const check = checker.check;
+  app.inject = ((...args: unknown[]) => {
+    const [request] = args;
+    // Only the promise form with options is checked; the chain and callback forms are not used.
+    if (args.length !== 1 || typeof request !== 'object' || request === null) return inject(...args);
+    const { method = 'GET', url, path } = request as { method?: string; url?: string | object; path?: string | object };
+    const target = typeof url === 'string' ? url : typeof path === 'string' ? path : undefined;
+    return (inject(request) as Promise<LightMyRequestResponse>).then((response) => {
+      if (target !== undefined) check({ method: method.toUpperCase(), url: target, response });
+      return response;
+    });
+  }) as typeof app.inject;
 }
 
 /** Assertion messages print the body, so a failing test shows what the partner saw. */

@@ -1,13 +1,19 @@
 /** The admin API (docs/operations.md, "Partners: the admin API"): companies, their credentials and affiliates. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { ErrorResponse } from '../http/error-response.ts';
+import { errors } from '../http/app-error.ts';
+import { empty, errorAnswers, errorCase, ok, type ErrorCase } from '../http/openapi-answers.ts';
 import { registerAdminGuard } from '../http/admin-guard.ts';
 import type { CompaniesService } from '../companies/companies.service.ts';
 import type { OperatorResolver } from '../http/admin-guard.ts';
 import * as s from './admin.schemas.ts';
+import { uuidPattern } from '../shared/ids.ts';
 
-const errorsOf = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+const invalid = (field: string, errorDetail: string) => errorCase('Invalid input', errors.invalidInput([{ field, errorDetail }]));
+const noCompany = errorCase('No such company', errors.companyNotFound());
+const fails = (body: boolean, bad?: ErrorCase, notFound?: ErrorCase) => errorAnswers({
+  access: 'admin', body,
+  cases: { ...(bad ? { 400: [bad] } : {}), ...(notFound ? { 404: [notFound] } : {}) },
+});
 
 export const adminRoutes =
   (deps: { companies: CompaniesService; adminToken: string; operators?: OperatorResolver }): FastifyPluginAsyncTypebox =>
@@ -18,7 +24,7 @@ export const adminRoutes =
 
     app.post(
       '/admin/companies',
-      { schema: { tags, security, operationId: 'createCompany', summary: 'Create a company', body: s.CompanyCreate, response: { 201: s.Company, ...errorsOf } } },
+      { schema: { tags, security, operationId: 'createCompany', summary: 'Create a company', body: s.CompanyCreate, response: { 201: ok('admin', s.Company, 'The new company.'), ...fails(true, invalid('name', 'must be at least 1 characters')) } } },
       async (request, reply) => reply.code(201).send(await deps.companies.createCompany(request.body.name)),
     );
 
@@ -27,7 +33,7 @@ export const adminRoutes =
       {
         // Analysts read leads of every company, so they may see the companies too.
         config: { operatorRoles: ['analyst'] },
-        schema: { tags, security, operationId: 'listCompanies', summary: 'List companies', response: { 200: s.CompanyList, 401: ErrorResponse, 403: ErrorResponse } },
+        schema: { tags, security, operationId: 'listCompanies', summary: 'List companies', response: { 200: ok('admin', s.CompanyList, 'Every company.'), ...fails(false) } },
       },
       async () => deps.companies.listCompanies(),
     );
@@ -37,7 +43,7 @@ export const adminRoutes =
       {
         schema: {
           tags, security, operationId: 'showCompany', summary: 'Show one company',
-          params: s.CompanyIdParams, response: { 200: s.Company, ...errorsOf },
+          params: s.CompanyIdParams, response: { 200: ok('admin', s.Company, 'The company.'), ...fails(false, undefined, noCompany) },
         },
       },
       async (request) => deps.companies.showCompany(request.params.companyId),
@@ -48,7 +54,7 @@ export const adminRoutes =
       {
         schema: {
           tags, security, operationId: 'listCredentials', summary: "List a company's credentials (never their secrets)",
-          params: s.CompanyIdParams, response: { 200: s.CredentialList, ...errorsOf },
+          params: s.CompanyIdParams, response: { 200: ok('admin', s.CredentialList, "The company's credentials, oldest first."), ...fails(false, undefined, noCompany) },
         },
       },
       async (request) => deps.companies.listCredentials(request.params.companyId),
@@ -59,7 +65,7 @@ export const adminRoutes =
       {
         schema: {
           tags, security, operationId: 'listAffiliates', summary: "List a company's affiliates",
-          params: s.CompanyIdParams, response: { 200: s.AffiliateList, ...errorsOf },
+          params: s.CompanyIdParams, response: { 200: ok('admin', s.AffiliateList, "The company's affiliates, oldest first."), ...fails(false, undefined, noCompany) },
         },
       },
       async (request) => deps.companies.listAffiliates(request.params.companyId),
@@ -70,7 +76,8 @@ export const adminRoutes =
       {
         schema: {
           tags, security, operationId: 'createCredential', summary: 'Create a credential (the secret is shown only here)',
-          params: s.CompanyIdParams, response: { 201: s.CredentialSecret, ...errorsOf },
+          params: s.CompanyIdParams,
+          response: { 201: ok('admin', s.CredentialSecret, 'The new credential, with its secret.'), ...fails(true, invalid('companyId', `must match the pattern ${uuidPattern}`), noCompany) },
         },
       },
       async (request, reply) => reply.code(201).send(await deps.companies.createCredential(request.params.companyId)),
@@ -81,7 +88,11 @@ export const adminRoutes =
       {
         schema: {
           tags, security, operationId: 'revokeCredential', summary: 'Revoke a credential; its tokens answer 401 from then on',
-          params: s.ConsumerKeyParams, response: { 204: Type.Null({ description: 'Revoked' }), ...errorsOf },
+          params: s.ConsumerKeyParams,
+          response: {
+            204: empty('admin', 'Revoked.'),
+            ...fails(true, invalid('consumer_key', 'must be at most 128 characters'), errorCase('No such credential', errors.credentialNotFound())),
+          },
         },
       },
       async (request, reply) => {
@@ -95,7 +106,8 @@ export const adminRoutes =
       {
         schema: {
           tags, security, operationId: 'createAffiliate', summary: 'Add an affiliate to a company',
-          params: s.CompanyIdParams, body: s.AffiliateCreate, response: { 201: s.Affiliate, ...errorsOf },
+          params: s.CompanyIdParams, body: s.AffiliateCreate,
+          response: { 201: ok('admin', s.Affiliate, 'The new affiliate.'), ...fails(true, invalid('user_type', 'is required'), noCompany) },
         },
       },
       async (request, reply) =>

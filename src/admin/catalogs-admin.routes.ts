@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, errors } from '../http/app-error.ts';
-import { ErrorResponse } from '../http/error-response.ts';
+import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
 import { registerAdminGuard, type OperatorResolver } from '../http/admin-guard.ts';
 import { CatalogFileError, type CatalogKind } from '../catalogs/catalog-file.ts';
 import type { CatalogImportResult, CatalogStore } from '../catalogs/catalog-store.ts';
@@ -88,7 +88,14 @@ export const catalogsAdminRoutes =
             consumes: catalogFileMediaTypes,
             // Documents the body only: any bytes pass here, the catalog parser is the real check.
             body: Type.Unknown({ description: 'The catalog file (CSV, or CSV compressed with gzip)' }),
-            response: { 200: CatalogImport, 400: ErrorResponse, 401: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse },
+            response: {
+              200: ok('admin', CatalogImport, 'Imported: the catalog now in force.'),
+              ...errorAnswers({
+                access: 'admin', body: true,
+                cases: { 400: [errorCase('A malformed line', refusedFile(new CatalogFileError(2, 'expected 15 columns, found 3')))] },
+                descriptions: { 413: 'The file is over 64 MiB.' },
+              }),
+            },
           },
         },
         async (request) => importCatalog(deps, kind, request.body as Buffer),

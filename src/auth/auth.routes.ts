@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errors } from '../http/app-error.ts';
-import { ErrorResponse } from '../http/error-response.ts';
+import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
 import type { RateLimiter } from '../http/rate-limiter.ts';
 import type { AuthService } from './auth.service.ts';
 import { createThrottledTokenIssuer } from './token-throttle.ts';
@@ -44,9 +44,21 @@ export const authRoutes =
             'Exchanges a consumer key and secret for a bearer token. Send `Accept-Version: v1` (absent means v1). ' +
             'Token requests are limited per consumer key, and failed ones per client address.',
           tags: ['auth'],
+          security: [],
           headers: Type.Object({ 'accept-version': Type.Optional(Type.String({ maxLength: 16 })) }),
           body: TokenRequest,
-          response: { 200: TokenResponse, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
+          response: {
+            200: ok('token', TokenResponse, 'The access token.', ['Cache-Control']),
+            ...errorAnswers({
+              access: 'token', body: true,
+              cases: {
+                400: [
+                  errorCase('A missing field', errors.invalidInput([{ field: 'consumer_secret', errorDetail: 'is required' }])),
+                  errorCase('An Accept-Version other than v1', errors.invalidInput([{ field: 'Accept-Version', errorDetail: 'only v1 is supported' }])),
+                ],
+              },
+            }),
+          },
         },
       },
       async (request, reply) => {

@@ -19,6 +19,12 @@ export interface CredentialSecret {
   consumer_secret: string;
 }
 
+/**
+ * The sandbox demo company's affiliate always has this id, so the create-lead example of the API's
+ * documentation works against a fresh sandbox as it is.
+ */
+export const sandboxAffiliateId = '3f0c2a4e-9a53-4f4b-8d1e-0b6f6a2c9d10';
+
 export const companyView = (c: { id: string; name: string; createdAt: Date }) => ({
   id: c.id,
   name: c.name,
@@ -84,7 +90,7 @@ export function createCompaniesService(deps: Deps) {
       return deps.db.transaction(async (tx) => {
         if (!(await repository.claimState('sandbox_seeded', deps.clock.now().toISOString(), tx))) return undefined;
         const company = await repository.insertCompany({ id: newId(), name: 'Demo Dealer (sandbox)' }, tx);
-        const affiliate = { userId: newId(), companyId: company.id, userType: 'SELLER' };
+        const affiliate = { userId: sandboxAffiliateId, companyId: company.id, userType: 'SELLER' };
         await repository.insertAffiliate(affiliate, tx);
         const credential = { consumer_key: `ck_${randomToken(18)}`, consumer_secret: `cs_${randomToken(32)}` };
         await repository.insertCredential(

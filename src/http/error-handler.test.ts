@@ -26,10 +26,11 @@ describe('every failure is rendered as an ErrorResponse', () => {
   before(async () => {
     t = await buildTestApp({
       beforeReady: (app) => {
-        app.get('/test/crash', async () => {
+        // Hidden: routes only this test needs are not part of the OpenAPI document.
+        app.get('/test/crash', { schema: { hide: true } }, async () => {
           throw new Error(internalDetail);
         });
-        app.get('/test/crash-with-status', async () => {
+        app.get('/test/crash-with-status', { schema: { hide: true } }, async () => {
           throw Object.assign(new Error(internalDetail), { statusCode: 503 });
         });
       },

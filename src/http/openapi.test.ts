@@ -6,17 +6,22 @@ interface Operation {
   summary?: string;
   description?: string;
   security?: Record<string, string[]>[];
-  responses?: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+  requestBody?: { required?: boolean };
+  responses?: Record<string, {
+    description: string;
+    headers?: Record<string, { $ref?: string }>;
+    content?: Record<string, { schema?: { $ref?: string }; examples?: Record<string, { value: { code: number } }> }>;
+  }>;
 }
 type Document = {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+  servers: { url: string; variables?: Record<string, { default: string }> }[];
+  components: { schemas: Record<string, unknown>; headers: Record<string, unknown>; securitySchemes: Record<string, unknown> };
 };
 
 const methods = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
-// Probes answer no client error by design: there is nothing a caller can get wrong.
-const probes = new Set(['/health/live', '/health/ready']);
+const publicPaths = new Set(['/health/live', '/health/ready', '/auth/token']);
 
 describe('OpenAPI document and interactive docs', () => {
   let t: TestApp;
@@ -49,7 +54,7 @@ describe('OpenAPI document and interactive docs', () => {
     }
   });
 
-  test('every $ref points at a schema the document defines', () => {
+  test('every $ref points at a schema or header the document defines', () => {
     const refs = new Set<string>();
     JSON.stringify(doc, (key, value) => {
       if (key === '$ref') refs.add(value);
@@ -57,8 +62,63 @@ describe('OpenAPI document and interactive docs', () => {
     });
     assert.ok(refs.size > 0);
     for (const ref of refs) {
-      assert.match(ref, /^#\/components\/schemas\//, ref);
-      assert.ok(doc.components.schemas[ref.slice('#/components/schemas/'.length)], `dangling ${ref}`);
+      const [, kind, name] = /^#\/components\/(schemas|headers)\/(.+)$/.exec(ref) ?? [];
+      assert.ok(kind, ref);
+      assert.ok(doc.components[kind as 'schemas' | 'headers'][name], `dangling ${ref}`);
+    }
+  });
+
+  test('servers gives the API base: the sandbox of npm start by default', () => {
+    const [server] = doc.servers;
+    const url = server.url.replace(/\{(\w+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? '');
+    assert.equal(url, 'http://127.0.0.1:3000');
+  });
+
+  test('every answer has a description of its own, and says its X-Request-Id', () => {
+    for (const [name, op] of operations) {
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        assert.ok(response.description && response.description !== 'Default Response', `${name} ${status}: ${response.description}`);
+        assert.equal(response.headers?.['X-Request-Id']?.$ref, '#/components/headers/X-Request-Id', `${name} ${status}`);
+      }
+    }
+  });
+
+  test('error examples carry the codes the service answers, per status', () => {
+    const codesOf = (op: Operation, status: string) =>
+      Object.values(op.responses?.[status]?.content?.['application/json']?.examples ?? {}).map((example) => example.value.code);
+    const zip = doc.paths[`${api}/catalogs/zip-code/{zipCode}`].get;
+    assert.deepEqual(codesOf(zip, '404'), [4042]);
+    assert.deepEqual(codesOf(doc.paths[`${api}/catalogs/years/{yearId}/brands`].get, '404'), [4041]);
+    assert.deepEqual(codesOf(doc.paths[`${api}/leads/{leadId}`].get, '404'), [4040]);
+    assert.deepEqual(codesOf(doc.paths[`${api}/leads/{leadId}/contact`].put, '400'), [400]);
+    assert.ok(codesOf(doc.paths[`${api}/leads/{leadId}/pin`].post, '400').every((code) => code === 4003));
+    for (const [name, op] of operations) {
+      for (const status of Object.keys(op.responses ?? {}).filter((s) => Number(s) >= 400)) {
+        const codes = codesOf(op, status);
+        assert.ok(codes.length > 0, `${name} ${status} has no example`);
+        for (const code of codes) assert.ok(code === Number(status) || String(code).startsWith(status === '412' ? '6' : status.slice(0, 2)), `${name} ${status}: ${code}`);
+      }
+    }
+  });
+
+  test('429s say Retry-After; partner answers their rate limit; a created lead its Location', () => {
+    for (const [name, op] of operations) {
+      const limited = op.responses?.['429'];
+      if (limited) assert.ok(limited.headers?.['Retry-After'], `${name} 429 without Retry-After`);
+      if (name.split(' ')[1].startsWith(`${api}/`)) {
+        const success = Object.entries(op.responses ?? {}).find(([status]) => status.startsWith('2'))!;
+        assert.ok(success[1].headers?.['X-RateLimit-Remaining'], `${name} ${success[0]}`);
+      }
+    }
+    const create = doc.paths[`${api}/leads`].post;
+    assert.ok(create.responses?.['201'].headers?.Location);
+    assert.ok(doc.paths[`${api}/catalogs/years`].get.responses?.['200'].headers?.ETag);
+  });
+
+  test('the create-lead body is optional; other bodies are required', () => {
+    for (const [name, op] of operations) {
+      if (!op.requestBody) continue;
+      assert.equal(op.requestBody.required, name !== `POST ${api}/leads`, name);
     }
   });
 
@@ -75,11 +135,10 @@ describe('OpenAPI document and interactive docs', () => {
     }
   });
 
-  test('every operation but the health probes declares a 4xx answer, as an ErrorResponse', () => {
+  test('every operation declares its 4xx and 5xx answers, as ErrorResponses', () => {
     for (const [name, op] of operations) {
-      if (probes.has(name.split(' ')[1])) continue;
-      const clientErrors = Object.keys(op.responses ?? {}).filter((status) => /^4\d\d$/.test(status));
-      assert.ok(clientErrors.length > 0, `${name} declares no 4xx: ${Object.keys(op.responses ?? {}).join(', ')}`);
+      const clientErrors = Object.keys(op.responses ?? {}).filter((status) => /^[45]\d\d$/.test(status));
+      assert.ok(clientErrors.includes('405') && clientErrors.includes('500'), `${name}: ${Object.keys(op.responses ?? {}).join(', ')}`);
       for (const status of clientErrors) {
         const schema = op.responses?.[status].content?.['application/json']?.schema;
         assert.equal(schema?.$ref, '#/components/schemas/ErrorResponse', `${name} ${status}`);
@@ -95,6 +154,10 @@ describe('OpenAPI document and interactive docs', () => {
         assert.ok(op.responses?.['401'], `${name} declares no 401`);
       } else if (path.startsWith('/admin/')) {
         assert.deepEqual(op.security, [{ adminToken: [] }], name);
+        assert.ok(op.responses?.['401'], `${name} declares no 401`);
+      } else {
+        assert.ok(publicPaths.has(path), `${name} is neither partner, admin nor a known public route`);
+        assert.deepEqual(op.security, [], name);
       }
     }
     assert.ok(doc.components.securitySchemes.bearerAuth);

@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { webhookDocumentation } from '../webhooks/webhook-openapi.ts';
+import { answerDocOf, responseHeaders, type AnswerDoc, type HeaderName } from './openapi-answers.ts';
 
 export const apiPrefix = '/mx/b2b/autofin/api';
 
@@ -33,13 +34,70 @@ function collectNamedSchemas(app: FastifyInstance) {
   };
   const referToThem = (schema: FastifySchema): FastifySchema => {
     const response = schema.response as Record<string, unknown> | undefined;
+    const answers = Object.fromEntries(
+      Object.entries(response ?? {}).flatMap(([code, part]) => {
+        const doc = answerDocOf(part);
+        return doc ? [[code, doc]] : [];
+      }),
+    );
     return {
       ...schema,
       ...(schema.body ? { body: toRef(schema.body) } : {}),
       ...(response ? { response: Object.fromEntries(Object.entries(response).map(([code, part]) => [code, toRef(part)])) } : {}),
+      // Read and removed by `finishDocument` (x- keys are copied to the operation as they are).
+      ...(Object.keys(answers).length > 0 ? { 'x-answers': answers } : {}),
     };
   };
   return { schemas, referToThem };
+}
+
+interface Operation {
+  requestBody?: { required?: boolean };
+  responses?: Record<string, { description?: string; headers?: Record<string, unknown>; content?: Record<string, { examples?: unknown; example?: unknown }> }>;
+  'x-answers'?: Record<string, AnswerDoc>;
+  'x-body-optional'?: boolean;
+}
+
+/** Writes each route's answer declarations (openapi-answers.ts) into its operation. */
+function finishOperation(operation: Operation, used: Set<HeaderName>): void {
+  if (operation['x-body-optional'] && operation.requestBody) operation.requestBody.required = false;
+  delete operation['x-body-optional'];
+  for (const [status, doc] of Object.entries(operation['x-answers'] ?? {})) {
+    const response = operation.responses?.[status];
+    if (!response) continue;
+    response.description = doc.description;
+    const headers = [...doc.headers.map((name) => [name, true] as const), ...(doc.optionalHeaders ?? []).map((name) => [name, false] as const)];
+    if (headers.length > 0) {
+      // Headers always sent refer to components.headers; those sent at times are described in place.
+      response.headers = Object.fromEntries(
+        headers.map(([name, required]) => {
+          if (!required) return [name, { ...responseHeaders[name], required }];
+          used.add(name);
+          return [name, { $ref: `#/components/headers/${name}` }];
+        }),
+      );
+    }
+    if (doc.examples && response.content) {
+      // Errors are JSON whatever the route's success answers are.
+      const media = response.content['application/json'] ?? Object.values(response.content)[0];
+      delete media.example;
+      media.examples = doc.examples;
+      response.content = { 'application/json': media };
+    }
+  }
+  delete operation['x-answers'];
+}
+
+function finishDocument(document: { paths?: Record<string, Record<string, unknown>>; components?: Record<string, unknown> }) {
+  const used = new Set<HeaderName>();
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item)) {
+      if (typeof operation === 'object' && operation !== null && 'responses' in operation) finishOperation(operation as Operation, used);
+    }
+  }
+  const headers = Object.entries(responseHeaders).filter(([name]) => used.has(name as HeaderName));
+  document.components = { ...document.components, headers: Object.fromEntries(headers.map(([name, header]) => [name, { ...header, required: true }])) };
+  return document;
 }
 
 /** Where the sandbox serves its guide (docs/sandbox.md); linked from the description there. */
@@ -51,6 +109,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { sandboxGu
   const named = collectNamedSchemas(app);
   await app.register(swagger, {
     transform: ({ schema, url }) => ({ schema: schema && named.referToThem(schema), url }),
+    transformObject: (documents) => finishDocument(('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject) as never) as never,
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -62,7 +121,16 @@ export async function registerOpenApi(app: FastifyInstance, options: { sandboxGu
           (options.sandboxGuide ? sandboxGuideLink : ''),
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
-      servers: [{ url: '/' }],
+      servers: [
+        {
+          url: '{scheme}://{host}',
+          description: 'A deployment of the service. `npm start` serves the sandbox at http://127.0.0.1:3000.',
+          variables: {
+            scheme: { enum: ['http', 'https'], default: 'http' },
+            host: { default: '127.0.0.1:3000', description: 'Host and port of the deployment' },
+          },
+        },
+      ],
       // What the service sends to subscribed endpoints (docs/webhooks.md).
       webhooks: webhookDocumentation() as never,
       components: {

@@ -1,10 +1,21 @@
 /** Response schemas of the lead read operations: nothing outside them can leave the server. */
 import { Type, type TSchema } from 'typebox';
 import { leadStatuses } from './lead-status.ts';
+import { businessLines, employmentTypes, jobTitles, purchaseIntentions } from './leads.schemas.ts';
+import { RFC_CHECK_DIGIT_MISMATCH } from './rfc.ts';
+import { REASON_CODES } from '../prequalification/rules/rule.ts';
+import { MISSING_DATA } from '../prequalification/evaluate.ts';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const idName = Type.Object({ id: Type.String(), name: Type.String() });
 const status = Type.Enum(leadStatuses);
+const decision = Type.Enum(['PREQUALIFIED', 'NOT_PREQUALIFIED', 'INCOMPLETE'] as const);
+/** What a lead's history records, in the order a lead usually meets them. */
+export const leadEventTypes = [
+  'LEAD_CREATED', 'LOAN_INFO_SAVED', 'CONTACT_INFO_SAVED', 'CONTACT_UPDATED', 'ADDRESS_SAVED', 'VEHICLE_SAVED', 'FINANCIAL_SAVED',
+  'PERSON_SAVED', 'PIN_SENT', 'PIN_CONFIRMED', 'BUREAU_REPORT_RECEIVED', 'PREQUALIFICATION_EVALUATED',
+] as const;
+const warningCodes = ['NEIGHBORHOOD_NOT_IN_ZIP_CODE', RFC_CHECK_DIGIT_MISMATCH] as const;
 const affiliate = nullable(Type.Object({ user_id: nullable(Type.String()), user_type: nullable(Type.String()) }));
 
 export const LeadCreated = Type.Object(
@@ -14,8 +25,8 @@ export const LeadCreated = Type.Object(
 
 export const Prequalification = Type.Object(
   {
-    decision: Type.Union([Type.Literal('PREQUALIFIED'), Type.Literal('NOT_PREQUALIFIED'), Type.Literal('INCOMPLETE')]),
-    reasons: Type.Array(Type.Object({ code: Type.String(), message: Type.String() })),
+    decision,
+    reasons: Type.Array(Type.Object({ code: Type.Enum([...REASON_CODES, MISSING_DATA]), message: Type.String() })),
     offer: nullable(
       Type.Object({
         amountFinanced: Type.Number(),
@@ -38,7 +49,7 @@ export const Lead = Type.Object(
     updatedAt: Type.String({ format: 'date-time' }),
     externalAutoId: nullable(Type.String()),
     affiliate,
-    loanInfo: nullable(Type.Object({ downPayment: Type.Optional(Type.Number()), term: Type.Optional(Type.Integer()), purchaseIntention: Type.Optional(Type.String()) })),
+    loanInfo: nullable(Type.Object({ downPayment: Type.Optional(Type.Number()), term: Type.Optional(Type.Integer()), purchaseIntention: Type.Optional(Type.Enum(purchaseIntentions)) })),
     contact: nullable(Type.Object({ phone: nullable(Type.String()), email: nullable(Type.String()) })),
     address: nullable(
       Type.Object({
@@ -49,9 +60,9 @@ export const Lead = Type.Object(
     vehicle: nullable(Type.Object({ id: Type.Integer(), price: nullable(Type.Number()), year: Type.Integer(), brand: idName, model: idName, version: Type.String() })),
     financial: nullable(
       Type.Object({
-        employmentType: Type.Optional(Type.String()), startEmploymentDate: Type.Optional(Type.String()),
+        employmentType: Type.Optional(Type.Enum(employmentTypes)), startEmploymentDate: Type.Optional(Type.String()),
         startDate: Type.Optional(Type.Object({ year: Type.Integer(), month: Type.Integer() })), jobPosition: Type.Optional(Type.String()),
-        jobTitle: Type.Optional(Type.String()), businessLine: Type.Optional(Type.String()), employmentCompany: Type.Optional(Type.String()),
+        jobTitle: Type.Optional(Type.Enum(jobTitles)), businessLine: Type.Optional(Type.Enum(businessLines)), employmentCompany: Type.Optional(Type.String()),
         income: Type.Optional(Type.Number()),
       }),
     ),
@@ -61,9 +72,9 @@ export const Lead = Type.Object(
         rfc: Type.String(), birthDate: Type.String(),
       }),
     ),
-    warnings: Type.Array(Type.Object({ code: Type.String(), message: Type.String(), field: Type.String() })),
+    warnings: Type.Array(Type.Object({ code: Type.Enum(warningCodes), message: Type.String(), field: Type.String() })),
     verification: nullable(
-      Type.Object({ channel: Type.String(), pinSentAt: Type.String({ format: 'date-time' }), verifiedAt: nullable(Type.String({ format: 'date-time' })) }),
+      Type.Object({ channel: Type.Enum(['SMS', 'EMAIL'] as const), pinSentAt: Type.String({ format: 'date-time' }), verifiedAt: nullable(Type.String({ format: 'date-time' })) }),
     ),
     prequalification: nullable(Prequalification),
     erasedAt: nullable(Type.String({ format: 'date-time', description: 'When the lender erased the personal data (contact, address, financial, person are null from then on)' })),
@@ -74,7 +85,7 @@ export const Lead = Type.Object(
 export const LeadSummary = Type.Object(
   {
     id: Type.String({ format: 'uuid' }), status, createdAt: Type.String({ format: 'date-time' }), updatedAt: Type.String({ format: 'date-time' }),
-    externalAutoId: nullable(Type.String()), affiliate, decision: nullable(Type.String()),
+    externalAutoId: nullable(Type.String()), affiliate, decision: nullable(decision),
   },
   { $id: 'LeadSummary' },
 );
@@ -88,7 +99,7 @@ export const LeadEvents = Type.Object(
   {
     items: Type.Array(
       Type.Object({
-        id: Type.String({ format: 'uuid' }), type: Type.String(), at: Type.String({ format: 'date-time' }),
+        id: Type.String({ format: 'uuid' }), type: Type.Enum(leadEventTypes), at: Type.String({ format: 'date-time' }),
         actor: Type.String({ description: 'Consumer key that made the change' }), fields: Type.Array(Type.String()),
       }),
     ),

@@ -1,19 +1,31 @@
 /** Lead operations 5–12 of the spec, plus read, list and history. Handlers stay thin. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ErrorResponse } from '../http/error-response.ts';
+import { errors } from '../http/app-error.ts';
+import { empty, errorAnswers, errorCase, ok, type ErrorCase } from '../http/openapi-answers.ts';
 import { requireAuth } from '../http/partner-guard.ts';
 import { sendEmpty } from '../http/empty-reply.ts';
 import type { LeadsService } from './leads.service.ts';
 import { listQueryErrors, type LeadQueries } from './lead-queries.ts';
 import * as s from './leads.schemas.ts';
+import { uuidPattern } from '../shared/ids.ts';
 import * as r from './lead-read.schemas.ts';
 
 const tags = ['leads'];
 const security = [{ bearerAuth: [] }];
-const empty200 = Type.Null({ description: 'Saved. The answer has no body.' });
-const noContent = Type.Null({ description: 'Saved. No content.' });
-const fails = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse };
+const empty200 = empty('partner', 'Saved. The answer has no body.');
+const noContent = empty('partner', 'Saved. No content.');
+const invalid = (field: string, errorDetail: string, code: 'default' | 'contact' = 'default'): ErrorCase =>
+  errorCase('Invalid input: every failing field is listed', (code === 'contact' ? errors.invalidContact : errors.invalidInput)([{ field, errorDetail }]));
+const badLeadId = invalid('leadId', `must match the pattern ${uuidPattern}`);
+const noSuchLead = errorCase('No such lead, or another company’s', errors.leadNotFound());
+const verified = errorCase('The lead is verified: its sections can no longer change', errors.leadVerified());
+/** The error answers of a lead route that reads (`body: false`) or saves (`body: true`) a section. */
+const leadFails = (body: boolean, bad: ErrorCase = badLeadId) => errorAnswers({
+  access: 'partner', body,
+  cases: { 400: [bad], 404: [noSuchLead], ...(body ? { 409: [verified] } : {}) },
+});
+const saveFails = (bad: ErrorCase) => leadFails(true, bad);
 const actorOf = (auth: { companyId: string; consumerKey: string }) => ({ companyId: auth.companyId, consumerKey: auth.consumerKey });
 
 export const leadsRoutes =
@@ -26,7 +38,18 @@ export const leadsRoutes =
           'An `Idempotency-Key` makes retries safe: the same key and body within 24 h returns the first answer; another body is 409 / 4091.',
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' })) }),
         body: s.LeadCreateRequest,
-        response: { 201: r.LeadCreated, ...fails },
+        'x-body-optional': true,
+        response: {
+          201: ok('partner', r.LeadCreated, 'Created: the new lead’s id; `Location` is its path.', ['Location'], ['Idempotent-Replayed']),
+          ...errorAnswers({
+            access: 'partner', body: true,
+            cases: {
+              400: [invalid('autoFinB2BLeadCreatePayload.phone', `must match the pattern ${s.phonePattern}`)],
+              404: [errorCase('The affiliate is not one of the token’s company', errors.companyNotFound())],
+              409: [errorCase('The Idempotency-Key was used with another body', errors.idempotencyConflict())],
+            },
+          }),
+        },
       },
     }, async (request, reply) => {
       const auth = requireAuth(request);
@@ -40,27 +63,31 @@ export const leadsRoutes =
       schema: {
         tags, security, operationId: 'listLeads', summary: 'List the company’s leads',
         description: 'Newest first, in pages (`limit`, `cursor`). Without `status`, leads with no section saved yet (CREATED) are left out.',
-        querystring: r.LeadListQuery, response: { 200: r.LeadList, ...fails },
+        querystring: r.LeadListQuery,
+        response: {
+          200: ok('partner', r.LeadList, 'One page of leads, newest first.'),
+          ...errorAnswers({ access: 'partner', cases: { 400: [invalid('cursor', 'is not a cursor of this list')] } }),
+        },
       },
     }, async (request) => deps.queries.listLeads(requireAuth(request).companyId, request.query));
 
     app.get('/leads/:leadId', {
-      schema: { tags, security, operationId: 'getLead', summary: 'Read a lead', description: 'Every section, the status, warnings, verification and pre-qualification.', params: s.LeadIdParams, response: { 200: r.Lead, ...fails } },
+      schema: { tags, security, operationId: 'getLead', summary: 'Read a lead', description: 'Every section, the status, warnings, verification and pre-qualification.', params: s.LeadIdParams, response: { 200: ok('partner', r.Lead, 'The lead.'), ...leadFails(false) } },
     }, async (request) => deps.queries.getLead(requireAuth(request).companyId, request.params.leadId));
 
     app.get('/leads/:leadId/events', {
-      schema: { tags, security, operationId: 'listLeadEvents', summary: 'History of a lead', description: 'Who changed which section when: field names only, never values.', params: s.LeadIdParams, response: { 200: r.LeadEvents, ...fails } },
+      schema: { tags, security, operationId: 'listLeadEvents', summary: 'History of a lead', description: 'Who changed which section when: field names only, never values.', params: s.LeadIdParams, response: { 200: ok('partner', r.LeadEvents, 'The lead’s changes, oldest first.'), ...leadFails(false) } },
     }, async (request) => deps.queries.listEvents(requireAuth(request).companyId, request.params.leadId));
 
     app.put('/leads/:leadId/loan-info', {
-      schema: { tags, security, operationId: 'saveLoanInfo', summary: 'Save loan info', description: 'Down payment, term, purchase intention and phone. 204.', params: s.LeadIdParams, body: s.LoanInfoPayload, response: { 204: noContent, ...fails } },
+      schema: { tags, security, operationId: 'saveLoanInfo', summary: 'Save loan info', description: 'Down payment, term, purchase intention and phone. 204.', params: s.LeadIdParams, body: s.LoanInfoPayload, response: { 204: noContent, ...saveFails(invalid('term', 'must be <= 360')) } },
     }, async (request, reply) => {
       await deps.leads.saveLoanInfo(actorOf(requireAuth(request)), request.params.leadId, request.body);
       return sendEmpty(reply, 204);
     });
 
     app.put('/leads/:leadId/contact-info', {
-      schema: { tags, security, operationId: 'saveContactInfo', summary: 'Save contact info and create the card', description: 'Saves phone and e-mail; the lead becomes IN_PROGRESS and appears in the lead list. 204.', params: s.LeadIdParams, body: s.PublicContactInfoPayload, response: { 204: noContent, ...fails } },
+      schema: { tags, security, operationId: 'saveContactInfo', summary: 'Save contact info and create the card', description: 'Saves phone and e-mail; the lead becomes IN_PROGRESS and appears in the lead list. 204.', params: s.LeadIdParams, body: s.PublicContactInfoPayload, response: { 204: noContent, ...saveFails(invalid('email', 'must match format "email"')) } },
     }, async (request, reply) => {
       await deps.leads.saveContactInfo(actorOf(requireAuth(request)), request.params.leadId, request.body);
       return sendEmpty(reply, 204);
@@ -68,7 +95,7 @@ export const leadsRoutes =
 
     app.put('/leads/:leadId/contact', {
       config: { invalidInput: 'contact' },
-      schema: { tags, security, operationId: 'updateContact', summary: 'Update phone and e-mail', description: 'A 400 here has code 400 and lists every bad field in `additionalData.errors`. 204.', params: s.LeadIdParams, body: s.ContactPayload, response: { 204: noContent, ...fails } },
+      schema: { tags, security, operationId: 'updateContact', summary: 'Update phone and e-mail', description: 'A 400 here has code 400 and lists every bad field in `additionalData.errors`. 204.', params: s.LeadIdParams, body: s.ContactPayload, response: { 204: noContent, ...saveFails(invalid('email', 'must match format "email"', 'contact')) } },
     }, async (request, reply) => {
       await deps.leads.updateContact(actorOf(requireAuth(request)), request.params.leadId, request.body);
       return sendEmpty(reply, 204);
@@ -76,7 +103,7 @@ export const leadsRoutes =
 
     app.put('/leads/:leadId/address', {
       config: { dataChecks: deps.leads.dataChecks.address },
-      schema: { tags, security, operationId: 'saveAddress', summary: 'Save the address', description: 'The ZIP code must exist; the neighborhood is matched against its settlements. 200 with no body.', params: s.LeadIdParams, body: s.AddressPayload, response: { 200: empty200, ...fails } },
+      schema: { tags, security, operationId: 'saveAddress', summary: 'Save the address', description: 'The ZIP code must exist; the neighborhood is matched against its settlements. 200 with no body.', params: s.LeadIdParams, body: s.AddressPayload, response: { 200: empty200, ...saveFails(invalid('zipCode', 'is not a ZIP code of the SEPOMEX catalog')) } },
     }, async (request, reply) => {
       await deps.leads.saveAddress(actorOf(requireAuth(request)), request.params.leadId, request.body);
       return sendEmpty(reply, 200);
@@ -84,7 +111,7 @@ export const leadsRoutes =
 
     app.put('/leads/:leadId/auto', {
       config: { dataChecks: deps.leads.dataChecks.vehicle },
-      schema: { tags, security, operationId: 'saveVehicle', summary: 'Save the vehicle and its estimated price', description: '`id` is a version id of the vehicle catalog. 204.', params: s.LeadIdParams, body: s.AutoLeadPayload, response: { 204: noContent, ...fails } },
+      schema: { tags, security, operationId: 'saveVehicle', summary: 'Save the vehicle and its estimated price', description: '`id` is a version id of the vehicle catalog. 204.', params: s.LeadIdParams, body: s.AutoLeadPayload, response: { 204: noContent, ...saveFails(invalid('id', 'is not a version of the vehicle catalog')) } },
     }, async (request, reply) => {
       await deps.leads.saveVehicle(actorOf(requireAuth(request)), request.params.leadId, request.body);
       return sendEmpty(reply, 204);
@@ -92,7 +119,7 @@ export const leadsRoutes =
 
     app.put('/leads/:leadId/financial', {
       config: { dataChecks: deps.leads.dataChecks.financial },
-      schema: { tags, security, operationId: 'saveFinancial', summary: 'Save employment and income', description: 'Replaces the financial section. 200 with no body.', params: s.LeadIdParams, body: s.FinancialPayload, response: { 200: empty200, ...fails } },
+      schema: { tags, security, operationId: 'saveFinancial', summary: 'Save employment and income', description: 'Replaces the financial section. 200 with no body.', params: s.LeadIdParams, body: s.FinancialPayload, response: { 200: empty200, ...saveFails(invalid('startDate.month', 'must be <= 12')) } },
     }, async (request, reply) => {
       await deps.leads.saveFinancial(actorOf(requireAuth(request)), request.params.leadId, request.body);
       return sendEmpty(reply, 200);
@@ -100,7 +127,7 @@ export const leadsRoutes =
 
     app.post('/leads/:leadId/person', {
       config: { dataChecks: deps.leads.dataChecks.person },
-      schema: { tags, security, operationId: 'savePerson', summary: 'Save the person', description: 'Names, RFC and birth date (an adult; the RFC’s date must equal it). 200 with no body.', params: s.LeadIdParams, body: s.PersonPayload, response: { 200: empty200, ...fails } },
+      schema: { tags, security, operationId: 'savePerson', summary: 'Save the person', description: 'Names, RFC and birth date (an adult; the RFC’s date must equal it). 200 with no body.', params: s.LeadIdParams, body: s.PersonPayload, response: { 200: empty200, ...saveFails(invalid('rfc', 'the date in the RFC (900215) must equal birthDate')) } },
     }, async (request, reply) => {
       await deps.leads.savePerson(actorOf(requireAuth(request)), request.params.leadId, request.body);
       return sendEmpty(reply, 200);

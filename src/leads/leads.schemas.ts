@@ -1,10 +1,11 @@
 /** Request schemas of the lead operations, with the spec's names, patterns and enums. */
 import { Type } from 'typebox';
 import { uuidPattern } from '../shared/ids.ts';
+import { sandboxAffiliateId } from '../companies/companies.service.ts';
 
 export const phonePattern = '^([0-9]{10})$';
 export const addressTextPattern = '^[a-zA-ZñÑáéíóúÁÉÍÓÚ0-9 ().#\\-]*$';
-const purchaseIntentions = ['LESS_THAN_TWO_WEEKS', 'WITHIN_A_MONTH', 'JUST_SIMULATE'] as const;
+export const purchaseIntentions = ['LESS_THAN_TWO_WEEKS', 'WITHIN_A_MONTH', 'JUST_SIMULATE'] as const;
 export const employmentTypes = ['Jubilado', 'Empleado', 'Independiente'] as const;
 export const jobTitles = [
   'Abogado', 'Administrativo', 'Analista', 'Arquitecto', 'Asesor', 'Comerciante', 'Comercio industrial', 'Contabilidad',
@@ -99,7 +100,7 @@ export const PersonPayload = Type.Object(
     rfc: Type.String({ minLength: 1, maxLength: 20, description: 'Persona física RFC (13 characters)' }),
     birthDate: Type.String({ minLength: 1, maxLength: 32, description: 'YYYY-MM-DD' }),
   },
-  { ...closed, $id: 'PersonPayload', examples: [{ firstName: 'Ana', secondName: 'María', lastName: 'López', secondLastName: 'García', rfc: 'LOGA900215A16', birthDate: '1990-02-15' }] },
+  { ...closed, $id: 'PersonPayload', examples: [{ firstName: 'Ana', secondName: 'María', lastName: 'López', secondLastName: 'García', rfc: 'LOGA900215A12', birthDate: '1990-02-15' }] },
 );
 
 export const SecurityTokenInfoDTO = Type.Object(
@@ -124,8 +125,8 @@ export const LeadCreateRequest = Type.Object(
   {
     ...closed,
     $id: 'LeadCreateRequest',
-    description: 'The whole body is optional: no body creates an empty lead.',
-    examples: [{ affiliate: { user_id: '3f0c2a4e-9a53-4f4b-8d1e-0b6f6a2c9d10', user_type: 'SELLER' }, autoFinB2BLeadCreatePayload: { externalAutoId: 'STOCK-8841', phone: '5512345678', email: 'ana.lopez@example.com', downPayment: 60000, term: 48, purchaseIntention: 'WITHIN_A_MONTH' } }],
+    description: 'The whole body is optional: no body creates an empty lead. The example’s affiliate is the sandbox demo company’s.',
+    examples: [{ affiliate: { user_id: sandboxAffiliateId, user_type: 'SELLER' }, autoFinB2BLeadCreatePayload: { externalAutoId: 'STOCK-8841', phone: '5512345678', email: 'ana.lopez@example.com', downPayment: 60000, term: 48, purchaseIntention: 'WITHIN_A_MONTH' } }],
   },
 );
 

@@ -75,7 +75,11 @@ export const lenderLeadsRoutes =
         description: 'Every successful read writes an audit record.',
         params: s.LenderLeadIdParams, response: { 200: s.LenderLead, ...fails },
       },
-    }, async (request, reply) => reply.header('cache-control', 'no-store').send(await deps.leads.read(originOf(request), request.params.leadId)));
+    }, async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      // Warning codes are typed as text in the lead record; the response schema names the closed set.
+      return (await deps.leads.read(originOf(request), request.params.leadId)) as never;
+    });
 
     app.delete('/admin/leads/:leadId/personal-data', {
       schema: {

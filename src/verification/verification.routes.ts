@@ -1,7 +1,7 @@
 /** Ops 13 and 14: send a PIN to the lead's person, and confirm it. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { ErrorResponse } from '../http/error-response.ts';
+import { errors } from '../http/app-error.ts';
+import { empty, errorAnswers, errorCase, type ErrorCase } from '../http/openapi-answers.ts';
 import { requireAuth } from '../http/partner-guard.ts';
 import { sendEmpty } from '../http/empty-reply.ts';
 import { traceProviderCalls } from '../http/call-context-hook.ts';
@@ -11,8 +11,42 @@ import { NipSendRequest, PinConfirmationPayload } from './verification.schemas.t
 
 const tags = ['verification'];
 const security = [{ bearerAuth: [] }];
-const noContent = Type.Null({ description: 'Done. No content.' });
-const fails = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 412: ErrorResponse, 429: ErrorResponse };
+const noContent = empty('partner', 'Done. No content.');
+const rejected = (summary: string, reason: string, fields: { field: string; errorDetail: string }[] = []) =>
+  errorCase(summary, errors.pinRejected(reason, fields));
+const common = (bad: ErrorCase[], providerFailures: ErrorCase[], more: { 429?: ErrorCase[] } = {}) => errorAnswers({
+  access: 'partner', body: true,
+  cases: {
+    400: [rejected('Invalid request', 'INVALID_REQUEST', [{ field: 'channel', errorDetail: 'is required' }]), ...bad],
+    404: [errorCase('No such lead, or another company’s', errors.leadNotFound())],
+    409: [errorCase('The lead is already verified', errors.leadVerified())],
+    412: providerFailures,
+    ...more,
+  },
+  descriptions: { 400: 'Refused: `additionalData.reason` says why (and `errors` lists invalid fields).' },
+});
+const sendFails = common(
+  [rejected('No phone on file for an SMS', 'NO_PHONE_ON_FILE'), rejected('No e-mail on file for an EMAIL', 'NO_EMAIL_ON_FILE')],
+  [
+    errorCase('The SMS provider timed out', errors.providerFailed('sms', 'timeout')),
+    errorCase('The e-mail provider refused the message', errors.providerFailed('email', 'rejected')),
+  ],
+  { 429: [errorCase('Five PINs were sent to this lead in the last 10 minutes', errors.tooManyRequests('PIN_SEND_LIMIT', 240))] },
+);
+const confirmFails = common(
+  [
+    rejected('Wrong PIN', 'PIN_MISMATCH'),
+    rejected('The PIN expired', 'PIN_EXPIRED'),
+    rejected('Five wrong tries made the PIN void', 'PIN_VOID'),
+    rejected('No PIN was sent', 'NO_PIN_PENDING'),
+    rejected('pinConfirmation differs from pin', 'PIN_CONFIRMATION_MISMATCH', [{ field: 'pinConfirmation', errorDetail: 'must equal pin' }]),
+    rejected('The person or the address is missing', 'PERSON_AND_ADDRESS_REQUIRED'),
+  ],
+  [
+    errorCase('The credit bureau timed out (the same confirmation can be retried)', errors.providerFailed('bureau', 'timeout')),
+    errorCase('The credit bureau failed (the same confirmation can be retried)', errors.providerFailed('bureau', 'error')),
+  ],
+);
 
 export const verificationRoutes =
   (deps: { verification: VerificationService }): FastifyPluginAsyncTypebox =>
@@ -26,7 +60,7 @@ export const verificationRoutes =
         tags, security, operationId: 'sendPin', summary: 'Send or resend a PIN',
         description: 'Sends a new 6-digit PIN, valid 10 minutes, replacing any earlier one. No phone / e-mail on file: 400 / 4003. ' +
           'At most 5 sends per lead in 10 minutes (429 with Retry-After). A provider failure is 412 with a 6XXYYY code and changes nothing.',
-        params: LeadIdParams, body: NipSendRequest, response: { 204: noContent, ...fails },
+        params: LeadIdParams, body: NipSendRequest, response: { 204: noContent, ...sendFails },
       },
     }, async (request, reply) => {
       const auth = requireAuth(request);
@@ -40,7 +74,7 @@ export const verificationRoutes =
         tags, security, operationId: 'confirmPin', summary: 'Confirm the PIN',
         description: 'Confirms the PIN, obtains the credit bureau report and pre-qualifies the lead. Wrong, expired, void or no PIN: 400 / 4003 ' +
           'with `additionalData.reason`. Person and address are needed first. A bureau failure is 412 and the same confirmation can be retried.',
-        params: LeadIdParams, body: PinConfirmationPayload, response: { 204: noContent, ...fails },
+        params: LeadIdParams, body: PinConfirmationPayload, response: { 204: noContent, ...confirmFails },
       },
     }, async (request, reply) => {
       const auth = requireAuth(request);
