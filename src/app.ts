@@ -110,7 +110,7 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
       if (container.sandbox) await partner.register(sandboxRoutes({ sandbox: container.sandbox }));
       await partner.register(webhooksRoutes({
         service: container.webhooks.service, ownerOf: (request) => requireAuth(request).companyId, path: '/webhooks',
-        locationPrefix: `${apiPrefix}/webhooks`, tags: ['webhooks'], security: [{ bearerAuth: [] }], operationPrefix: '',
+        locationPrefix: `${apiPrefix}/webhooks`, tags: ['webhooks'], security: [{ bearerAuth: [] }], operationPrefix: '', access: 'partner',
       }));
     },
     { prefix: apiPrefix },

@@ -1,9 +1,15 @@
 /** GET /admin/audit (admin only): who read, exported or erased personal data. Nothing deletes it. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorResponse } from '../http/error-response.ts';
+import { errors } from '../http/app-error.ts';
+import { errorAnswers, errorCase } from '../http/openapi-answers.ts';
 import { registerAdminGuard, type OperatorResolver } from '../http/admin-guard.ts';
 import type { AuditService } from './audit.service.ts';
 import * as s from './audit.schemas.ts';
+
+const fails = errorAnswers({
+  access: 'admin',
+  cases: { 400: [errorCase('Invalid cursor', errors.invalidInput([{ field: 'cursor', errorDetail: 'is not a cursor of this list' }]))] },
+});
 
 export const auditRoutes =
   (deps: { audit: AuditService; adminToken: string; operators: OperatorResolver }): FastifyPluginAsyncTypebox =>
@@ -12,7 +18,7 @@ export const auditRoutes =
     app.get('/admin/audit', {
       schema: {
         tags: ['audit'], security: [{ adminToken: [] }], operationId: 'listAuditRecords', summary: 'Audit of personal-data access, newest first',
-        querystring: s.AuditQuery, response: { 200: s.AuditList, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
+        querystring: s.AuditQuery, response: { 200: s.AuditList, ...fails },
       },
     }, async (request) => deps.audit.list(request.query));
   };

@@ -6,7 +6,8 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { ErrorResponse } from '../http/error-response.ts';
+import { errors } from '../http/app-error.ts';
+import { errorAnswers, errorCase } from '../http/openapi-answers.ts';
 import { registerAdminGuard, requireOperator, type OperatorResolver } from '../http/admin-guard.ts';
 import type { AuditOrigin } from '../audit/audit.service.ts';
 import { exportContentTypes } from './lead-export.ts';
@@ -14,7 +15,13 @@ import type { LenderLeadsService } from './lender-leads.service.ts';
 import type { PersonalDataErasure } from './personal-data-erasure.ts';
 import * as s from './lender-leads.schemas.ts';
 
-const fails = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+const fails = errorAnswers({
+  access: 'admin', body: true,
+  cases: {
+    400: [errorCase('Invalid filter or cursor', errors.invalidInput([{ field: 'cursor', errorDetail: 'is not a cursor of this list' }]))],
+    404: [errorCase('No such lead', errors.leadNotFound())],
+  },
+});
 const readers = { operatorRoles: ['analyst'] as const };
 
 const originOf = (request: FastifyRequest): AuditOrigin => ({

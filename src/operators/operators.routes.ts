@@ -1,12 +1,15 @@
 /** Operators of the admin API (docs/lender-api.md): admin only. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ErrorResponse } from '../http/error-response.ts';
+import { errors } from '../http/app-error.ts';
+import { errorAnswers, errorCase } from '../http/openapi-answers.ts';
 import { registerAdminGuard } from '../http/admin-guard.ts';
 import type { OperatorsService } from './operators.service.ts';
 import * as s from './operators.schemas.ts';
 
-const errorsOf = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+const invalid = errorCase('Invalid input', errors.invalidInput([{ field: 'password', errorDetail: 'requires email' }]));
+const noOperator = errorCase('No such operator', errors.operatorNotFound());
+const errorsOf = errorAnswers({ access: 'admin', body: true, cases: { 400: [invalid], 404: [noOperator] } });
 
 export const operatorsRoutes =
   (deps: { operators: OperatorsService; adminToken: string }): FastifyPluginAsyncTypebox =>

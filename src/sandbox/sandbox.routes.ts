@@ -4,13 +4,21 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorResponse } from '../http/error-response.ts';
+import { errors } from '../http/app-error.ts';
+import { errorAnswers, errorCase } from '../http/openapi-answers.ts';
 import { requireAuth } from '../http/partner-guard.ts';
 import { LeadIdParams } from '../leads/leads.schemas.ts';
 import type { SandboxService } from './sandbox.service.ts';
 import { SandboxMessageList } from './sandbox.schemas.ts';
 
 const tags = ['sandbox'];
+const fails = errorAnswers({
+  access: 'partner',
+  cases: {
+    400: [errorCase('A lead id that is not a UUID', errors.invalidInput([{ field: 'leadId', errorDetail: 'must match pattern' }]))],
+    404: [errorCase('Unknown lead, or another company\'s', errors.leadNotFound())],
+  },
+});
 const security = [{ bearerAuth: [] }];
 
 /** Partner routes, registered inside the partner scope. */
@@ -24,7 +32,7 @@ export const sandboxRoutes =
           'recipient masked. Sends to magic recipients fail before any provider and are not listed. Exists only when the environment ' +
           'is `sandbox` (elsewhere 404 / 4044); another company\'s or an unknown lead is 404 / 4040.',
         params: LeadIdParams,
-        response: { 200: SandboxMessageList, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse },
+        response: { 200: SandboxMessageList, ...fails },
       },
     }, async (request, reply) => {
       const messages = await deps.sandbox.listMessages(requireAuth(request).companyId, request.params.leadId);

@@ -14,6 +14,6 @@ export const adminWebhooksRoutes =
     registerAdminGuard(app, deps.adminToken, deps.operators);
     await app.register(webhooksRoutes({
       service: deps.webhooks, ownerOf: () => null, path: '/admin/webhooks', locationPrefix: '/admin/webhooks',
-      tags: ['admin'], security: [{ adminToken: [] }], operationPrefix: 'admin',
+      tags: ['admin'], security: [{ adminToken: [] }], operationPrefix: 'admin', access: 'admin',
     }));
   };

@@ -59,6 +59,8 @@ export function webhookDocumentation(): Record<string, unknown> {
       post: {
         operationId: `on${type.replace(/(^|[._])(\w)/g, (_m, _s, c: string) => c.toUpperCase())}`,
         summary: type,
+        // The receiver checks the Standard Webhooks signature, not a credential of this API.
+        security: [],
         description: `${describe[type]} No personal data: read the lead with GET /leads/{leadId}.`,
         tags: ['webhooks'],
         parameters: [

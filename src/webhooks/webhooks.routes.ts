@@ -6,7 +6,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { ErrorResponse } from '../http/error-response.ts';
+import { errors } from '../http/app-error.ts';
+import { errorAnswers, errorCase, type Access } from '../http/openapi-answers.ts';
 import type { Owner, WebhooksService } from './webhooks.service.ts';
 import * as s from './webhooks.schemas.ts';
 
@@ -21,9 +22,20 @@ export interface WebhookRoutesOptions {
   security: Record<string, string[]>[];
   /** Prefix of every operationId, so partner and lender operations stay distinct. */
   operationPrefix: string;
+  /** Partners' routes count against the company's rate limit; the lender's are admin routes. */
+  access: Extract<Access, 'partner' | 'admin'>;
 }
 
-const fails = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
+const failsOf = (access: WebhookRoutesOptions['access']) => errorAnswers({
+  access, body: true,
+  cases: {
+    400: [errorCase('A refused URL', errors.invalidInput([{ field: 'url', errorDetail: 'must be an https URL' }]))],
+    404: [
+      errorCase('Unknown endpoint, or another company\'s', errors.webhookEndpointNotFound()),
+      errorCase('Unknown delivery', errors.webhookDeliveryNotFound()),
+    ],
+  },
+});
 
 export const webhooksRoutes =
   (o: WebhookRoutesOptions): FastifyPluginAsyncTypebox =>
@@ -31,6 +43,7 @@ export const webhooksRoutes =
     const { service, ownerOf, path, tags, security } = o;
     const op = (name: string) => (o.operationPrefix ? `${o.operationPrefix}${name}` : `${name[0].toLowerCase()}${name.slice(1)}`);
     const base = { tags, security };
+    const fails = failsOf(o.access);
 
     app.post(path, {
       schema: {
