@@ -4,7 +4,6 @@
  */
 import type { Db, Queryable } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
-import { newId } from '../shared/ids.ts';
 import type { Bureau, BureauReport } from '../bureau/index.ts';
 import { recordPrequalification, type Actor, type Lead, type LeadSealer, type LeadsRepository, type StoredPrequalification } from '../leads/index.ts';
 import { evaluatePrequalification, type PrequalificationInput } from './evaluate.ts';
