@@ -12,7 +12,8 @@ export const auditRoutes =
     app.get('/admin/audit', {
       schema: {
         tags: ['audit'], security: [{ adminToken: [] }], operationId: 'listAuditRecords', summary: 'Audit of personal-data access, newest first',
-        querystring: s.AuditQuery, response: { 200: s.AuditList, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
+        querystring: s.AuditQuery,
+        response: { 200: s.AuditList, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
       },
     }, async (request) => deps.audit.list(request.query));
   };

@@ -247,7 +247,13 @@ export function parseZipCodesFile(bytes: Uint8Array): CatalogFile<ZipSettlementR
 
 export function parseCatalogFile(kind: 'vehicles', bytes: Uint8Array): CatalogFile<VehicleRow>;
 export function parseCatalogFile(kind: 'zipCodes', bytes: Uint8Array): CatalogFile<ZipSettlementRow>;
-export function parseCatalogFile(kind: CatalogKind, bytes: Uint8Array): CatalogFile<VehicleRow> | CatalogFile<ZipSettlementRow>;
-export function parseCatalogFile(kind: CatalogKind, bytes: Uint8Array): CatalogFile<VehicleRow> | CatalogFile<ZipSettlementRow> {
+export function parseCatalogFile(
+  kind: CatalogKind,
+  bytes: Uint8Array,
+): CatalogFile<VehicleRow> | CatalogFile<ZipSettlementRow>;
+export function parseCatalogFile(
+  kind: CatalogKind,
+  bytes: Uint8Array,
+): CatalogFile<VehicleRow> | CatalogFile<ZipSettlementRow> {
   return kind === 'vehicles' ? parseVehiclesFile(bytes) : parseZipCodesFile(bytes);
 }
