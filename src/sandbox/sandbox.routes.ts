@@ -24,7 +24,9 @@ export const sandboxRoutes =
           'recipient masked. Sends to magic recipients fail before any provider and are not listed. Exists only when the environment ' +
           'is `sandbox` (elsewhere 404 / 4044); another company\'s or an unknown lead is 404 / 4040.',
         params: LeadIdParams,
-        response: { 200: SandboxMessageList, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse },
+        response: {
+          200: SandboxMessageList, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse,
+        },
       },
     }, async (request, reply) => {
       const messages = await deps.sandbox.listMessages(requireAuth(request).companyId, request.params.leadId);
