@@ -69,7 +69,9 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
     clientErrorHandler: clientErrorHandler(clock),
     // Set as the factory (not with setValidatorCompiler) so no plugin can fall back to Ajv, which
     // reports only the first error and coerces types, by adding a shared schema.
-    schemaController: { compilersFactory: { buildValidator: (() => schemaValidatorCompiler) as unknown as ValidatorFactory } },
+    schemaController: {
+      compilersFactory: { buildValidator: (() => schemaValidatorCompiler) as unknown as ValidatorFactory },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(ErrorResponse);
   registerConnectionPolicy(app, { draining });
@@ -91,7 +93,9 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
     const { store, repository } = container.catalogs;
     await app.register(catalogsAdminRoutes({ store, repository, adminToken, operators }));
     await app.register(operatorsRoutes({ operators, adminToken }));
-    await app.register(lenderLeadsRoutes({ leads: container.lenderLeads, erasure: container.erasure, adminToken, operators }));
+    await app.register(
+      lenderLeadsRoutes({ leads: container.lenderLeads, erasure: container.erasure, adminToken, operators }),
+    );
     await app.register(auditRoutes({ audit: container.audit, adminToken, operators }));
     await app.register(adminWebhooksRoutes({ webhooks: container.webhooks.service, adminToken, operators }));
   }
@@ -104,7 +108,9 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
       });
       // Partner route modules, in this order.
       await partner.register(catalogsRoutes({ store: container.catalogs.store }));
-      await partner.register(leadsRoutes({ leads: container.leads, queries: container.leadQueries, prefix: apiPrefix }));
+      await partner.register(
+        leadsRoutes({ leads: container.leads, queries: container.leadQueries, prefix: apiPrefix }),
+      );
       await partner.register(verificationRoutes({ verification: container.verification }));
       // Sandbox environment only: elsewhere the route does not exist (404 / 4044).
       if (container.sandbox) await partner.register(sandboxRoutes({ sandbox: container.sandbox }));

@@ -199,7 +199,8 @@ export async function createContainer(options: ContainerOptions) {
     db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureau, consents, audit, sealer,
   });
   const erasure = createPersonalDataErasure({
-    db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureau, sandboxMessages, audit, clock, retentionDays: config.piiRetentionDays,
+    db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureau, sandboxMessages, audit, clock,
+    retentionDays: config.piiRetentionDays,
   });
   let retentionTimer: NodeJS.Timeout | undefined;
   const webhooks = createWebhooks(options, encryption);

@@ -40,7 +40,10 @@ async function start(): Promise<void> {
     logger,
     messageSinks:
       config.environment === 'sandbox'
-        ? sandboxOutbox(config.dataDir, { keepMinutes: config.sandboxOutboxKeepMinutes, maxBytes: config.sandboxOutboxMaxBytes })
+        ? sandboxOutbox(config.dataDir, {
+          keepMinutes: config.sandboxOutboxKeepMinutes,
+          maxBytes: config.sandboxOutboxMaxBytes,
+        })
         : undefined,
   });
   await container.prepare((message, fields) => logger.info(fields ?? {}, message));

@@ -16,7 +16,11 @@ const fails = (body: boolean, bad?: ErrorCase, notFound?: ErrorCase) => errorAns
 });
 
 export const adminRoutes =
-  (deps: { companies: CompaniesService; adminToken: string; operators?: OperatorResolver }): FastifyPluginAsyncTypebox =>
+  (deps: {
+    companies: CompaniesService;
+    adminToken: string;
+    operators?: OperatorResolver;
+  }): FastifyPluginAsyncTypebox =>
   async (app) => {
     registerAdminGuard(app, deps.adminToken, deps.operators);
     const tags = ['admin'];

@@ -61,7 +61,12 @@ async function importCatalog(
 }
 
 export const catalogsAdminRoutes =
-  (deps: { store: CatalogStore; repository: CatalogsRepository; adminToken: string; operators?: OperatorResolver }): FastifyPluginAsyncTypebox =>
+  (deps: {
+    store: CatalogStore;
+    repository: CatalogsRepository;
+    adminToken: string;
+    operators?: OperatorResolver;
+  }): FastifyPluginAsyncTypebox =>
   async (app) => {
     registerAdminGuard(app, deps.adminToken, deps.operators);
     // Raw bytes, in this plugin only: the rest of the API keeps JSON and the 64 KiB limit.

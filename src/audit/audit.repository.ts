@@ -21,7 +21,8 @@ export interface AuditEntry {
 
 type Row = {
   seq: string; id: string; at: Date; operator_id: string; action: AuditAction; lead_id: string | null;
-  filter: Record<string, unknown> | null; row_count: number | null; request_id: string | null; client_address: string | null;
+  filter: Record<string, unknown> | null; row_count: number | null; request_id: string | null;
+  client_address: string | null;
 };
 
 export function createAuditRepository(db: Queryable) {
@@ -30,12 +31,19 @@ export function createAuditRepository(db: Queryable) {
       await tx.query(
         `insert into audit_records (id, at, operator_id, action, lead_id, filter, row_count, request_id, client_address)
          values ($1,$2,$3,$4,$5,$6::jsonb,$7,$8,$9)`,
-        [e.id, e.at, e.operatorId, e.action, e.leadId, e.filter === null ? null : JSON.stringify(e.filter), e.rows, e.requestId, e.clientAddress],
+        [
+          e.id, e.at, e.operatorId, e.action, e.leadId, e.filter === null ? null : JSON.stringify(e.filter), e.rows,
+          e.requestId, e.clientAddress,
+        ],
       );
     },
 
     /** Newest first; `before` is the position of the last record of the previous page. */
-    async page(limit: number, before: bigint | undefined, tx: Queryable = db): Promise<(AuditEntry & { position: string })[]> {
+    async page(
+      limit: number,
+      before: bigint | undefined,
+      tx: Queryable = db,
+    ): Promise<(AuditEntry & { position: string })[]> {
       const { rows } = await tx.query<Row>(
         before === undefined
           ? 'select * from audit_records order by seq desc limit $1'

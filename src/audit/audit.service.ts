@@ -28,8 +28,10 @@ export function createAuditService(deps: { repository: AuditRepository; clock: C
       tx?: Queryable,
     ): Promise<void> {
       await deps.repository.append({
-        id: newId(), at: deps.clock.now(), operatorId: origin.operatorId, action: what.action, leadId: what.leadId ?? null,
-        filter: what.filter ?? null, rows: what.rows ?? null, requestId: origin.requestId, clientAddress: origin.clientAddress,
+        id: newId(), at: deps.clock.now(), operatorId: origin.operatorId, action: what.action,
+        leadId: what.leadId ?? null,
+        filter: what.filter ?? null, rows: what.rows ?? null, requestId: origin.requestId,
+        clientAddress: origin.clientAddress,
       }, tx);
     },
 

@@ -33,7 +33,9 @@ export function createAccessTokens(key: Buffer, environment: string) {
   return {
     issue(subject: string, companyId: string, now: Date, ttlSeconds: number): string {
       const iat = Math.floor(now.getTime() / 1000);
-      const claims: TokenClaims = { sub: subject, cid: companyId, env: environment, iat, exp: iat + ttlSeconds, jti: randomToken(9) };
+      const claims: TokenClaims = {
+        sub: subject, cid: companyId, env: environment, iat, exp: iat + ttlSeconds, jti: randomToken(9),
+      };
       const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
       return `${prefix}.${payload}.${sign(key, environment, payload)}`;
     },

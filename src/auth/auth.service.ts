@@ -56,7 +56,10 @@ export function createAuthService(deps: Deps) {
   async function credentialStatus(consumerKey: string): Promise<CredentialStatus> {
     const nowMs = deps.clock.now().getTime();
     const credential = await deps.repository.findCredential(consumerKey);
-    const status = { active: credential !== undefined && credential.revokedAt === null, companyId: credential?.companyId };
+    const status = {
+      active: credential !== undefined && credential.revokedAt === null,
+      companyId: credential?.companyId,
+    };
     deps.statusCache.set(consumerKey, status, nowMs);
     return status;
   }
@@ -112,7 +115,12 @@ export function createAuthService(deps: Deps) {
       if (!credential || credential.revokedAt !== null || !secretMatches(consumerSecret, credential.secretHash)) {
         throw errors.unauthorized('invalid consumer key or secret');
       }
-      const token = deps.tokens.issue(credential.consumerKey, credential.companyId, deps.clock.now(), deps.tokenTtlSeconds);
+      const token = deps.tokens.issue(
+        credential.consumerKey,
+        credential.companyId,
+        deps.clock.now(),
+        deps.tokenTtlSeconds,
+      );
       return { access_token: token, token_type: 'bearer', expires_in: deps.tokenTtlSeconds };
     },
 

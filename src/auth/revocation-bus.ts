@@ -29,7 +29,11 @@ export function createRedisRevocationBus(
   const channel = `autofin:${environment}:credential-revoked`;
   // Its own connection (a subscribed connection serves nothing else), which queues the subscription
   // until Redis answers and subscribes again after each reconnection.
-  const subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined });
+  const subscriber = redis.duplicate({
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: null,
+    commandTimeout: undefined,
+  });
   subscriber.on('error', (error) => warn('redis unavailable', error));
   subscriber.on('message', (ch: string, message: string) => {
     if (ch === channel) onRevoked(message);

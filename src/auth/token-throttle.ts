@@ -10,7 +10,11 @@ import type { AuthService, TokenAnswer } from './auth.service.ts';
 const minute = 60_000;
 
 export function createThrottledTokenIssuer(deps: { auth: Pick<AuthService, 'issueToken'>; limiter: RateLimiter; perMinute: number }) {
-  return async function issue(clientAddress: string, consumerKey: string, consumerSecret: string): Promise<TokenAnswer> {
+  return async function issue(
+    clientAddress: string,
+    consumerKey: string,
+    consumerSecret: string,
+  ): Promise<TokenAnswer> {
     // Every attempt is counted as a failure before the secret is checked, and given back once it
     // proves right: of any number of concurrent wrong secrets, exactly the limit are checked.
     const failuresKey = `token-failures:${clientAddress}`;

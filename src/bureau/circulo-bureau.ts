@@ -53,7 +53,11 @@ export function createCirculoBureau(settings: CirculoSettings, clock: Clock): Ci
   const noRecordFolio = (subject: BureauSubject, at: string) =>
     `CDC-NR-${createHash('sha256').update(`${subject.rfc}|${at}`).digest('hex').slice(0, 12).toUpperCase()}`;
 
-  async function outcomeOf(response: Dispatcher.ResponseData, subject: BureauSubject, signal: AbortSignal): Promise<Outcome> {
+  async function outcomeOf(
+    response: Dispatcher.ResponseData,
+    subject: BureauSubject,
+    signal: AbortSignal,
+  ): Promise<Outcome> {
     const status = response.statusCode;
     const queriedAt = clock.now().toISOString();
     if (status === 204) {

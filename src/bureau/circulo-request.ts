@@ -54,7 +54,10 @@ export function fitText(text: string, max: number): string {
  * Given names into primerNombre and segundoNombre: the second name when there is one; otherwise a
  * first name of several words keeps its first word as the first name and the rest as the second.
  */
-export function splitGivenNames(firstName: string, secondName: string): { primerNombre: string; segundoNombre: string | null } {
+export function splitGivenNames(
+  firstName: string,
+  secondName: string,
+): { primerNombre: string; segundoNombre: string | null } {
   const first = foldText(firstName);
   const second = foldText(secondName);
   if (second) return { primerNombre: fitText(first, 50), segundoNombre: fitText(second, 50) };

@@ -62,7 +62,10 @@ function endpointOf(baseUrl: string): { url: string; authorization: string | nul
   return { url: parsed.toString(), authorization };
 }
 
-async function outcomeOf(response: Dispatcher.ResponseData, signal: AbortSignal): Promise<ProviderResult<BureauAnswer>> {
+async function outcomeOf(
+  response: Dispatcher.ResponseData,
+  signal: AbortSignal,
+): Promise<ProviderResult<BureauAnswer>> {
   const status = response.statusCode;
   if (status !== 200) {
     await response.body.dump({ limit: 64 * 1024, signal });

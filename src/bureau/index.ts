@@ -63,7 +63,11 @@ export function chooseBureauProvider(config: BureauConfig, deps: Pick<BureauDeps
   return createHttpBureau({ baseUrl: config.bureauUrl });
 }
 
-export function createBureau(config: BureauConfig, deps: BureauDeps, provider = chooseBureauProvider(config, deps)): Bureau {
+export function createBureau(
+  config: BureauConfig,
+  deps: BureauDeps,
+  provider = chooseBureauProvider(config, deps),
+): Bureau {
   const store = createReportStore(deps.db, deps.encryption);
   deps.logger.info({ bureauProvider: provider.name }, 'bureau ready');
   return {

@@ -140,7 +140,10 @@ function hashedAccount(now: Date, score: number, b: Uint8Array): BureauAccount {
 export function hashedProfile(rfc: string, now: Date): ReportBody {
   const h = createHash('sha256').update(rfc).digest();
   const score = 450 + (h.readUInt16BE(0) % 371); // 450–820
-  const accounts = Array.from({ length: h[2] % 5 }, (_, k) => hashedAccount(now, score, h.subarray(3 + k * 5, 8 + k * 5)));
+  const accounts = Array.from(
+    { length: h[2] % 5 },
+    (_, k) => hashedAccount(now, score, h.subarray(3 + k * 5, 8 + k * 5)),
+  );
   const inquiries = Array.from({ length: h[28] % 4 }, (_, k) => inquiry(now, 1 + (h[29 + k] % 12), LENDERS[k]));
   return { recordFound: true, score, accounts, inquiries };
 }

@@ -69,6 +69,7 @@ const maxTextBytes = 128 * 1024 * 1024;
 const maxTextLength = 200;
 const int32Max = 2_147_483_647;
 // Control characters would break XML 1.0 bodies; U+FFFD means the bytes were not UTF-8 (Latin-1?).
+// eslint-disable-next-line no-control-regex -- rejects control characters in catalog text on purpose
 const badCharacter = /[\u0000-\u001f\u007f\ufffd]/;
 
 /** One CSV record being validated; every failure names its line. */
@@ -246,7 +247,13 @@ export function parseZipCodesFile(bytes: Uint8Array): CatalogFile<ZipSettlementR
 
 export function parseCatalogFile(kind: 'vehicles', bytes: Uint8Array): CatalogFile<VehicleRow>;
 export function parseCatalogFile(kind: 'zipCodes', bytes: Uint8Array): CatalogFile<ZipSettlementRow>;
-export function parseCatalogFile(kind: CatalogKind, bytes: Uint8Array): CatalogFile<VehicleRow> | CatalogFile<ZipSettlementRow>;
-export function parseCatalogFile(kind: CatalogKind, bytes: Uint8Array): CatalogFile<VehicleRow> | CatalogFile<ZipSettlementRow> {
+export function parseCatalogFile(
+  kind: CatalogKind,
+  bytes: Uint8Array,
+): CatalogFile<VehicleRow> | CatalogFile<ZipSettlementRow>;
+export function parseCatalogFile(
+  kind: CatalogKind,
+  bytes: Uint8Array,
+): CatalogFile<VehicleRow> | CatalogFile<ZipSettlementRow> {
   return kind === 'vehicles' ? parseVehiclesFile(bytes) : parseZipCodesFile(bytes);
 }

@@ -272,6 +272,9 @@ export function buildZipIndex(rows: readonly ZipSettlementRow[]): ZipIndex {
   return Object.freeze({ zipCodeCount: infos.size, zipCode, info: (code: string) => infos.get(code) });
 }
 
-export function buildCatalogIndex(vehicles: readonly VehicleRow[], zipCodes: readonly ZipSettlementRow[]): CatalogIndex {
+export function buildCatalogIndex(
+  vehicles: readonly VehicleRow[],
+  zipCodes: readonly ZipSettlementRow[],
+): CatalogIndex {
   return Object.freeze({ vehicles: buildVehicleIndex(vehicles), zipCodes: buildZipIndex(zipCodes) });
 }

@@ -9,7 +9,10 @@ export interface CatalogRead<P> {
   find(index: CatalogIndex, params: P): CatalogAnswer<unknown> | undefined;
 }
 
-const read = <P>(path: string, find: (index: CatalogIndex, params: P) => CatalogAnswer<unknown> | undefined): CatalogRead<P> => ({ path, find });
+const read = <P>(
+  path: string,
+  find: (index: CatalogIndex, params: P) => CatalogAnswer<unknown> | undefined,
+): CatalogRead<P> => ({ path, find });
 
 type Ids<K extends string> = Readonly<Record<K, number>>;
 

@@ -29,7 +29,11 @@ export interface CatalogReply {
   headers: { etag: string; 'cache-control': string; vary: string };
 }
 
-export function catalogReply(answer: CatalogAnswer<unknown>, accept: string | undefined, ifNoneMatch: string | undefined): CatalogReply {
+export function catalogReply(
+  answer: CatalogAnswer<unknown>,
+  accept: string | undefined,
+  ifNoneMatch: string | undefined,
+): CatalogReply {
   const representation = answer.render(preferredFormat(accept));
   return {
     status: matches(ifNoneMatch, representation.etag) ? 304 : 200,

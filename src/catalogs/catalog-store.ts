@@ -34,7 +34,11 @@ export interface CatalogStore {
   /** Builds the index from the tables (the usual start). */
   loadFromDatabase(repo: CatalogsRepository): Promise<CatalogIndex>;
   /** First start: imports each shipped file whose catalog was never imported, then loads the rest. */
-  importShippedIfEmpty(repo: CatalogsRepository, dir?: URL | string, onImporting?: (kind: CatalogKind) => void): Promise<CatalogImportResult[]>;
+  importShippedIfEmpty(
+    repo: CatalogsRepository,
+    dir?: URL | string,
+    onImporting?: (kind: CatalogKind) => void,
+  ): Promise<CatalogImportResult[]>;
   /** Parses (throws CatalogFileError), replaces the catalog in one transaction, swaps the index. */
   importFile(repo: CatalogsRepository, kind: CatalogKind, bytes: Uint8Array): Promise<CatalogImportResult>;
   /** Reloads a catalog another instance imported (compares the sha256 in catalog_meta). */
@@ -78,11 +82,17 @@ async function importPart(
   if (kind === 'vehicles') {
     const { rows, sha256 } = parseVehiclesFile(bytes);
     await repo.replaceVehicles(rows, sha256);
-    return { result: { kind, rowCount: rows.length, sha256 }, part: { vehicles: { sha256, index: buildVehicleIndex(rows) } } };
+    return {
+      result: { kind, rowCount: rows.length, sha256 },
+      part: { vehicles: { sha256, index: buildVehicleIndex(rows) } },
+    };
   }
   const { rows, sha256 } = parseZipCodesFile(bytes);
   await repo.replaceZipCodes(rows, sha256);
-  return { result: { kind, rowCount: rows.length, sha256 }, part: { zipCodes: { sha256, index: buildZipIndex(rows) } } };
+  return {
+    result: { kind, rowCount: rows.length, sha256 },
+    part: { zipCodes: { sha256, index: buildZipIndex(rows) } },
+  };
 }
 
 function shippedFile(dir: URL | string, kind: CatalogKind): URL | string {

@@ -14,7 +14,12 @@ const common = { tags: ['catalogs'], security: [{ bearerAuth: [] }], produces: [
 const unknownEntry = errorCase('No such entry in the catalog', errors.catalogEntryNotFound());
 const badId = (field: string) => errorCase('Not an integer id', errors.invalidInput([{ field, errorDetail: 'must be integer' }]));
 /** The answers of a catalog read: its 200 (JSON, or XML on `Accept: application/xml`), a 304 and its errors. */
-function answers<T extends Parameters<typeof ok>[1]>(list: T, description: string, bad: ErrorCase[], notFound: ErrorCase[]) {
+function answers<T extends Parameters<typeof ok>[1]>(
+  list: T,
+  description: string,
+  bad: ErrorCase[],
+  notFound: ErrorCase[],
+) {
   return {
     200: ok('partner', list, description, ['ETag', 'Cache-Control']),
     304: notModified,
@@ -22,7 +27,12 @@ function answers<T extends Parameters<typeof ok>[1]>(list: T, description: strin
   };
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, answer: CatalogAnswer<unknown> | undefined, notFound: () => AppError): void {
+function send(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: CatalogAnswer<unknown> | undefined,
+  notFound: () => AppError,
+): void {
   if (!answer) throw notFound();
   sendCatalogAnswer(request, reply, answer);
 }

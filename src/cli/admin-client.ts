@@ -36,7 +36,11 @@ const queryString = (query: Record<string, string>) => {
 };
 
 export function createAdminClient({ baseUrl, token, fetch: fetchImpl = fetch }: AdminClientOptions) {
-  async function call(method: string, path: string, body?: { json: unknown } | { bytes: Uint8Array; type: string }): Promise<AdminResult> {
+  async function call(
+    method: string,
+    path: string,
+    body?: { json: unknown } | { bytes: Uint8Array; type: string },
+  ): Promise<AdminResult> {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
     let payload: BodyInit | undefined;
     if (body && 'json' in body) {

@@ -128,7 +128,11 @@ function queryOf(values: Values, names: Record<string, string>): Record<string, 
 }
 
 /** Each command: the options it accepts besides --url, its positional arguments, and how it is built. */
-const commands: Record<string, { options: string[]; positionals: string[]; build: (v: Values, p: string[]) => Command }> = {
+const commands: Record<string, {
+  options: string[];
+  positionals: string[];
+  build: (v: Values, p: string[]) => Command;
+}> = {
   'companies create': {
     options: ['name'],
     positionals: [],

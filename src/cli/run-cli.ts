@@ -1,6 +1,6 @@
 /**
- * One run of the `autofin` command line (docs/operations.md, "Partners: the admin API"): parses the command, calls the admin
- * API, prints the answer as JSON on stdout; a refusal prints the service's ErrorResponse on stderr
+ * One run of the `autofin` command line (docs/operations.md, "Partners: the admin API"): parses the command,
+ * calls the admin API, prints the answer as JSON on stdout; a refusal prints the service's ErrorResponse on stderr
  * and exits 1; wrong usage prints the help on stderr and exits 2. Output goes through `io`.
  */
 import { readFile } from 'node:fs/promises';
@@ -43,7 +43,11 @@ async function execute(client: AdminClient, command: Command, io: CliIo): Promis
         ...(command.userId === undefined ? {} : { user_id: command.userId }),
       });
     case 'operators create':
-      return client.createOperator({ name: command.operatorName, role: command.role, ...(command.email === undefined ? {} : { email: command.email }) });
+      return client.createOperator({
+        name: command.operatorName,
+        role: command.role,
+        ...(command.email === undefined ? {} : { email: command.email }),
+      });
     case 'operators list':
       return client.listOperators();
     case 'operators revoke':
@@ -102,7 +106,11 @@ async function executeWebhook(client: AdminClient, command: Command): Promise<Ad
 }
 
 /** Runs one invocation and answers its exit status. */
-export async function runCli(argv: readonly string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  io: CliIo,
+): Promise<number> {
   const parsed = parseCli(argv, env);
   if (parsed.kind === 'help') {
     io.stdout(`${usage}\n`);

@@ -93,7 +93,12 @@ export function createCompaniesRepository(db: Queryable) {
     },
 
     async findCredential(consumerKey: string, tx: Queryable = db): Promise<Credential | undefined> {
-      const { rows } = await tx.query<{ consumer_key: string; company_id: string; secret_hash: string; revoked_at: Date | null }>(
+      const { rows } = await tx.query<{
+        consumer_key: string;
+        company_id: string;
+        secret_hash: string;
+        revoked_at: Date | null;
+      }>(
         'select consumer_key, company_id, secret_hash, revoked_at from credentials where consumer_key = $1',
         [consumerKey],
       );

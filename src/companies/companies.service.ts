@@ -43,7 +43,11 @@ export function createCompaniesService(deps: Deps) {
   async function createCredential(companyId: string): Promise<CredentialSecret> {
     await requireCompany(companyId);
     const secret = { consumer_key: `ck_${randomToken(18)}`, consumer_secret: `cs_${randomToken(32)}` };
-    await repository.insertCredential({ consumerKey: secret.consumer_key, companyId, secretHash: hashSecret(secret.consumer_secret) });
+    await repository.insertCredential({
+      consumerKey: secret.consumer_key,
+      companyId,
+      secretHash: hashSecret(secret.consumer_secret),
+    });
     return secret;
   }
 
@@ -64,7 +68,8 @@ export function createCompaniesService(deps: Deps) {
       const items = await repository.listCredentials(companyId);
       return {
         items: items.map((c) => ({
-          consumer_key: c.consumerKey, createdAt: c.createdAt.toISOString(), revokedAt: c.revokedAt?.toISOString() ?? null,
+          consumer_key: c.consumerKey, createdAt: c.createdAt.toISOString(),
+          revokedAt: c.revokedAt?.toISOString() ?? null,
         })),
       };
     },
@@ -86,7 +91,11 @@ export function createCompaniesService(deps: Deps) {
      * In sandbox, a fresh database gets a demo company with one affiliate and one credential; the
      * secret is returned only the first time, for the caller to print once.
      */
-    async seedSandbox(): Promise<{ company: { id: string; name: string }; affiliate: { user_id: string; user_type: string }; credential: CredentialSecret } | undefined> {
+    async seedSandbox(): Promise<{
+      company: { id: string; name: string };
+      affiliate: { user_id: string; user_type: string };
+      credential: CredentialSecret;
+    } | undefined> {
       return deps.db.transaction(async (tx) => {
         if (!(await repository.claimState('sandbox_seeded', deps.clock.now().toISOString(), tx))) return undefined;
         const company = await repository.insertCompany({ id: newId(), name: 'Demo Dealer (sandbox)' }, tx);
@@ -94,7 +103,11 @@ export function createCompaniesService(deps: Deps) {
         await repository.insertAffiliate(affiliate, tx);
         const credential = { consumer_key: `ck_${randomToken(18)}`, consumer_secret: `cs_${randomToken(32)}` };
         await repository.insertCredential(
-          { consumerKey: credential.consumer_key, companyId: company.id, secretHash: hashSecret(credential.consumer_secret) },
+          {
+            consumerKey: credential.consumer_key,
+            companyId: company.id,
+            secretHash: hashSecret(credential.consumer_secret),
+          },
           tx,
         );
         return {

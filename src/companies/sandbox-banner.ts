@@ -2,7 +2,11 @@
 import type { Config } from '../config/config.ts';
 
 export function printSandboxCredentials(
-  seeded: { company: { id: string; name: string }; affiliate: { user_id: string }; credential: { consumer_key: string; consumer_secret: string } },
+  seeded: {
+    company: { id: string; name: string };
+    affiliate: { user_id: string };
+    credential: { consumer_key: string; consumer_secret: string };
+  },
   config: Pick<Config, 'host' | 'port'>,
 ): void {
   const base = `http://${config.host}:${config.port}`;

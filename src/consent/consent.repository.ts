@@ -25,7 +25,10 @@ export function createConsentRepository(db: Queryable) {
       await tx.query(
         `insert into lead_consents (lead_id, channel, destination_masked, pin_sent_at, confirmed_at, consumer_key, request_id, client_address, user_agent)
          values ($1,$2,$3,$4,$5,$6,$7,$8,$9) on conflict (lead_id) do nothing`,
-        [c.leadId, c.channel, c.destinationMasked, c.pinSentAt, c.confirmedAt, c.consumerKey, c.requestId, c.clientAddress, c.userAgent],
+        [
+          c.leadId, c.channel, c.destinationMasked, c.pinSentAt, c.confirmedAt, c.consumerKey, c.requestId,
+          c.clientAddress, c.userAgent,
+        ],
       );
     },
 
@@ -33,7 +36,8 @@ export function createConsentRepository(db: Queryable) {
       const { rows } = await tx.query<Row>('select * from lead_consents where lead_id = $1', [leadId]);
       const r = rows[0];
       return r && {
-        leadId: r.lead_id, channel: r.channel, destinationMasked: r.destination_masked, pinSentAt: r.pin_sent_at, confirmedAt: r.confirmed_at,
+        leadId: r.lead_id, channel: r.channel, destinationMasked: r.destination_masked, pinSentAt: r.pin_sent_at,
+        confirmedAt: r.confirmed_at,
         consumerKey: r.consumer_key, requestId: r.request_id, clientAddress: r.client_address, userAgent: r.user_agent,
       };
     },

@@ -42,6 +42,10 @@ export function slowClientOptions(config: Pick<Config, 'requestTimeoutMs' | 'hea
   const connectionsCheckingInterval = Math.min(1000, Math.max(50, Math.floor(config.headersTimeoutMs / 4)));
   return {
     requestTimeout: config.requestTimeoutMs,
-    http: { requestTimeout: config.requestTimeoutMs, headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval },
+    http: {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval,
+    },
   };
 }

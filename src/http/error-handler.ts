@@ -24,7 +24,11 @@ export function invalidInputFor(style: InvalidInputStyle | undefined, fields: Fi
   return errors.invalidInput(fields);
 }
 
-function fromFastifyError(request: FastifyRequest, error: FastifyError, style: InvalidInputStyle | undefined): AppError | undefined {
+function fromFastifyError(
+  request: FastifyRequest,
+  error: FastifyError,
+  style: InvalidInputStyle | undefined,
+): AppError | undefined {
   if (error.validation) {
     return invalidInputFor(style, fieldErrorsOfRequest(request, error.validationContext ?? 'body', error.validation));
   }

@@ -31,7 +31,11 @@ function inputOf(request: FastifyRequest, part: Part): unknown {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-export function fieldErrorsOfRequest(request: FastifyRequest, failedPart: string, failed: readonly SchemaError[]): FieldError[] {
+export function fieldErrorsOfRequest(
+  request: FastifyRequest,
+  failedPart: string,
+  failed: readonly SchemaError[],
+): FieldError[] {
   const out: FieldError[] = [];
   for (const part of parts) {
     if (part === failedPart) {

@@ -49,6 +49,10 @@ class LazyChildLogger {
   }
 }
 
-export function lazyChildLogger(parent: FastifyBaseLogger, bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+export function lazyChildLogger(
+  parent: FastifyBaseLogger,
+  bindings: Bindings,
+  options?: ChildLoggerOptions,
+): FastifyBaseLogger {
   return new LazyChildLogger(parent as unknown as Logger, bindings, options) as unknown as FastifyBaseLogger;
 }

@@ -75,7 +75,13 @@ function headersOf(access: Access): HeaderName[] {
 }
 
 /** A success answer: its schema, what it means and the headers it carries beyond the usual ones. */
-export function ok<T extends TSchema>(access: Access, schema: T, description: string, headers: HeaderName[] = [], optionalHeaders: HeaderName[] = []): T {
+export function ok<T extends TSchema>(
+  access: Access,
+  schema: T,
+  description: string,
+  headers: HeaderName[] = [],
+  optionalHeaders: HeaderName[] = [],
+): T {
   return documented(schema, { description, headers: [...headersOf(access), ...headers], optionalHeaders });
 }
 

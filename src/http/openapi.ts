@@ -43,7 +43,9 @@ function collectNamedSchemas(app: FastifyInstance) {
     return {
       ...schema,
       ...(schema.body ? { body: toRef(schema.body) } : {}),
-      ...(response ? { response: Object.fromEntries(Object.entries(response).map(([code, part]) => [code, toRef(part)])) } : {}),
+      ...(response
+        ? { response: Object.fromEntries(Object.entries(response).map(([code, part]) => [code, toRef(part)])) }
+        : {}),
       // Read and removed by `finishDocument` (x- keys are copied to the operation as they are).
       ...(Object.keys(answers).length > 0 ? { 'x-answers': answers } : {}),
     };
@@ -53,7 +55,11 @@ function collectNamedSchemas(app: FastifyInstance) {
 
 interface Operation {
   requestBody?: { required?: boolean };
-  responses?: Record<string, { description?: string; headers?: Record<string, unknown>; content?: Record<string, { examples?: unknown; example?: unknown }> }>;
+  responses?: Record<string, {
+    description?: string;
+    headers?: Record<string, unknown>;
+    content?: Record<string, { examples?: unknown; example?: unknown }>;
+  }>;
   'x-answers'?: Record<string, AnswerDoc>;
   'x-body-optional'?: boolean;
 }
@@ -66,7 +72,10 @@ function finishOperation(operation: Operation, used: Set<HeaderName>): void {
     const response = operation.responses?.[status];
     if (!response) continue;
     response.description = doc.description;
-    const headers = [...doc.headers.map((name) => [name, true] as const), ...(doc.optionalHeaders ?? []).map((name) => [name, false] as const)];
+    const headers = [
+      ...doc.headers.map((name) => [name, true] as const),
+      ...(doc.optionalHeaders ?? []).map((name) => [name, false] as const),
+    ];
     if (headers.length > 0) {
       // Headers always sent refer to components.headers; those sent at times are described in place.
       response.headers = Object.fromEntries(
@@ -88,7 +97,9 @@ function finishOperation(operation: Operation, used: Set<HeaderName>): void {
   delete operation['x-answers'];
 }
 
-function finishDocument(document: { paths?: Record<string, Record<string, unknown>>; components?: Record<string, unknown> }) {
+function finishDocument(
+  document: { paths?: Record<string, Record<string, unknown>>; components?: Record<string, unknown> },
+) {
   const used = new Set<HeaderName>();
   for (const item of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(item)) {
@@ -96,7 +107,10 @@ function finishDocument(document: { paths?: Record<string, Record<string, unknow
     }
   }
   const headers = Object.entries(responseHeaders).filter(([name]) => used.has(name as HeaderName));
-  document.components = { ...document.components, headers: Object.fromEntries(headers.map(([name, header]) => [name, { ...header, required: true }])) };
+  document.components = {
+    ...document.components,
+    headers: Object.fromEntries(headers.map(([name, header]) => [name, { ...header, required: true }])),
+  };
   return document;
 }
 

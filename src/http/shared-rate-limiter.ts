@@ -74,7 +74,8 @@ export function createSharedRateLimiter(options: SharedRateLimiterOptions): Shar
   for (const windowMs of options.windowsMs ?? [60_000]) windowOf(windowMs, now());
 
   const isShared = () => !lastFailed && lastSuccessAt !== undefined && now() - lastSuccessAt <= staleMs;
-  const shareOf = (counter: Counter) => Math.ceil(Math.max(0, counter.limit - counter.total - counter.pending) / instances);
+  const shareOf = (counter: Counter) =>
+    Math.ceil(Math.max(0, counter.limit - counter.total - counter.pending) / instances);
 
   function windowOf(windowMs: number, nowMs: number): Window {
     const windowStart = Math.floor(nowMs / windowMs) * windowMs;
@@ -86,7 +87,12 @@ export function createSharedRateLimiter(options: SharedRateLimiterOptions): Shar
     return window;
   }
 
-  function counterOf(key: string, limit: number, windowMs: number, nowMs: number): { counter: Counter; window: Window } {
+  function counterOf(
+    key: string,
+    limit: number,
+    windowMs: number,
+    nowMs: number,
+  ): { counter: Counter; window: Window } {
     const window = windowOf(windowMs, nowMs);
     let counter = window.counters.get(key);
     if (!counter) {
@@ -98,7 +104,11 @@ export function createSharedRateLimiter(options: SharedRateLimiterOptions): Shar
     return { counter, window };
   }
 
-  function decide({ counter, window }: { counter: Counter; window: Window }, nowMs: number, count: boolean): LimitDecision {
+  function decide(
+    { counter, window }: { counter: Counter; window: Window },
+    nowMs: number,
+    count: boolean,
+  ): LimitDecision {
     const used = counter.total + counter.pending + 1;
     const windowLeftMs = window.windowStart + window.windowMs - nowMs;
     if (used > counter.limit) return { allowed: false, remaining: 0, resetMs: windowLeftMs };

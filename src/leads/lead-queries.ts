@@ -114,7 +114,9 @@ export function createLeadQueries(deps: { leads: LeadsRepository; sealer: LeadSe
       if (!(await deps.leads.find(leadId, companyId))) throw errors.leadNotFound();
       const events = await deps.leads.events(leadId);
       return {
-        items: events.map((e) => ({ id: e.id, type: e.type, at: e.at.toISOString(), actor: e.actor, fields: e.fields })),
+        items: events.map((e) => ({
+          id: e.id, type: e.type, at: e.at.toISOString(), actor: e.actor, fields: e.fields,
+        })),
       };
     },
   };

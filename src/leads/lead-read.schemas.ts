@@ -49,20 +49,30 @@ export const Lead = Type.Object(
     updatedAt: Type.String({ format: 'date-time' }),
     externalAutoId: nullable(Type.String()),
     affiliate,
-    loanInfo: nullable(Type.Object({ downPayment: Type.Optional(Type.Number()), term: Type.Optional(Type.Integer()), purchaseIntention: Type.Optional(Type.Enum(purchaseIntentions)) })),
+    loanInfo: nullable(Type.Object({
+      downPayment: Type.Optional(Type.Number()),
+      term: Type.Optional(Type.Integer()),
+      purchaseIntention: Type.Optional(Type.Enum(purchaseIntentions)),
+    })),
     contact: nullable(Type.Object({ phone: nullable(Type.String()), email: nullable(Type.String()) })),
     address: nullable(
       Type.Object({
         street: Type.String(), number: Type.String(), interior: nullable(Type.String()), zipCode: Type.String(),
-        neighborhood: Type.String(), neighborhoodMatched: Type.Boolean(), municipality: Type.String(), city: Type.String(), state: idName,
+        neighborhood: Type.String(), neighborhoodMatched: Type.Boolean(), municipality: Type.String(),
+        city: Type.String(), state: idName,
       }),
     ),
-    vehicle: nullable(Type.Object({ id: Type.Integer(), price: nullable(Type.Number()), year: Type.Integer(), brand: idName, model: idName, version: Type.String() })),
+    vehicle: nullable(Type.Object({
+      id: Type.Integer(), price: nullable(Type.Number()), year: Type.Integer(), brand: idName, model: idName,
+      version: Type.String(),
+    })),
     financial: nullable(
       Type.Object({
         employmentType: Type.Optional(Type.Enum(employmentTypes)), startEmploymentDate: Type.Optional(Type.String()),
-        startDate: Type.Optional(Type.Object({ year: Type.Integer(), month: Type.Integer() })), jobPosition: Type.Optional(Type.String()),
-        jobTitle: Type.Optional(Type.Enum(jobTitles)), businessLine: Type.Optional(Type.Enum(businessLines)), employmentCompany: Type.Optional(Type.String()),
+        startDate: Type.Optional(Type.Object({ year: Type.Integer(), month: Type.Integer() })),
+        jobPosition: Type.Optional(Type.String()),
+        jobTitle: Type.Optional(Type.Enum(jobTitles)), businessLine: Type.Optional(Type.Enum(businessLines)),
+        employmentCompany: Type.Optional(Type.String()),
         income: Type.Optional(Type.Number()),
       }),
     ),

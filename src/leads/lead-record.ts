@@ -24,7 +24,10 @@ export interface StoredPrequalification {
   reasons: { code: string; message: string }[];
   offer: { amountFinanced: number; term: number; annualRate: number; monthlyPayment: number; cat: number } | null;
   evaluatedAt: string;
-  /** Each rule's outcome and thresholds (no personal data), for the lender's explanation; leads decided earlier lack it. */
+  /**
+   * Each rule's outcome and thresholds (no personal data), for the lender's explanation; leads decided
+   * earlier lack it.
+   */
   explanation?: { rulesVersion: string; rules: { rule: string; outcome: 'pass' | 'fail' | 'missing'; threshold: Record<string, unknown>; reason: { code: string; message: string } | null }[] };
 }
 
@@ -51,7 +54,9 @@ export interface Lead {
 
 /** The affiliate the lead was created for: its user, or only a user type when no user was named. */
 export const affiliateOf = (row: Pick<LeadRow, 'affiliate_user_id' | 'affiliate_user_type'>) =>
-  row.affiliate_user_id || row.affiliate_user_type ? { user_id: row.affiliate_user_id, user_type: row.affiliate_user_type } : null;
+  row.affiliate_user_id || row.affiliate_user_type
+    ? { user_id: row.affiliate_user_id, user_type: row.affiliate_user_type }
+    : null;
 
 export type SealedColumn = 'phone_enc' | 'email_enc' | 'address_enc' | 'financial_enc' | 'person_enc';
 
@@ -61,7 +66,8 @@ export function createLeadSealer(encryption: FieldEncryption) {
     sealed === null ? null : encryption.decrypt<T>(sealed, context(leadId, column));
 
   return {
-    seal: (leadId: string, column: SealedColumn, value: unknown): string => encryption.encrypt(value, context(leadId, column)),
+    seal: (leadId: string, column: SealedColumn, value: unknown): string =>
+      encryption.encrypt(value, context(leadId, column)),
     open,
     toLead(row: LeadRow): Lead {
       return {

@@ -34,7 +34,12 @@ export async function recordPinSent(tx: Queryable, c: TransitionContext, current
 }
 
 /** The PIN was confirmed; nothing happens when the lead was not waiting for one. */
-export async function recordVerified(tx: Queryable, c: TransitionContext, current: LeadStatus, verification: Verification): Promise<boolean> {
+export async function recordVerified(
+  tx: Queryable,
+  c: TransitionContext,
+  current: LeadStatus,
+  verification: Verification,
+): Promise<boolean> {
   const status = afterPinConfirmed(current);
   if (!status) return false;
   return apply(tx, c, {
@@ -45,7 +50,12 @@ export async function recordVerified(tx: Queryable, c: TransitionContext, curren
 }
 
 /** Pre-qualification was (re-)evaluated: an event on every evaluation, even when nothing changed. */
-export async function recordPrequalification(tx: Queryable, c: TransitionContext, current: LeadStatus, prequalification: StoredPrequalification): Promise<boolean> {
+export async function recordPrequalification(
+  tx: Queryable,
+  c: TransitionContext,
+  current: LeadStatus,
+  prequalification: StoredPrequalification,
+): Promise<boolean> {
   return apply(tx, c, {
     set: { prequalification, status: afterPrequalification(current, prequalification.decision) },
     history: { id: newId(), type: 'PREQUALIFICATION_EVALUATED', actor: c.actor, fields: ['prequalification'] },

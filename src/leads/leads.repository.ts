@@ -29,7 +29,8 @@ export interface LeadRow {
 
 /** Columns a write may change, and whether they hold JSON. */
 const writable = {
-  status: false, external_auto_id: false, loan_info: true, phone_enc: false, phone_fp: false, email_enc: false, address_enc: false,
+  status: false, external_auto_id: false, loan_info: true, phone_enc: false, phone_fp: false, email_enc: false,
+  address_enc: false,
   vehicle: true, financial_enc: false, person_enc: false, warnings: true, verification: true, prequalification: true,
 } as const;
 export type LeadChanges = Partial<Pick<LeadRow, keyof typeof writable>>;
@@ -198,11 +199,20 @@ export function createLeadsRepository(db: Queryable) {
     },
 
     async events(leadId: string, tx: Queryable = db): Promise<LeadEvent[]> {
-      const { rows } = await tx.query<{ id: string; lead_id: string; type: string; at: Date; actor: string; fields: string[] }>(
+      const { rows } = await tx.query<{
+        id: string;
+        lead_id: string;
+        type: string;
+        at: Date;
+        actor: string;
+        fields: string[];
+      }>(
         'select id, lead_id, type, at, actor, fields from lead_events where lead_id = $1 order by seq',
         [leadId],
       );
-      return rows.map((r) => ({ id: r.id, leadId: r.lead_id, type: r.type, at: r.at, actor: r.actor, fields: r.fields }));
+      return rows.map((r) => ({
+        id: r.id, leadId: r.lead_id, type: r.type, at: r.at, actor: r.actor, fields: r.fields,
+      }));
     },
 
     /** Newest first; the cursor is the (created_at, id) of the last lead of the previous page. */

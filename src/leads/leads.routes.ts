@@ -26,7 +26,10 @@ const leadFails = (body: boolean, bad: ErrorCase = badLeadId) => errorAnswers({
   cases: { 400: [bad], 404: [noSuchLead], ...(body ? { 409: [verified] } : {}) },
 });
 const saveFails = (bad: ErrorCase) => leadFails(true, bad);
-const actorOf = (auth: { companyId: string; consumerKey: string }) => ({ companyId: auth.companyId, consumerKey: auth.consumerKey });
+const actorOf = (auth: { companyId: string; consumerKey: string }) => ({
+  companyId: auth.companyId,
+  consumerKey: auth.consumerKey,
+});
 
 export const leadsRoutes =
   (deps: { leads: LeadsService; queries: LeadQueries; prefix: string }): FastifyPluginAsyncTypebox =>

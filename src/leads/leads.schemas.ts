@@ -31,7 +31,8 @@ const money = (description: string) => Type.Number({ minimum: 0, maximum: 100_00
 const term = () => Type.Integer({ minimum: 1, maximum: 360, format: 'int32', description: 'Months' });
 const purchaseIntention = () => Type.Enum(purchaseIntentions);
 const text = (maxLength: number, extra: object = {}) => Type.String({ maxLength, ...extra });
-const addressText = (maxLength: number, minLength = 1) => Type.String({ pattern: addressTextPattern, minLength, maxLength });
+const addressText = (maxLength: number, minLength = 1) =>
+  Type.String({ pattern: addressTextPattern, minLength, maxLength });
 
 export const LoanInfoPayload = Type.Object(
   { downPayment: Type.Optional(money('MXN')), term: Type.Optional(term()), phone: Type.Optional(phone()), purchaseIntention: Type.Optional(purchaseIntention()) },
@@ -121,7 +122,10 @@ export const AutoFinB2BLeadCreatePayload = Type.Object(
 );
 
 export const LeadCreateRequest = Type.Object(
-  { affiliate: Type.Optional(SecurityTokenInfoDTO), autoFinB2BLeadCreatePayload: Type.Optional(AutoFinB2BLeadCreatePayload) },
+  {
+    affiliate: Type.Optional(SecurityTokenInfoDTO),
+    autoFinB2BLeadCreatePayload: Type.Optional(AutoFinB2BLeadCreatePayload),
+  },
   {
     ...closed,
     $id: 'LeadCreateRequest',

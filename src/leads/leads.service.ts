@@ -39,7 +39,8 @@ interface Deps {
 export interface CreateLeadInput {
   affiliate?: { user_id?: string; user_type?: string };
   autoFinB2BLeadCreatePayload?: {
-    externalAutoId?: string; phone?: string; email?: string; downPayment?: number; term?: number; purchaseIntention?: string;
+    externalAutoId?: string; phone?: string; email?: string; downPayment?: number; term?: number;
+    purchaseIntention?: string;
   };
 }
 
@@ -49,14 +50,17 @@ const idempotencyWindowMs = 24 * 60 * 60 * 1000;
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
 }
 
 const requestFingerprint = (key: Buffer, input: unknown) => createHmac('sha256', key).update(canonicalJson(input)).digest('hex');
-const present = (payload: object) => Object.keys(payload).filter((k) => (payload as Record<string, unknown>)[k] !== undefined);
+const present = (payload: object) =>
+  Object.keys(payload).filter((k) => (payload as Record<string, unknown>)[k] !== undefined);
 const pick = <T extends object>(payload: T, keys: (keyof T)[]) =>
   Object.fromEntries(keys.filter((k) => payload[k] !== undefined).map((k) => [k, payload[k]])) as Partial<T>;
 
@@ -119,7 +123,13 @@ export function createLeadsService(deps: Deps) {
     return { userId: found.userId, userType: affiliate.user_type ?? found.userType };
   }
 
-  function newLeadRow(actor: Actor, id: string, input: CreateLeadInput, affiliate: { userId: string | null; userType: string | null }, now: Date): NewLead {
+  function newLeadRow(
+    actor: Actor,
+    id: string,
+    input: CreateLeadInput,
+    affiliate: { userId: string | null; userType: string | null },
+    now: Date,
+  ): NewLead {
     const prefill = input.autoFinB2BLeadCreatePayload ?? {};
     const loan = pick(prefill, ['downPayment', 'term', 'purchaseIntention']);
     const filled = present(prefill).length > 0;
@@ -130,7 +140,8 @@ export function createLeadsService(deps: Deps) {
       phone_enc: prefill.phone ? sealer.seal(id, 'phone_enc', prefill.phone) : null,
       phone_fp: prefill.phone ? phoneFingerprint(prefill.phone) : null,
       email_enc: prefill.email ? sealer.seal(id, 'email_enc', prefill.email.trim()) : null,
-      address_enc: null, vehicle: null, financial_enc: null, person_enc: null, warnings: [], created_at: now, updated_at: now,
+      address_enc: null, vehicle: null, financial_enc: null, person_enc: null, warnings: [], created_at: now,
+      updated_at: now,
     };
   }
 
@@ -144,7 +155,11 @@ export function createLeadsService(deps: Deps) {
     },
 
     /** Op 5. With an Idempotency-Key, the same key and body within 24 h returns the first lead. */
-    async createLead(actor: Actor, input: CreateLeadInput, idempotencyKey?: string): Promise<{ id: string; replayed: boolean }> {
+    async createLead(
+      actor: Actor,
+      input: CreateLeadInput,
+      idempotencyKey?: string,
+    ): Promise<{ id: string; replayed: boolean }> {
       const affiliate = await resolveAffiliate(actor, input.affiliate);
       const now = clock.now();
       const id = newId();
@@ -159,7 +174,14 @@ export function createLeadsService(deps: Deps) {
       }
       return deps.db.transaction(async (tx) => {
         const claim = await leads.claimIdempotencyKey(
-          { companyId: actor.companyId, key: idempotencyKey, requestHash, leadId: id, at: now, expiredBefore: new Date(now.getTime() - idempotencyWindowMs) },
+          {
+            companyId: actor.companyId,
+            key: idempotencyKey,
+            requestHash,
+            leadId: id,
+            at: now,
+            expiredBefore: new Date(now.getTime() - idempotencyWindowMs),
+          },
           tx,
         );
         if (!claim.claimed) {

@@ -3,7 +3,7 @@
  * with its own request id and user agent), operator keys, and admin calls.
  */
 import assert from 'node:assert/strict';
-import { api, show, type Partner, type TestApp } from '../../test/helper.ts';
+import { api, show, type TestApp } from '../../test/helper.ts';
 import { pinFrom, readyLead, type ReadyLeadOptions } from '../../test/lead-fixture.ts';
 
 export const confirmingAgent = 'DealerApp/2.1 (test)';

@@ -16,7 +16,12 @@ export type ErasableRow = LeadRow & { erased_at: Date | null };
 export function createLenderLeadsRepository(db: Queryable) {
   return {
     /** Newest first, after the (created_at, id) of the previous page or batch. */
-    async list(filter: LenderLeadFilter, after: { createdAt: Date; id: string } | undefined, limit: number, tx: Queryable = db): Promise<ErasableRow[]> {
+    async list(
+      filter: LenderLeadFilter,
+      after: { createdAt: Date; id: string } | undefined,
+      limit: number,
+      tx: Queryable = db,
+    ): Promise<ErasableRow[]> {
       const where: string[] = [];
       const params: unknown[] = [];
       const add = (sql: string, value: unknown) => {

@@ -31,7 +31,12 @@ const originOf = (request: FastifyRequest): AuditOrigin => ({
 });
 
 export const lenderLeadsRoutes =
-  (deps: { leads: LenderLeadsService; erasure: PersonalDataErasure; adminToken: string; operators: OperatorResolver }): FastifyPluginAsyncTypebox =>
+  (deps: {
+    leads: LenderLeadsService;
+    erasure: PersonalDataErasure;
+    adminToken: string;
+    operators: OperatorResolver;
+  }): FastifyPluginAsyncTypebox =>
   async (app) => {
     registerAdminGuard(app, deps.adminToken, deps.operators);
     const tags = ['lender'];

@@ -57,11 +57,13 @@ export const LenderLeadList = Type.Object(
 
 const Consent = Type.Object({
   channel: Type.String(), destination: nullable(Type.String({ description: 'Masked' })), pinSentAt: dateTime, confirmedAt: dateTime,
-  consumerKey: Type.String(), requestId: nullable(Type.String()), clientAddress: nullable(Type.String()), userAgent: nullable(Type.String()),
+  consumerKey: Type.String(), requestId: nullable(Type.String()), clientAddress: nullable(Type.String()),
+  userAgent: nullable(Type.String()),
 }, { description: 'The PIN confirmation that authorized the bureau query' });
 
 const Bureau = Type.Object({
-  provider: Type.String(), queriedAt: dateTime, noRecord: Type.Boolean(), score: nullable(Type.Integer()), openAccounts: Type.Integer(),
+  provider: Type.String(), queriedAt: dateTime, noRecord: Type.Boolean(), score: nullable(Type.Integer()),
+  openAccounts: Type.Integer(),
   totalBalance: Type.Number(), pastDueBalance: Type.Number(), worstDelinquencyDays: Type.Integer(),
 }, { description: 'A summary of the bureau report; null before the query and after erasure' });
 

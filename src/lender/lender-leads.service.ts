@@ -7,7 +7,8 @@ import type { Db } from '../db/database.ts';
 import { errors } from '../http/app-error.ts';
 import type { Bureau, BureauReport } from '../bureau/index.ts';
 import {
-  decodeCursor, encodeCursor, leadSummaryView, leadView, parseDate, type Lead, type LeadSealer, type LeadsRepository, type LeadStatus,
+  decodeCursor, encodeCursor, leadSummaryView, leadView, parseDate, type Lead, type LeadSealer, type LeadsRepository,
+  type LeadStatus,
 } from '../leads/index.ts';
 import { toPrequalificationInput } from '../prequalification/prequalification.service.ts';
 import { ruleInputs } from '../prequalification/explain.ts';
@@ -41,7 +42,8 @@ export const exportBatchSize = 500;
 
 function toFilter(query: LenderLeadQuery): LenderLeadFilter {
   return {
-    companyId: query.companyId?.toLowerCase(), status: query.status, decision: query.decision, affiliate: query.affiliate?.toLowerCase(),
+    companyId: query.companyId?.toLowerCase(), status: query.status, decision: query.decision,
+    affiliate: query.affiliate?.toLowerCase(),
     createdFrom: parseDate(query.createdFrom, 'createdFrom'), createdTo: parseDate(query.createdTo, 'createdTo'),
   };
 }
@@ -50,7 +52,9 @@ function toFilter(query: LenderLeadQuery): LenderLeadFilter {
 const givenFilter = (query: object) => Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined));
 
 export function createLenderLeadsService(deps: Deps) {
-  const summary = (row: ErasableRow) => ({ ...leadSummaryView(row), companyId: row.company_id, erasedAt: row.erased_at?.toISOString() ?? null });
+  const summary = (row: ErasableRow) => ({
+    ...leadSummaryView(row), companyId: row.company_id, erasedAt: row.erased_at?.toISOString() ?? null,
+  });
 
   async function bureauOf(lead: Lead): Promise<{ report: BureauReport; provider: string } | null> {
     const report = await deps.reports.reportOf(lead.id);
@@ -64,38 +68,56 @@ export function createLenderLeadsService(deps: Deps) {
     const input = report && !lead.erasedAt ? toPrequalificationInput(lead, report) : null;
     return {
       rulesVersion: stored.rulesVersion,
-      rules: stored.rules.map((r) => ({ rule: r.rule, outcome: r.outcome, inputs: input ? ruleInputs(r.rule, input) : null, threshold: r.threshold, reason: r.reason })),
+      rules: stored.rules.map((r) => ({
+        rule: r.rule, outcome: r.outcome, inputs: input ? ruleInputs(r.rule, input) : null, threshold: r.threshold,
+        reason: r.reason,
+      })),
     };
   }
 
   return {
     async list(query: LenderLeadQuery & { limit?: number; cursor?: string }) {
       const limit = query.limit ?? 20;
-      const rows = await deps.repository.list(toFilter(query), query.cursor ? decodeCursor(query.cursor) : undefined, limit + 1);
+      const rows = await deps.repository.list(
+        toFilter(query),
+        query.cursor ? decodeCursor(query.cursor) : undefined,
+        limit + 1,
+      );
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
-      return { items: page.map(summary), nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+      return {
+        items: page.map(summary),
+        nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
+      };
     },
 
     async read(origin: AuditOrigin, leadId: string) {
       const row = await deps.repository.find(leadId.toLowerCase());
       if (!row) throw errors.leadNotFound();
       const lead = deps.sealer.toLead(row);
-      const [bureau, consent, events] = await Promise.all([bureauOf(lead), deps.consents.of(lead.id), deps.leads.events(lead.id)]);
+      const [bureau, consent, events] = await Promise.all([
+        bureauOf(lead),
+        deps.consents.of(lead.id),
+        deps.leads.events(lead.id),
+      ]);
       await deps.audit.record(origin, { action: 'lead.read', leadId: lead.id });
       return {
         ...leadView(lead),
         companyId: lead.companyId,
         consent: consent
           ? {
-              channel: consent.channel, destination: consent.destinationMasked, pinSentAt: consent.pinSentAt.toISOString(),
-              confirmedAt: consent.confirmedAt.toISOString(), consumerKey: consent.consumerKey, requestId: consent.requestId,
+              channel: consent.channel, destination: consent.destinationMasked,
+              pinSentAt: consent.pinSentAt.toISOString(),
+              confirmedAt: consent.confirmedAt.toISOString(), consumerKey: consent.consumerKey,
+              requestId: consent.requestId,
               clientAddress: consent.clientAddress, userAgent: consent.userAgent,
             }
           : null,
         bureau: bureau ? bureauSummary(bureau.report, bureau.provider) : null,
         explanation: explanationOf(lead, bureau?.report ?? null),
-        events: events.map((e) => ({ id: e.id, type: e.type, at: e.at.toISOString(), actor: e.actor, fields: e.fields })),
+        events: events.map((e) => ({
+          id: e.id, type: e.type, at: e.at.toISOString(), actor: e.actor, fields: e.fields,
+        })),
       };
     },
 
@@ -110,7 +132,12 @@ export function createLenderLeadsService(deps: Deps) {
     },
   };
 
-  async function* exportLines(origin: AuditOrigin, query: LenderLeadQuery, filter: LenderLeadFilter, format: ExportFormat): AsyncGenerator<string> {
+  async function* exportLines(
+    origin: AuditOrigin,
+    query: LenderLeadQuery,
+    filter: LenderLeadFilter,
+    format: ExportFormat,
+  ): AsyncGenerator<string> {
     let rows = 0;
     try {
       if (format === 'csv') yield csvHeader;

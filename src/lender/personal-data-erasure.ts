@@ -63,7 +63,10 @@ export function createPersonalDataErasure(deps: Deps) {
           if (batch.length < purgeBatch) break;
         }
       }
-      return { dryRun: options.dryRun, cutoff: cutoff.toISOString(), retentionDays: deps.retentionDays, count: leadIds.length, leadIds };
+      return {
+        dryRun: options.dryRun, cutoff: cutoff.toISOString(), retentionDays: deps.retentionDays, count: leadIds.length,
+        leadIds,
+      };
     },
   };
 }

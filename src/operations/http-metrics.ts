@@ -38,7 +38,10 @@ export function createHttpMetrics() {
     if (!byStatus) byMethod.set(method, (byStatus = new Map()));
     let s = byStatus.get(status);
     if (!s) {
-      s = { labels: { method, route, status: String(status) }, count: 0, sum: 0, perBucket: new Array(buckets.length + 1).fill(0) };
+      s = {
+        labels: { method, route, status: String(status) }, count: 0, sum: 0,
+        perBucket: new Array(buckets.length + 1).fill(0),
+      };
       byStatus.set(status, s);
       series.push(s);
     }

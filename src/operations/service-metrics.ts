@@ -69,7 +69,9 @@ export function createServiceMetrics() {
       circuitSource = source;
     },
     register(registry: Registry): void {
-      const all: Metric<string>[] = [pinSends, pinConfirmations, providerCalls, providerDuration, rateLimitRefusals, circuitState];
+      const all: Metric<string>[] = [
+        pinSends, pinConfirmations, providerCalls, providerDuration, rateLimitRefusals, circuitState,
+      ];
       for (const metric of all) registry.registerMetric(metric);
     },
   };

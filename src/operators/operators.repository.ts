@@ -21,7 +21,10 @@ export function createOperatorsRepository(db: Queryable) {
         `insert into operators (id, name, role, email, key_hash, password_hash, created_at)
          select $1, $2, $3, $4, $5, $6, $7
          where $4::text is null or not exists (select 1 from operators where lower(email) = lower($4::text) and deleted_at is null)`,
-        [operator.id, operator.name, operator.role, operator.email, operator.key_hash, operator.password_hash, operator.created_at],
+        [
+          operator.id, operator.name, operator.role, operator.email, operator.key_hash, operator.password_hash,
+          operator.created_at,
+        ],
       );
       return rowCount === 1;
     },

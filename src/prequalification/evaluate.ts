@@ -45,7 +45,12 @@ function offerOrMissing(input: PrequalificationInput, config: PrequalificationCo
   const term = input.loan?.term;
   const { report } = input;
   if (!known(price) || !known(downPayment) || !known(term) || !report) {
-    return absent([known(price), FIELD.price], [known(downPayment), FIELD.downPayment], [known(term), FIELD.term], [Boolean(report), FIELD.report]);
+    return absent(
+      [known(price), FIELD.price],
+      [known(downPayment), FIELD.downPayment],
+      [known(term), FIELD.term],
+      [Boolean(report), FIELD.report],
+    );
   }
   return buildOffer({ price, downPayment, term, report }, config);
 }

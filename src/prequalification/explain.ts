@@ -21,7 +21,10 @@ const maxDelinquency = (input: PrequalificationInput) =>
   input.report ? Math.max(0, ...input.report.accounts.map((a) => a.worstDelinquencyDays)) : null;
 
 /** Per rule name: which configuration keys are its thresholds, and which lead values it reads. */
-const table: Record<string, { threshold: (keyof PrequalificationConfig)[]; inputs: (input: PrequalificationInput) => Values }> = {
+const table: Record<string, {
+  threshold: (keyof PrequalificationConfig)[];
+  inputs: (input: PrequalificationInput) => Values;
+}> = {
   'applicant-age': { threshold: ['minimumAge', 'maximumAge'], inputs: (i) => ({ birthDate: i.birthDate ?? null }) },
   'age-at-end-of-term': { threshold: ['maximumAgeAtEndOfTerm'], inputs: (i) => ({ birthDate: i.birthDate ?? null, term: i.loan?.term ?? null }) },
   'bureau-score': {
@@ -32,13 +35,19 @@ const table: Record<string, { threshold: (keyof PrequalificationConfig)[]; input
     threshold: ['maximumDaysPastDue', 'delinquencyLookbackMonths'],
     inputs: (i) => ({
       worstDelinquencyDays: maxDelinquency(i),
-      delinquencies: i.report?.accounts.filter((a) => a.worstDelinquencyDays > 0).map((a) => ({ days: a.worstDelinquencyDays, date: a.worstDelinquencyDate })) ?? null,
+      delinquencies: i.report?.accounts
+        .filter((a) => a.worstDelinquencyDays > 0)
+        .map((a) => ({ days: a.worstDelinquencyDays, date: a.worstDelinquencyDate })) ?? null,
     }),
   },
   'term-offered': { threshold: ['allowedTerms'], inputs: (i) => ({ term: i.loan?.term ?? null }) },
   'down-payment-share': {
     threshold: ['minimumDownPaymentShare', 'noRecordMinimumDownPaymentShare', 'noRecordPolicy'],
-    inputs: (i) => ({ price: i.vehicle?.price ?? null, downPayment: i.loan?.downPayment ?? null, recordFound: i.report?.recordFound ?? null }),
+    inputs: (i) => ({
+      price: i.vehicle?.price ?? null,
+      downPayment: i.loan?.downPayment ?? null,
+      recordFound: i.report?.recordFound ?? null,
+    }),
   },
   'employment-seniority': {
     threshold: ['minimumSeniorityMonths'],
@@ -51,8 +60,11 @@ const table: Record<string, { threshold: (keyof PrequalificationConfig)[]; input
   'payment-to-income': {
     threshold: ['maximumPaymentToIncome'],
     inputs: (i) => ({
-      price: i.vehicle?.price ?? null, downPayment: i.loan?.downPayment ?? null, term: i.loan?.term ?? null, income: i.financial?.income ?? null,
-      reportedMonthlyDebts: i.report ? i.report.accounts.reduce((sum, a) => sum + Math.max(0, a.monthlyPayment), 0) : null,
+      price: i.vehicle?.price ?? null, downPayment: i.loan?.downPayment ?? null, term: i.loan?.term ?? null,
+      income: i.financial?.income ?? null,
+      reportedMonthlyDebts: i.report
+        ? i.report.accounts.reduce((sum, a) => sum + Math.max(0, a.monthlyPayment), 0)
+        : null,
     }),
   },
   'vehicle-age': { threshold: ['maximumVehicleAgeYears'], inputs: (i) => ({ modelYear: i.vehicle?.modelYear ?? null, term: i.loan?.term ?? null }) },

@@ -56,7 +56,12 @@ function netPresentValue(i: number, payment: number, termMonths: number, disburs
  * The annual rate i (a fraction) solving Σ_{j=1..n} A / (1 + i)^(j/12) = principal − commission,
  * found by bisection to well under 0.1 basis point.
  */
-export function solveCatRate(principal: number, openingCommission: number, paymentWithoutIva: number, termMonths: number): number {
+export function solveCatRate(
+  principal: number,
+  openingCommission: number,
+  paymentWithoutIva: number,
+  termMonths: number,
+): number {
   const disbursed = principal - openingCommission;
   if (!(disbursed > 0) || !(paymentWithoutIva > 0)) throw new RangeError('the CAT needs a positive disbursement and payment');
   const npv = (i: number) => netPresentValue(i, paymentWithoutIva, termMonths, disbursed);
@@ -73,7 +78,12 @@ export function solveCatRate(principal: number, openingCommission: number, payme
 }
 
 /** The CAT as Banxico publishes it: percent, one decimal (12.68…% → 12.7). */
-export function cat(principal: number, openingCommission: number, monthlyPaymentWithoutIva: number, termMonths: number): number {
+export function cat(
+  principal: number,
+  openingCommission: number,
+  monthlyPaymentWithoutIva: number,
+  termMonths: number,
+): number {
   const rate = solveCatRate(principal, openingCommission, monthlyPaymentWithoutIva, termMonths);
   return Math.round(rate * 1000 + 1e-9) / 10;
 }

@@ -4,7 +4,6 @@
  */
 import type { Db, Queryable } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
-import { newId } from '../shared/ids.ts';
 import type { Bureau, BureauReport } from '../bureau/index.ts';
 import { recordPrequalification, type Actor, type Lead, type LeadSealer, type LeadsRepository, type StoredPrequalification } from '../leads/index.ts';
 import { evaluatePrequalification, type PrequalificationInput } from './evaluate.ts';
@@ -39,13 +38,27 @@ export function toPrequalificationInput(lead: Lead, report: BureauReport): Prequ
 export function createPrequalificationService(deps: Deps) {
   function evaluate(lead: Lead, report: BureauReport, now: Date): StoredPrequalification {
     const result = evaluatePrequalification(toPrequalificationInput(lead, report), deps.config, now);
-    return { decision: result.decision, reasons: result.reasons, offer: result.offer, evaluatedAt: now.toISOString(), explanation: result.explanation };
+    return {
+      decision: result.decision, reasons: result.reasons, offer: result.offer, evaluatedAt: now.toISOString(),
+      explanation: result.explanation,
+    };
   }
 
   /** Inside the caller's transaction, with the lead row locked. */
-  async function apply(tx: Queryable, actor: Actor, lead: Lead, report: BureauReport, now: Date): Promise<StoredPrequalification> {
+  async function apply(
+    tx: Queryable,
+    actor: Actor,
+    lead: Lead,
+    report: BureauReport,
+    now: Date,
+  ): Promise<StoredPrequalification> {
     const prequalification = evaluate(lead, report, now);
-    await recordPrequalification(tx, { leadId: lead.id, companyId: actor.companyId, actor: actor.consumerKey, at: now }, lead.status, prequalification);
+    await recordPrequalification(
+      tx,
+      { leadId: lead.id, companyId: actor.companyId, actor: actor.consumerKey, at: now },
+      lead.status,
+      prequalification,
+    );
     return prequalification;
   }
 

@@ -42,7 +42,13 @@ export function createSmtpEmailSender(config: SmtpEmailConfig): SmtpEmailSender 
       try {
         // nodemailer ≥ 10.5 honors the signal: a queued send is dropped, an in-flight one closes its
         // connection. An abort cannot prove the server has not already accepted the message.
-        await transport.sendMail({ from: config.from, to: message.to, subject: message.subject, text: message.text, signal });
+        await transport.sendMail({
+          from: config.from,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          signal,
+        });
         return { ok: true, value: undefined };
       } catch (err) {
         return failureOf(err, signal);

@@ -71,7 +71,10 @@ export function describeError(err: unknown): string {
  * Reads at most `maxBytes` of an HTTP body as text, or null when it is longer (the stream is then
  * destroyed, so a misbehaving provider cannot make us buffer without bound).
  */
-export async function readBoundedText(body: AsyncIterable<Uint8Array> & { destroy(): unknown }, maxBytes: number): Promise<string | null> {
+export async function readBoundedText(
+  body: AsyncIterable<Uint8Array> & { destroy(): unknown },
+  maxBytes: number,
+): Promise<string | null> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of body) {

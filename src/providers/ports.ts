@@ -5,7 +5,10 @@
  * src/bureau/report.ts.
  */
 export type ProviderKind = 'sms' | 'email' | 'bureau';
-/** timeout: no answer in time or unreachable; rejected: the provider refused our request; error: the provider failed. */
+/**
+ * timeout: no answer in time or unreachable; rejected: the provider refused our request; error: the provider
+ * failed.
+ */
 export type FailureKind = 'timeout' | 'rejected' | 'error' | 'circuit_open';
 
 export type ProviderResult<T> = { ok: true; value: T } | { ok: false; kind: FailureKind; detail?: string };

@@ -33,7 +33,9 @@ export function createSandboxMessagesRepository(db: Queryable) {
          where lead_id = $1 order by sent_at desc, seq desc limit $2`,
         [leadId, limit],
       );
-      return rows.map((r) => ({ id: r.id, leadId: r.lead_id, channel: r.channel, toMasked: r.to_masked, bodyEnc: r.body_enc, sentAt: r.sent_at }));
+      return rows.map((r) => ({
+        id: r.id, leadId: r.lead_id, channel: r.channel, toMasked: r.to_masked, bodyEnc: r.body_enc, sentAt: r.sent_at,
+      }));
     },
   };
 }

@@ -25,7 +25,10 @@ export function failureOutcome(error: unknown): string {
   return 'error';
 }
 
-export function instrumentVerification(service: VerificationService, metrics: VerificationMetrics): VerificationService {
+export function instrumentVerification(
+  service: VerificationService,
+  metrics: VerificationMetrics,
+): VerificationService {
   return {
     ...service,
     async sendPin(actor, leadId, channel, ...rest) {

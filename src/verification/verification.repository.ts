@@ -1,4 +1,7 @@
-/** SQL for PINs and PIN sends (the bureau report is stored by src/bureau). Every method takes an optional transaction. */
+/**
+ * SQL for PINs and PIN sends (the bureau report is stored by src/bureau). Every method takes an optional
+ * transaction.
+ */
 import type { Queryable } from '../db/database.ts';
 import type { PendingPin } from './pin.ts';
 
@@ -20,7 +23,10 @@ export function createVerificationRepository(db: Queryable) {
     },
 
     /** A new PIN replaces the previous one, with a fresh count of tries. */
-    async replacePin(pin: { leadId: string; pinHash: string; channel: string; sentAt: Date; expiresAt: Date }, tx: Queryable = db): Promise<void> {
+    async replacePin(
+      pin: { leadId: string; pinHash: string; channel: string; sentAt: Date; expiresAt: Date },
+      tx: Queryable = db,
+    ): Promise<void> {
       await tx.query(
         `insert into lead_pins (lead_id, pin_hash, channel, sent_at, expires_at, failed_attempts, verified_at)
          values ($1, $2, $3, $4, $5, 0, null)
@@ -36,7 +42,9 @@ export function createVerificationRepository(db: Queryable) {
         [leadId],
       );
       const r = rows[0];
-      return r ? { pinHash: r.pin_hash, expiresAt: r.expires_at, failedAttempts: r.failed_attempts, verifiedAt: r.verified_at } : undefined;
+      return r
+        ? { pinHash: r.pin_hash, expiresAt: r.expires_at, failedAttempts: r.failed_attempts, verifiedAt: r.verified_at }
+        : undefined;
     },
 
     async countFailedAttempt(leadId: string, tx: Queryable = db): Promise<void> {

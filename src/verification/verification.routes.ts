@@ -79,7 +79,12 @@ export const verificationRoutes =
     }, async (request, reply) => {
       const auth = requireAuth(request);
       const userAgent = request.headers['user-agent']?.slice(0, 512) ?? null;
-      await deps.verification.confirmPin(auth, request.params.leadId, request.body, { requestId: request.id, clientAddress: request.ip, userAgent });
+      await deps.verification.confirmPin(
+        auth,
+        request.params.leadId,
+        request.body,
+        { requestId: request.id, clientAddress: request.ip, userAgent },
+      );
       return sendEmpty(reply, 204);
     });
   };

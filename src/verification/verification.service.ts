@@ -1,7 +1,7 @@
 /**
  * PIN send (op 13) and PIN confirmation (op 14). Provider calls never run inside a transaction;
- * a provider failure changes nothing (docs/api.md, "412: third-party failures"): a failed send leaves the previous PIN as it
- * was, and a bureau failure leaves the lead VERIFIED with its confirmed PIN, so the same
+ * a provider failure changes nothing (docs/api.md, "412: third-party failures"): a failed send leaves
+ * the previous PIN as it was, and a bureau failure leaves the lead VERIFIED with its confirmed PIN, so the same
  * confirmation can simply be retried.
  */
 import { errors, toAppError } from '../http/app-error.ts';
@@ -100,12 +100,23 @@ export function createVerificationService(deps: Deps) {
         const row = await leads.lock(leadId, actor.companyId, tx);
         const context = { leadId, companyId: actor.companyId, actor: actor.consumerKey, at: sentAt };
         if (!row || !(await recordPinSent(tx, context, row.status, channel))) throw errors.leadVerified();
-        await verification.replacePin({ leadId, pinHash: hashPin(deps.pinKey, lead.id, pin), channel, sentAt, expiresAt: new Date(sentAt.getTime() + pinValidityMs) }, tx);
+        await verification.replacePin({
+          leadId,
+          pinHash: hashPin(deps.pinKey, lead.id, pin),
+          channel,
+          sentAt,
+          expiresAt: new Date(sentAt.getTime() + pinValidityMs),
+        }, tx);
         await deps.sandbox?.record({ leadId: row.id, channel, ...sent, sentAt }, tx);
       });
     },
 
-    async confirmPin(actor: Actor, leadId: string, payload: { pin: string; pinConfirmation?: string }, origin?: CallOrigin): Promise<void> {
+    async confirmPin(
+      actor: Actor,
+      leadId: string,
+      payload: { pin: string; pinConfirmation?: string },
+      origin?: CallOrigin,
+    ): Promise<void> {
       const lead = await confirmInTransaction(actor, leadId, payload, origin);
       const result = await deps.bureau.query(lead);
       if (!result.ok) {
@@ -117,7 +128,12 @@ export function createVerificationService(deps: Deps) {
   };
 
   /** Checks the PIN; a wrong try is counted (and committed) before the 400 is answered. */
-  async function confirmInTransaction(actor: Actor, leadId: string, payload: { pin: string; pinConfirmation?: string }, origin?: CallOrigin): Promise<Lead> {
+  async function confirmInTransaction(
+    actor: Actor,
+    leadId: string,
+    payload: { pin: string; pinConfirmation?: string },
+    origin?: CallOrigin,
+  ): Promise<Lead> {
     const now = clock.now();
     const outcome = await deps.db.transaction(async (tx) => {
       const row = await leads.lock(leadId, actor.companyId, tx);
@@ -146,7 +162,8 @@ export function createVerificationService(deps: Deps) {
         await deps.consents.record({
           leadId: row.id, channel, destinationMasked: maskDestination(channel, channel === 'SMS' ? lead.phone : lead.email),
           pinSentAt: new Date(lead.verification!.pinSentAt), confirmedAt: now, consumerKey: actor.consumerKey,
-          requestId: origin?.requestId ?? null, clientAddress: origin?.clientAddress ?? null, userAgent: origin?.userAgent ?? null,
+          requestId: origin?.requestId ?? null, clientAddress: origin?.clientAddress ?? null,
+          userAgent: origin?.userAgent ?? null,
         }, tx);
       }
       return { lead } as const;

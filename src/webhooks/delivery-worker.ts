@@ -57,7 +57,12 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     try {
       const startedAt = clock.now();
       const body = bodyOf(d);
-      const outcome = await deps.sender.send(d.url, signedHeaders(secretsOf(d, startedAt), d.event_id, startedAt, body), body, controller.signal);
+      const outcome = await deps.sender.send(
+        d.url,
+        signedHeaders(secretsOf(d, startedAt), d.event_id, startedAt, body),
+        body,
+        controller.signal,
+      );
       // A stop aborted it: nothing is recorded, the delivery is given back for the next claim.
       if (controller.signal.aborted) return repository.release(d.id);
       const now = clock.now();
@@ -69,7 +74,10 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       await repository.recordAttempt({
         id: d.id, endpointId: d.endpoint_id, status, next, at: now, disable: gone,
         disableBefore: new Date(now.getTime() - disableAfterFailingMs),
-        attempt: { at: startedAt.toISOString(), statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error },
+        attempt: {
+          at: startedAt.toISOString(), statusCode: outcome.statusCode, durationMs: outcome.durationMs,
+          error: outcome.error,
+        },
       });
       deps.onAttempt?.(ok ? 'succeeded' : gone ? 'disabled' : next ? 'retrying' : 'failed');
     } finally {

@@ -31,7 +31,9 @@ export function createWebhookSender(options: { policy: UrlPolicy; timeoutMs: num
         if (addresses.length === 0) return callback(new Error(`no address for ${hostname}`), '', 4);
         if (refused) return callback(new RefusedAddressError(`address refused: ${refused}`), '', 4);
         const all = addresses.map((a) => ({ address: a.address, family: a.family }));
-        if ((lookupOptions as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof all) => void)(null, all);
+        if ((lookupOptions as { all?: boolean }).all) {
+          return (callback as unknown as (e: null, a: typeof all) => void)(null, all);
+        }
         callback(null, all[0].address, all[0].family);
       },
       (error: Error) => callback(error as NodeJS.ErrnoException, '', 4),
@@ -39,7 +41,12 @@ export function createWebhookSender(options: { policy: UrlPolicy; timeoutMs: num
   };
   const agent = new Agent({ connect: { lookup, timeout: options.timeoutMs }, keepAliveTimeout: 4000 });
 
-  async function send(url: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<SendOutcome> {
+  async function send(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    signal?: AbortSignal,
+  ): Promise<SendOutcome> {
     const started = now();
     const elapsed = () => Math.round(now() - started);
     const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');

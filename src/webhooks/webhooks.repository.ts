@@ -62,7 +62,10 @@ export function createWebhooksRepository(db: Db) {
       await db.query(
         `insert into webhook_endpoints (id, company_id, url, event_types, description, enabled, secret_enc, created_at, updated_at)
          values ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9)`,
-        [row.id, row.company_id, row.url, row.event_types && JSON.stringify(row.event_types), row.description, row.enabled, row.secret_enc, row.created_at, row.updated_at],
+        [
+          row.id, row.company_id, row.url, row.event_types && JSON.stringify(row.event_types), row.description,
+          row.enabled, row.secret_enc, row.created_at, row.updated_at,
+        ],
       );
     },
 
@@ -76,7 +79,12 @@ export function createWebhooksRepository(db: Db) {
       return rows[0];
     },
 
-    async updateEndpoint(id: string, owner: string | null, changes: EndpointChanges, at: Date): Promise<EndpointRow | undefined> {
+    async updateEndpoint(
+      id: string,
+      owner: string | null,
+      changes: EndpointChanges,
+      at: Date,
+    ): Promise<EndpointRow | undefined> {
       const params: unknown[] = [id, owner, at];
       const sets = Object.entries(changes)
         .filter(([, value]) => value !== undefined)
@@ -99,7 +107,13 @@ export function createWebhooksRepository(db: Db) {
     },
 
     /** The current secret becomes the previous one, still signing until `previousUntil`. */
-    async rotateSecret(id: string, owner: string | null, secretEnc: string, at: Date, previousUntil: Date): Promise<boolean> {
+    async rotateSecret(
+      id: string,
+      owner: string | null,
+      secretEnc: string,
+      at: Date,
+      previousUntil: Date,
+    ): Promise<boolean> {
       const { rowCount } = await db.query(
         `update webhook_endpoints set previous_secret_enc = secret_enc, previous_secret_until = $4, secret_enc = $3, updated_at = $5
          where id = $1 and ${ownerIs(2)}`,
@@ -109,7 +123,9 @@ export function createWebhooksRepository(db: Db) {
     },
 
     /** A `webhook.test` event and its one delivery, to this endpoint only. */
-    async insertTestDelivery(t: { eventId: string; deliveryId: string; endpointId: string; companyId: string | null; at: Date; data: object }): Promise<void> {
+    async insertTestDelivery(t: {
+      eventId: string; deliveryId: string; endpointId: string; companyId: string | null; at: Date; data: object;
+    }): Promise<void> {
       await db.query(
         `with event as (
            insert into webhook_events (id, type, company_id, lead_id, occurred_at, data) values ($1, 'webhook.test', $2, null, $3, $4::jsonb)
@@ -121,7 +137,11 @@ export function createWebhooksRepository(db: Db) {
     },
 
     /** Newest first; the cursor is the (created_at, id) of the last delivery of the previous page. */
-    async listDeliveries(endpointId: string, limit: number, after?: { createdAt: Date; id: string }): Promise<DeliveryRow[]> {
+    async listDeliveries(
+      endpointId: string,
+      limit: number,
+      after?: { createdAt: Date; id: string },
+    ): Promise<DeliveryRow[]> {
       const params: unknown[] = [endpointId, limit];
       let cursor = '';
       if (after) {

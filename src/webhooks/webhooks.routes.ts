@@ -95,7 +95,8 @@ export const webhooksRoutes =
         ...base, operationId: op('TestWebhookEndpoint'), summary: 'Send a webhook.test event to this endpoint',
         params: s.EndpointParams, response: { 202: s.WebhookDeliveryAccepted, ...fails },
       },
-    }, async (request, reply) => reply.code(202).send(await service.sendTest(ownerOf(request), request.params.endpointId)));
+    }, async (request, reply) =>
+      reply.code(202).send(await service.sendTest(ownerOf(request), request.params.endpointId)));
 
     app.get(`${path}/:endpointId/deliveries`, {
       schema: {
@@ -111,5 +112,7 @@ export const webhooksRoutes =
         params: s.DeliveryParams, response: { 202: s.WebhookDeliveryAccepted, ...fails },
       },
     }, async (request, reply) =>
-      reply.code(202).send(await service.retry(ownerOf(request), request.params.endpointId, request.params.deliveryId)));
+      reply.code(202).send(
+        await service.retry(ownerOf(request), request.params.endpointId, request.params.deliveryId),
+      ));
   };

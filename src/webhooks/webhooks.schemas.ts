@@ -20,7 +20,12 @@ export const WebhookEndpointCreate = Type.Object(
 );
 
 export const WebhookEndpointUpdate = Type.Object(
-  { url: Type.Optional(url), eventTypes: Type.Optional(nullable(EventTypes)), description: Type.Optional(nullable(description)), enabled: Type.Optional(Type.Boolean()) },
+  {
+    url: Type.Optional(url),
+    eventTypes: Type.Optional(nullable(EventTypes)),
+    description: Type.Optional(nullable(description)),
+    enabled: Type.Optional(Type.Boolean()),
+  },
   { $id: 'WebhookEndpointUpdate', additionalProperties: false, minProperties: 1, examples: [{ enabled: true }] },
 );
 
@@ -83,8 +88,14 @@ export const WebhookDeliveryList = Type.Object(
 );
 
 export const EndpointParams = Type.Object({ endpointId: Type.String({ pattern: uuidPattern }) });
-export const DeliveryParams = Type.Object({ endpointId: Type.String({ pattern: uuidPattern }), deliveryId: Type.String({ pattern: uuidPattern }) });
+export const DeliveryParams = Type.Object({
+  endpointId: Type.String({ pattern: uuidPattern }),
+  deliveryId: Type.String({ pattern: uuidPattern }),
+});
 export const DeliveryListQuery = Type.Object(
-  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })), cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
   { additionalProperties: false },
 );

@@ -90,11 +90,15 @@ export function createWebhooksService(deps: Deps) {
       const id = newId();
       const secret = newSecret();
       const row = {
-        id, company_id: owner, url: input.url, event_types: input.eventTypes ?? null, description: input.description ?? null,
+        id, company_id: owner, url: input.url, event_types: input.eventTypes ?? null,
+        description: input.description ?? null,
         enabled: true, secret_enc: deps.encryption.encrypt(secret, secretContext(id)), created_at: now, updated_at: now,
       };
       await repository.insertEndpoint(row);
-      return { ...endpointView({ ...row, previous_secret_enc: null, previous_secret_until: null, failing_since: null }), secret };
+      return {
+        ...endpointView({ ...row, previous_secret_enc: null, previous_secret_until: null, failing_since: null }),
+        secret,
+      };
     },
 
     async list(owner: Owner) {
@@ -125,7 +129,13 @@ export function createWebhooksService(deps: Deps) {
       const row = await endpointOf(owner, id);
       const now = clock.now();
       const secret = newSecret();
-      await repository.rotateSecret(row.id, owner, deps.encryption.encrypt(secret, secretContext(row.id)), now, new Date(now.getTime() + rotationOverlapMs));
+      await repository.rotateSecret(
+        row.id,
+        owner,
+        deps.encryption.encrypt(secret, secretContext(row.id)),
+        now,
+        new Date(now.getTime() + rotationOverlapMs),
+      );
       return { secret };
     },
 
@@ -144,14 +154,23 @@ export function createWebhooksService(deps: Deps) {
     async deliveries(owner: Owner, id: string, query: { limit?: number; cursor?: string }) {
       const row = await endpointOf(owner, id);
       const limit = query.limit ?? 50;
-      const rows = await repository.listDeliveries(row.id, limit + 1, query.cursor ? decodeCursor(query.cursor) : undefined);
+      const rows = await repository.listDeliveries(
+        row.id,
+        limit + 1,
+        query.cursor ? decodeCursor(query.cursor) : undefined,
+      );
       const page = rows.slice(0, limit);
-      return { items: page.map(deliveryView), nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
+      return {
+        items: page.map(deliveryView),
+        nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
+      };
     },
 
     async retry(owner: Owner, id: string, deliveryId: string) {
       const row = await endpointOf(owner, id);
-      if (!(await repository.retryDelivery(deliveryId.toLowerCase(), row.id, clock.now()))) throw errors.webhookDeliveryNotFound();
+      if (!(await repository.retryDelivery(deliveryId.toLowerCase(), row.id, clock.now()))) {
+        throw errors.webhookDeliveryNotFound();
+      }
       deps.kick?.();
       return { deliveryId: deliveryId.toLowerCase() };
     },
