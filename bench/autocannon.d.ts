@@ -14,8 +14,8 @@ declare module 'autocannon' {
         method?: string;
         path?: string;
         body?: string;
-        setupRequest?(request: Record<string, unknown>, context: any): Record<string, unknown>;
-        onResponse?(status: number, body: string, context: any): void;
+        setupRequest?(request: Record<string, unknown>, context: Record<string, unknown>): Record<string, unknown>;
+        onResponse?(status: number, body: string, context: Record<string, unknown>): void;
       }[];
     }
     interface Histogram {

@@ -17,9 +17,14 @@ export interface RecordedAnswer {
 /** Headers Node writes itself for every answer (they are not part of what a route sends). */
 const writtenByNode = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
-export function recordAnswer(path: string, answer: { statusCode: number; headers: Record<string, unknown>; rawPayload: Buffer }): RecordedAnswer {
+export function recordAnswer(
+  path: string,
+  answer: { statusCode: number; headers: Record<string, unknown>; rawPayload: Buffer },
+): RecordedAnswer {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(answer.headers)) if (!writtenByNode.has(name)) headers[name] = String(value);
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (!writtenByNode.has(name)) headers[name] = String(value);
+  }
   return { path, status: answer.statusCode, headers, body: answer.rawPayload };
 }
 

@@ -33,7 +33,8 @@ export interface RunResult {
   failures: string[];
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]);
+const percentile = (sorted: number[], p: number) =>
+  (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]);
 
 export async function runConstantRate(
   operations: Operation[],
@@ -70,7 +71,12 @@ export async function runConstantRate(
 
   for (let i = 0; i < total; i++) {
     const scheduled = start + (i * 1000) / rate;
-    for (const e of pendingEvents) if (!e.done && scheduled - start >= e.atMs) (e.done = true), eventRuns.push(e.run());
+    for (const e of pendingEvents) {
+      if (!e.done && scheduled - start >= e.atMs) {
+        e.done = true;
+        eventRuns.push(e.run());
+      }
+    }
     const wait = scheduled - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     maxLagMs = Math.max(maxLagMs, performance.now() - scheduled);
@@ -106,7 +112,14 @@ export async function runConstantRate(
     failures,
     operations: operations.map((op, k) => {
       const sorted = latencies[k].sort((a, b) => a - b);
-      return { name: op.name, count: sorted.length, p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), maxMs: sorted.at(-1) ?? 0, failures: failed[k] };
+      return {
+        name: op.name,
+        count: sorted.length,
+        p50Ms: percentile(sorted, 0.5),
+        p99Ms: percentile(sorted, 0.99),
+        maxMs: sorted.at(-1) ?? 0,
+        failures: failed[k],
+      };
     }),
   };
 }

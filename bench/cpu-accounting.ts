@@ -52,7 +52,13 @@ export function cpuSnapshot(): CpuSnapshot | undefined {
   const postgres = postgresPids().reduce((sum, pid) => sum + cpuSeconds(`/proc/${pid}/stat`), 0);
   // cpu user nice system idle iowait irq softirq steal
   const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
-  return { mainThread, otherThreads, postgres, machineBusy: (user + nice + system + irq + softirq) / ticksPerSecond, steal: steal / ticksPerSecond };
+  return {
+    mainThread,
+    otherThreads,
+    postgres,
+    machineBusy: (user + nice + system + irq + softirq) / ticksPerSecond,
+    steal: steal / ticksPerSecond,
+  };
 }
 
 /** CPU microseconds per request of each part between two snapshots. */

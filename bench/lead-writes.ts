@@ -40,7 +40,12 @@ function sections(phone: string) {
  * Runs the load in a worker thread, as autocannon does for the reads, so the client's own work
  * does not take the service's event loop.
  */
-export function measureLeadWrites(baseUrl: string, token: string, concurrency: number, seconds: number): Promise<WriteResult> {
+export function measureLeadWrites(
+  baseUrl: string,
+  token: string,
+  concurrency: number,
+  seconds: number,
+): Promise<WriteResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./worker-bootstrap.mjs', import.meta.url), {
       workerData: { module: import.meta.url, baseUrl, token, concurrency, seconds },
@@ -51,7 +56,12 @@ export function measureLeadWrites(baseUrl: string, token: string, concurrency: n
 }
 
 if (!isMainThread && workerData?.baseUrl) {
-  const { baseUrl, token, concurrency, seconds } = workerData as { baseUrl: string; token: string; concurrency: number; seconds: number };
+  const { baseUrl, token, concurrency, seconds } = workerData as {
+    baseUrl: string;
+    token: string;
+    concurrency: number;
+    seconds: number;
+  };
   parentPort!.postMessage(await driveLeadWrites(baseUrl, token, concurrency, seconds));
 }
 
@@ -59,7 +69,12 @@ if (!isMainThread && workerData?.baseUrl) {
  * `concurrency` partners each create and fill leads, one request at a time, for `seconds`: an
  * autocannon request sequence per connection (create, then the six sections of the lead it got).
  */
-async function driveLeadWrites(baseUrl: string, token: string, concurrency: number, seconds: number): Promise<WriteResult> {
+async function driveLeadWrites(
+  baseUrl: string,
+  token: string,
+  concurrency: number,
+  seconds: number,
+): Promise<WriteResult> {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   let phones = 0;
   let leads = 0;
@@ -110,7 +125,8 @@ async function driveLeadWrites(baseUrl: string, token: string, concurrency: numb
   return {
     generatorCpuSeconds: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
     leads, requests: result.requests.total, seconds: elapsed, leadsPerSecond: leads / elapsed,
-    requestsPerSecond: result.requests.total / elapsed, p99Ms: result.latency.p99, errors: errors + result.errors + result.timeouts,
+    requestsPerSecond: result.requests.total / elapsed, p99Ms: result.latency.p99,
+    errors: errors + result.errors + result.timeouts,
   };
 }
 

@@ -70,7 +70,8 @@ export function median(values: number[]): number {
 /** The round whose figure is the median of the rounds: its latencies stay those of one real run. */
 export function medianOf(runs: Measurement[], name = runs[0].name): Measurement {
   const m = median(runs.map((r) => r.requestsPerSecond));
-  const closest = runs.reduce((a, b) => (Math.abs(b.requestsPerSecond - m) < Math.abs(a.requestsPerSecond - m) ? b : a));
+  const closest = runs.reduce((a, b) =>
+    (Math.abs(b.requestsPerSecond - m) < Math.abs(a.requestsPerSecond - m) ? b : a));
   return {
     ...closest,
     name,

@@ -60,7 +60,9 @@ async function readsAcross(instances: ServiceProcess[], headers: Record<string, 
       const cpuBefore = instances.map((i) => i.cpuSeconds());
       const runs = await Promise.all(instances.map((i) => cannon(`${i.base}${path}`, headers, 5, 2)));
       const requests = runs.reduce((sum, r) => sum + r.requests.total, 0);
-      serviceCpu.push((instances.reduce((sum, i, k) => sum + i.cpuSeconds() - cpuBefore[k], 0) * 1e6) / Math.max(1, requests));
+      serviceCpu.push(
+        (instances.reduce((sum, i, k) => sum + i.cpuSeconds() - cpuBefore[k], 0) * 1e6) / Math.max(1, requests),
+      );
       const rate = runs.reduce((sum, r) => sum + r.requests.average, 0);
       non2xx += runs.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
       p99s.push(Math.max(...runs.map((r) => r.latency.p99)));
@@ -86,7 +88,10 @@ async function readsAcross(instances: ServiceProcess[], headers: Record<string, 
 const outageRate = Number(process.env.BENCH_OUTAGE_RATE ?? 100);
 const loanInfo = JSON.stringify({ downPayment: 80000, term: 48, purchaseIntention: 'WITHIN_A_MONTH' });
 
-async function mixedOperations(instances: ServiceProcess[], partners: { headers: Record<string, string> }[]): Promise<Operation[]> {
+async function mixedOperations(
+  instances: ServiceProcess[],
+  partners: { headers: Record<string, string> }[],
+): Promise<Operation[]> {
   // Leads to read and write: a few per partner, with a section saved so they are listed.
   const leads: { partner: number; id: string }[] = [];
   for (const [p, partner] of partners.entries()) {
@@ -147,7 +152,9 @@ export async function productionShape(): Promise<void> {
     const b = await startServiceProcess(shared);
     running.push(b);
 
-    const partners = await Promise.all(Array.from({ length: 4 }, (_, i) => newPartnerOn(running[i % 2].base, adminToken)));
+    const partners = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => newPartnerOn(running[i % 2].base, adminToken)),
+    );
     await readsAcross(running, partners[0].headers);
 
     const operations = await mixedOperations(running, partners);

@@ -5,7 +5,8 @@
  *   3. catalog reads under load, each against a bare Fastify route answering the same bytes.
  *   4. the lead write path (write-path.ts).
  * Load sections are named functions in `sections` below; `npm run bench -- reads` runs one of them
- * (after the first start, which every run measures). With DATABASE_URL the load runs against a fresh schema on that server.
+ * (after the first start, which every run measures). With DATABASE_URL the load runs against a fresh
+ * schema on that server.
  */
 import os from 'node:os';
 import { rmSync } from 'node:fs';
@@ -164,7 +165,9 @@ async function main() {
   try {
     const token = await partnerToken(app);
     const ctx: BenchContext = { app, container, base, token, partner: { authorization: `Bearer ${token}` } };
-    for (const [name, section] of Object.entries(sections)) if (chosen.length === 0 || chosen.includes(name)) await section(ctx);
+    for (const [name, section] of Object.entries(sections)) {
+      if (chosen.length === 0 || chosen.includes(name)) await section(ctx);
+    }
   } finally {
     await app.close();
     await container.close();

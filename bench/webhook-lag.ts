@@ -13,7 +13,8 @@ import { writeConcurrency } from './write-path.ts';
 const api = '/mx/b2b/autofin/api';
 const loadSeconds = 4;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 export async function webhookLag(ctx: BenchContext): Promise<void> {
   const lags: number[] = [];
@@ -41,7 +42,9 @@ export async function webhookLag(ctx: BenchContext): Promise<void> {
     const written = async () => Number((await ctx.container.db.query<{ n: string }>('select count(*) as n from webhook_deliveries')).rows[0].n);
     let expected = await written();
     const deadline = Date.now() + 60_000;
-    while ((lags.length < expected || lags.length < (expected = await written())) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ((lags.length < expected || lags.length < (expected = await written())) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const sorted = [...lags].sort((a, b) => a - b);
     console.log(`\nwebhook delivery lag: change → local receiver's 2xx, one endpoint subscribed to every event, under the lead write load (${writeConcurrency} partners, ${loadSeconds} s, ${ctx.container.db.engine})`);
     const line = (label: string, value: string) => console.log(`  ${label.padEnd(38)}${value.padStart(8)}`);

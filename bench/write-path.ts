@@ -138,7 +138,9 @@ export async function leadWritePath(ctx: Target, logLevel: string): Promise<void
       const afterBench = cpuSnapshot();
       if (tps === undefined) continue;
       rates.push(tps);
-      if (beforeBench && afterBench) pgbenchBusy += cpuPerRequest(beforeBench, afterBench, tps * writeSeconds).machineBusy / rounds;
+      if (beforeBench && afterBench) {
+        pgbenchBusy += cpuPerRequest(beforeBench, afterBench, tps * writeSeconds).machineBusy / rounds;
+      }
     }
     const pg = medianResult(results);
     row('PostgreSQL', pg);

@@ -85,7 +85,12 @@ export async function readyLead(t: TestApp, options: ReadyLeadOptions = {}): Pro
 }
 
 /** Saves the person of a lead left without one (the default name, the given RFC). */
-export async function savePerson(t: TestApp, leadId: string, rfc: string = sandboxRfc.A1, partner: Partner = t.partner) {
+export async function savePerson(
+  t: TestApp,
+  leadId: string,
+  rfc: string = sandboxRfc.A1,
+  partner: Partner = t.partner,
+) {
   return call(t, partner, 'POST', `/leads/${leadId}/person`, { ...leadDefaults.person, rfc, birthDate: sandboxBirthDate }, 200);
 }
 

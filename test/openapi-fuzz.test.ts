@@ -11,7 +11,9 @@ import { adminToken, api, buildTestApp, show, type TestApp } from './helper.ts';
 import { readyLead } from './lead-fixture.ts';
 import { createRequestArbitrary, type FuzzRequest, type OpenApiDocument } from './fuzz/request-arbitraries.ts';
 
-const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : process.env.CI ? 20261123 : Math.floor(Math.random() * 2 ** 31);
+const seed = process.env.FUZZ_SEED
+  ? Number(process.env.FUZZ_SEED)
+  : process.env.CI ? 20261123 : Math.floor(Math.random() * 2 ** 31);
 const runs = Number(process.env.FUZZ_RUNS ?? 2000);
 const errorKeys = ['additionalData', 'code', 'message', 'requestId', 'timestamp'];
 
@@ -23,8 +25,10 @@ function assertErrorResponse(request: FuzzRequest, status: number, body: string,
     assert.fail(`${where}: ${status} is not JSON: ${body.slice(0, 200)}`);
   }
   assert.deepEqual(Object.keys(parsed).sort(), errorKeys, `${where}: not an ErrorResponse: ${body.slice(0, 300)}`);
-  assert.ok(Number.isInteger(parsed.code) && String(parsed.code).startsWith(String(status).slice(0, 3)) || status === 412,
-    `${where}: code ${String(parsed.code)} for ${status}`);
+  assert.ok(
+    Number.isInteger(parsed.code) && String(parsed.code).startsWith(String(status).slice(0, 3)) || status === 412,
+    `${where}: code ${String(parsed.code)} for ${status}`,
+  );
   assert.equal(typeof parsed.message, 'string', where);
   assert.ok(parsed.additionalData === null || typeof parsed.additionalData === 'object', where);
   assert.ok(!Number.isNaN(Date.parse(String(parsed.timestamp))), where);

@@ -142,7 +142,10 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
 }
 
 /** A company, a credential and a bearer token through an instance's admin API. */
-export async function newPartnerOn(base: string, adminToken: string): Promise<{ token: string; consumerKey: string; headers: Record<string, string> }> {
+export async function newPartnerOn(
+  base: string,
+  adminToken: string,
+): Promise<{ token: string; consumerKey: string; headers: Record<string, string> }> {
   const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${base}${path}`, { method: 'POST', headers: admin, body: JSON.stringify(body) });

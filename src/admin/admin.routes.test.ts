@@ -195,7 +195,10 @@ describe('admin API', () => {
     await t.app.inject({ method: 'GET', url: `${api}/catalogs/zip-code/06700`, headers: t.partner.headers });
     await t.app.inject({ method: 'GET', url: `${api}/catalogs/zip-code/06700` });
     await t.app.inject({ method: 'GET', url: '/no/such/route' });
-    assert.deepEqual([await count(zip), await count(missing), await count(refused)], [before[0] + 2, before[1] + 1, before[2] + 1]);
+    assert.deepEqual(
+      [await count(zip), await count(missing), await count(refused)],
+      [before[0] + 2, before[1] + 1, before[2] + 1],
+    );
   });
 
   test('GET /metrics with the admin token is Prometheus text; without it 401', async () => {

@@ -30,9 +30,13 @@ describe('GET /admin/audit', () => {
     });
     assert.equal(typeof page1.nextCursor, 'string');
     const page2 = (await get(`/admin/audit?limit=2&cursor=${page1.nextCursor}`)).json();
-    assert.deepEqual(page2.items.map((r: { action: string; leadId: string; requestId: string; rows: null }) => [r.action, r.leadId, r.requestId, r.rows]), [
-      ['lead.read', leadId, 'audit-read', null],
-    ]);
+    assert.deepEqual(
+      page2.items.map((r: { action: string; leadId: string; requestId: string; rows: null }) =>
+        [r.action, r.leadId, r.requestId, r.rows]),
+      [
+        ['lead.read', leadId, 'audit-read', null],
+      ],
+    );
     assert.equal(page2.nextCursor, null);
     assertError(await get('/admin/audit?cursor=not-a-cursor'), 400, 40015, 'Bad Request');
     assertError(await get('/admin/audit?limit=0'), 400, 40015, 'Bad Request');

@@ -6,7 +6,12 @@ import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 
 type Body = Record<string, unknown>;
 
-function requestToken(t: TestApp, payload: Body | undefined, headers: Record<string, string> = {}, remoteAddress?: string) {
+function requestToken(
+  t: TestApp,
+  payload: Body | undefined,
+  headers: Record<string, string> = {},
+  remoteAddress?: string,
+) {
   return t.app.inject({ method: 'POST', url: '/auth/token', headers: { accept: 'application/json', ...headers }, payload, remoteAddress });
 }
 
@@ -64,13 +69,18 @@ describe('POST /auth/token', () => {
   });
 
   test('the token opens the partner API', async () => {
-    const token = (await requestToken(t, { consumer_key: t.partner.consumerKey, consumer_secret: t.partner.consumerSecret })).json().access_token;
+    const token = (
+      await requestToken(t, { consumer_key: t.partner.consumerKey, consumer_secret: t.partner.consumerSecret })
+    ).json().access_token;
     const res = await t.app.inject({ method: 'GET', url: `${api}/catalogs/years`, headers: { authorization: `Bearer ${token}` } });
     assert.equal(res.statusCode, 200, show(res));
   });
 
   test('without Accept-Version the request is v1', async () => {
-    const res = await requestToken(t, { consumer_key: t.partner.consumerKey, consumer_secret: t.partner.consumerSecret });
+    const res = await requestToken(t, {
+      consumer_key: t.partner.consumerKey,
+      consumer_secret: t.partner.consumerSecret,
+    });
     assert.equal(res.statusCode, 200, show(res));
     assert.equal(res.json().token_type, 'bearer');
   });
@@ -123,7 +133,10 @@ describe('TOKEN_TTL_SECONDS', () => {
   test('sets expires_in of new tokens', async () => {
     const t = await buildTestApp({ env: { TOKEN_TTL_SECONDS: '120' } });
     try {
-      const res = await requestToken(t, { consumer_key: t.partner.consumerKey, consumer_secret: t.partner.consumerSecret });
+      const res = await requestToken(t, {
+        consumer_key: t.partner.consumerKey,
+        consumer_secret: t.partner.consumerSecret,
+      });
       assert.equal(res.statusCode, 200, show(res));
       assert.equal(res.json().expires_in, 120);
     } finally {

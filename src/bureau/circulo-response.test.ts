@@ -23,10 +23,14 @@ test('an excellent history: the FICO score, open and closed accounts, inquiries'
 test('a delinquent history: peorAtraso missed payments × 30 days, its date, the amount past due', () => {
   const report = parseCirculoReport(delinquentHistory(now), at)!;
   assert.equal(report.score, 588);
-  assert.deepEqual(report.accounts.map((a) => [a.type, a.worstDelinquencyDays, a.worstDelinquencyDate, a.pastDue, a.monthlyPayment, a.balance]), [
-    ['PERSONAL_LOAN', 90, daysAgo(120), 9450, 3150, 38900],
-    ['CREDIT_CARD', 30, daysAgo(700), 0, 1200, 14300],
-  ]);
+  assert.deepEqual(
+    report.accounts.map((a) =>
+      [a.type, a.worstDelinquencyDays, a.worstDelinquencyDate, a.pastDue, a.monthlyPayment, a.balance]),
+    [
+      ['PERSONAL_LOAN', 90, daysAgo(120), 9450, 3150, 38900],
+      ['CREDIT_CARD', 30, daysAgo(700), 0, 1200, 14300],
+    ],
+  );
 });
 
 test('a FICO value outside 300–850 (an exclusion code) or no FICO entry is no score', () => {

@@ -12,7 +12,8 @@ import { startFakeCirculo, type FakeCirculo, type Scenario } from '../../test/ci
 import type { TestApp } from '../../test/helper.ts';
 import { assertNoContent, leadDefaults, pinApi, sandboxBirthDate, sandboxRfc } from '../../test/lead-fixture.ts';
 
-const codes = (lead: { prequalification: { reasons: { code: string }[] } }) => lead.prequalification.reasons.map((r) => r.code);
+const codes = (lead: { prequalification: { reasons: { code: string }[] } }) =>
+  lead.prequalification.reasons.map((r) => r.code);
 
 describe('Círculo de Crédito in production mode', () => {
   let keys: CirculoKeys;

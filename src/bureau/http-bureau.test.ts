@@ -87,12 +87,22 @@ test('a 200 with a valid report is ok, and the gateway receives the subject as J
 
 test('a 200 with no record found is ok with an empty report', async () => {
   const none = { ...report, recordFound: false, score: null, accounts: [], inquiries: [] };
-  assert.deepEqual((await queryAgainst(reply(200, none))).result, { ok: true, value: { report: none, raw: JSON.stringify(none) } });
+  assert.deepEqual(
+    (await queryAgainst(reply(200, none))).result,
+    { ok: true, value: { report: none, raw: JSON.stringify(none) } },
+  );
 });
 
 test('fields outside the contract are dropped from the report', async () => {
-  const extended = { ...report, rawGatewayPayload: { huge: true }, accounts: [{ ...report.accounts[0], internalId: 7 }] };
-  assert.deepEqual((await queryAgainst(reply(200, extended))).result, { ok: true, value: { report, raw: JSON.stringify(extended) } });
+  const extended = {
+    ...report,
+    rawGatewayPayload: { huge: true },
+    accounts: [{ ...report.accounts[0], internalId: 7 }],
+  };
+  assert.deepEqual(
+    (await queryAgainst(reply(200, extended))).result,
+    { ok: true, value: { report, raw: JSON.stringify(extended) } },
+  );
 });
 
 test('a report with an invalid shape or a body that is not JSON is an error', async () => {

@@ -58,7 +58,9 @@ test('every list of the vehicle catalog is sorted by name', () => {
     for (const brand of brands) {
       const models = items(index.vehicles.models(Number(year.id), Number(brand.id)));
       assert.ok(isSorted(models.map((m) => m.name)), `${year.id}/${brand.name}`);
-      for (const model of models) assert.ok(isSorted(names(index.vehicles.versions(Number(year.id), Number(brand.id), Number(model.id)))));
+      for (const model of models) {
+        assert.ok(isSorted(names(index.vehicles.versions(Number(year.id), Number(brand.id), Number(model.id)))));
+      }
     }
   }
 });

@@ -15,10 +15,17 @@ describe('the autofin command line: operators, leads and audit', () => {
   });
   after(() => t.close());
 
-  const autofin = (args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> =>
+  const autofin = (
+    args: string[],
+    env: Record<string, string> = {},
+  ): Promise<{ code: number; stdout: string; stderr: string }> =>
     new Promise((resolve) => {
-      execFile(process.execPath, [bin, ...args], { env: { ...process.env, ADMIN_TOKEN: adminToken, AUTOFIN_URL: url, ...env } }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+      execFile(
+        process.execPath,
+        [bin, ...args],
+        { env: { ...process.env, ADMIN_TOKEN: adminToken, AUTOFIN_URL: url, ...env } },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
     });
   const ok = async (args: string[], env?: Record<string, string>) => {
     const run = await autofin(args, env);
@@ -45,9 +52,12 @@ describe('the autofin command line: operators, leads and audit', () => {
     assert.equal(JSON.parse(refused.stderr).code, 4030);
 
     const audit = JSON.parse(await ok(['audit', 'list']));
-    assert.deepEqual(audit.items.slice(0, 2).map((r: { action: string; operatorId: string }) => [r.action, r.operatorId]), [
-      ['leads.export', created.id], ['lead.read', created.id],
-    ]);
+    assert.deepEqual(
+      audit.items.slice(0, 2).map((r: { action: string; operatorId: string }) => [r.action, r.operatorId]),
+      [
+        ['leads.export', created.id], ['lead.read', created.id],
+      ],
+    );
     assert.deepEqual(JSON.parse(await ok(['operators', 'revoke', created.id])), { id: created.id, deleted: true });
     assert.equal((await autofin(['leads', 'list'], analyst)).code, 1);
   });

@@ -15,8 +15,12 @@ after(() => t.close());
 
 const autofin = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { env: { ...process.env, ADMIN_TOKEN: adminToken, AUTOFIN_URL: url } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      { env: { ...process.env, ADMIN_TOKEN: adminToken, AUTOFIN_URL: url } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 const ok = async (args: string[]) => {
   const run = await autofin(args);

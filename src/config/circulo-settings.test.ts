@@ -94,7 +94,11 @@ describe('BUREAU_PROVIDER=circulo settings', () => {
   });
 
   test('mutual TLS takes both PEM files', () => {
-    const config = loadConfig({ ...production(), CIRCULO_TLS_CERT_FILE: keys.circuloCertificateFile, CIRCULO_TLS_KEY_FILE: keys.lenderPkcs8File });
+    const config = loadConfig({
+      ...production(),
+      CIRCULO_TLS_CERT_FILE: keys.circuloCertificateFile,
+      CIRCULO_TLS_KEY_FILE: keys.lenderPkcs8File,
+    });
     assert.match(config.circulo!.tls!.cert, /BEGIN CERTIFICATE/);
     assert.match(config.circulo!.tls!.key, /BEGIN PRIVATE KEY/);
   });

@@ -235,7 +235,10 @@ describe('slow clients, stopping and the sandbox outbox', () => {
       SANDBOX_OUTBOX_KEEP_MINUTES: '5', SANDBOX_OUTBOX_MAX_BYTES: '65536',
     });
     assert.deepEqual(
-      [config.requestTimeoutMs, config.headersTimeoutMs, config.shutdownDrainMs, config.sandboxOutboxKeepMinutes, config.sandboxOutboxMaxBytes],
+      [
+        config.requestTimeoutMs, config.headersTimeoutMs, config.shutdownDrainMs, config.sandboxOutboxKeepMinutes,
+        config.sandboxOutboxMaxBytes,
+      ],
       [5000, 1000, 0, 5, 65536],
     );
   });

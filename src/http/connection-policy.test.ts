@@ -32,7 +32,12 @@ function openSocket(port: number): Promise<Socket> {
 }
 
 /** Sends `head`, then `trickle` (one piece every `everyMs`) or body bytes as fast as the server reads them. */
-async function exchange(port: number, head: string, body: { flood: true } | { trickle: string; everyMs: number }, limitMs = 10_000): Promise<RawExchange> {
+async function exchange(
+  port: number,
+  head: string,
+  body: { flood: true } | { trickle: string; everyMs: number },
+  limitMs = 10_000,
+): Promise<RawExchange> {
   const socket = await openSocket(port);
   const started = Date.now();
   let response = '';
@@ -81,7 +86,11 @@ describe('slow and oversized clients', () => {
 
   before(async () => {
     t = await buildTestApp({
-      env: { REQUEST_TIMEOUT_MS: String(requestTimeoutMs), HEADERS_TIMEOUT_MS: String(headersTimeoutMs), RATE_LIMIT_PER_MINUTE: String(perMinute) },
+      env: {
+        REQUEST_TIMEOUT_MS: String(requestTimeoutMs),
+        HEADERS_TIMEOUT_MS: String(headersTimeoutMs),
+        RATE_LIMIT_PER_MINUTE: String(perMinute),
+      },
       logLevel: 'warn',
     });
     await t.app.listen({ host: '127.0.0.1', port: 0 });

@@ -9,7 +9,13 @@ before(async () => {
 });
 after(() => t.close());
 
-function assertErrorResponse(status: number, code: number, headers: Record<string, unknown>, body: string, message: string) {
+function assertErrorResponse(
+  status: number,
+  code: number,
+  headers: Record<string, unknown>,
+  body: string,
+  message: string,
+) {
   const parsed = JSON.parse(body);
   assert.deepEqual(Object.keys(parsed).sort(), ['additionalData', 'code', 'message', 'requestId', 'timestamp'], body);
   assert.equal(parsed.code, code, body);
@@ -46,7 +52,9 @@ describe('what Node’s HTTP parser refuses', () => {
   });
 
   /** Writes raw bytes and reads until the server closes the connection (an end, not a reset). */
-  function raw(request: string): Promise<{ status: number; headers: Record<string, string>; body: string; text: string }> {
+  function raw(
+    request: string,
+  ): Promise<{ status: number; headers: Record<string, string>; body: string; text: string }> {
     return new Promise((resolve, reject) => {
       const socket = connect(port, '127.0.0.1');
       let data = '';

@@ -17,7 +17,11 @@ type Document = {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
   servers: { url: string; variables?: Record<string, { default: string }> }[];
-  components: { schemas: Record<string, unknown>; headers: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+  components: {
+    schemas: Record<string, unknown>;
+    headers: Record<string, unknown>;
+    securitySchemes: Record<string, unknown>;
+  };
 };
 
 const methods = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);

@@ -6,7 +6,12 @@ import { createMemorySharedCounters } from './shared-counters.ts';
 const minute = 60_000;
 const windowStart = Date.parse('2026-01-15T12:00:00Z');
 
-function instancesOn(counters: ReturnType<typeof createMemorySharedCounters>, n: number, now: () => number, extra = {}) {
+function instancesOn(
+  counters: ReturnType<typeof createMemorySharedCounters>,
+  n: number,
+  now: () => number,
+  extra = {},
+) {
   return Array.from({ length: n }, () => createSharedRateLimiter({ counters, now, manual: true, ...extra }));
 }
 
@@ -136,7 +141,9 @@ async function worstAdmitted(instances: number, limit: number, syncMs = 200): Pr
 }
 
 describe('overshoot of the shared limit (docs/operations.md)', () => {
-  for (const [instances, limit, bound] of [[2, 6000, 6000 * 1.25 + 2], [4, 6000, 6000 * 1.5 + 4], [2, 60, 60 * 1.25 + 2], [4, 60, 60 * 1.5 + 4]]) {
+  for (const [instances, limit, bound] of [
+    [2, 6000, 6000 * 1.25 + 2], [4, 6000, 6000 * 1.5 + 4], [2, 60, 60 * 1.25 + 2], [4, 60, 60 * 1.5 + 4],
+  ]) {
     test(`${instances} instances at ${limit}/min stay within ${bound} (1.25× for two, 1.5× for four, plus one per instance for rounding)`, async () => {
       const admitted = await worstAdmitted(instances, limit);
       assert.ok(admitted >= limit, `the limit is reachable (${admitted})`);

@@ -24,7 +24,10 @@ test('a lone constant keeps its own error', () => {
 });
 
 test('every failing field is listed, nested ones by their dotted path', () => {
-  const schema = Type.Object({ a: Type.Integer(), b: Type.Object({ c: Type.String({ maxLength: 2 }) }) }, { additionalProperties: false });
+  const schema = Type.Object(
+    { a: Type.Integer(), b: Type.Object({ c: Type.String({ maxLength: 2 }) }) },
+    { additionalProperties: false },
+  );
   const fields = errorsOf(schema, { a: 'x', b: { c: 'long' }, z: 1 }).map((e) => e.field).sort();
   assert.deepEqual(fields, ['a', 'b.c', 'z']);
 });

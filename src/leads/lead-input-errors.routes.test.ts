@@ -84,7 +84,15 @@ describe('bodies that are not objects, or carry nothing', () => {
 
 describe('control characters are refused at validation', () => {
   const nul = 'a\u0000b';
-  const cases: { name: string; method: string; url: () => string; payload: object; field: string; code?: number; admin?: boolean }[] = [
+  const cases: {
+    name: string;
+    method: string;
+    url: () => string;
+    payload: object;
+    field: string;
+    code?: number;
+    admin?: boolean;
+  }[] = [
     { name: 'externalAutoId', method: 'POST', url: () => `${api}/leads`, payload: { autoFinB2BLeadCreatePayload: { externalAutoId: nul } }, field: 'autoFinB2BLeadCreatePayload.externalAutoId' },
     { name: 'affiliate.user_type', method: 'POST', url: () => `${api}/leads`, payload: { affiliate: { user_type: nul } }, field: 'affiliate.user_type' },
     { name: 'street', method: 'PUT', url: () => `${api}/leads/${leadId}/address`, payload: { street: nul, number: '1', zipCode: '06700', neighborhood: 'Roma Norte' }, field: 'street' },

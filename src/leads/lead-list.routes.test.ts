@@ -26,13 +26,20 @@ describe('the lead list (GET /leads)', () => {
     partner.headers.authorization = `Bearer ${res.json().access_token}`;
   }
   const list = (partner: Partner, query: string) => t.app.inject({ method: 'GET', url: `${api}/leads?${query}`, headers: partner.headers });
-  async function page(partner: Partner, query: string): Promise<{ items: { id: string; createdAt: string; status: string }[]; nextCursor: string | null }> {
+  async function page(
+    partner: Partner,
+    query: string,
+  ): Promise<{ items: { id: string; createdAt: string; status: string }[]; nextCursor: string | null }> {
     const res = await list(partner, query);
     assert.equal(res.statusCode, 200, show(res));
     return res.json();
   }
   /** Reads every page; `between` runs after each page, before the next one is read. */
-  async function walk(partner: Partner, query: string, between: (pageNo: number) => Promise<void> = async () => {}): Promise<string[]> {
+  async function walk(
+    partner: Partner,
+    query: string,
+    between: (pageNo: number) => Promise<void> = async () => {},
+  ): Promise<string[]> {
     const ids: string[] = [];
     let cursor: string | null = null;
     for (let n = 1; n < 100; n++) {

@@ -51,7 +51,8 @@ describe('lead section writes (ops 6–12)', () => {
     assert.equal(res.json().message, message, show(res));
     return res.json();
   }
-  const fieldsOf = (res: LightMyRequestResponse): string[] => (res.json().additionalData?.errors ?? []).map((e: { field: string }) => e.field);
+  const fieldsOf = (res: LightMyRequestResponse): string[] =>
+    (res.json().additionalData?.errors ?? []).map((e: { field: string }) => e.field);
 
   test('each write answers its exact status: 204 for loan-info, contact-info, contact, auto; 200 with no body for address, financial, person', async () => {
     const id = await newLead();

@@ -158,7 +158,10 @@ describe('checkFinancial', () => {
 });
 
 describe('lead status transitions', () => {
-  const table: [LeadStatus, { verified: boolean; saved: LeadStatus; pinSent: LeadStatus | undefined; confirmed: LeadStatus | undefined }][] = [
+  const table: [
+    LeadStatus,
+    { verified: boolean; saved: LeadStatus; pinSent: LeadStatus | undefined; confirmed: LeadStatus | undefined },
+  ][] = [
     ['CREATED', { verified: false, saved: 'IN_PROGRESS', pinSent: 'PIN_SENT', confirmed: undefined }],
     ['IN_PROGRESS', { verified: false, saved: 'IN_PROGRESS', pinSent: 'PIN_SENT', confirmed: undefined }],
     ['PIN_SENT', { verified: false, saved: 'PIN_SENT', pinSent: 'PIN_SENT', confirmed: 'VERIFIED' }],

@@ -5,7 +5,13 @@ import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { assertError, leadDefaults, readyLead, sandboxRfc } from '../../test/lead-fixture.ts';
 import { bearer, confirmingAgent, operatorKey, verifiedLead } from './lender-fixture.ts';
 
-type Rule = { rule: string; outcome: string; inputs: Record<string, unknown> | null; threshold: Record<string, unknown>; reason: { code: string } | null };
+type Rule = {
+  rule: string;
+  outcome: string;
+  inputs: Record<string, unknown> | null;
+  threshold: Record<string, unknown>;
+  reason: { code: string } | null;
+};
 
 describe('the lender reads leads: detail, consent, bureau summary, explanation, audit', () => {
   let t: TestApp;

@@ -39,7 +39,11 @@ describe('the lender lists and exports every company’s leads', () => {
     assert.equal(nextCursor, null);
     assert.deepEqual(Object.keys(items[0]).sort(), ['affiliate', 'companyId', 'createdAt', 'decision', 'erasedAt', 'externalAutoId', 'id', 'status', 'updatedAt']);
     assert.equal(items[1].companyId, other.companyId);
-    for (const secret of [leadDefaults.phone, leadDefaults.email, leadDefaults.person.lastName, leadDefaults.address.street]) assert.ok(!res.body.includes(secret), secret);
+    for (const secret of [
+      leadDefaults.phone, leadDefaults.email, leadDefaults.person.lastName, leadDefaults.address.street,
+    ]) {
+      assert.ok(!res.body.includes(secret), secret);
+    }
     assert.equal((await t.database.db.query('select 1 from audit_records')).rows.length, 0);
   });
 

@@ -22,7 +22,10 @@ async function dump(db: Queryable): Promise<string> {
 }
 
 const person = { phone: '5587654321', email: 'zoe.erasable@example.com' };
-const clear = [person.phone, person.email, leadDefaults.person.firstName, leadDefaults.person.lastName, sandboxRfc.B1, leadDefaults.address.street];
+const clear = [
+  person.phone, person.email, leadDefaults.person.firstName, leadDefaults.person.lastName, sandboxRfc.B1,
+  leadDefaults.address.street,
+];
 
 describe('erasure of a lead’s personal data', () => {
   let t: TestApp;
@@ -52,7 +55,11 @@ describe('erasure of a lead’s personal data', () => {
 
     const partner = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}`, headers: t.partner.headers });
     const seen = partner.json();
-    assert.deepEqual([seen.contact, seen.address, seen.financial, seen.person], [null, null, null, null], show(partner));
+    assert.deepEqual(
+      [seen.contact, seen.address, seen.financial, seen.person],
+      [null, null, null, null],
+      show(partner),
+    );
     assert.ok(!Number.isNaN(Date.parse(seen.erasedAt)), show(partner));
     assert.equal(seen.status, 'PREQUALIFIED');
     assert.equal(seen.prequalification.decision, 'PREQUALIFIED');
@@ -62,7 +69,10 @@ describe('erasure of a lead’s personal data', () => {
     const lender = (await t.app.inject({ method: 'GET', url: `/admin/leads/${leadId}`, headers: t.admin })).json();
     assert.equal(lender.erasedAt, seen.erasedAt);
     assert.equal(lender.bureau, null);
-    assert.ok(lender.explanation.rules.length > 0 && lender.explanation.rules.every((r: { inputs: unknown }) => r.inputs === null));
+    assert.ok(
+      lender.explanation.rules.length > 0 &&
+        lender.explanation.rules.every((r: { inputs: unknown }) => r.inputs === null),
+    );
     assert.ok(lender.explanation.rules.every((r: { outcome: string }) => r.outcome === 'pass'), 'the outcomes that decided are kept');
     assert.deepEqual(lender.events.map((e: { type: string }) => e.type).slice(-2), ['PREQUALIFICATION_EVALUATED', 'PERSONAL_DATA_ERASED']);
     const audit = await t.database.db.query<{ operator_id: string; request_id: string }>(
@@ -99,7 +109,10 @@ describe('the retention purge', () => {
     const purge = (payload: object) => t.app.inject({ method: 'POST', url: '/admin/leads/purge', headers: t.admin, payload });
     const dry = await purge({ dryRun: true });
     assert.equal(dry.statusCode, 200, show(dry));
-    assert.deepEqual({ ...(dry.json() as object), cutoff: undefined }, { dryRun: true, cutoff: undefined, retentionDays: 180, count: 1, leadIds: [old] });
+    assert.deepEqual(
+      { ...(dry.json() as object), cutoff: undefined },
+      { dryRun: true, cutoff: undefined, retentionDays: 180, count: 1, leadIds: [old] },
+    );
     const read = async (id: string) => (await t.app.inject({ method: 'GET', url: `/admin/leads/${id}`, headers: t.admin })).json();
     assert.equal((await read(old)).contact.phone, person.phone, 'a dry run erases nothing');
 

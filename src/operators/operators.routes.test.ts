@@ -23,7 +23,14 @@ describe('operators and roles on the admin API', () => {
   async function createOperator(payload: object, headers = t.admin) {
     const res = await call('POST', '/admin/operators', headers, payload);
     assert.equal(res.statusCode, 201, show(res));
-    return res.json() as { id: string; name: string; role: string; email: string | null; key: string; createdAt: string };
+    return res.json() as {
+      id: string;
+      name: string;
+      role: string;
+      email: string | null;
+      key: string;
+      createdAt: string;
+    };
   }
 
   test('the admin token creates an operator: 201 with the key shown once, the list shows it without the key', async () => {

@@ -89,9 +89,17 @@ for (const c of downPaymentCases) {
   test(`raising the down payment turns ${c.name} into a pre-qualification`, async () => {
     const report = await sandboxReport('A1');
     const financial = { employmentType: 'Empleado', startEmploymentDate: '2020-03-01', income: c.income };
-    const before = evaluatePrequalification(application(report, { financial, loan: { downPayment: c.downPayment, term: 48 } }), config, NOW);
+    const before = evaluatePrequalification(
+      application(report, { financial, loan: { downPayment: c.downPayment, term: 48 } }),
+      config,
+      NOW,
+    );
     assert.deepEqual([before.decision, codes(before), before.offer], ['NOT_PREQUALIFIED', c.before, null]);
-    const after = evaluatePrequalification(application(report, { financial, loan: { downPayment: c.raised, term: 48 } }), config, NOW);
+    const after = evaluatePrequalification(
+      application(report, { financial, loan: { downPayment: c.raised, term: 48 } }),
+      config,
+      NOW,
+    );
     assert.equal(after.decision, 'PREQUALIFIED', JSON.stringify(after));
     assert.equal(after.offer?.amountFinanced, 300_000 - c.raised);
   });

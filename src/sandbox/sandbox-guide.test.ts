@@ -66,7 +66,10 @@ describe('docs/sandbox.md against the sandbox', () => {
     for (const row of profileRows) {
       const person = people.find((p) => p.profile === row.homoclave);
       assert.ok(person, `a test person for ${row.homoclave}`);
-      const result = await bureau.query({ rfc: person.rfc } as Parameters<typeof bureau.query>[0], new AbortController().signal);
+      const result = await bureau.query(
+        { rfc: person.rfc } as Parameters<typeof bureau.query>[0],
+        new AbortController().signal,
+      );
       if (!result.ok) {
         assert.deepEqual([row.score, row.accounts], ['none', 'none'], row.homoclave);
         continue;
@@ -79,7 +82,11 @@ describe('docs/sandbox.md against the sandbox', () => {
   test('every test person has a valid RFC, with a correct check digit, that selects its profile', () => {
     assert.deepEqual(people.map((p) => p.profile), [...SANDBOX_PROFILES]);
     for (const person of people) {
-      assert.deepEqual(checkRfc(person.rfc, person.birthDate), { ok: true, normalized: person.rfc, warnings: [] }, person.rfc);
+      assert.deepEqual(
+        checkRfc(person.rfc, person.birthDate),
+        { ok: true, normalized: person.rfc, warnings: [] },
+        person.rfc,
+      );
       assert.equal(sandboxProfileOf(person.rfc), person.profile);
     }
   });

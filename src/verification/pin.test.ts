@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import {
-  checkPin, generatePin, hashPin, maxFailedAttempts, maxSendsPerWindow, pinValidityMs, sendThrottle, sendWindowMs, toE164,
+  checkPin, generatePin, hashPin, maxFailedAttempts, maxSendsPerWindow, pinValidityMs, sendThrottle, sendWindowMs,
+  toE164,
   type PendingPin,
 } from './pin.ts';
 

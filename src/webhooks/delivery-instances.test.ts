@@ -20,7 +20,9 @@ let receiver: Receiver;
 
 before(async () => {
   database = await createTestDatabase();
-  secondDb = database.schema ? await openPostgresDb(process.env.DATABASE_URL!, { schema: database.schema, max: 5 }) : database.db;
+  secondDb = database.schema
+    ? await openPostgresDb(process.env.DATABASE_URL!, { schema: database.schema, max: 5 })
+    : database.db;
   const encryptionKey = randomBytes(32);
   const config = testConfig();
   instances = await Promise.all([database.db, secondDb].map((db) => createContainer({

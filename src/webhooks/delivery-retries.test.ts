@@ -37,7 +37,12 @@ describe('webhook retries', () => {
   async function log(endpointId: string, partner = t.partner) {
     const res = await t.app.inject({ method: 'GET', url: `${api}/webhooks/${endpointId}/deliveries`, headers: partner.headers });
     assert.equal(res.statusCode, 200, show(res));
-    return res.json().items as { status: string; attempts: { at: string; statusCode: number | null; durationMs: number }[]; nextAttemptAt: string | null; eventId: string }[];
+    return res.json().items as {
+      status: string;
+      attempts: { at: string; statusCode: number | null; durationMs: number }[];
+      nextAttemptAt: string | null;
+      eventId: string;
+    }[];
   }
   async function endpoint(endpointId: string, partner = t.partner) {
     return (await t.app.inject({ method: 'GET', url: `${api}/webhooks/${endpointId}`, headers: partner.headers })).json();
@@ -69,7 +74,10 @@ describe('webhook retries', () => {
     assert.equal(delivery.status, 'succeeded');
     assert.equal(delivery.nextAttemptAt, null);
     assert.deepEqual(delivery.attempts.map((a) => a.statusCode), [500, 500, 500, 200]);
-    assert.deepEqual(delivery.attempts.map((a) => Date.parse(a.at) - createdAt), [0, 5 * second, 5 * second + 5 * minute, 5 * second + 35 * minute]);
+    assert.deepEqual(
+      delivery.attempts.map((a) => Date.parse(a.at) - createdAt),
+      [0, 5 * second, 5 * second + 5 * minute, 5 * second + 35 * minute],
+    );
     for (const a of delivery.attempts) assert.ok(Number.isInteger(a.durationMs) && a.durationMs >= 0);
     const ids = receiver.received.slice(start).map((r) => r.headers['webhook-id']);
     assert.deepEqual(new Set(ids), new Set([delivery.eventId]), 'the same webhook-id on every retry');

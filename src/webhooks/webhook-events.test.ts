@@ -15,7 +15,8 @@ describe('lead events delivered to a partner endpoint', () => {
   let secret: string;
   let endpointId: string;
   const deliver = () => t.container.webhooks.worker.runUntilIdle();
-  const events = () => receiver.received.map((r) => JSON.parse(r.body) as { type: string; timestamp: string; data: Record<string, unknown> });
+  const events = () => receiver.received.map((r) =>
+    JSON.parse(r.body) as { type: string; timestamp: string; data: Record<string, unknown> });
 
   before(async () => {
     t = await buildTestApp();
@@ -60,7 +61,8 @@ describe('lead events delivered to a partner endpoint', () => {
     const lead = await pin.read(leadId);
     assert.deepEqual(decided.data, {
       companyId: t.partner.companyId, leadId, externalAutoId: null, status: lead.status,
-      decision: lead.prequalification.decision, reasons: lead.prequalification.reasons.map((r: { code: string }) => r.code),
+      decision: lead.prequalification.decision,
+      reasons: lead.prequalification.reasons.map((r: { code: string }) => r.code),
     });
     assert.deepEqual(byType('lead.verified')[0].data, { companyId: t.partner.companyId, leadId, externalAutoId: null, status: 'VERIFIED' });
     // No personal data in any payload.
@@ -119,7 +121,11 @@ describe('lead events delivered to a partner endpoint', () => {
       const other = await t.newPartner();
       for (const p of [t.partner, other]) await t.app.inject({ method: 'POST', url: `${api}/leads`, headers: p.headers, payload: {} });
       await deliver();
-      const companies = lender.received.map((r) => (new Webhook(res.json().secret).verify(r.body, r.headers as Record<string, string>) as { data: { companyId: string } }).data.companyId);
+      const companies = lender.received.map((r) => (
+        new Webhook(res.json().secret).verify(r.body, r.headers as Record<string, string>) as {
+          data: { companyId: string };
+        }
+      ).data.companyId);
       assert.deepEqual(companies, [t.partner.companyId, other.companyId]);
     } finally {
       await lender.close();

@@ -12,7 +12,10 @@ const resolver: Resolver = async (host) => {
   if (host === 'receiver.test') return [{ address: '127.0.0.1', family: 4 }];
   throw new Error('ENOTFOUND');
 };
-const sender = createWebhookSender({ policy: createUrlPolicy({ production: false, resolve: resolver }), timeoutMs: 300 });
+const sender = createWebhookSender({
+  policy: createUrlPolicy({ production: false, resolve: resolver }),
+  timeoutMs: 300,
+});
 
 before(async () => {
   hits = [];
@@ -61,7 +64,10 @@ test('an endless answer is cut after a few KiB; a slow one after the time limit'
 });
 
 test('a production sender refuses a hostname resolving to loopback before connecting', async () => {
-  const strict = createWebhookSender({ policy: createUrlPolicy({ production: true, resolve: resolver }), timeoutMs: 300 });
+  const strict = createWebhookSender({
+    policy: createUrlPolicy({ production: true, resolve: resolver }),
+    timeoutMs: 300,
+  });
   try {
     const before = hits.length;
     const outcome = await strict.send(`https://receiver.test:${port}/ok`, {}, '{}');

@@ -7,7 +7,12 @@ import type { FakeCirculo } from './fake-circulo.ts';
 export const credentials = { apiKey: 'cdc-api-key-test', username: 'autofin-user', password: 'autofin-pass' };
 export const timeoutMs = 1_500;
 
-export async function circuloApp(keys: CirculoKeys, fake: FakeCirculo, extra: Record<string, string> = {}, circuit = { failureThreshold: 1_000 }) {
+export async function circuloApp(
+  keys: CirculoKeys,
+  fake: FakeCirculo,
+  extra: Record<string, string> = {},
+  circuit = { failureThreshold: 1_000 },
+) {
   return buildTestApp({
     circuit,
     env: {

@@ -44,7 +44,8 @@ export async function startFakeCirculo(options: FakeCirculoOptions) {
     res.writeHead(status, { 'content-type': 'application/json', ...(signature ? { 'x-signature': signature } : {}) });
     res.end(text);
   };
-  const sendSigned = (res: ServerResponse, body: unknown) => send(res, 200, body, signBody(JSON.stringify(body), options.circuloPrivateKey));
+  const sendSigned = (res: ServerResponse, body: unknown) =>
+    send(res, 200, body, signBody(JSON.stringify(body), options.circuloPrivateKey));
 
   function check(request: ReceivedRequest): string | null {
     const h = request.headers;

@@ -120,8 +120,8 @@ describe('a client generated from the served OpenAPI document', () => {
     });
 
     assert.deepEqual(result.statuses, {
-      token: 200, createLead: 201, contactInfo: 204, loanInfo: 204, address: 200, vehicle: 204, financial: 200, person: 200,
-      pinSend: 204, confirm: 204, read: 200,
+      token: 200, createLead: 201, contactInfo: 204, loanInfo: 204, address: 200, vehicle: 204, financial: 200,
+      person: 200, pinSend: 204, confirm: 204, read: 200,
     });
     assert.equal(result.location, `${api}/leads/${result.leadId}`);
     const { lead } = result;

@@ -60,7 +60,8 @@ describe('pre-qualification through the API', () => {
     return pins.read(id);
   }
 
-  const codes = (lead: { prequalification: { reasons: { code: string }[] } }) => lead.prequalification.reasons.map((r) => r.code);
+  const codes = (lead: { prequalification: { reasons: { code: string }[] } }) =>
+    lead.prequalification.reasons.map((r) => r.code);
 
   test('an A1 applicant with sound numbers is PREQUALIFIED with a consistent offer', async () => {
     const lead = await verified({ rfc: sandboxRfc.A1, ...sound });

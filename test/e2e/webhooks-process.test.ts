@@ -105,7 +105,8 @@ describe('webhook delivery across process deaths', () => {
     });
     return { status: res.status, body: res.status === 204 ? null : await res.json() };
   };
-  const deliveredTo = (leadId: string) => receiver.received.filter((r) => r.answered === 200 && r.body.includes(leadId));
+  const deliveredTo = (leadId: string) =>
+    receiver.received.filter((r) => r.answered === 200 && r.body.includes(leadId));
 
   before(async () => {
     receiver = await startReceiver();
@@ -136,7 +137,10 @@ describe('webhook delivery across process deaths', () => {
     const second = await start(dataDir);
     await waitFor('the delivery after the restart', () => deliveredTo(leadId).length > 0);
     const [delivered] = deliveredTo(leadId);
-    const event = new Webhook(secret).verify(delivered.body, delivered.headers as Record<string, string>) as { type: string; data: { leadId: string } };
+    const event = new Webhook(secret).verify(delivered.body, delivered.headers as Record<string, string>) as {
+      type: string;
+      data: { leadId: string };
+    };
     assert.equal(event.type, 'lead.created');
     assert.equal(event.data.leadId, leadId);
     const log = await call(second.base, 'GET', `/webhooks/${endpointId}/deliveries`);

@@ -13,8 +13,15 @@ type Schema = {
   minLength?: number; maxLength?: number; pattern?: string; format?: string; examples?: unknown[];
 };
 interface Parameter { name: string; in: 'path' | 'query' | 'header'; schema?: Schema }
-interface Operation { operationId?: string; parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> } }
-export interface OpenApiDocument { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } }
+interface Operation {
+  operationId?: string;
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
+}
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, Schema> };
+}
 
 export interface FuzzRequest {
   operation: string;
@@ -32,7 +39,9 @@ export const hostileStrings = [
   '%00', '%zz', '../..', 'x'.repeat(300), '0000-01-01', '+275760-09-13', '-200000-01-01', '9999-12-31T23:59:59.999Z',
   '00000000-0000-0000-0000-000000000000', '00000000-0000-0000-0000-00000000000g', '__proto__', 'constructor', 'NaN', '1e309',
 ];
-const hostileValues: Json[] = [null, true, false, 0, -1, 1.5, 2147483648, -2147483649, 1e308, [], {}, [null], { a: 1 }, ...hostileStrings];
+const hostileValues: Json[] = [
+  null, true, false, 0, -1, 1.5, 2147483648, -2147483649, 1e308, [], {}, [null], { a: 1 }, ...hostileStrings,
+];
 
 /** A lone surrogate has no UTF-8 form: sent as the bytes a broken client would send. */
 const queryEncoded = (value: string) => {
@@ -55,7 +64,9 @@ export function createRequestArbitrary(document: OpenApiDocument, pools: {
 
   function valueOf(raw: Schema, depth = 0): fc.Arbitrary<Json> {
     const schema = resolve(raw);
-    if (schema.examples?.length && depth > 0) return fc.oneof(fc.constantFrom(...(schema.examples as Json[])), plain(schema, depth));
+    if (schema.examples?.length && depth > 0) {
+      return fc.oneof(fc.constantFrom(...(schema.examples as Json[])), plain(schema, depth));
+    }
     return plain(schema, depth);
   }
   function plain(schema: Schema, depth: number): fc.Arbitrary<Json> {
@@ -109,7 +120,9 @@ export function createRequestArbitrary(document: OpenApiDocument, pools: {
 
   const pathValue = (name: string): fc.Arbitrary<string> => {
     const known: Record<string, string[]> = {
-      leadId: [pools.leadId, pools.leadId, pools.leadId, pools.leadId.toUpperCase(), pools.otherLeadId, crypto.randomUUID()],
+      leadId: [
+        pools.leadId, pools.leadId, pools.leadId, pools.leadId.toUpperCase(), pools.otherLeadId, crypto.randomUUID(),
+      ],
       companyId: [pools.companyId, crypto.randomUUID()],
       consumer_key: [pools.consumerKey, 'ck_unknown'],
       zipCode: ['06700', '99999'],
@@ -163,7 +176,9 @@ export function createRequestArbitrary(document: OpenApiDocument, pools: {
             const pairs = queryParams.flatMap((p, i) => (query[i] === undefined ? [] : [`${p.name}=${query[i]}`]));
             if (extraQuery) pairs.push(extraQuery);
             if (pairs.length) url += `?${pairs.join('&')}`;
-            const sent = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<string, string>;
+            const sent = Object.fromEntries(
+              Object.entries(headers).filter(([, v]) => v !== undefined),
+            ) as Record<string, string>;
             return {
               operation: operation.operationId ?? `${method} ${path}`, method: method.toUpperCase(), url, headers: sent, payload,
               targetsLead: pathParams.some((p, i) => p.name === 'leadId' && values[i].toLowerCase() === pools.leadId),

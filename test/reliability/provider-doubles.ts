@@ -11,7 +11,10 @@ import { SMTPServer } from 'smtp-server';
 export type Mode = 'ok' | 'fail' | 'hang' | 'slow' | 'garbage';
 export const slowMs = 150;
 
-function listen(server: { listen: (port: number, host: string, cb: () => void) => unknown }, address: () => AddressInfo) {
+function listen(
+  server: { listen: (port: number, host: string, cb: () => void) => unknown },
+  address: () => AddressInfo,
+) {
   return new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve(address().port)));
 }
 

@@ -4,7 +4,8 @@
  * and all at once, while leads send and confirm PINs in parallel. Every answer is the contract's
  * 412 / 6XXYYY for the fault (or the circuit's 6XX004 once it opens), no PIN is left pending that
  * was not delivered, no lead moves to a wrong status, and each circuit closes again once its
- * provider recovers. Time limit 3 s (a loaded CI machine must not turn a quick answer into a timeout), circuit opening after 5 failures for 1 s.
+ * provider recovers. Time limit 3 s (a loaded CI machine must not turn a quick answer into a
+ * timeout), circuit opening after 5 failures for 1 s.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -210,7 +211,9 @@ describe('provider faults under concurrent load', () => {
     tally('mixed bureau fail', confirmations);
     for (const [i, res] of sms.entries()) await assertSendFailed(res, bySms[i], 'SMS', [601001, 601004]);
     for (const [i, res] of email.entries()) await assertSendFailed(res, byEmail[i], 'EMAIL', [602003, 602004]);
-    for (const [i, res] of confirmations.entries()) await assertVerifiedWithoutReport(res, toConfirm[i], [603003, 603004]);
+    for (const [i, res] of confirmations.entries()) {
+      await assertVerifiedWithoutReport(res, toConfirm[i], [603003, 603004]);
+    }
     twilio.mode = 'ok';
     smtp.mode = 'ok';
     bureau.mode = 'ok';
