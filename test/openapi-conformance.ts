@@ -55,7 +55,10 @@ export function conformanceChecker(document: Document): ConformanceChecker {
     return validate;
   };
   const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
-  const paths = Object.keys(document.paths).map((path) => ({
+  // A literal path wins over a template that also matches it (`/admin/leads/export` before
+  // `/admin/leads/{leadId}`), as in the router: fewer parameters first.
+  const parameters = (path: string) => (path.match(/\{/g) ?? []).length;
+  const paths = Object.keys(document.paths).sort((a, b) => parameters(a) - parameters(b)).map((path) => ({
     path,
     pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
   }));
@@ -80,7 +83,8 @@ export function conformanceChecker(document: Document): ConformanceChecker {
     const type = String(headers['content-type'] ?? '').split(';')[0].trim();
     const media = Object.keys(declared.content).find((name) => name === type);
     if (!media) return [`content type ${type || '(none)'} is not declared (${Object.keys(declared.content).join(', ')})`];
-    if (!type.endsWith('json')) return [];
+    // One JSON document (application/json, …+json); NDJSON and CSV are streams of lines, not JSON.
+    if (type !== 'application/json' && !type.endsWith('+json')) return [];
     let value: unknown;
     try {
       value = JSON.parse(body);

@@ -1,7 +1,7 @@
 /** GET /admin/audit (admin only): who read, exported or erased personal data. Nothing deletes it. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../http/app-error.ts';
-import { errorAnswers, errorCase } from '../http/openapi-answers.ts';
+import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
 import { registerAdminGuard, type OperatorResolver } from '../http/admin-guard.ts';
 import type { AuditService } from './audit.service.ts';
 import * as s from './audit.schemas.ts';
@@ -18,7 +18,7 @@ export const auditRoutes =
     app.get('/admin/audit', {
       schema: {
         tags: ['audit'], security: [{ adminToken: [] }], operationId: 'listAuditRecords', summary: 'Audit of personal-data access, newest first',
-        querystring: s.AuditQuery, response: { 200: s.AuditList, ...fails },
+        querystring: s.AuditQuery, response: { 200: ok('admin', s.AuditList, 'A page of audit records, newest first.'), ...fails },
       },
     }, async (request) => deps.audit.list(request.query));
   };

@@ -159,6 +159,8 @@ export function errorAnswers(options: ErrorAnswersOptions): Partial<Record<Error
     answers[status] = documented(ErrorResponse, {
       description: options.descriptions?.[status] ?? statusDescriptions[status],
       headers: errorHeaders(access, status),
+      // A malformed URL is refused before the partner's rate limit is counted.
+      optionalHeaders: access === 'partner' && status === 400 ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining'] : [],
       examples: examplesOf(list ?? []),
     });
   }
@@ -186,6 +188,6 @@ function exampleSuffix(error: AppError): string {
 function errorHeaders(access: Access, status: ErrorStatus): HeaderName[] {
   const special: HeaderName[] = status === 401 ? ['WWW-Authenticate'] : status === 405 ? ['Allow'] : status === 429 ? ['Retry-After'] : [];
   // A refused token and an unknown method are answered before the rate limit is counted.
-  const admitted = access === 'partner' && status !== 401 && status !== 405;
+  const admitted = access === 'partner' && status !== 400 && status !== 401 && status !== 405;
   return [...(admitted ? admittedPartner : ['X-Request-Id' as const]), ...special];
 }

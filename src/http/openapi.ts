@@ -97,13 +97,39 @@ function finishOperation(operation: Operation, used: Set<HeaderName>): void {
   delete operation['x-answers'];
 }
 
+/** A path parameter over 100 characters is refused by the router, before any route: 414 / 4140. */
+function declareUriTooLong(operation: Operation, used: Set<HeaderName>): void {
+  if (!operation.responses || operation.responses['414']) return;
+  used.add('X-Request-Id');
+  operation.responses['414'] = {
+    description: 'A path parameter is over 100 characters; the URL is not echoed.',
+    headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/ErrorResponse' },
+        examples: {
+          4140: {
+            summary: 'A path parameter over 100 characters',
+            value: {
+              timestamp: '2026-01-15T12:00:00.000Z', message: 'URI Too Long', code: 4140,
+              requestId: 'b7e3c1d2-5f4a-4e6b-9c8d-1a2b3c4d5e6f', additionalData: null,
+            },
+          },
+        },
+      },
+    },
+  } as never;
+}
+
 function finishDocument(
   document: { paths?: Record<string, Record<string, unknown>>; components?: Record<string, unknown> },
 ) {
   const used = new Set<HeaderName>();
-  for (const item of Object.values(document.paths ?? {})) {
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const operation of Object.values(item)) {
-      if (typeof operation === 'object' && operation !== null && 'responses' in operation) finishOperation(operation as Operation, used);
+      if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
+      finishOperation(operation as Operation, used);
+      if (path.includes('{')) declareUriTooLong(operation as Operation, used);
     }
   }
   const headers = Object.entries(responseHeaders).filter(([name]) => used.has(name as HeaderName));

@@ -14,6 +14,7 @@ const decision = Type.Enum(['PREQUALIFIED', 'NOT_PREQUALIFIED', 'INCOMPLETE'] as
 export const leadEventTypes = [
   'LEAD_CREATED', 'LOAN_INFO_SAVED', 'CONTACT_INFO_SAVED', 'CONTACT_UPDATED', 'ADDRESS_SAVED', 'VEHICLE_SAVED', 'FINANCIAL_SAVED',
   'PERSON_SAVED', 'PIN_SENT', 'PIN_CONFIRMED', 'BUREAU_REPORT_RECEIVED', 'PREQUALIFICATION_EVALUATED',
+  'PERSONAL_DATA_ERASED',
 ] as const;
 const warningCodes = ['NEIGHBORHOOD_NOT_IN_ZIP_CODE', RFC_CHECK_DIGIT_MISMATCH] as const;
 const affiliate = nullable(Type.Object({ user_id: nullable(Type.String()), user_type: nullable(Type.String()) }));

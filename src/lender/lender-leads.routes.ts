@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../http/app-error.ts';
-import { errorAnswers, errorCase } from '../http/openapi-answers.ts';
+import { documented, empty, errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
 import { registerAdminGuard, requireOperator, type OperatorResolver } from '../http/admin-guard.ts';
 import type { AuditOrigin } from '../audit/audit.service.ts';
 import { exportContentTypes } from './lead-export.ts';
@@ -47,7 +47,7 @@ export const lenderLeadsRoutes =
       schema: {
         tags, security, operationId: 'listAllLeads', summary: "Every company's leads, newest first",
         description: 'Summaries without personal data, in pages (`limit`, `cursor`). Not audited.',
-        querystring: s.LenderLeadListQuery, response: { 200: s.LenderLeadList, ...fails },
+        querystring: s.LenderLeadListQuery, response: { 200: ok('admin', s.LenderLeadList, 'A page of lead summaries, newest first.'), ...fails },
       },
     }, async (request) => deps.leads.list(request.query));
 
@@ -58,13 +58,13 @@ export const lenderLeadsRoutes =
         description: 'The same filters as the list; `format` `ndjson` (default) or `csv`. One line per lead, newest first. Audited with the filter and the row count.',
         querystring: s.LeadExportQuery,
         response: {
-          200: {
+          200: documented({
             description: 'One line per lead',
             content: {
               'application/x-ndjson': { schema: Type.String({ examples: ['{"id":"0b8f0d3e-8c39-4c59-9d0e-3a1f7f1d2b6a","status":"PREQUALIFIED"}\n'] }) },
               'text/csv': { schema: Type.String({ examples: ['id,companyId,status\r\n0b8f0d3e-8c39-4c59-9d0e-3a1f7f1d2b6a,6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b,PREQUALIFIED\r\n'] }) },
             },
-          },
+          } as never, { description: 'One line per lead, newest first (NDJSON or CSV).', headers: ['X-Request-Id'] }),
           ...fails,
         },
       },
@@ -85,7 +85,7 @@ export const lenderLeadsRoutes =
       schema: {
         tags, security, operationId: 'readLeadAsLender', summary: 'A lead with its personal data, consent, bureau summary and explanation',
         description: 'Every successful read writes an audit record.',
-        params: s.LenderLeadIdParams, response: { 200: s.LenderLead, ...fails },
+        params: s.LenderLeadIdParams, response: { 200: ok('admin', s.LenderLead, 'The lead with its personal data, consent, bureau summary and explanation.'), ...fails },
       },
     }, async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -97,7 +97,7 @@ export const lenderLeadsRoutes =
       schema: {
         tags, security, operationId: 'erasePersonalData', summary: "Erase a lead's personal data",
         description: 'Erases contact, address, financial and person data and the bureau report; the lead keeps its status, decision, reasons, loan info, vehicle and events. Audited.',
-        params: s.LenderLeadIdParams, response: { 204: Type.Null({ description: 'Erased' }), ...fails },
+        params: s.LenderLeadIdParams, response: { 204: empty('admin', 'Erased.'), ...fails },
       },
     }, async (request, reply) => {
       await deps.erasure.eraseLead(originOf(request), request.params.leadId);
@@ -108,7 +108,7 @@ export const lenderLeadsRoutes =
       schema: {
         tags, security, operationId: 'purgePersonalData', summary: 'Run the retention purge now',
         description: 'Erases the personal data of every lead unchanged for PII_RETENTION_DAYS (the service also runs it daily). `dryRun` only lists them.',
-        body: s.PurgeRequest, response: { 200: s.PurgeResult, ...fails },
+        body: s.PurgeRequest, response: { 200: ok('admin', s.PurgeResult, 'The leads erased (or, dry, that would be).'), ...fails },
       },
     }, async (request) => deps.erasure.purge({ dryRun: request.body.dryRun ?? false, origin: originOf(request) }));
   };

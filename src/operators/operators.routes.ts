@@ -1,8 +1,7 @@
 /** Operators of the admin API (docs/lender-api.md): admin only. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { errors } from '../http/app-error.ts';
-import { errorAnswers, errorCase } from '../http/openapi-answers.ts';
+import { empty, errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
 import { registerAdminGuard } from '../http/admin-guard.ts';
 import type { OperatorsService } from './operators.service.ts';
 import * as s from './operators.schemas.ts';
@@ -22,18 +21,18 @@ export const operatorsRoutes =
       schema: {
         tags, security, operationId: 'createOperator', summary: 'Create an operator (the key is shown only here)',
         description: '`password` (12+ characters) requires `email`; it is stored with scrypt.',
-        body: s.OperatorCreate, response: { 201: s.OperatorWithKey, ...errorsOf },
+        body: s.OperatorCreate, response: { 201: ok('admin', s.OperatorWithKey, 'The operator and its key (shown only here).'), ...errorsOf },
       },
     }, async (request, reply) => reply.code(201).send(await deps.operators.create(request.body)));
 
     app.get('/admin/operators', {
-      schema: { tags, security, operationId: 'listOperators', summary: 'List operators', response: { 200: s.OperatorList, ...errorsOf } },
+      schema: { tags, security, operationId: 'listOperators', summary: 'List operators', response: { 200: ok('admin', s.OperatorList, 'Every operator.'), ...errorsOf } },
     }, async () => deps.operators.list());
 
     app.delete('/admin/operators/:operatorId', {
       schema: {
         tags, security, operationId: 'deleteOperator', summary: 'Delete an operator; its key answers 401 from then on',
-        params: s.OperatorIdParams, response: { 204: Type.Null({ description: 'Deleted' }), ...errorsOf },
+        params: s.OperatorIdParams, response: { 204: empty('admin', 'Deleted; its key answers 401 from now on.'), ...errorsOf },
       },
     }, async (request, reply) => {
       await deps.operators.remove(request.params.operatorId);

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../http/app-error.ts';
-import { errorAnswers, errorCase } from '../http/openapi-answers.ts';
+import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
 import { requireAuth } from '../http/partner-guard.ts';
 import { LeadIdParams } from '../leads/leads.schemas.ts';
 import type { SandboxService } from './sandbox.service.ts';
@@ -32,7 +32,7 @@ export const sandboxRoutes =
           'recipient masked. Sends to magic recipients fail before any provider and are not listed. Exists only when the environment ' +
           'is `sandbox` (elsewhere 404 / 4044); another company\'s or an unknown lead is 404 / 4040.',
         params: LeadIdParams,
-        response: { 200: SandboxMessageList, ...fails },
+        response: { 200: ok('partner', SandboxMessageList, 'The lead\'s PIN messages, newest first.'), ...fails },
       },
     }, async (request, reply) => {
       const messages = await deps.sandbox.listMessages(requireAuth(request).companyId, request.params.leadId);
