@@ -10,6 +10,7 @@ import { uuidPattern } from '../shared/ids.ts';
 
 const invalid = (field: string, errorDetail: string) => errorCase('Invalid input', errors.invalidInput([{ field, errorDetail }]));
 const noCompany = errorCase('No such company', errors.companyNotFound());
+const badCompanyId = invalid('companyId', 'must match pattern "^[0-9a-fA-F]{8}-…$"');
 const fails = (body: boolean, bad?: ErrorCase, notFound?: ErrorCase) => errorAnswers({
   access: 'admin', body,
   cases: { ...(bad ? { 400: [bad] } : {}), ...(notFound ? { 404: [notFound] } : {}) },
@@ -47,7 +48,7 @@ export const adminRoutes =
       {
         schema: {
           tags, security, operationId: 'showCompany', summary: 'Show one company',
-          params: s.CompanyIdParams, response: { 200: ok('admin', s.Company, 'The company.'), ...fails(false, undefined, noCompany) },
+          params: s.CompanyIdParams, response: { 200: ok('admin', s.Company, 'The company.'), ...fails(false, badCompanyId, noCompany) },
         },
       },
       async (request) => deps.companies.showCompany(request.params.companyId),
@@ -58,7 +59,7 @@ export const adminRoutes =
       {
         schema: {
           tags, security, operationId: 'listCredentials', summary: "List a company's credentials (never their secrets)",
-          params: s.CompanyIdParams, response: { 200: ok('admin', s.CredentialList, "The company's credentials, oldest first."), ...fails(false, undefined, noCompany) },
+          params: s.CompanyIdParams, response: { 200: ok('admin', s.CredentialList, "The company's credentials, oldest first."), ...fails(false, badCompanyId, noCompany) },
         },
       },
       async (request) => deps.companies.listCredentials(request.params.companyId),
@@ -69,7 +70,7 @@ export const adminRoutes =
       {
         schema: {
           tags, security, operationId: 'listAffiliates', summary: "List a company's affiliates",
-          params: s.CompanyIdParams, response: { 200: ok('admin', s.AffiliateList, "The company's affiliates, oldest first."), ...fails(false, undefined, noCompany) },
+          params: s.CompanyIdParams, response: { 200: ok('admin', s.AffiliateList, "The company's affiliates, oldest first."), ...fails(false, badCompanyId, noCompany) },
         },
       },
       async (request) => deps.companies.listAffiliates(request.params.companyId),
