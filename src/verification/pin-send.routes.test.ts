@@ -7,13 +7,11 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { buildTestApp, createManualClock, show, type TestApp } from '../../test/helper.ts';
 import { assertError, assertNoContent, leadDefaults, pinApi, pinFrom, readyLead, sandboxRfc } from '../../test/lead-fixture.ts';
+import { smtpSink, twilioCredentials } from '../../test/provider-doubles.ts';
 
-const SID = 'AC0123456789abcdef0123456789abcdef';
-const TOKEN = 'twilio-test-auth-token-7f3a';
-const FROM = '+15005550006';
+const { SID, TOKEN, FROM } = twilioCredentials;
 const minute = 60_000;
 
 type Mode = 'ok' | 400 | 500 | 'hang';
@@ -43,31 +41,6 @@ async function fakeTwilio(mode: Mode = 'ok') {
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   });
-}
-
-/** A real SMTP server keeping what it receives. */
-async function smtpSink() {
-  const deliveries: { to: string[]; raw: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    closeTimeout: 500,
-    logger: false,
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        deliveries.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
-    deliveries,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 /** The decoded text of a single-part message (7bit, quoted-printable or base64). */
