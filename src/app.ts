@@ -34,6 +34,7 @@ import { healthRoutes } from './operations/health.routes.ts';
 import { createMetrics, registerMetrics } from './operations/metrics.ts';
 import { adminWebhooksRoutes, webhooksRoutes } from './webhooks/index.ts';
 import { requireAuth } from './http/partner-guard.ts';
+import { consolePlugin } from './console/console.plugin.ts';
 
 export interface AppOptions {
   container: Container;
@@ -99,6 +100,12 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
     await app.register(auditRoutes({ audit: container.audit, adminToken, operators }));
     await app.register(adminWebhooksRoutes({ webhooks: container.webhooks.service, adminToken, operators }));
   }
+  // The operator console (docs/console.md): people sign in with an operator's e-mail and password.
+  await app.register(consolePlugin({
+    sessions: container.console.sessions, signIn: container.console.signIn, sandbox: container.sandbox !== undefined,
+    lenderLeads: container.lenderLeads, companies: container.companies, webhooks: container.webhooks.service,
+    catalogs: container.catalogs, operators: container.operators, audit: container.audit,
+  }), { prefix: '/console' });
   await app.register(
     async (partner) => {
       registerPartnerGuard(partner, {

@@ -47,6 +47,9 @@ import { createLenderLeadsService } from './lender/lender-leads.service.ts';
 import { createPersonalDataErasure } from './lender/personal-data-erasure.ts';
 import { createDeliveryWorker, createUrlPolicy, createWebhookSender, createWebhooksRepository, createWebhooksService, type Resolver } from './webhooks/index.ts';
 import { createWebhookMetrics } from './webhooks/webhook-metrics.ts';
+import { createConsoleSessionsRepository } from './console/console-sessions.repository.ts';
+import { createConsoleSessions } from './console/console-sessions.ts';
+import { createConsoleSignIn } from './console/console-sign-in.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -192,7 +195,11 @@ export async function createContainer(options: ContainerOptions) {
     fingerprintKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'fingerprints', 32)),
   });
   const leadQueries = createLeadQueries({ leads: leadsRepository, sealer });
-  const operators = createOperatorsService({ repository: createOperatorsRepository(db), clock });
+  const operatorsRepository = createOperatorsRepository(db);
+  const operators = createOperatorsService({ repository: operatorsRepository, clock });
+  // The operator console's sessions and sign-in (docs/console.md); sign-in attempts share the rate limits.
+  const consoleSessions = createConsoleSessions({ repository: createConsoleSessionsRepository(db), clock });
+  const consoleSignIn = createConsoleSignIn({ operators: operatorsRepository, limiter });
   const audit = createAuditService({ repository: createAuditRepository(db), clock });
   const lenderLeadsRepository = createLenderLeadsRepository(db);
   const lenderLeads = createLenderLeadsService({
@@ -255,6 +262,7 @@ export async function createContainer(options: ContainerOptions) {
     operators,
     audit,
     lenderLeads,
+    console: { sessions: consoleSessions, signIn: consoleSignIn },
     erasure,
     /** Service metrics (PIN outcomes, provider calls, circuits, rate-limit refusals), served by /metrics. */
     metrics,

@@ -11,7 +11,29 @@ export interface LenderLeadFilter {
   createdTo?: Date;
 }
 
+export interface StatusCount {
+  status: LeadStatus;
+  count: number;
+}
+
 export type ErasableRow = LeadRow & { erased_at: Date | null };
+
+/** The WHERE conditions of a filter, with their parameters ($1…). */
+function conditions(filter: LenderLeadFilter): { where: string[]; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    where.push(sql.replace('?', `$${params.length}`));
+  };
+  if (filter.companyId) add('company_id = ?', filter.companyId);
+  if (filter.status) add('status = ?', filter.status);
+  if (filter.decision) add("prequalification->>'decision' = ?", filter.decision);
+  if (filter.affiliate) add('affiliate_user_id = ?', filter.affiliate);
+  if (filter.createdFrom) add('created_at >= ?', filter.createdFrom);
+  if (filter.createdTo) add('created_at < ?', filter.createdTo);
+  return { where, params };
+}
 
 export function createLenderLeadsRepository(db: Queryable) {
   return {
@@ -22,18 +44,7 @@ export function createLenderLeadsRepository(db: Queryable) {
       limit: number,
       tx: Queryable = db,
     ): Promise<ErasableRow[]> {
-      const where: string[] = [];
-      const params: unknown[] = [];
-      const add = (sql: string, value: unknown) => {
-        params.push(value);
-        where.push(sql.replace('?', `$${params.length}`));
-      };
-      if (filter.companyId) add('company_id = ?', filter.companyId);
-      if (filter.status) add('status = ?', filter.status);
-      if (filter.decision) add("prequalification->>'decision' = ?", filter.decision);
-      if (filter.affiliate) add('affiliate_user_id = ?', filter.affiliate);
-      if (filter.createdFrom) add('created_at >= ?', filter.createdFrom);
-      if (filter.createdTo) add('created_at < ?', filter.createdTo);
+      const { where, params } = conditions(filter);
       if (after) {
         params.push(after.createdAt, after.id);
         where.push(`(created_at, id) < ($${params.length - 1}, $${params.length})`);
@@ -44,6 +55,16 @@ export function createLenderLeadsRepository(db: Queryable) {
         params,
       );
       return rows;
+    },
+
+    /** How many leads match the filter, per status (statuses without any are absent). */
+    async countByStatus(filter: LenderLeadFilter, tx: Queryable = db): Promise<StatusCount[]> {
+      const { where, params } = conditions(filter);
+      const { rows } = await tx.query<{ status: LeadStatus; count: string | number }>(
+        `select status, count(*) as count from leads ${where.length ? `where ${where.join(' and ')}` : ''} group by status`,
+        params,
+      );
+      return rows.map((r) => ({ status: r.status, count: Number(r.count) }));
     },
 
     async find(id: string, tx: Queryable = db): Promise<ErasableRow | undefined> {

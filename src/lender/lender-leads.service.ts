@@ -91,6 +91,11 @@ export function createLenderLeadsService(deps: Deps) {
       };
     },
 
+    /** Leads per status for the same filter (the status itself ignored). Not audited: no personal data. */
+    async statusCounts(query: LenderLeadQuery) {
+      return deps.repository.countByStatus({ ...toFilter(query), status: undefined });
+    },
+
     async read(origin: AuditOrigin, leadId: string) {
       const row = await deps.repository.find(leadId.toLowerCase());
       if (!row) throw errors.leadNotFound();

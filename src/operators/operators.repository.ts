@@ -10,6 +10,9 @@ export interface OperatorRow {
   created_at: Date;
 }
 
+/** An operator with the password hash sign-in checks. */
+export type SignInRow = OperatorRow & { password_hash: string | null };
+
 export function createOperatorsRepository(db: Queryable) {
   return {
     /** False when an operator not deleted already has that e-mail (compared case-insensitively). */
@@ -41,6 +44,16 @@ export function createOperatorsRepository(db: Queryable) {
       const { rows } = await tx.query<OperatorRow>(
         'select id, name, role, email, created_at from operators where key_hash = $1 and deleted_at is null',
         [keyHash],
+      );
+      return rows[0];
+    },
+
+    /** The live operator who signs in with this e-mail (compared case-insensitively), with the password hash. */
+    async byEmail(email: string, tx: Queryable = db): Promise<SignInRow | undefined> {
+      const { rows } = await tx.query<SignInRow>(
+        `select id, name, role, email, created_at, password_hash from operators
+         where lower(email) = lower($1) and deleted_at is null`,
+        [email],
       );
       return rows[0];
     },

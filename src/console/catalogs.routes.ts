@@ -1,0 +1,72 @@
+/**
+ * Catalogs: what is in force and importing a new file (a form upload; the same import, parser and
+ * limits as `PUT /admin/catalogs/…`). A refused file changes nothing and names its first problem.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
+import { Type, type Static } from 'typebox';
+import { catalogKinds, CatalogFileError, type CatalogKind } from '../catalogs/catalog-file.ts';
+import type { CatalogStore } from '../catalogs/catalog-store.ts';
+import type { CatalogsRepository } from '../catalogs/catalogs.repository.ts';
+import { catalogBodyLimitBytes } from '../admin/catalogs-admin.routes.ts';
+import { noticeOf, pageContext, seeOther, sendPage } from './console-request.ts';
+import { catalogsPage } from './catalogs.views.ts';
+import type { Notice } from './layout.ts';
+
+export interface CatalogsPagesDeps {
+  catalogs: { store: CatalogStore; repository: CatalogsRepository };
+}
+
+const ImportForm = Type.Object({
+  _csrf: Type.String(),
+  kind: Type.Union(catalogKinds.map((k) => Type.Literal(k))),
+  file: Type.Unsafe<Buffer>({ description: 'the catalog file' }),
+});
+
+export const catalogsRoutes =
+  (deps: CatalogsPagesDeps): FastifyPluginAsync =>
+  async (app) => {
+    const { store, repository } = deps.catalogs;
+
+    async function show(request: FastifyRequest, reply: FastifyReply, notice?: Notice, status?: number) {
+      const catalogs = await Promise.all(
+        catalogKinds.map(async (kind: CatalogKind) => ({ kind, meta: await repository.meta(kind) })),
+      );
+      return sendPage(reply, catalogsPage(pageContext(request, reply), catalogs, notice ?? noticeOf(request)), status);
+    }
+
+    app.get('/catalogs', { schema: { hide: true } }, (request, reply) => show(request, reply));
+
+    // The upload is parsed in this scope only: fields and the file's bytes become the body.
+    await app.register(async (upload) => {
+      await upload.register(fastifyMultipart, {
+        attachFieldsToBody: 'keyValues',
+        limits: { fileSize: catalogBodyLimitBytes, files: 1, fields: 4 },
+        onFile: async (part: MultipartFile & { value?: unknown }) => {
+          part.value = await part.toBuffer();
+        },
+      });
+      upload.post<{ Body: Static<typeof ImportForm> }>(
+        '/catalogs/import',
+        {
+          bodyLimit: catalogBodyLimitBytes + 64 * 1024, config: { csrfAfterUpload: true },
+          preValidation: (request, reply, done) => upload.csrfProtection(request, reply, done),
+          schema: { hide: true, body: ImportForm },
+        },
+        async (request, reply) => {
+          const { kind, file } = request.body;
+          if (!Buffer.isBuffer(file) || file.length === 0) {
+            return show(request, reply, { kind: 'error', text: 'Elige un archivo de catálogo.' }, 400);
+          }
+          try {
+            await store.importFile(repository, kind, file);
+          } catch (error) {
+            if (!(error instanceof CatalogFileError)) throw error;
+            const where = error.line > 0 ? `línea ${error.line}` : 'archivo';
+            return show(request, reply, { kind: 'error', text: `Archivo rechazado (${where}): ${error.reason}. El catálogo vigente no cambió.` }, 400);
+          }
+          return seeOther(reply, '/console/catalogs?notice=catalog-imported');
+        },
+      );
+    });
+  };

@@ -1,0 +1,97 @@
+/**
+ * What every console handler needs from a request: who is signed in, the page context (CSRF token
+ * for the forms), the audit origin, sending a page, and redirects after a POST (303).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuditOrigin } from '../audit/audit.service.ts';
+import type { AppError } from '../http/app-error.ts';
+import type { Role } from '../operators/role.ts';
+import type { Html } from './html.ts';
+import type { Notice, PageContext } from './layout.ts';
+
+export interface ConsoleViewer {
+  operatorId: string;
+  name: string;
+  role: Role;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    consoleViewer: ConsoleViewer | undefined;
+    /** False only on a loopback address of the sandbox (set by the console's first hook). */
+    consoleSecureCookies: boolean;
+  }
+  interface FastifyContextConfig {
+    /** A console page anyone may open (sign-in, assets); every other one needs a session. */
+    consolePublic?: boolean;
+    /** A multipart form: its CSRF token is checked by the route, once the upload's fields are read. */
+    csrfAfterUpload?: boolean;
+  }
+}
+
+/** Route config of pages every signed-in operator may open (analysts too); others are admin-only. */
+export const everyone = { operatorRoles: ['analyst'] as const };
+
+export const sessionCookie = 'autofin_session';
+export const cookiePath = '/console';
+
+export function requireViewer(request: FastifyRequest): ConsoleViewer {
+  if (!request.consoleViewer) throw new Error('console route reached without a session');
+  return request.consoleViewer;
+}
+
+/** The CSRF token for this page's forms (its secret cookie is set the first time). */
+export function pageContext(request: FastifyRequest, reply: FastifyReply): PageContext {
+  return { csrf: reply.generateCsrf(cookieOptions(request)), viewer: request.consoleViewer };
+}
+
+export function originOf(request: FastifyRequest): AuditOrigin {
+  return { operatorId: requireViewer(request).operatorId, requestId: request.id, clientAddress: request.ip };
+}
+
+export function sendPage(reply: FastifyReply, page: Html, status = 200): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(page.text);
+}
+
+/** After a POST: 303 See Other, so the browser follows with a GET. */
+export function seeOther(reply: FastifyReply, location: string): FastifyReply {
+  return reply.code(303).header('location', location).send();
+}
+
+const loopbackHosts = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
+
+export const isLoopbackHost = (hostname: string): boolean => loopbackHosts.has(hostname.toLowerCase());
+
+/** Every console cookie: HttpOnly, SameSite=Strict, path /console, and Secure unless allowed off. */
+export function cookieOptions(request: FastifyRequest) {
+  return { path: cookiePath, httpOnly: true, sameSite: 'strict' as const, secure: request.consoleSecureCookies };
+}
+
+/** Fixed messages shown after a redirect, chosen by a key in the URL (never data). */
+export const notices = {
+  'signed-out': { kind: 'ok', text: 'Sesión cerrada.' },
+  'signed-out-everywhere': { kind: 'ok', text: 'Se cerraron todas tus sesiones.' },
+  'session-ended': { kind: 'error', text: 'Tu sesión terminó. Vuelve a iniciar sesión.' },
+  'company-created': { kind: 'ok', text: 'Empresa creada.' },
+  'credential-revoked': { kind: 'ok', text: 'Credencial revocada.' },
+  'affiliate-added': { kind: 'ok', text: 'Afiliado agregado.' },
+  'redelivery-queued': { kind: 'ok', text: 'Reenvío programado: la entrega se intentará de nuevo en unos segundos.' },
+  'test-queued': { kind: 'ok', text: 'Evento de prueba programado.' },
+  'catalog-imported': { kind: 'ok', text: 'Catálogo importado: ya está en vigor.' },
+  'operator-deleted': { kind: 'ok', text: 'Operador borrado; sus sesiones terminaron.' },
+} as const satisfies Record<string, Notice>;
+
+export type NoticeKey = keyof typeof notices;
+
+export function noticeOf(request: FastifyRequest): Notice | undefined {
+  const key = (request.query as { notice?: unknown } | undefined)?.notice;
+  return typeof key === 'string' && Object.hasOwn(notices, key) ? notices[key as NoticeKey] : undefined;
+}
+
+/** A refused form's fields, as the API names them. */
+export function refusal(error: AppError): string {
+  const fields = (error.additionalData as { errors?: { field: string; errorDetail: string }[] } | null)?.errors;
+  return fields?.length
+    ? `No se pudo guardar: ${fields.map((f) => `${f.field} ${f.errorDetail}`).join('; ')}.`
+    : 'No se pudo guardar: revisa los datos.';
+}

@@ -1,0 +1,66 @@
+/**
+ * How the console writes values for people in Mexico: Spanish (es-MX) labels, times in
+ * America/Mexico_City, amounts in pesos (MXN).
+ */
+import type { LeadStatus } from '../leads/index.ts';
+
+export const consoleTimeZone = 'America/Mexico_City';
+
+const dateTimeFormat = new Intl.DateTimeFormat('es-MX', {
+  timeZone: consoleTimeZone, year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit',
+  hourCycle: 'h23',
+});
+const dateFormat = new Intl.DateTimeFormat('es-MX', { timeZone: consoleTimeZone, year: 'numeric', month: 'short', day: 'numeric' });
+const moneyFormat = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', currencyDisplay: 'code' });
+const numberFormat = new Intl.NumberFormat('es-MX');
+
+/** A moment as a person in Mexico City reads it ("23 nov 2026, 13:05"); "—" when absent. */
+export function dateTime(value: string | Date | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  return dateTimeFormat.format(typeof value === 'string' ? new Date(value) : value);
+}
+
+export function dateOnly(value: string | Date | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  return dateFormat.format(typeof value === 'string' ? new Date(value) : value);
+}
+
+/** An amount in pesos ("MXN 350,000.00"); "—" when absent. */
+export function money(value: number | null | undefined): string {
+  return value === null || value === undefined ? '—' : moneyFormat.format(value);
+}
+
+export function count(value: number | null | undefined): string {
+  return value === null || value === undefined ? '—' : numberFormat.format(value);
+}
+
+export const statusLabels: Record<LeadStatus, string> = {
+  CREATED: 'Creada',
+  IN_PROGRESS: 'En captura',
+  PIN_SENT: 'PIN enviado',
+  VERIFIED: 'Verificada',
+  PREQUALIFIED: 'Precalificada',
+  NOT_PREQUALIFIED: 'No precalificada',
+};
+
+export const decisionLabels: Record<string, string> = {
+  PREQUALIFIED: 'Precalificada',
+  NOT_PREQUALIFIED: 'No precalificada',
+  INCOMPLETE: 'Incompleta',
+};
+
+export const outcomeLabels: Record<string, string> = { pass: 'Cumple', fail: 'No cumple', missing: 'Falta dato' };
+
+export const roleLabels: Record<string, string> = { admin: 'Administrador', analyst: 'Analista' };
+
+export const label = (labels: Record<string, string>, value: string | null | undefined): string =>
+  value === null || value === undefined ? '—' : (labels[value] ?? value);
+
+/** A value of any shape, for tables of facts (booleans as Sí/No). */
+export function plain(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'boolean') return value ? 'Sí' : 'No';
+  if (typeof value === 'number') return numberFormat.format(value);
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}

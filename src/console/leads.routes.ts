@@ -1,0 +1,75 @@
+/**
+ * The inbox (`/console/leads`: filters, counts per status, pages) and a lead's page
+ * (`/console/leads/{leadId}`), whose every opening is audited like the API's read.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { Type, type Static } from 'typebox';
+import type { CompaniesService } from '../companies/companies.service.ts';
+import type { LenderLeadsService } from '../lender/lender-leads.service.ts';
+import { leadStatuses, type LeadStatus } from '../leads/lead-status.ts';
+import { uuidPattern } from '../shared/ids.ts';
+import { everyone, noticeOf, originOf, pageContext, sendPage } from './console-request.ts';
+import { inboxPage, leadPage, type InboxFilter } from './leads.views.ts';
+
+export interface LeadsPagesDeps {
+  lenderLeads: LenderLeadsService;
+  companies: Pick<CompaniesService, 'listCompanies'>;
+}
+
+const optional = (pattern: string) => Type.Optional(Type.String({ pattern: `^(?:${pattern.replace(/^\^|\$$/g, '')})?$` }));
+const datePattern = '^\\d{4}-\\d{2}-\\d{2}$';
+const InboxQuery = Type.Object({
+  status: optional(`^(?:${leadStatuses.join('|')})$`),
+  decision: optional('^(?:PREQUALIFIED|NOT_PREQUALIFIED|INCOMPLETE)$'),
+  companyId: optional(uuidPattern),
+  from: optional(datePattern),
+  to: optional(datePattern),
+  cursor: Type.Optional(Type.String({ maxLength: 200 })),
+  notice: Type.Optional(Type.String({ maxLength: 50 })),
+});
+const LeadParams = Type.Object({ leadId: Type.String({ pattern: uuidPattern }) });
+
+// Mexico City keeps UTC-6 all year (no daylight saving time since 2022): a day there starts at 06:00 UTC.
+const mexicoCityDayStart = (day: string) => `${day}T00:00:00-06:00`;
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+export const leadsRoutes =
+  (deps: LeadsPagesDeps): FastifyPluginAsync =>
+  async (app) => {
+    app.get<{ Querystring: Static<typeof InboxQuery> }>(
+      '/leads',
+      { config: everyone, schema: { hide: true, querystring: InboxQuery } },
+      async (request, reply) => {
+        const q = request.query;
+        const filter: InboxFilter = {
+          status: q.status || undefined, decision: q.decision || undefined, companyId: q.companyId || undefined,
+          from: q.from || undefined, to: q.to || undefined,
+        };
+        // "Hasta" includes its whole day in Mexico City.
+        const query = {
+          status: filter.status as LeadStatus | undefined, decision: filter.decision, companyId: filter.companyId,
+          createdFrom: filter.from && mexicoCityDayStart(filter.from),
+          createdTo: filter.to && mexicoCityDayStart(nextDay(filter.to)),
+        };
+        const [leads, counts, companies] = await Promise.all([
+          deps.lenderLeads.list({ ...query, limit: 25, cursor: q.cursor || undefined }),
+          deps.lenderLeads.statusCounts(query),
+          deps.companies.listCompanies(),
+        ]);
+        return sendPage(reply, inboxPage(pageContext(request, reply), {
+          filter, leads, counts, companies: companies.items, notice: noticeOf(request),
+        }));
+      },
+    );
+
+    app.get<{ Params: Static<typeof LeadParams> }>(
+      '/leads/:leadId',
+      { config: everyone, schema: { hide: true, params: LeadParams } },
+      async (request, reply) => {
+        const lead = await deps.lenderLeads.read(originOf(request), request.params.leadId);
+        const companies = await deps.companies.listCompanies();
+        const company = companies.items.find((c) => c.id === lead.companyId);
+        return sendPage(reply, leadPage(pageContext(request, reply), lead, company?.name));
+      },
+    );
+  };

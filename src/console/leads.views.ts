@@ -1,0 +1,185 @@
+/** The lead inbox and a lead's page: what a loan officer reads, in Spanish. */
+import { leadStatuses } from '../leads/lead-status.ts';
+import type { LenderLeadsService } from '../lender/lender-leads.service.ts';
+import { html, type Html } from './html.ts';
+import { count, dateTime, decisionLabels, label, money, outcomeLabels, plain, statusLabels } from './format.ts';
+import { page, type Notice, type PageContext } from './layout.ts';
+
+export interface InboxFilter {
+  status?: string;
+  decision?: string;
+  companyId?: string;
+  from?: string;
+  to?: string;
+}
+
+type LeadPage = Awaited<ReturnType<LenderLeadsService['list']>>;
+type LeadRead = Awaited<ReturnType<LenderLeadsService['read']>>;
+
+const shortId = (id: string) => id.slice(0, 8);
+
+const option = (value: string, text: string, selected: string | undefined) =>
+  html`<option value="${value}"${value === (selected ?? '') ? html` selected` : ''}>${text}</option>`;
+
+/** The query string of a filter (and a cursor), for links that keep it. */
+export function filterQuery(filter: InboxFilter, cursor?: string): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filter)) if (value) params.set(key, value);
+  if (cursor) params.set('cursor', cursor);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export function inboxPage(
+  context: PageContext,
+  input: {
+    filter: InboxFilter;
+    leads: LeadPage;
+    counts: { status: string; count: number }[];
+    companies: { id: string; name: string }[];
+    notice?: Notice;
+  },
+): Html {
+  const { filter, leads } = input;
+  const companyName = new Map(input.companies.map((c) => [c.id, c.name]));
+  const total = input.counts.reduce((sum, c) => sum + c.count, 0);
+  const byStatus = new Map(input.counts.map((c) => [c.status, c.count]));
+  const counts = html`<section aria-labelledby="por-estado"><h2 id="por-estado">Por estado</h2>
+<ul class="counts">${leadStatuses.map((s) => html`<li><a href="/console/leads${filterQuery({ ...filter, status: s })}">${statusLabels[s]}</a> <strong>${count(byStatus.get(s) ?? 0)}</strong></li>`)}
+<li>Total <strong>${count(total)}</strong></li></ul></section>`;
+  const form = html`<form method="get" action="/console/leads" class="filters" aria-label="Filtros">
+  <div><label for="status">Estado</label><select id="status" name="status">${option('', 'Todos', filter.status)}${leadStatuses.map((s) => option(s, statusLabels[s], filter.status))}</select></div>
+  <div><label for="decision">Decisión</label><select id="decision" name="decision">${option('', 'Todas', filter.decision)}${Object.entries(decisionLabels).map(([v, t]) => option(v, t, filter.decision))}</select></div>
+  <div><label for="companyId">Empresa</label><select id="companyId" name="companyId">${option('', 'Todas', filter.companyId)}${input.companies.map((c) => option(c.id, c.name, filter.companyId))}</select></div>
+  <div><label for="from">Desde</label><input id="from" name="from" type="date" value="${filter.from ?? ''}"></div>
+  <div><label for="to">Hasta</label><input id="to" name="to" type="date" value="${filter.to ?? ''}"></div>
+  <div class="actions"><button type="submit">Filtrar</button> <a href="/console/leads">Quitar filtros</a></div>
+</form>`;
+  const rows = leads.items.map((lead) => html`<tr>
+  <td><a href="/console/leads/${lead.id}" aria-label="Abrir la solicitud ${shortId(lead.id)}">${shortId(lead.id)}</a></td>
+  <td>${dateTime(lead.createdAt)}</td>
+  <td>${companyName.get(lead.companyId) ?? shortId(lead.companyId)}</td>
+  <td>${label(statusLabels, lead.status)}</td>
+  <td>${label(decisionLabels, lead.decision)}</td>
+  <td>${lead.externalAutoId ?? '—'}</td>
+</tr>`);
+  const table = leads.items.length === 0
+    ? html`<p>No hay solicitudes con estos filtros.</p>`
+    : html`<div class="scroll"><table><caption>Solicitudes, de la más reciente a la más antigua</caption>
+<thead><tr><th scope="col">Solicitud</th><th scope="col">Creada</th><th scope="col">Empresa</th><th scope="col">Estado</th><th scope="col">Decisión</th><th scope="col">Referencia del socio</th></tr></thead>
+<tbody>${rows}</tbody></table></div>`;
+  const more = leads.nextCursor
+    ? html`<p class="pager"><a href="/console/leads${filterQuery(filter, leads.nextCursor)}" rel="next">Siguiente página</a></p>`
+    : '';
+  return page({ ...context, section: 'leads' }, 'Solicitudes', html`${form}${counts}${table}${more}`, input.notice);
+}
+
+const fieldLabels: Record<string, string> = {
+  downPayment: 'Enganche', term: 'Plazo (meses)', purchaseIntention: 'Intención de compra', phone: 'Teléfono',
+  email: 'Correo electrónico', street: 'Calle', number: 'Número', interior: 'Interior', neighborhood: 'Colonia',
+  zipCode: 'Código postal', city: 'Ciudad', state: 'Estado', municipality: 'Municipio', id: 'Clave', price: 'Precio',
+  year: 'Año', brand: 'Marca', model: 'Modelo', version: 'Versión', income: 'Ingreso mensual',
+  employmentType: 'Tipo de empleo', businessLine: 'Giro', employmentCompany: 'Empresa donde trabaja',
+  jobPosition: 'Puesto', jobTitle: 'Cargo', startEmploymentDate: 'Inicio del empleo', startDate: 'Inicio',
+  firstName: 'Nombre', secondName: 'Segundo nombre', lastName: 'Apellido paterno', secondLastName: 'Apellido materno',
+  birthDate: 'Fecha de nacimiento', rfc: 'RFC', amountFinanced: 'Monto a financiar', annualRate: 'Tasa anual (%)',
+  monthlyPayment: 'Pago mensual', cat: 'CAT (%)',
+};
+const moneyFields = new Set(['downPayment', 'price', 'income', 'amountFinanced', 'monthlyPayment']);
+
+function facts(entries: [string, Html | string][]): Html {
+  return html`<dl class="facts">${entries.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`;
+}
+
+function valueOf(key: string, value: unknown): string {
+  if (moneyFields.has(key) && typeof value === 'number') return money(value);
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    return Object.entries(value).map(([k, v]) => `${fieldLabels[k] ?? k}: ${plain(v)}`).join(', ');
+  }
+  return plain(value);
+}
+
+function section(id: string, title: string, value: object | null, erased: boolean): Html {
+  const body = value === null
+    ? html`<p>${erased ? 'Datos personales borrados.' : 'Sin capturar.'}</p>`
+    : facts(Object.entries(value).map(([k, v]) => [fieldLabels[k] ?? k, valueOf(k, v)]));
+  return html`<section aria-labelledby="${id}" class="card"><h2 id="${id}">${title}</h2>${body}</section>`;
+}
+
+export function leadPage(context: PageContext, lead: LeadRead, companyName: string | undefined): Html {
+  const erased = lead.erasedAt !== null;
+  const summary = facts([
+    ['Empresa', companyName ?? lead.companyId],
+    ['Estado', label(statusLabels, lead.status)],
+    ['Decisión', label(decisionLabels, lead.prequalification?.decision)],
+    ['Creada', dateTime(lead.createdAt)],
+    ['Actualizada', dateTime(lead.updatedAt)],
+    ['Referencia del socio', lead.externalAutoId ?? '—'],
+    ['Afiliado', lead.affiliate?.user_id ?? '—'],
+    ['Datos personales borrados', erased ? dateTime(lead.erasedAt) : 'No'],
+  ]);
+  const offer = lead.prequalification?.offer;
+  const decision = lead.prequalification
+    ? html`<section aria-labelledby="decision" class="card"><h2 id="decision">Decisión</h2>${facts([
+        ['Resultado', label(decisionLabels, lead.prequalification.decision)],
+        ['Evaluada', dateTime(lead.prequalification.evaluatedAt)],
+        ['Motivos', lead.prequalification.reasons.length ? lead.prequalification.reasons.join(', ') : '—'],
+      ])}${offer ? html`<h3>Oferta</h3>${facts(Object.entries(offer).map(([k, v]) => [fieldLabels[k] ?? k, valueOf(k, v)]))}` : ''}</section>`
+    : '';
+  const warnings = html`<section aria-labelledby="advertencias" class="card"><h2 id="advertencias">Advertencias</h2>${
+    lead.warnings.length === 0
+      ? html`<p>Sin advertencias.</p>`
+      : html`<ul>${lead.warnings.map((w) => html`<li><code>${w.code}</code> ${w.message}${w.field ? ` (${w.field})` : ''}</li>`)}</ul>`
+  }</section>`;
+  const consent = html`<section aria-labelledby="consentimiento" class="card"><h2 id="consentimiento">Consentimiento</h2>${
+    lead.consent
+      ? facts([
+          ['Canal', lead.consent.channel === 'SMS' ? 'SMS' : lead.consent.channel === 'EMAIL' ? 'Correo electrónico' : lead.consent.channel],
+          ['Destino', lead.consent.destination ?? '—'],
+          ['PIN enviado', dateTime(lead.consent.pinSentAt)],
+          ['PIN confirmado', dateTime(lead.consent.confirmedAt)],
+          ['Clave de consumidor', lead.consent.consumerKey],
+          ['Id. de la solicitud HTTP', lead.consent.requestId ?? '—'],
+          ['Dirección IP', lead.consent.clientAddress ?? '—'],
+          ['Navegador o cliente', lead.consent.userAgent ?? '—'],
+        ])
+      : html`<p>Sin consentimiento: el PIN no se ha confirmado.</p>`
+  }</section>`;
+  const bureau = html`<section aria-labelledby="buro" class="card"><h2 id="buro">Buró de crédito</h2>${
+    lead.bureau
+      ? facts([
+          ['Proveedor', lead.bureau.provider],
+          ['Consultado', dateTime(lead.bureau.queriedAt)],
+          ['Sin historial', lead.bureau.noRecord ? 'Sí' : 'No'],
+          ['Puntaje', plain(lead.bureau.score)],
+          ['Cuentas abiertas', count(lead.bureau.openAccounts)],
+          ['Saldo total', money(lead.bureau.totalBalance)],
+          ['Saldo vencido', money(lead.bureau.pastDueBalance)],
+          ['Peor atraso (días)', count(lead.bureau.worstDelinquencyDays)],
+        ])
+      : html`<p>${erased ? 'Reporte borrado.' : 'Sin consulta al buró.'}</p>`
+  }</section>`;
+  const explanation = html`<section aria-labelledby="explicacion" class="card"><h2 id="explicacion">Explicación de la decisión</h2>${
+    lead.explanation
+      ? html`<p>Versión de las reglas: <strong>${lead.explanation.rulesVersion}</strong></p>
+<div class="scroll"><table><caption>Resultado de cada regla</caption><thead><tr><th scope="col">Regla</th><th scope="col">Resultado</th><th scope="col">Datos</th><th scope="col">Umbral</th><th scope="col">Motivo</th></tr></thead>
+<tbody>${lead.explanation.rules.map((r) => html`<tr><td><code>${r.rule}</code></td><td>${label(outcomeLabels, r.outcome)}</td><td>${r.inputs ? plain(r.inputs) : '—'}</td><td>${plain(r.threshold)}</td><td>${r.reason ? r.reason.message : '—'}</td></tr>`)}</tbody></table></div>`
+      : html`<p>Aún no se ha evaluado.</p>`
+  }</section>`;
+  const events = html`<section aria-labelledby="eventos" class="card"><h2 id="eventos">Eventos</h2>${
+    lead.events.length === 0
+      ? html`<p>Sin eventos.</p>`
+      : html`<ol class="timeline">${lead.events.map((e) => html`<li><time datetime="${e.at}">${dateTime(e.at)}</time> <code>${e.type}</code>${e.fields?.length ? html` — ${e.fields.join(', ')}` : ''}</li>`)}</ol>`
+  }</section>`;
+  return page({ ...context, section: 'leads' }, `Solicitud ${shortId(lead.id)}`, html`
+<p><a href="/console/leads">← Volver a las solicitudes</a></p>
+<section aria-labelledby="resumen" class="card"><h2 id="resumen">Resumen</h2>${summary}</section>
+${decision}${warnings}${consent}${bureau}${explanation}
+${section('prestamo', 'Préstamo', lead.loanInfo, false)}
+${section('contacto', 'Contacto', lead.contact, erased)}
+${section('domicilio', 'Domicilio', lead.address, erased)}
+${section('vehiculo', 'Vehículo', lead.vehicle, false)}
+${section('empleo', 'Empleo e ingresos', lead.financial, erased)}
+${section('persona', 'Persona', lead.person, erased)}
+${events}`);
+}
