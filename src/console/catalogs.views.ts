@@ -16,7 +16,7 @@ export function catalogsPage(
   notice?: Notice,
 ): Html {
   return page({ ...context, section: 'catalogs' }, 'Catálogos', html`
-<div class="scroll"><table><caption>Catálogos en vigor</caption><thead><tr><th scope="col">Catálogo</th><th scope="col">Registros</th><th scope="col">Última importación</th><th scope="col">SHA-256</th></tr></thead>
+<div class="scroll" tabindex="0" role="region" aria-label="Catálogos en vigor"><table><caption>Catálogos en vigor</caption><thead><tr><th scope="col">Catálogo</th><th scope="col">Registros</th><th scope="col">Última importación</th><th scope="col">SHA-256</th></tr></thead>
 <tbody>${catalogs.map((c) => html`<tr><td>${catalogNames[c.kind]}</td><td>${count(c.meta?.rowCount)}</td><td>${dateTime(c.meta?.importedAt)}</td><td><code class="hash">${c.meta?.sha256 ?? '—'}</code></td></tr>`)}</tbody></table></div>
 <section class="card" aria-labelledby="importar"><h2 id="importar">Importar un archivo</h2>
 <p>CSV en UTF-8 con el encabezado documentado, o el mismo CSV comprimido con gzip. El archivo se toma completo o se rechaza completo; el catálogo vigente no cambia si hay un error.</p>

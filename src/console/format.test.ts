@@ -23,3 +23,12 @@ describe('console formats', () => {
     assert.equal(plain(12000), '12,000');
   });
 });
+
+describe('console values of any shape', () => {
+  test('objects read as "key: value" lists; codes and years keep their digits', async () => {
+    const { plain, plainCode } = await import('./format.ts');
+    assert.equal(plain({ birthDate: '1985-04-12', term: 48, price: 340000 }), 'birthDate: 1985-04-12, term: 48, price: 340,000');
+    assert.equal(plainCode('year', 2024), '2024');
+    assert.equal(plain([]), '—');
+  });
+});

@@ -56,11 +56,16 @@ export const roleLabels: Record<string, string> = { admin: 'Administrador', anal
 export const label = (labels: Record<string, string>, value: string | null | undefined): string =>
   value === null || value === undefined ? '—' : (labels[value] ?? value);
 
+// Numbers that are codes or years, not quantities: no thousands separator.
+const codeKeys = new Set(['id', 'year', 'modelYear', 'number', 'zipCode', 'term', 'month']);
+export const plainCode = (key: string, value: unknown) => (codeKeys.has(key) && typeof value === 'number' ? String(value) : plain(value));
+
 /** A value of any shape, for tables of facts (booleans as Sí/No). */
 export function plain(value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'Sí' : 'No';
   if (typeof value === 'number') return numberFormat.format(value);
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return value.length ? value.map(plain).join('; ') : '—';
+  if (typeof value === 'object') return Object.entries(value).map(([k, v]) => `${k}: ${plainCode(k, v)}`).join(', ');
   return String(value);
 }

@@ -2,7 +2,7 @@
 import { leadStatuses } from '../leads/lead-status.ts';
 import type { LenderLeadsService } from '../lender/lender-leads.service.ts';
 import { html, type Html } from './html.ts';
-import { count, dateTime, decisionLabels, label, money, outcomeLabels, plain, statusLabels } from './format.ts';
+import { count, dateTime, decisionLabels, label, money, outcomeLabels, plain, plainCode, statusLabels } from './format.ts';
 import { page, type Notice, type PageContext } from './layout.ts';
 
 export interface InboxFilter {
@@ -65,7 +65,7 @@ export function inboxPage(
 </tr>`);
   const table = leads.items.length === 0
     ? html`<p>No hay solicitudes con estos filtros.</p>`
-    : html`<div class="scroll"><table><caption>Solicitudes, de la más reciente a la más antigua</caption>
+    : html`<div class="scroll" tabindex="0" role="region" aria-label="Solicitudes, de la más reciente a la más antigua"><table><caption>Solicitudes, de la más reciente a la más antigua</caption>
 <thead><tr><th scope="col">Solicitud</th><th scope="col">Creada</th><th scope="col">Empresa</th><th scope="col">Estado</th><th scope="col">Decisión</th><th scope="col">Referencia del socio</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
   const more = leads.nextCursor
@@ -94,9 +94,9 @@ function facts(entries: [string, Html | string][]): Html {
 function valueOf(key: string, value: unknown): string {
   if (moneyFields.has(key) && typeof value === 'number') return money(value);
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    return Object.entries(value).map(([k, v]) => `${fieldLabels[k] ?? k}: ${plain(v)}`).join(', ');
+    return Object.entries(value).map(([k, v]) => `${fieldLabels[k] ?? k}: ${plainCode(k, v)}`).join(', ');
   }
-  return plain(value);
+  return plainCode(key, value);
 }
 
 function section(id: string, title: string, value: object | null, erased: boolean): Html {
@@ -162,7 +162,7 @@ export function leadPage(context: PageContext, lead: LeadRead, companyName: stri
   const explanation = html`<section aria-labelledby="explicacion" class="card"><h2 id="explicacion">Explicación de la decisión</h2>${
     lead.explanation
       ? html`<p>Versión de las reglas: <strong>${lead.explanation.rulesVersion}</strong></p>
-<div class="scroll"><table><caption>Resultado de cada regla</caption><thead><tr><th scope="col">Regla</th><th scope="col">Resultado</th><th scope="col">Datos</th><th scope="col">Umbral</th><th scope="col">Motivo</th></tr></thead>
+<div class="scroll" tabindex="0" role="region" aria-label="Resultado de cada regla"><table><caption>Resultado de cada regla</caption><thead><tr><th scope="col">Regla</th><th scope="col">Resultado</th><th scope="col">Datos</th><th scope="col">Umbral</th><th scope="col">Motivo</th></tr></thead>
 <tbody>${lead.explanation.rules.map((r) => html`<tr><td><code>${r.rule}</code></td><td>${label(outcomeLabels, r.outcome)}</td><td>${r.inputs ? plain(r.inputs) : '—'}</td><td>${plain(r.threshold)}</td><td>${r.reason ? r.reason.message : '—'}</td></tr>`)}</tbody></table></div>`
       : html`<p>Aún no se ha evaluado.</p>`
   }</section>`;

@@ -18,7 +18,7 @@ export function operatorsPage(
   const rows = input.operators.map((o) => html`<tr><td>${o.name}</td><td>${o.email ?? '—'}</td><td>${roleLabels[o.role]}</td><td>${dateTime(o.createdAt)}</td>
 <td>${o.id === input.self ? 'Tú' : html`<form method="post" action="/console/operators/${o.id}/delete">${csrfField(context.csrf)}<button type="submit" class="danger" aria-label="Borrar a ${o.name}">Borrar</button></form>`}</td></tr>`);
   return page({ ...context, section: 'operators' }, 'Operadores', html`${created}
-<div class="scroll"><table><caption>Operadores con acceso</caption><thead><tr><th scope="col">Nombre</th><th scope="col">Correo electrónico</th><th scope="col">Rol</th><th scope="col">Alta</th><th scope="col"><span class="visually-hidden">Acciones</span></th></tr></thead>
+<div class="scroll" tabindex="0" role="region" aria-label="Operadores con acceso"><table><caption>Operadores con acceso</caption><thead><tr><th scope="col">Nombre</th><th scope="col">Correo electrónico</th><th scope="col">Rol</th><th scope="col">Alta</th><th scope="col"><span class="visually-hidden">Acciones</span></th></tr></thead>
 <tbody>${rows}</tbody></table></div>
 <section class="card" aria-labelledby="nuevo"><h2 id="nuevo">Nuevo operador</h2>
 <form method="post" action="/console/operators">${csrfField(context.csrf)}
@@ -38,7 +38,7 @@ export function auditPage(context: PageContext, audit: AuditPage, operatorNames:
 <td>${r.leadId ? html`<a href="/console/leads/${r.leadId}">${r.leadId.slice(0, 8)}</a>` : '—'}</td><td>${r.rows ?? '—'}</td><td><code>${r.requestId ?? '—'}</code></td><td>${r.clientAddress ?? '—'}</td></tr>`);
   return page({ ...context, section: 'audit' }, 'Auditoría', html`
 <p>Quién leyó, exportó o borró datos personales. Nada borra este registro.</p>
-${audit.items.length === 0 ? html`<p>Sin registros.</p>` : html`<div class="scroll"><table><caption>Registros, del más reciente al más antiguo</caption><thead><tr><th scope="col">Fecha</th><th scope="col">Operador</th><th scope="col">Acción</th><th scope="col">Solicitud</th><th scope="col">Filas</th><th scope="col">Id. de la solicitud HTTP</th><th scope="col">Dirección IP</th></tr></thead>
+${audit.items.length === 0 ? html`<p>Sin registros.</p>` : html`<div class="scroll" tabindex="0" role="region" aria-label="Registros, del más reciente al más antiguo"><table><caption>Registros, del más reciente al más antiguo</caption><thead><tr><th scope="col">Fecha</th><th scope="col">Operador</th><th scope="col">Acción</th><th scope="col">Solicitud</th><th scope="col">Filas</th><th scope="col">Id. de la solicitud HTTP</th><th scope="col">Dirección IP</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`}
 ${audit.nextCursor ? html`<p class="pager"><a href="/console/audit?cursor=${audit.nextCursor}" rel="next">Siguiente página</a></p>` : ''}`);
 }

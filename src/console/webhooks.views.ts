@@ -20,7 +20,7 @@ const deliveryStatus: Record<string, string> = {
 export function webhooksPage(context: PageContext, endpoints: Endpoint[], notice?: Notice): Html {
   const table = endpoints.length === 0
     ? html`<p>Aún no hay endpoints del otorgante.</p>`
-    : html`<div class="scroll"><table><caption>Endpoints que reciben los eventos de todas las empresas</caption><thead><tr><th scope="col">URL</th><th scope="col">Eventos</th><th scope="col">Activo</th><th scope="col">Alta</th></tr></thead>
+    : html`<div class="scroll" tabindex="0" role="region" aria-label="Endpoints que reciben los eventos de todas las empresas"><table><caption>Endpoints que reciben los eventos de todas las empresas</caption><thead><tr><th scope="col">URL</th><th scope="col">Eventos</th><th scope="col">Activo</th><th scope="col">Alta</th></tr></thead>
 <tbody>${endpoints.map((e) => html`<tr><td><a href="/console/webhooks/${e.id}">${e.url}</a></td><td>${e.eventTypes?.join(', ') ?? 'Todos'}</td><td>${e.enabled ? 'Sí' : 'No'}</td><td>${dateTime(e.createdAt)}</td></tr>`)}</tbody></table></div>`;
   return page({ ...context, section: 'webhooks' }, 'Webhooks', html`${table}
 <section aria-labelledby="nuevo" class="card"><h2 id="nuevo">Nuevo endpoint</h2>
@@ -43,6 +43,6 @@ ${input.secret ? html`<section class="card highlight" aria-labelledby="secreto">
 <section class="card" aria-labelledby="datos"><h2 id="datos">Datos</h2><dl class="facts"><dt>URL</dt><dd>${endpoint.url}</dd><dt>Eventos</dt><dd>${endpoint.eventTypes?.join(', ') ?? 'Todos'}</dd><dt>Activo</dt><dd>${endpoint.enabled ? 'Sí' : 'No'}</dd><dt>Descripción</dt><dd>${endpoint.description ?? '—'}</dd></dl>
 <form method="post" action="/console/webhooks/${endpoint.id}/test">${csrfField(context.csrf)}<button type="submit" class="secondary">Enviar evento de prueba</button></form></section>
 <section class="card" aria-labelledby="entregas"><h2 id="entregas">Entregas</h2>
-${deliveries.items.length === 0 ? html`<p>Sin entregas.</p>` : html`<div class="scroll"><table><caption>Entregas, de la más reciente a la más antigua</caption><thead><tr><th scope="col">Evento</th><th scope="col">Estado</th><th scope="col">Intentos</th><th scope="col">Próximo intento</th><th scope="col"><span class="visually-hidden">Acciones</span></th></tr></thead>
+${deliveries.items.length === 0 ? html`<p>Sin entregas.</p>` : html`<div class="scroll" tabindex="0" role="region" aria-label="Entregas, de la más reciente a la más antigua"><table><caption>Entregas, de la más reciente a la más antigua</caption><thead><tr><th scope="col">Evento</th><th scope="col">Estado</th><th scope="col">Intentos</th><th scope="col">Próximo intento</th><th scope="col"><span class="visually-hidden">Acciones</span></th></tr></thead>
 <tbody>${rows}</tbody></table></div>`}</section>`, input.notice);
 }
