@@ -240,7 +240,11 @@ export async function createContainer(options: ContainerOptions) {
       }, catalogRefreshMs);
       catalogRefresh.unref();
       // The retention purge, daily on every instance (erasing twice changes nothing).
-      const purge = () => erasure.purge({ dryRun: false }).catch((e) => options.warn('retention purge failed', e));
+      // Console sessions that can no longer be used are forgotten with it.
+      const purge = () => Promise.all([
+        erasure.purge({ dryRun: false }).catch((e) => options.warn('retention purge failed', e)),
+        consoleSessions.purgeDead().catch((e) => options.warn('console session purge failed', e)),
+      ]);
       // A minute after start, then daily.
       retentionTimer = setTimeout(() => {
         void purge();
