@@ -3,13 +3,12 @@
  * terminal without echo (Enter on an empty prompt generates one), read from stdin with
  * `--password-stdin`, or generated when stdin is not a terminal. Checked before the admin API is called.
  */
-import { randomBytes } from 'node:crypto';
+import { generatePassword } from '../operators/generated-password.ts';
 
 /** The admin API refuses shorter passwords (docs/lender-api.md); the CLI refuses them first. */
 export const minimumPasswordLength = 12;
 
-/** 18 random bytes in base64url: 24 characters of a URL-safe alphabet. */
-export const generatePassword = (): string => randomBytes(18).toString('base64url');
+export { generatePassword };
 
 /** Where the password comes from: stdin (`--password-stdin`), else a terminal prompt or a generated one. */
 export type PasswordSource = 'stdin' | 'prompt-or-generate';
