@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Runs every test file (src/**/*.test.ts, test/**/*.test.ts) with node:test through tsx, after
 // preparing the template database. Node 20 does not expand globs, so the list is built here; an
-// empty list is a failure, never a silent pass.
+// empty list is a failure, never a silent pass. The browser tests (test/browser/) run after the others,
+// one file at a time with a longer timeout: each drives a headless Chromium, and skips itself, saying
+// why, when there is none (BROWSER_TESTS=required makes that a failure).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 
 // The reliability tests (whole processes, crashes, faults) run apart: `npm run test:reliability`.
 const reliabilityDir = join('test', 'reliability');
@@ -34,10 +36,23 @@ console.log(`running ${files.length} test files on ${engine}`);
 const prepare = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/prepare-test-databases.ts'], { stdio: 'inherit' });
 if (prepare.status !== 0) process.exit(prepare.status ?? 1);
 
-const run = spawnSync(
-  process.execPath,
-  // A reliability file starts and kills whole processes: one file at a time, each within 15 minutes.
-  ['--import', 'tsx', '--test', `--test-concurrency=${reliability ? 1 : 2}`, `--test-timeout=${reliability ? 900_000 : 120_000}`, ...files],
-  { stdio: 'inherit' },
-);
-process.exit(run.status ?? 1);
+const browserDir = join('test', 'browser');
+const isBrowser = (file) => relative(process.cwd(), resolve(file)).startsWith(browserDir + sep);
+
+/** One node:test run over `list`; answers its exit status (0 for an empty list). */
+function runFiles(list, concurrency, timeoutMs) {
+  if (list.length === 0) return 0;
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeoutMs}`, ...list],
+    { stdio: 'inherit' },
+  );
+  return run.status ?? 1;
+}
+
+// A reliability file starts and kills whole processes: one file at a time, each test within 15 minutes.
+// Otherwise both batches always run, and either one failing fails the run.
+if (reliability) process.exit(runFiles(files, 1, 900_000));
+const others = runFiles(files.filter((f) => !isBrowser(f)), 2, 120_000);
+const browser = runFiles(files.filter(isBrowser), 1, 300_000);
+process.exit(others || browser);

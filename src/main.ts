@@ -11,6 +11,7 @@ import { systemClock } from './shared/clock.ts';
 import { createContainer } from './composition.ts';
 import { buildApp } from './app.ts';
 import { printSandboxCredentials } from './companies/sandbox-banner.ts';
+import { createDemoOperator } from './sandbox/demo-operator.ts';
 import { sandboxOutbox } from './verification/sandbox-outbox.ts';
 import { loggerOptions } from './shared/logging.ts';
 import pino from 'pino';
@@ -49,7 +50,7 @@ async function start(): Promise<void> {
   await container.prepare((message, fields) => logger.info(fields ?? {}, message));
   if (config.environment === 'sandbox') {
     const seeded = await container.companies.seedSandbox();
-    if (seeded) printSandboxCredentials(seeded, config);
+    if (seeded) printSandboxCredentials({ ...seeded, operator: await createDemoOperator(container.operators) }, config);
   }
   let stopping = false;
   const app = await buildApp({ container, logLevel, logStream: logDestination, draining: () => stopping });

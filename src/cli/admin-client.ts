@@ -73,7 +73,7 @@ export function createAdminClient({ baseUrl, token, fetch: fetchImpl = fetch }: 
     revokeCredential: (consumerKey: string) => call('DELETE', `/admin/credentials/${segment(consumerKey)}`),
     createAffiliate: (companyId: string, input: { user_type: string; user_id?: string }) =>
       call('POST', `/admin/companies/${segment(companyId)}/affiliates`, { json: input }),
-    createOperator: (input: { name: string; role: string; email?: string }) => call('POST', '/admin/operators', { json: input }),
+    createOperator: (input: { name: string; role: string; email?: string; password?: string }) => call('POST', '/admin/operators', { json: input }),
     listOperators: () => call('GET', '/admin/operators'),
     deleteOperator: (id: string) => call('DELETE', `/admin/operators/${segment(id)}`),
     listLeads: (query: Record<string, string>) => call('GET', `/admin/leads${queryString(query)}`),

@@ -24,7 +24,14 @@ test('every command parses into what it will ask the admin API', () => {
     [['catalogs', 'import', '--vehicles', 'v.csv.gz'], run({ name: 'catalogs import', kind: 'vehicles', file: 'v.csv.gz' })],
     [['catalogs', 'import', '--zip-codes', 'z.csv'], run({ name: 'catalogs import', kind: 'zipCodes', file: 'z.csv' })],
     [['operators', 'create', '--name', 'Ana', '--role', 'analyst', '--json'], run({ name: 'operators create', operatorName: 'Ana', role: 'analyst' })],
-    [['operators', 'create', '--name', 'Ana', '--role', 'admin', '--email', 'a@x.mx'], run({ name: 'operators create', operatorName: 'Ana', role: 'admin', email: 'a@x.mx' })],
+    [
+      ['operators', 'create', '--name', 'Ana', '--role', 'admin', '--email', 'a@x.mx'],
+      run({ name: 'operators create', operatorName: 'Ana', role: 'admin', email: 'a@x.mx', password: 'prompt-or-generate' }),
+    ],
+    [
+      ['operators', 'create', '--name', 'Ana', '--role', 'admin', '--email', 'a@x.mx', '--password-stdin'],
+      run({ name: 'operators create', operatorName: 'Ana', role: 'admin', email: 'a@x.mx', password: 'stdin' }),
+    ],
     [['operators', 'list'], run({ name: 'operators list' })],
     [['operators', 'revoke', companyId], run({ name: 'operators revoke', operatorId: companyId })],
     [

@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { CatalogKind } from '../catalogs/catalog-file.ts';
+import type { PasswordSource } from './operator-password.ts';
 
 export const defaultUrl = 'http://127.0.0.1:3000';
 
@@ -20,7 +21,8 @@ Usage:
   autofin affiliates list --company COMPANY_ID
   autofin catalogs import --vehicles FILE
   autofin catalogs import --zip-codes FILE
-  autofin operators create --name NAME --role admin|analyst [--email EMAIL]   (prints the key once)
+  autofin operators create --name NAME --role admin|analyst [--email EMAIL [--password-stdin]]
+                                                (prints the key once; with --email, see "Passwords")
   autofin operators list
   autofin operators revoke OPERATOR_ID
   autofin leads list [FILTERS] [--limit N] [--cursor C]
@@ -35,6 +37,11 @@ Filters: --company ID --status S --decision D --affiliate USER_ID --created-from
   autofin webhooks list
   autofin webhooks enable|disable|delete|rotate-secret|test|deliveries ENDPOINT_ID
   autofin webhooks retry ENDPOINT_ID DELIVERY_ID
+
+Passwords: with --email the operator also gets a password (at least 12 characters) to sign in to the
+  console. At a terminal it is asked twice, hidden (Enter on an empty prompt generates one); with
+  --password-stdin it is read from stdin (one line); otherwise one is generated. A generated password
+  is printed once, as "password" next to the key; a typed one never is.
 
 Options:
   --url URL    the service (default: $AUTOFIN_URL, else ${defaultUrl})
@@ -59,7 +66,7 @@ export type Command =
   | { name: 'credentials revoke'; consumerKey: string }
   | { name: 'affiliates create'; companyId: string; userType: string; userId?: string }
   | { name: 'catalogs import'; kind: CatalogKind; file: string }
-  | { name: 'operators create'; operatorName: string; role: string; email?: string }
+  | { name: 'operators create'; operatorName: string; role: string; email?: string; password?: PasswordSource }
   | { name: 'operators list' }
   | { name: 'operators revoke'; operatorId: string }
   | { name: 'leads list'; query: Record<string, string> }
@@ -101,6 +108,7 @@ const options = {
   json: { type: 'boolean' },
   role: { type: 'string' },
   email: { type: 'string' },
+  'password-stdin': { type: 'boolean' },
   status: { type: 'string' },
   decision: { type: 'string' },
   affiliate: { type: 'string' },
@@ -184,11 +192,15 @@ const commands: Record<string, {
     },
   },
   'operators create': {
-    options: ['name', 'role', 'email'],
+    options: ['name', 'role', 'email', 'password-stdin'],
     positionals: [],
     build: (v: Values): Command => {
       const command: Command = { name: 'operators create', operatorName: required(v, 'name'), role: required(v, 'role') };
-      return typeof v.email === 'string' ? { ...command, email: v.email } : command;
+      if (typeof v.email !== 'string') {
+        if (v['password-stdin']) throw new UsageError('--password-stdin needs --email: operators sign in by e-mail');
+        return command;
+      }
+      return { ...command, email: v.email, password: v['password-stdin'] ? 'stdin' : 'prompt-or-generate' };
     },
   },
   'operators list': { options: [], positionals: [], build: (): Command => ({ name: 'operators list' }) },

@@ -6,11 +6,41 @@
 import { readFile } from 'node:fs/promises';
 import { parseCli, usage, type Command } from './cli-args.ts';
 import { createAdminClient, type AdminClient, type AdminResult } from './admin-client.ts';
+import { firstPassword, type PasswordInput } from './operator-password.ts';
 
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   fetch?: typeof fetch;
+  /** Where an operator's first password is typed or piped (`operators create --email`). */
+  passwordInput?: PasswordInput;
+}
+
+/** Without a stdin to read, a password can only be generated. */
+const noPasswordInput: PasswordInput = {
+  interactive: false,
+  readAll: async () => '',
+  askHidden: async () => undefined,
+};
+
+/**
+ * Creates an operator; with an e-mail, with its first password too, checked before the call. A generated
+ * password is added to the printed answer (shown once, like the key); a typed or piped one never is.
+ */
+async function createOperator(
+  client: AdminClient,
+  command: Extract<Command, { name: 'operators create' }>,
+  io: CliIo,
+): Promise<AdminResult> {
+  const input = { name: command.operatorName, role: command.role };
+  if (command.email === undefined || command.password === undefined) {
+    return client.createOperator(command.email === undefined ? input : { ...input, email: command.email });
+  }
+  const chosen = await firstPassword(command.password, io.passwordInput ?? noPasswordInput);
+  if (!chosen.ok) return { ok: false, status: 0, body: { message: chosen.message } };
+  const result = await client.createOperator({ ...input, email: command.email, password: chosen.password });
+  if (!result.ok || !chosen.generated) return result;
+  return { ok: true, body: { ...(result.body as object), password: chosen.password } };
 }
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -43,11 +73,7 @@ async function execute(client: AdminClient, command: Command, io: CliIo): Promis
         ...(command.userId === undefined ? {} : { user_id: command.userId }),
       });
     case 'operators create':
-      return client.createOperator({
-        name: command.operatorName,
-        role: command.role,
-        ...(command.email === undefined ? {} : { email: command.email }),
-      });
+      return createOperator(client, command, io);
     case 'operators list':
       return client.listOperators();
     case 'operators revoke':

@@ -1,11 +1,14 @@
 /** Prints the sandbox demo credentials once, at the first start of a fresh database. */
 import type { Config } from '../config/config.ts';
+import type { DemoOperator } from '../sandbox/demo-operator.ts';
 
 export function printSandboxCredentials(
   seeded: {
     company: { id: string; name: string };
     affiliate: { user_id: string };
     credential: { consumer_key: string; consumer_secret: string };
+    /** The console's demo operator (src/sandbox/demo-operator.ts). */
+    operator: DemoOperator;
   },
   config: Pick<Config, 'host' | 'port'>,
 ): void {
@@ -14,11 +17,16 @@ export function printSandboxCredentials(
   process.stderr.write(
     [
       '',
-      '  autofin sandbox: a demo company was created. Save these now; the secret is not shown again.',
+      '  autofin sandbox: a demo company and a demo operator were created. Save these now; the secret and',
+      '  the password are not shown again.',
       `    company:         ${seeded.company.name} (${seeded.company.id})`,
       `    affiliate:       ${seeded.affiliate.user_id}`,
       `    consumer_key:    ${seeded.credential.consumer_key}`,
       `    consumer_secret: ${seeded.credential.consumer_secret}`,
+      '',
+      `  Operator console: ${base}/console`,
+      `    e-mail:          ${seeded.operator.email}`,
+      `    password:        ${seeded.operator.password}`,
       '',
       `  TOKEN=$(curl -s -X POST ${base}/auth/token -H 'Content-Type: application/json' -H 'Accept-Version: v1' \\`,
       `    -d '{"consumer_key":"${seeded.credential.consumer_key}","consumer_secret":"${seeded.credential.consumer_secret}"}' \\`,

@@ -12,6 +12,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openDatabase } from '../../src/db/open-database.ts';
+import { passwordMatches } from '../../src/operators/password-hash.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const adminToken = 'e2e-admin-token-0123456789abcdef';
@@ -75,6 +77,14 @@ async function startService(dataDir: string): Promise<Instance> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return instance;
+}
+
+/** The console URL, e-mail and password of the sandbox's demo operator, as the first start's banner prints them. */
+function demoOperator(stderr: string): { console: string; email: string; password: string } | undefined {
+  const url = /Operator console:\s+(\S+)/.exec(stderr)?.[1];
+  const email = /e-mail:\s+(\S+)/.exec(stderr)?.[1];
+  const password = /password:\s+(\S+)/.exec(stderr)?.[1];
+  return url && email && password ? { console: url, email, password } : undefined;
 }
 
 function sandboxCredentials(stderr: string): { consumer_key: string; consumer_secret: string } | undefined {
@@ -158,6 +168,20 @@ describe('the service as a process on one data directory', () => {
     assert.ok(zip.body.neighborhoods?.includes('Roma Norte'));
   });
 
+  test('a first sandbox start prints the console URL, e-mail and password of a demo admin operator', async () => {
+    const demo = demoOperator(first.stderr());
+    assert.ok(demo, `no demo operator in stderr:\n${first.stderr()}`);
+    assert.equal(demo.console, `${first.base}/console`);
+    assert.equal(demo.email, 'operador@demo.autofin.test');
+    assert.match(demo.password, /^[A-Za-z0-9_-]{20,}$/);
+    assert.ok(!first.stdout().includes(demo.password), 'the password is never in the log');
+    const operators = (await (await admin(first.base, '/admin/operators')).json()).items;
+    assert.deepEqual(
+      operators.map((o: { name: string; role: string; email: string }) => [o.name, o.role, o.email]),
+      [['Operador demo', 'admin', demo.email]],
+    );
+  });
+
   test("the banner's curl lines, run as printed by a shell, set $TOKEN and read the ZIP catalog", () => {
     const lines = first.stderr().split('\n');
     const start = lines.findIndex((line) => line.trim().startsWith('TOKEN=$(curl'));
@@ -202,9 +226,22 @@ describe('the service as a process on one data directory', () => {
     assert.ok(!existsSync(join(dataDir, 'autofin.lock')), 'the lock file is released');
   });
 
+  test("with the service stopped, the demo operator's printed password verifies against the stored hash", async () => {
+    const demo = demoOperator(first.stderr())!;
+    const db = await openDatabase({ dataDir });
+    try {
+      const { rows } = await db.query<{ password_hash: string }>('select password_hash from operators where email = $1', [demo.email]);
+      assert.equal(rows.length, 1);
+      assert.ok(await passwordMatches(demo.password, rows[0].password_hash));
+    } finally {
+      await db.close();
+    }
+  });
+
   test('a restart prints no credentials and the first ones still work', async () => {
     const restarted = await startService(dataDir);
     assert.equal(sandboxCredentials(restarted.stderr()), undefined, restarted.stderr());
+    assert.equal(demoOperator(restarted.stderr()), undefined, restarted.stderr());
     assert.doesNotMatch(restarted.stdout(), /first start|importing a shipped catalog/);
     const zip = await zip06700(restarted.base, await partnerToken(restarted.base, credential));
     assert.equal(zip.status, 200);

@@ -1,0 +1,28 @@
+/**
+ * Full-page screenshots of the browser tests, written to test-output/screenshots/NAME.png (git-ignored) at
+ * 1280 px wide, and NAME-phone.png at 390 px wide when asked. The page's viewport is restored afterwards.
+ */
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+
+export const screenshotDir = new URL('../../test-output/screenshots/', import.meta.url).pathname;
+export const desktopViewport = { width: 1280, height: 800 };
+export const phoneViewport = { width: 390, height: 844 };
+
+/** Writes the screenshots and answers their paths. */
+export async function screenshot(page: Page, name: string, options: { phone?: boolean } = {}): Promise<string[]> {
+  if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name)) throw new Error(`screenshot name "${name}": letters, digits, . _ - only`);
+  mkdirSync(screenshotDir, { recursive: true });
+  const before = page.viewportSize();
+  const shots = [{ file: `${screenshotDir}${name}.png`, viewport: desktopViewport }];
+  if (options.phone) shots.push({ file: `${screenshotDir}${name}-phone.png`, viewport: phoneViewport });
+  try {
+    for (const shot of shots) {
+      await page.setViewportSize(shot.viewport);
+      await page.screenshot({ path: shot.file, fullPage: true });
+    }
+  } finally {
+    if (before) await page.setViewportSize(before);
+  }
+  return shots.map((shot) => shot.file);
+}
