@@ -102,7 +102,8 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
   }
   // The operator console (docs/console.md): people sign in with an operator's e-mail and password.
   await app.register(consolePlugin({
-    sessions: container.console.sessions, signIn: container.console.signIn, sandbox: container.sandbox !== undefined,
+    sessions: container.console.sessions, signIn: container.console.signIn, csrfKey: container.console.csrfKey,
+    sandbox: container.sandbox !== undefined,
     lenderLeads: container.lenderLeads, companies: container.companies, webhooks: container.webhooks.service,
     catalogs: container.catalogs, operators: container.operators, audit: container.audit,
   }), { prefix: '/console' });

@@ -266,7 +266,10 @@ export async function createContainer(options: ContainerOptions) {
     operators,
     audit,
     lenderLeads,
-    console: { sessions: consoleSessions, signIn: consoleSignIn },
+    console: {
+      sessions: consoleSessions, signIn: consoleSignIn,
+      csrfKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'console-csrf', 32)),
+    },
     erasure,
     /** Service metrics (PIN outcomes, provider calls, circuits, rate-limit refusals), served by /metrics. */
     metrics,

@@ -42,7 +42,13 @@ export function requireViewer(request: FastifyRequest): ConsoleViewer {
 
 /** The CSRF token for this page's forms (its secret cookie is set the first time). */
 export function pageContext(request: FastifyRequest, reply: FastifyReply): PageContext {
-  return { csrf: reply.generateCsrf(cookieOptions(request)), viewer: request.consoleViewer };
+  const csrf = reply.generateCsrf({ ...cookieOptions(request), userInfo: csrfUserInfo(request) });
+  return { csrf, viewer: request.consoleViewer };
+}
+
+/** What a CSRF token is bound to: the session cookie the request carries (none before sign-in). */
+export function csrfUserInfo(request: FastifyRequest): string {
+  return `session:${request.cookies[sessionCookie] ?? ''}`;
 }
 
 export function originOf(request: FastifyRequest): AuditOrigin {

@@ -14,7 +14,7 @@ import fastifyStatic from '@fastify/static';
 import { AppError } from '../http/app-error.ts';
 import { roleAllows } from '../operators/role.ts';
 import type { ConsoleSessions } from './console-sessions.ts';
-import { cookieOptions, isLoopbackHost, pageContext, sendPage, sessionCookie } from './console-request.ts';
+import { cookieOptions, csrfUserInfo, isLoopbackHost, pageContext, sendPage, sessionCookie } from './console-request.ts';
 import { errorPage } from './error.views.ts';
 import { signInRoutes } from './sign-in.routes.ts';
 import { leadsRoutes, type LeadsPagesDeps } from './leads.routes.ts';
@@ -29,6 +29,8 @@ type PagesDeps = LeadsPagesDeps & CompaniesPagesDeps & WebhooksPagesDeps & Catal
 export type ConsoleDeps = PagesDeps & {
   sessions: ConsoleSessions;
   signIn: ConsoleSignIn;
+  /** Key of the CSRF tokens' HMAC (derived from the service's encryption key). */
+  csrfKey: Buffer;
   /** The sandbox: cookies on a loopback address may go without `Secure` (plain http on a laptop). */
   sandbox: boolean;
 };
@@ -51,7 +53,12 @@ export const consolePlugin =
     app.decorateRequest('consoleSecureCookies', true);
     await app.register(fastifyCookie);
     await app.register(fastifyFormBody, { bodyLimit: 64 * 1024 });
-    await app.register(fastifyCsrf, { cookieKey: 'autofin_csrf', cookieOpts: { path: '/console', httpOnly: true, sameSite: 'strict' } });
+    // Tokens are bound to the session they were made for (a token of another session, or of none, fails),
+    // so a cookie planted from a sibling domain cannot pair with a token its author got.
+    await app.register(fastifyCsrf, {
+      cookieKey: 'autofin_csrf', cookieOpts: { path: '/console', httpOnly: true, sameSite: 'strict' },
+      getUserInfo: csrfUserInfo, csrfOpts: { hmacKey: deps.csrfKey },
+    });
     await app.register(fastifyStatic, {
       root: assetsDir, prefix: '/assets/', decorateReply: false, index: false, maxAge: 60 * 60 * 1000, wildcard: false,
     });
@@ -60,7 +67,8 @@ export const consolePlugin =
       request.consoleSecureCookies = !(deps.sandbox && isLoopbackHost(request.hostname));
       reply.headers(securityHeaders);
       if (request.routeOptions.config.consolePublic) return;
-      await requireSession(deps, request, reply);
+      // A reply sent here (redirect, 403) ends the request: returned so the handler never runs.
+      return requireSession(deps, request, reply);
     });
     // Every form, sign-in included, carries the CSRF token: checked before the body is validated.
     app.addHook('preValidation', (request, reply, done) => {
@@ -86,7 +94,9 @@ export const consolePlugin =
   };
 
 /** Unauthenticated: back to sign-in (and here afterwards). A role that may not open the page: 403. */
-async function requireSession(deps: ConsoleDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function requireSession(
+  deps: ConsoleDeps, request: FastifyRequest, reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
   const viewer = await deps.sessions.resolve(request.cookies[sessionCookie]);
   if (!viewer) {
     if (request.cookies[sessionCookie]) reply.clearCookie(sessionCookie, cookieOptions(request));

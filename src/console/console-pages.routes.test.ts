@@ -1,0 +1,143 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
+import { consoleClient } from '../../test/console-client.ts';
+import { verifiedLead } from '../lender/lender-fixture.ts';
+import { readyLead } from '../../test/lead-fixture.ts';
+
+const password = 'correct horse battery';
+
+async function operator(t: TestApp, role: 'admin' | 'analyst', email: string) {
+  const res = await t.app.inject({ method: 'POST', url: '/admin/operators', headers: t.admin, payload: { name: `Ana ${role}`, role, email, password } });
+  assert.equal(res.statusCode, 201, show(res));
+  return res.json() as { id: string };
+}
+
+describe('operator console: pages', () => {
+  let t: TestApp;
+  let admin: ReturnType<typeof consoleClient>;
+  before(async () => {
+    // The lender's CRM resolves to a public address; deliveries then fail, which is fine here.
+    t = await buildTestApp({ webhookResolver: async () => [{ address: '93.184.216.34', family: 4 }] });
+    await operator(t, 'admin', 'admin@lender.mx');
+    admin = consoleClient(t.app);
+    await admin.signIn('admin@lender.mx', password);
+  });
+  after(() => t.close());
+
+  test('the inbox filters by decision and counts leads per status', async () => {
+    const { leadId: verified } = await verifiedLead(t, 'SMS');
+    const other = await readyLead(t);
+    const read = (await t.app.inject({ method: 'GET', url: `${api}/leads/${verified}`, headers: t.partner.headers })).json();
+    const decision = read.prequalification.decision as string;
+    const res = await admin.get(`/console/leads?decision=${decision}&status=&companyId=&from=&to=`);
+    assert.equal(res.statusCode, 200, show(res));
+    assert.match(res.body, new RegExp(`/console/leads/${verified}`));
+    assert.doesNotMatch(res.body, new RegExp(`/console/leads/${other}`));
+    const all = await admin.get('/console/leads');
+    assert.match(all.body, new RegExp(`/console/leads/${other}`));
+    assert.match(all.body, /Total <strong>2<\/strong>/);
+    const bad = await admin.get('/console/leads?status=NOPE');
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.body, /Datos no válidos/);
+  });
+
+  test('a lead page shows the consent receipt and the explanation, has no personal data in its title, and is audited', async () => {
+    const { leadId, requestId } = await verifiedLead(t, 'EMAIL');
+    const res = await admin.get(`/console/leads/${leadId}`);
+    assert.equal(res.statusCode, 200, show(res));
+    assert.match(res.body, /<title>Solicitud [0-9a-f]{8} · autofin<\/title>/);
+    assert.match(res.body, /<h2 id="consentimiento">Consentimiento<\/h2>/);
+    assert.match(res.body, new RegExp(requestId));
+    assert.match(res.body, /Explicación de la decisión/);
+    assert.match(res.body, /Versión de las reglas/);
+    assert.match(res.body, /Buró de crédito/);
+    const audit = (await t.app.inject({ method: 'GET', url: '/admin/audit', headers: t.admin })).json();
+    const record = audit.items.find((r: { leadId: string }) => r.leadId === leadId);
+    assert.ok(record, 'the lead read is audited');
+    assert.equal(record.action, 'lead.read');
+    assert.notEqual(record.operatorId, 'admin-token');
+    const missing = await admin.get('/console/leads/00000000-0000-4000-8000-000000000000');
+    assert.equal(missing.statusCode, 404);
+  });
+
+  test('a credential is created with its secret shown once, then revoked after a confirmation page', async () => {
+    const companyPage = await admin.get(`/console/companies/${t.partner.companyId}`);
+    assert.equal(companyPage.statusCode, 200);
+    const created = await admin.post(`/console/companies/${t.partner.companyId}/credentials`);
+    assert.equal(created.statusCode, 200, show(created));
+    const key = /<code>(ck_[^<]+)<\/code><\/dd><dt>consumer_secret<\/dt><dd><code>(cs_[^<]+)<\/code>/.exec(created.body);
+    assert.ok(key, 'the secret is shown');
+    const token = await t.app.inject({ method: 'POST', url: '/auth/token', payload: { consumer_key: key[1], consumer_secret: key[2] } });
+    assert.equal(token.statusCode, 200);
+    const again = await admin.get(`/console/companies/${t.partner.companyId}`);
+    assert.doesNotMatch(again.body, new RegExp(key[2]));
+    const confirm = await admin.get(`/console/companies/${t.partner.companyId}/credentials/${key[1]}/revoke`);
+    assert.equal(confirm.statusCode, 200);
+    assert.match(confirm.body, /¿Revocar la credencial/);
+    const revoked = await admin.post(`/console/companies/${t.partner.companyId}/credentials/${key[1]}/revoke`);
+    assert.equal(revoked.statusCode, 303);
+    assert.equal(revoked.headers.location, `/console/companies/${t.partner.companyId}?notice=credential-revoked`);
+    const refused = await t.app.inject({ method: 'POST', url: '/auth/token', payload: { consumer_key: key[1], consumer_secret: key[2] } });
+    assert.equal(refused.statusCode, 401);
+  });
+
+  test('a delivery of the lender\'s webhook endpoint is redelivered', async () => {
+    const page = await admin.get('/console/webhooks');
+    assert.equal(page.statusCode, 200);
+    const created = await admin.post('/console/webhooks', { url: 'https://crm.lender.example/hooks' });
+    assert.equal(created.statusCode, 200, show(created));
+    assert.match(created.body, /Secreto de firma/);
+    const endpointId = /\/console\/webhooks\/([0-9a-f-]{36})\/test/.exec(created.body)![1];
+    const test = await admin.post(`/console/webhooks/${endpointId}/test`);
+    assert.equal(test.statusCode, 303);
+    const detail = await admin.get(`/console/webhooks/${endpointId}`);
+    const deliveryId = /deliveries\/([0-9a-f-]{36})\/redeliver/.exec(detail.body)?.[1];
+    assert.ok(deliveryId, 'the delivery is listed');
+    const res = await admin.post(`/console/webhooks/${endpointId}/deliveries/${deliveryId}/redeliver`);
+    assert.equal(res.statusCode, 303, show(res));
+    assert.equal(res.headers.location, `/console/webhooks/${endpointId}?notice=redelivery-queued`);
+    const bad = await admin.post('/console/webhooks', { url: 'ftp://crm.lender.example/hooks' });
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.body, /url/);
+  });
+
+  test('a malformed catalog file is refused with its line and the catalog in force stays', async () => {
+    const page = await admin.get('/console/catalogs');
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /Vehículos/);
+    const boundary = 'formboundary1234';
+    const body = [
+      `--${boundary}`, 'Content-Disposition: form-data; name="_csrf"', '', admin.csrf(),
+      `--${boundary}`, 'Content-Disposition: form-data; name="kind"', '', 'vehicles',
+      `--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="v.csv"', 'Content-Type: text/csv', '', 'not,a,catalog',
+      `--${boundary}--`, '',
+    ].join('\r\n');
+    const cookie = [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res = await t.app.inject({
+      method: 'POST', url: '/console/catalogs/import', payload: body,
+      headers: { host: 'console.example.mx', cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    assert.equal(res.statusCode, 400, show(res));
+    assert.match(res.body, /Archivo rechazado/);
+    const brands = await t.app.inject({ method: 'GET', url: `${api}/catalogs/years/2020/brands`, headers: t.partner.headers });
+    assert.equal(brands.statusCode, 200);
+  });
+
+  test('operators are created with a key shown once; the audit page lists reads', async () => {
+    const page = await admin.get('/console/operators');
+    assert.equal(page.statusCode, 200);
+    const short = await admin.post('/console/operators', { name: 'Luis', email: 'luis@lender.mx', role: 'analyst', password: 'short' });
+    assert.equal(short.statusCode, 400);
+    assert.match(short.body, /password/);
+    const created = await admin.post('/console/operators', { name: 'Luis', email: 'luis@lender.mx', role: 'analyst', password });
+    assert.equal(created.statusCode, 200, show(created));
+    assert.match(created.body, /op_[A-Za-z0-9_-]+/);
+    const luis = consoleClient(t.app);
+    assert.equal((await luis.signIn('luis@lender.mx', password)).statusCode, 303);
+    const audit = await admin.get('/console/audit');
+    assert.equal(audit.statusCode, 200);
+    assert.match(audit.body, /Lectura de solicitud/);
+  });
+});
+
