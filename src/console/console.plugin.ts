@@ -84,7 +84,8 @@ export const consolePlugin =
     app.setErrorHandler((error: FastifyError, request, reply) => renderError(error, request, reply));
     app.setNotFoundHandler((request, reply) => sendPage(reply, errorPage(pageContext(request, reply), 404), 404));
 
-    app.get('/', { config: { consolePublic: true } }, async (_request, reply) => reply.redirect('/console/leads', 302));
+    const toInbox = async (_request: FastifyRequest, reply: FastifyReply) => reply.redirect('/console/leads', 302);
+    app.get('/', { config: { consolePublic: true }, schema: { hide: true } }, toInbox);
     await app.register(signInRoutes(deps));
     await app.register(leadsRoutes(deps));
     await app.register(companiesRoutes(deps));
