@@ -210,6 +210,8 @@ export async function createContainer(options: ContainerOptions) {
     retentionDays: config.piiRetentionDays,
   });
   let retentionTimer: NodeJS.Timeout | undefined;
+  // The purge running now, if any: closing waits for it rather than pulling the database from under it.
+  let purging: Promise<unknown> | undefined;
   const webhooks = createWebhooks(options, encryption);
 
   return {
@@ -241,10 +243,10 @@ export async function createContainer(options: ContainerOptions) {
       catalogRefresh.unref();
       // The retention purge, daily on every instance (erasing twice changes nothing).
       // Console sessions that can no longer be used are forgotten with it.
-      const purge = () => Promise.all([
+      const purge = () => (purging = Promise.all([
         erasure.purge({ dryRun: false }).catch((e) => options.warn('retention purge failed', e)),
         consoleSessions.purgeDead().catch((e) => options.warn('console session purge failed', e)),
-      ]);
+      ]));
       // A minute after start, then daily.
       retentionTimer = setTimeout(() => {
         void purge();
@@ -281,6 +283,7 @@ export async function createContainer(options: ContainerOptions) {
       await webhooks.sender.close();
       clearTimeout(retentionTimer);
       clearInterval(retentionTimer);
+      await purging;
       await Promise.allSettled([providers.close(), bureau.close()]);
       sharedLimiter?.close();
       await revocations.close();
