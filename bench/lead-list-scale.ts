@@ -22,7 +22,7 @@ import type { Container } from '../src/composition.ts';
 const api = '/mx/b2b/autofin/api';
 const sizes = (process.env.BENCH_LEAD_LIST_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const fixedRates = [50, 200];
-const fixedSeconds = 3;
+const fixedSeconds = 5;
 
 /** The text and parameters of the one statement `run` sends (run against a recording Queryable). */
 async function statementOf(run: (tx: Queryable) => Promise<unknown>): Promise<{ sql: string; params: unknown[] }> {
