@@ -3,6 +3,7 @@
  * earlier ones were answered, and its latency counts from that scheduled moment, so a stall of the
  * server shows in the percentiles instead of slowing the generator down (no coordinated omission).
  */
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
 
 export interface Operation {
@@ -122,4 +123,43 @@ export async function runConstantRate(
       };
     }),
   };
+}
+
+/** A request that is the same every time, so that it can be handed to a worker thread. */
+export interface FixedRequest {
+  name: string;
+  weight: number;
+  base: string;
+  method: 'GET' | 'POST' | 'PUT';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * `runConstantRate` of fixed requests in a worker thread, so that a server in this process has the
+ * main thread to itself and the generator's own work does not delay its answers.
+ */
+export function runConstantRateInWorker(requests: FixedRequest[], rate: number, seconds: number): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./worker-bootstrap.mjs', import.meta.url), {
+      workerData: { module: import.meta.url, constantRate: { requests, rate, seconds } },
+    });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+}
+
+if (!isMainThread && workerData?.constantRate) {
+  const { requests, rate, seconds } = workerData.constantRate as {
+    requests: FixedRequest[];
+    rate: number;
+    seconds: number;
+  };
+  const operations: Operation[] = requests.map(({ name, weight, ...request }) => ({
+    name,
+    weight,
+    request: () => request,
+  }));
+  parentPort!.postMessage(await runConstantRate(operations, rate, seconds));
 }

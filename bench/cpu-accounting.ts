@@ -12,6 +12,8 @@ export interface CpuSnapshot {
   mainThread: number;
   otherThreads: number;
   postgres: number;
+  /** The same per PostgreSQL process: a delta counts only processes alive at the end (backends come and go). */
+  postgresByPid: Map<string, number>;
   /** Seconds the machine's CPUs were busy (not idle, not waiting on I/O) and taken by the host. */
   machineBusy: number;
   steal: number;
@@ -49,20 +51,34 @@ export function cpuSnapshot(): CpuSnapshot | undefined {
     if (tid === String(process.pid)) mainThread = seconds;
     else otherThreads += seconds;
   }
-  const postgres = postgresPids().reduce((sum, pid) => sum + cpuSeconds(`/proc/${pid}/stat`), 0);
+  const postgresByPid = new Map(postgresPids().map((pid) => [pid, cpuSeconds(`/proc/${pid}/stat`)]));
+  const postgres = [...postgresByPid.values()].reduce((sum, seconds) => sum + seconds, 0);
   // cpu user nice system idle iowait irq softirq steal
   const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
   return {
     mainThread,
     otherThreads,
     postgres,
+    postgresByPid,
     machineBusy: (user + nice + system + irq + softirq) / ticksPerSecond,
     steal: steal / ticksPerSecond,
   };
 }
 
+/** CPU seconds the PostgreSQL processes used between two snapshots (a process started meanwhile counts whole). */
+export function postgresSecondsBetween(before: CpuSnapshot, after: CpuSnapshot): number {
+  let seconds = 0;
+  for (const [pid, now] of after.postgresByPid) seconds += now - (before.postgresByPid.get(pid) ?? 0);
+  return seconds;
+}
+
 /** CPU microseconds per request of each part between two snapshots. */
 export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): CpuSnapshot {
-  const per = (key: keyof CpuSnapshot) => ((after[key] - before[key]) * 1e6) / Math.max(1, requests);
-  return { mainThread: per('mainThread'), otherThreads: per('otherThreads'), postgres: per('postgres'), machineBusy: per('machineBusy'), steal: per('steal') };
+  type Seconds = Exclude<keyof CpuSnapshot, 'postgresByPid'>;
+  const per = (key: Seconds) => ((after[key] - before[key]) * 1e6) / Math.max(1, requests);
+  return {
+    mainThread: per('mainThread'), otherThreads: per('otherThreads'),
+    postgres: (postgresSecondsBetween(before, after) * 1e6) / Math.max(1, requests), postgresByPid: new Map(),
+    machineBusy: per('machineBusy'), steal: per('steal'),
+  };
 }

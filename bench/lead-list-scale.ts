@@ -1,16 +1,72 @@
 /**
- * `npm run bench -- lead-list`: `GET /leads` (first page, and a page deep in the list) for one
- * company holding 1k, 10k and 100k leads, seeded through the leads repository (copies of a lead
- * created through the API, each with its own id and creation time). On PostgreSQL (DATABASE_URL,
- * default the local test server; a fresh schema), through one listening service in this process.
+ * `npm run bench -- lead-list`: the partner's `GET /leads` and the operators' `GET /admin/leads`
+ * (first page, and a page deep in the list) for one company holding 1k, 10k and 100k leads, seeded
+ * through the leads repository (copies of a lead created through the API, each with its own id and
+ * creation time). On PostgreSQL (DATABASE_URL, default the local test server; a fresh schema),
+ * through one listening service in this process. Each page is measured twice:
+ *   - at saturation (autocannon, 5 connections): the rate, and latencies that are mostly queueing;
+ *   - at fixed moderate rates (constant-rate.ts in a worker thread, 50 and 200 req/s): the latency of
+ *     the page itself, and the CPU time of the service's thread per request;
+ * and the SQL plan of both lists is printed at each size (EXPLAIN ANALYZE, custom and generic plan).
  */
 import autocannon from 'autocannon';
+import type { Queryable } from '../src/db/database.ts';
+import { createLenderLeadsRepository } from '../src/lender/lender-leads.repository.ts';
 import { newId } from '../src/shared/ids.ts';
-import { createTestDatabase } from '../test/test-database.ts';
-import { benchConfig, containerFor, listen, partnerToken } from './service.ts';
+import { createTestDatabase, type TestDatabase } from '../test/test-database.ts';
+import { runConstantRateInWorker } from './constant-rate.ts';
+import { currentThreadCpuSeconds } from './cpu-accounting.ts';
+import { benchAdminToken, benchConfig, containerFor, listen, partnerToken } from './service.ts';
+import type { Container } from '../src/composition.ts';
 
 const api = '/mx/b2b/autofin/api';
-const sizes = [1_000, 10_000, 100_000];
+const sizes = (process.env.BENCH_LEAD_LIST_SIZES ?? '1000,10000,100000').split(',').map(Number);
+const fixedRates = [50, 200];
+const fixedSeconds = 5;
+
+/** The text and parameters of the one statement `run` sends (run against a recording Queryable). */
+async function statementOf(run: (tx: Queryable) => Promise<unknown>): Promise<{ sql: string; params: unknown[] }> {
+  const seen: { sql: string; params: unknown[] }[] = [];
+  await run({ query: async (sql, params = []) => (seen.push({ sql, params }), { rows: [], rowCount: 0 }) });
+  if (seen.length !== 1) throw new Error(`expected one statement, saw ${seen.length}`);
+  return seen[0];
+}
+
+/**
+ * EXPLAIN ANALYZE of a list statement as planned for its parameters (custom plan) and as a prepared
+ * statement may be planned after a few executions (generic plan): the plan's nodes and the time.
+ */
+async function explain(database: TestDatabase, label: string, statement: { sql: string; params: unknown[] }) {
+  for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+    const lines = await database.db.transaction(async (tx) => {
+      await tx.query(`set local plan_cache_mode = ${mode}`);
+      const { rows } = await tx.query<{ 'QUERY PLAN': string }>(`explain (analyze, costs off, timing off, summary on) ${statement.sql}`, statement.params);
+      return rows.map((r) => r['QUERY PLAN']);
+    });
+    const kept = lines.filter((l) => !/Index Cond|Planning|Buffers/.test(l));
+    console.log(`    plan of ${label} (${mode.replace('force_', '').replace('_plan', '')}): ${kept.map((l) => l.trim().replace(/^->\s*/, '')).join(' | ')}`);
+  }
+}
+
+async function seed(container: Container, template: Parameters<Container['leadsRepository']['insert']>[0], from: number, to: number, t0: number) {
+  let count = from;
+  const insertOne = async (n: number) => {
+    const at = new Date(t0 + n * 1000);
+    const leadId = newId();
+    await container.leadsRepository.insert(
+      { ...template, id: leadId, created_at: at, updated_at: at },
+      { id: newId(), leadId, type: 'created', at, actor: 'bench', fields: [] },
+      { id: newId(), type: 'lead.created' },
+    );
+  };
+  while (count < to) {
+    const batch = [];
+    for (let k = 0; k < 32 && count < to; k++) batch.push(insertOne(count++));
+    await Promise.all(batch);
+  }
+}
+
+const pad = (value: string | number, width: number) => String(value).padStart(width);
 
 export async function leadListScale(): Promise<void> {
   process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
@@ -21,41 +77,55 @@ export async function leadListScale(): Promise<void> {
   try {
     const token = await partnerToken(app);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const admin = { authorization: `Bearer ${benchAdminToken}` };
     const created = await app.inject({ method: 'POST', url: `${api}/leads`, headers, payload: {} });
     const { id } = created.json() as { id: string };
     await app.inject({ method: 'PUT', url: `${api}/leads/${id}/loan-info`, headers, payload: { downPayment: 80000, term: 48, purchaseIntention: 'WITHIN_A_MONTH' } });
     const companyId = (await container.auth.authenticate(headers.authorization)).companyId;
-    const template = (await container.leadsRepository.find(id, companyId))!;
-    console.log(`\nGET /leads?limit=20 of one company on PostgreSQL, autocannon 5 connections for 3 s`);
-    console.log(`  ${'leads'.padStart(8)}${'seed s'.padStart(9)}${'page'.padStart(12)}${'req/s'.padStart(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'non-2xx'.padStart(9)}`);
+    const stored = (await container.leadsRepository.find(id, companyId))!;
+    const { verification: _v, prequalification: _p, ...template } = stored;
+    const lender = createLenderLeadsRepository(database.db);
+    console.log(`\nlead lists of one company on PostgreSQL, limit=20: autocannon 5 connections for 3 s (saturation),`);
+    console.log(`then a constant rate for ${fixedSeconds} s each from a worker thread (latency from the scheduled send); p50 / p99 in ms;`);
+    console.log(`µs/req: CPU of the service's thread per request at ${fixedRates.at(-1)} req/s (the page's own cost, whatever the load)`);
+    const rateHeads = fixedRates.map((r) => `${r}/s p50/p99`.padStart(18)).join('');
+    console.log(`  ${'leads'.padStart(8)}${'seed s'.padStart(8)}  ${'list, page'.padEnd(20)}${'sat. req/s'.padStart(11)}${'p50/p99'.padStart(12)}${rateHeads}${'µs/req'.padStart(8)}${'non-2xx'.padStart(9)}`);
     let count = 1;
     const t0 = Date.parse('2026-01-01T00:00:00Z');
     for (const size of sizes) {
       const seedStart = performance.now();
-      const insertOne = async (n: number) => {
-        const at = new Date(t0 + n * 1000);
-        const leadId = newId();
-        const { verification: _v, prequalification: _p, ...row } = template;
-        await container.leadsRepository.insert(
-          { ...row, id: leadId, created_at: at, updated_at: at },
-          { id: newId(), leadId, type: 'created', at, actor: 'bench', fields: [] },
-          { id: newId(), type: 'lead.created' },
-        );
-      };
-      while (count < size) {
-        const batch = [];
-        for (let k = 0; k < 32 && count < size; k++) batch.push(insertOne(count++));
-        await Promise.all(batch);
-      }
+      await seed(container, template, count, size, t0);
+      count = Math.max(count, size);
       const seedSeconds = (performance.now() - seedStart) / 1000;
       await database.db.query('analyze leads');
-      const first = `${base}${api}/leads?limit=20`;
-      const middle = Buffer.from(`${new Date(t0 + (size / 2) * 1000).toISOString()}|ffffffff-ffff-ffff-ffff-ffffffffffff`).toString('base64url');
-      for (const [page, url] of [['first', first], ['middle', `${first}&cursor=${middle}`]] as const) {
-        await autocannon({ url, headers, connections: 5, duration: 1, workers: 1 });
-        const r = await autocannon({ url, headers, connections: 5, duration: 3, workers: 1 });
-        console.log(`  ${size.toLocaleString('en').padStart(8)}${seedSeconds.toFixed(1).padStart(9)}${page.padStart(12)}${Math.round(r.requests.average).toLocaleString('en').padStart(8)}${String(r.latency.p50).padStart(8)}${String(r.latency.p99).padStart(8)}${String(r.non2xx).padStart(9)}`);
+      const middleAt = new Date(t0 + (size / 2) * 1000);
+      const middle = Buffer.from(`${middleAt.toISOString()}|ffffffff-ffff-ffff-ffff-ffffffffffff`).toString('base64url');
+      const cases = [
+        { name: 'GET /leads, first', path: `${api}/leads?limit=20`, headers },
+        { name: 'GET /leads, middle', path: `${api}/leads?limit=20&cursor=${middle}`, headers },
+        { name: 'admin, first', path: '/admin/leads?limit=20', headers: admin },
+        { name: 'admin, middle', path: `/admin/leads?limit=20&cursor=${middle}`, headers: admin },
+      ];
+      for (const c of cases) {
+        const url = `${base}${c.path}`;
+        await autocannon({ url, headers: c.headers, connections: 5, duration: 1, workers: 1 });
+        const r = await autocannon({ url, headers: c.headers, connections: 5, duration: 3, workers: 1 });
+        let non2xx = r.non2xx + r.errors;
+        let fixed = '';
+        let micros = 0;
+        for (const rate of fixedRates) {
+          const cpuBefore = currentThreadCpuSeconds() ?? 0;
+          const run = await runConstantRateInWorker([{ name: c.name, weight: 1, base, method: 'GET', path: c.path, headers: c.headers }], rate, fixedSeconds);
+          const op = run.operations[0];
+          micros = (((currentThreadCpuSeconds() ?? 0) - cpuBefore) * 1e6) / Math.max(1, op.count);
+          non2xx += op.failures;
+          fixed += `${op.p50Ms.toFixed(1)} / ${op.p99Ms.toFixed(1)}`.padStart(18);
+        }
+        console.log(`  ${pad(size.toLocaleString('en'), 8)}${pad(seedSeconds.toFixed(1), 8)}  ${c.name.padEnd(20)}${pad(Math.round(r.requests.average).toLocaleString('en'), 11)}${pad(`${r.latency.p50} / ${r.latency.p99}`, 12)}${fixed}${pad(Math.round(micros), 8)}${pad(non2xx, 9)}`);
       }
+      const after = { createdAt: middleAt, id: 'ffffffff-ffff-ffff-ffff-ffffffffffff' };
+      await explain(database, 'GET /leads, middle', await statementOf((tx) => container.leadsRepository.list(companyId, { excludeEmpty: true, after, limit: 21 }, tx)));
+      await explain(database, 'admin, middle', await statementOf((tx) => lender.list({}, after, 21, tx)));
     }
   } finally {
     await app.close();

@@ -25,7 +25,8 @@ export interface WriteResult {
 
 const person = { firstName: 'Ana', secondName: 'María', lastName: 'López', secondLastName: 'García', rfc: 'LOGA900215A16', birthDate: '1990-02-15' };
 
-function sections(phone: string) {
+/** The six section writes of a lead, in the order a partner sends them: method, section, body. */
+export function leadSections(phone: string) {
   return [
     ['PUT', 'loan-info', { downPayment: 80000, term: 48, purchaseIntention: 'WITHIN_A_MONTH' }],
     ['PUT', 'contact-info', { phone, email: `lead${phone}@example.com` }],
@@ -79,7 +80,7 @@ async function driveLeadWrites(
   let phones = 0;
   let leads = 0;
   let errors = 0;
-  type Context = { id?: string; sections?: ReturnType<typeof sections> };
+  type Context = { id?: string; sections?: ReturnType<typeof leadSections> };
   const expect = (wanted: number) => (status: number) => {
     if (status !== wanted) errors += 1;
   };
@@ -107,7 +108,7 @@ async function driveLeadWrites(
         path: '/mx/b2b/autofin/api/leads',
         body: '{}',
         setupRequest(request: Record<string, unknown>, context: Context) {
-          context.sections = sections(String(5500000000 + phones++));
+          context.sections = leadSections(String(5500000000 + phones++));
           return request;
         },
         onResponse(status: number, body: string, context: Context) {

@@ -4,20 +4,22 @@
  * server) and a Redis of the bench's own on another port. Measures, in one run:
  *   1. first start and restart, embedded and on PostgreSQL, and resident memory idle;
  *   2. catalog reads across two instances against the bare Fastify route answering the same bytes;
- *   3. a mixed partner workload at fixed rates (constant-rate generator), p50/p99 per operation;
+ *   3. a mixed partner workload at fixed rates (constant-rate generator, mixed-workload.ts), p50/p99
+ *      per operation, PIN send and confirmation included, and the highest rate the machine sustains;
  *   4. the same workload with the bench's Redis stopped for 5 s and started again (at
  *      BENCH_OUTAGE_RATE req/s, default 100, a rate this 2-core machine sustains).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createScratchDatabase, newPartnerOn, startOwnRedis, startServiceProcess, type ServiceProcess } from '../test/service-processes.ts';
 import { recordAnswer, startBareServer } from './bare-server.ts';
 import { median } from './measure.ts';
 import { currentThreadCpuSeconds } from './cpu-accounting.ts';
-import { runConstantRate, type Operation, type RunResult } from './constant-rate.ts';
+import type { RunResult } from './constant-rate.ts';
+import { mixedWorkload, type RunCpu } from './mixed-workload.ts';
 
 const api = '/mx/b2b/autofin/api';
 const adminToken = randomBytes(16).toString('hex');
@@ -86,43 +88,13 @@ async function readsAcross(instances: ServiceProcess[], headers: Record<string, 
 }
 
 const outageRate = Number(process.env.BENCH_OUTAGE_RATE ?? 100);
-const loanInfo = JSON.stringify({ downPayment: 80000, term: 48, purchaseIntention: 'WITHIN_A_MONTH' });
-
-async function mixedOperations(
-  instances: ServiceProcess[],
-  partners: { headers: Record<string, string> }[],
-): Promise<Operation[]> {
-  // Leads to read and write: a few per partner, with a section saved so they are listed.
-  const leads: { partner: number; id: string }[] = [];
-  for (const [p, partner] of partners.entries()) {
-    for (let i = 0; i < 10; i++) {
-      const base = instances[i % instances.length].base;
-      const res = await fetch(`${base}${api}/leads`, { method: 'POST', headers: { ...partner.headers, 'content-type': 'application/json' }, body: '{}' });
-      const { id } = (await res.json()) as { id: string };
-      await fetch(`${base}${api}/leads/${id}/loan-info`, { method: 'PUT', headers: { ...partner.headers, 'content-type': 'application/json' }, body: loanInfo });
-      leads.push({ partner: p, id });
-    }
-  }
-  const at = (i: number) => instances[i % instances.length].base;
-  const who = (i: number) => partners[Math.floor(i / instances.length) % partners.length].headers;
-  const lead = (i: number) => leads[i % leads.length];
-  const json = (headers: Record<string, string>) => ({ ...headers, 'content-type': 'application/json' });
-  return [
-    { name: 'GET catalog brands', weight: 25, request: (i) => ({ base: at(i), method: 'GET', path: `${api}/catalogs/years/2020/brands`, headers: who(i) }) },
-    { name: 'GET catalog zip-code', weight: 20, request: (i) => ({ base: at(i), method: 'GET', path: `${api}/catalogs/zip-code/06700`, headers: who(i) }) },
-    { name: 'POST /leads', weight: 10, request: (i) => ({ base: at(i), method: 'POST', path: `${api}/leads`, headers: json(who(i)), body: '{}' }) },
-    {
-      name: 'PUT loan-info',
-      weight: 15,
-      request: (i) => ({ base: at(i), method: 'PUT', path: `${api}/leads/${lead(i).id}/loan-info`, headers: json(partners[lead(i).partner].headers), body: loanInfo }),
-    },
-    { name: 'GET /leads/:id', weight: 15, request: (i) => ({ base: at(i), method: 'GET', path: `${api}/leads/${lead(i).id}`, headers: partners[lead(i).partner].headers }) },
-    { name: 'GET /leads (page)', weight: 15, request: (i) => ({ base: at(i), method: 'GET', path: `${api}/leads?limit=20`, headers: who(i) }) },
-  ];
-}
-
-function mixedTable(title: string, result: RunResult, baseline?: RunResult) {
+function mixedTable(title: string, { result, cpu }: { result: RunResult; cpu?: RunCpu }, baseline?: RunResult) {
   console.log(`\n${title}: target ${result.targetRate} req/s, achieved ${Math.round(result.achievedRate)} req/s, generator lag at worst ${result.maxLagMs.toFixed(0)} ms`);
+  if (cpu) {
+    const cores = (x: number) => x.toFixed(2);
+    const perRequest = Math.round((cpu.services / Math.max(1, result.achievedRate)) * 1e6);
+    console.log(`  CPU in cores: service processes ${cores(cpu.services)} (${perRequest} µs a request), generator ${cores(cpu.generator)}, PostgreSQL ${cores(cpu.postgres)}, machine ${cores(cpu.machine)} of ${cpus().length}`);
+  }
   console.log(`  ${'operation'.padEnd(24)}${'count'.padStart(7)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'max ms'.padStart(9)}${'failed'.padStart(8)}${baseline ? '  p99 / without outage' : ''}`);
   for (const [k, op] of result.operations.entries()) {
     const ratio = baseline ? `  ${(op.p99Ms / Math.max(0.1, baseline.operations[k].p99Ms)).toFixed(2)}` : '';
@@ -131,45 +103,83 @@ function mixedTable(title: string, result: RunResult, baseline?: RunResult) {
   for (const f of result.failures.slice(0, 5)) console.log(`  failure: ${f}`);
 }
 
+/** Doubling rates of 4 s from 100 req/s until one is not sustained, then one between the last two. */
+async function highestSustained(mix: Mix) {
+  console.log('\nthe highest rate sustained: runs of 4 s, sustained when at least 95 % of the target is reached and every');
+  console.log('operation answers its p99 within 500 ms with no failure (CPU in cores: the services, the generator, PostgreSQL)');
+  let best: MixRun | undefined;
+  let failedAt: number | undefined;
+  const attempt = async (rate: number) => {
+    const run = await mix.run(rate, 4);
+    const worst = Math.max(...run.result.operations.map((o) => o.p99Ms));
+    const failed = run.result.operations.reduce((n, o) => n + o.failures, 0);
+    const ok = run.result.achievedRate >= 0.95 * rate && worst <= 500 && failed === 0;
+    const cpu = run.cpu ? `CPU ${run.cpu.services.toFixed(2)} / ${run.cpu.generator.toFixed(2)} / ${run.cpu.postgres.toFixed(2)}, machine ${run.cpu.machine.toFixed(2)}` : '';
+    console.log(`  ${String(rate).padStart(5)} req/s: achieved ${Math.round(run.result.achievedRate)}, worst p99 ${worst.toFixed(0)} ms, failed ${failed}, generator lag ${run.result.maxLagMs.toFixed(0)} ms, ${cpu}  ${ok ? 'sustained' : 'not sustained'}`);
+    if (ok) best = run;
+    return ok;
+  };
+  for (let rate = 100; rate <= 6_400; rate *= 2) {
+    if (!(await attempt(rate))) {
+      failedAt = rate;
+      break;
+    }
+  }
+  if (failedAt && failedAt > 100) await attempt(Math.round(failedAt * 0.75));
+  if (best) mixedTable(`the highest sustained, ${best.result.targetRate} req/s for 4 s`, best);
+}
+
+type Mix = Awaited<ReturnType<typeof mixedWorkload>>;
+type MixRun = Awaited<ReturnType<Mix['run']>>;
+
 export async function productionShape(): Promise<void> {
+  // `npm run bench -- production mixed`: only the mixed workload, on two instances started at once.
+  const mixedOnly = process.argv.slice(2).includes('mixed');
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const database = await createScratchDatabase(serverUrl);
   const redis = await startOwnRedis();
   const embeddedDir = mkdtempSync(join(tmpdir(), 'autofin-bench-embedded-'));
+  // The sandbox environment: the `log` SMS provider answers at once, and the PIN it sent can be read
+  // back (docs/sandbox.md), so the workload can confirm PINs.
   const common = {
-    AUTOFIN_ENV: 'bench', ADMIN_TOKEN: adminToken, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '10000000',
+    AUTOFIN_ENV: 'sandbox', ADMIN_TOKEN: adminToken, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '10000000',
     TOKEN_SIGNING_KEY: randomBytes(32).toString('hex'), DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   };
   const shared = { ...common, DATABASE_URL: database.url, REDIS_URL: redis.url };
   const running: ServiceProcess[] = [];
   try {
-    console.log('\nstart and memory (service processes; a start counts from spawning node to "Server listening")');
-    console.log(`  ${''.padEnd(34)}${'first'.padStart(10)}${'restart'.padStart(10)}${'RSS idle'.padStart(10)}`);
-    const embedded = await startAndRestart('embedded (empty DATA_DIR)', { ...common, DATA_DIR: embeddedDir });
-    await embedded.stop();
-    const a = await startAndRestart('DATABASE_URL + REDIS_URL', shared);
-    running.push(a);
-    const b = await startServiceProcess(shared);
-    running.push(b);
+    if (mixedOnly) running.push(...(await Promise.all([startServiceProcess(shared), startServiceProcess(shared)])));
+    else {
+      console.log('\nstart and memory (service processes; a start counts from spawning node to "Server listening")');
+      console.log(`  ${''.padEnd(34)}${'first'.padStart(10)}${'restart'.padStart(10)}${'RSS idle'.padStart(10)}`);
+      const embedded = await startAndRestart('embedded (empty DATA_DIR)', { ...common, DATA_DIR: embeddedDir });
+      await embedded.stop();
+      const a = await startAndRestart('DATABASE_URL + REDIS_URL', shared);
+      running.push(a);
+      const b = await startServiceProcess(shared);
+      running.push(b);
+    }
 
     const partners = await Promise.all(
       Array.from({ length: 4 }, (_, i) => newPartnerOn(running[i % 2].base, adminToken)),
     );
-    await readsAcross(running, partners[0].headers);
+    if (!mixedOnly) await readsAcross(running, partners[0].headers);
 
-    const operations = await mixedOperations(running, partners);
+    const mix = await mixedWorkload(running, partners);
     console.log('\nmixed partner workload over both instances (constant-rate generator, latency from the scheduled send)');
-    await runConstantRate(operations, 200, 2); // warm-up
-    for (const rate of [100, 500, 2000]) mixedTable(`mixed at ${rate} req/s for 8 s`, await runConstantRate(operations, rate, 8));
+    await mix.run(200, 2); // warm-up
+    for (const rate of [500, 2000]) mixedTable(`mixed at ${rate} req/s for 8 s`, await mix.run(rate, 8));
+    await highestSustained(mix);
+    if (mixedOnly) return;
 
     // At a rate this machine sustains, so that the comparison is not one of two queues.
-    const baseline = await runConstantRate(operations, outageRate, 12);
+    const baseline = await mix.run(outageRate, 12);
     mixedTable(`mixed at ${outageRate} req/s for 12 s (baseline for the outage)`, baseline);
-    const outage = await runConstantRate(operations, outageRate, 12, [
+    const outage = await mix.run(outageRate, 12, [
       { atMs: 3_000, run: () => redis.stop() },
       { atMs: 8_000, run: () => redis.start() },
     ]);
-    mixedTable('the same with Redis stopped from 3 s to 8 s', outage, baseline);
+    mixedTable('the same with Redis stopped from 3 s to 8 s', outage, baseline.result);
     await sleep(1_500);
     const shared1 = await Promise.all(running.map(async (i) => /^autofin_rate_limits_shared (\d)/m.exec(await (await fetch(`${i.base}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } })).text())?.[1]));
     const warnings = running.map((i) => i.output().split('\n').filter((l) => l.includes('"level":40')).length);

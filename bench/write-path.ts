@@ -1,7 +1,8 @@
 /**
  * The lead write path section of `npm run bench`: leads created and filled (create + six sections)
  * per second on the embedded database and on PostgreSQL, next to pgbench's single-row insert rate
- * on the same PostgreSQL at the same concurrency, measured in the same run.
+ * on the same PostgreSQL at the same concurrency, and next to a reference server running the same
+ * SQL statements without the service's work (write-reference.ts), measured in the same run.
  */
 import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
@@ -11,10 +12,14 @@ import type { Container } from '../src/composition.ts';
 import { createTestDatabase } from '../test/test-database.ts';
 import { measureLeadWrites, pgbenchInsertRate, type WriteResult } from './lead-writes.ts';
 import { benchConfig, containerFor, listen, partnerToken } from './service.ts';
+import { describeStatements, recordWritePath, startWriteReference } from './write-reference.ts';
+import { kindsOf, profileMainThread } from './cpu-profile.ts';
 
 export const writeConcurrency = 8;
 const writeSeconds = 4;
 const targetRatio = 0.35;
+const referenceTarget = 0.7;
+const embeddedSeconds = 3;
 const defaultPostgres = 'postgres://postgres@127.0.0.1:5432/test';
 
 interface Target {
@@ -81,12 +86,18 @@ function meanShare(shares: CpuShare[]): CpuShare {
   return { service: mean('service'), serviceHelpers: mean('serviceHelpers'), generator: mean('generator'), postgres: mean('postgres'), machine: mean('machine'), steal: mean('steal') };
 }
 
-function cpuLines(shares: CpuShare[], pgbenchBusy: number | undefined, cores: number, tps: number | undefined) {
+function cpuLines(
+  engine: string,
+  shares: CpuShare[],
+  pgbenchBusy: number | undefined,
+  cores: number,
+  tps: number | undefined,
+) {
   if (shares.length === 0) return;
   const cpu = meanShare(shares);
   const us = (v: number) => `${Math.round(v).toLocaleString('en')} µs`;
   const line = (label: string, value: number, note = '') => console.log(`    ${label.padEnd(34)}${us(value).padStart(10)}  ${note}`);
-  console.log(`  CPU per request on PostgreSQL (this machine's ${cores} cores, from /proc, mean of the rounds):`);
+  console.log(`  CPU per request of the service on ${engine} (this machine's ${cores} cores, from /proc, mean of the rounds):`);
   line('service thread', cpu.service);
   line("service's GC and I/O threads", cpu.serviceHelpers);
   line('load generator thread', cpu.generator);
@@ -102,16 +113,107 @@ function cpuLines(shares: CpuShare[], pgbenchBusy: number | undefined, cores: nu
   }
 }
 
+/** The service and its reference in alternating rounds on one database; pgbench after each pair when asked. */
+async function againstReference(target: Target, engine: string, pgbenchUrl: string | undefined, seconds: number) {
+  const recorded = await recordWritePath(target.app, target.container.db, target.token);
+  const { companyId } = await target.container.auth.authenticate(`Bearer ${target.token}`);
+  const reference = await startWriteReference(target.container.db, companyId, recorded);
+  try {
+    await measureLeadWrites(target.base, target.token, writeConcurrency, 1);
+    await measureLeadWrites(reference.base, target.token, writeConcurrency, 1);
+    const results: WriteResult[] = [];
+    const referenceResults: WriteResult[] = [];
+    const rates: number[] = [];
+    const shares: CpuShare[] = [];
+    const referenceThread: number[] = [];
+    let pgbenchBusy = 0;
+    for (let i = 0; i < rounds; i++) {
+      const before = cpuSnapshot();
+      const result = await measureLeadWrites(target.base, target.token, writeConcurrency, seconds);
+      const after = cpuSnapshot();
+      results.push(result);
+      const share = before && after ? cpuShare(cpuPerRequest(before, after, result.requests), result) : undefined;
+      if (share) shares.push(share);
+      const beforeReference = cpuSnapshot();
+      const referenceResult = await measureLeadWrites(reference.base, target.token, writeConcurrency, seconds);
+      const afterReference = cpuSnapshot();
+      referenceResults.push(referenceResult);
+      if (beforeReference && afterReference) {
+        referenceThread.push(cpuPerRequest(beforeReference, afterReference, referenceResult.requests).mainThread);
+      }
+      if (!pgbenchUrl) continue;
+      const beforeBench = cpuSnapshot();
+      const tps = pgbenchInsertRate(pgbenchUrl, writeConcurrency, seconds);
+      const afterBench = cpuSnapshot();
+      if (tps === undefined) continue;
+      rates.push(tps);
+      if (beforeBench && afterBench) {
+        pgbenchBusy += cpuPerRequest(beforeBench, afterBench, tps * seconds).machineBusy / rounds;
+      }
+    }
+    row(`${engine}, the service`, medianResult(results));
+    row(`${engine}, the reference`, medianResult(referenceResults));
+    const ratios = results.map((r, i) => r.requestsPerSecond / referenceResults[i].requestsPerSecond);
+    const ratio = median(ratios);
+    const each = ratios.map((r) => r.toFixed(2)).join(', ');
+    console.log(`  ${'ratio service / reference'.padEnd(34)}${ratio.toFixed(2).padStart(18)}  ${ratio >= referenceTarget ? 'meets' : 'below'} the target ${referenceTarget} (rounds: ${each})`);
+    if (shares.length > 0 && referenceThread.length > 0) {
+      const serviceThread = shares.reduce((sum, x) => sum + x.service, 0) / shares.length;
+      const referenceMean = referenceThread.reduce((a, b) => a + b, 0) / referenceThread.length;
+      console.log(`  ${'main thread CPU per request'.padEnd(34)}${`${Math.round(serviceThread)} µs`.padStart(18)}  service; reference ${Math.round(referenceMean)} µs`);
+    }
+    if (pgbenchUrl) pgbenchLines(results, rates, shares, pgbenchBusy);
+    else cpuLines(engine, shares, undefined, os.cpus().length, undefined);
+    if (engine === 'PostgreSQL') await cpuBreakdown(target, reference.base, seconds);
+    return recorded;
+  } finally {
+    await reference.app.close();
+  }
+}
+
+function pgbenchLines(results: WriteResult[], rates: number[], shares: CpuShare[], pgbenchBusy: number) {
+  if (rates.length === 0) {
+    console.log('  pgbench unavailable: no reference rate');
+    cpuLines('PostgreSQL', shares, undefined, os.cpus().length, undefined);
+    return;
+  }
+  const tps = median(rates);
+  console.log(`  ${'pgbench single-row inserts'.padEnd(34)}${Math.round(tps).toLocaleString('en').padStart(18)} tps, ${writeConcurrency} clients`);
+  const ratios = results.slice(0, rates.length).map((r, i) => r.requestsPerSecond / rates[i]);
+  const ratio = median(ratios);
+  const each = ratios.map((r) => r.toFixed(2)).join(', ');
+  console.log(`  ${'ratio requests / pgbench inserts'.padEnd(34)}${ratio.toFixed(2).padStart(18)}  ${ratio >= targetRatio ? 'meets' : 'below'} the target ${targetRatio} (rounds: ${each})`);
+  cpuLines('PostgreSQL', shares, rates.length === rounds ? pgbenchBusy : undefined, os.cpus().length, tps);
+}
+
+/** One more round of each, profiled: the main thread's CPU per request by kind of work. */
+async function cpuBreakdown(target: Target, referenceBase: string, seconds: number) {
+  const requests = (r: WriteResult) => r.requests;
+  const load = (base: string) => () => measureLeadWrites(base, target.token, writeConcurrency, seconds);
+  const service = await profileMainThread(load(target.base), requests);
+  const reference = await profileMainThread(load(referenceBase), requests);
+  console.log('  main thread CPU per request by kind of work (V8 profile of one more round each; µs):');
+  console.log(`    ${'kind'.padEnd(40)}${'service'.padStart(9)}${'reference'.padStart(11)}${'difference'.padStart(12)}`);
+  for (const kind of kindsOf(service.breakdown, reference.breakdown)) {
+    const a = service.breakdown.perRequest.get(kind) ?? 0;
+    const b = reference.breakdown.perRequest.get(kind) ?? 0;
+    console.log(`    ${kind.padEnd(40)}${a.toFixed(0).padStart(9)}${b.toFixed(0).padStart(11)}${(a - b).toFixed(0).padStart(12)}`);
+  }
+  const a = service.breakdown.totalMicros;
+  const b = reference.breakdown.totalMicros;
+  console.log(`    ${'total'.padEnd(40)}${a.toFixed(0).padStart(9)}${b.toFixed(0).padStart(11)}${(a - b).toFixed(0).padStart(12)}`);
+}
+
 export async function leadWritePath(ctx: Target, logLevel: string): Promise<void> {
   console.log(`\nlead write path: ${writeConcurrency} concurrent partners, each creating a lead and saving its six sections (7 requests)`);
-  console.log(`  ${rounds} rounds of ${writeSeconds} s on PostgreSQL, each followed by pgbench for ${writeSeconds} s; medians`);
+  console.log(`  against a reference: a bare Fastify route per request running the service's own SQL statements (write-reference.ts)`);
+  console.log(`  ${rounds} alternating rounds (service, reference, then pgbench on PostgreSQL), ${embeddedSeconds} s each embedded, ${writeSeconds} s on PostgreSQL; medians`);
   console.log(`  ${'engine'.padEnd(34)}${'leads/s'.padStart(9)}${'req/s'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}`);
   const url = process.env.DATABASE_URL ?? defaultPostgres;
   let postgres: Awaited<ReturnType<typeof onPostgres>> | undefined;
   let target: Target = ctx;
   if (ctx.container.db.engine === 'pglite') {
-    await measureLeadWrites(ctx.base, ctx.token, writeConcurrency, 1);
-    row('embedded (PGlite)', await measureLeadWrites(ctx.base, ctx.token, writeConcurrency, writeSeconds));
+    await againstReference(ctx, 'PGlite', undefined, embeddedSeconds);
     try {
       postgres = await onPostgres(url, logLevel);
     } catch (error) {
@@ -121,41 +223,9 @@ export async function leadWritePath(ctx: Target, logLevel: string): Promise<void
     target = postgres.target;
   }
   try {
-    await measureLeadWrites(target.base, target.token, writeConcurrency, 1);
-    const results: WriteResult[] = [];
-    const rates: number[] = [];
-    const shares: CpuShare[] = [];
-    let pgbenchBusy = 0;
-    for (let i = 0; i < rounds; i++) {
-      const before = cpuSnapshot();
-      const result = await measureLeadWrites(target.base, target.token, writeConcurrency, writeSeconds);
-      const after = cpuSnapshot();
-      results.push(result);
-      const share = before && after ? cpuShare(cpuPerRequest(before, after, result.requests), result) : undefined;
-      if (share) shares.push(share);
-      const beforeBench = cpuSnapshot();
-      const tps = pgbenchInsertRate(url, writeConcurrency, writeSeconds);
-      const afterBench = cpuSnapshot();
-      if (tps === undefined) continue;
-      rates.push(tps);
-      if (beforeBench && afterBench) {
-        pgbenchBusy += cpuPerRequest(beforeBench, afterBench, tps * writeSeconds).machineBusy / rounds;
-      }
-    }
-    const pg = medianResult(results);
-    row('PostgreSQL', pg);
-    if (rates.length === 0) {
-      console.log('  pgbench unavailable: no reference rate');
-      cpuLines(shares, undefined, os.cpus().length, undefined);
-      return;
-    }
-    const tps = median(rates);
-    console.log(`  ${'pgbench single-row inserts'.padEnd(34)}${Math.round(tps).toLocaleString('en').padStart(18)} tps, ${writeConcurrency} clients`);
-    const ratios = results.map((r, i) => r.requestsPerSecond / rates[i]);
-    const ratio = median(ratios);
-    const each = ratios.map((r) => r.toFixed(2)).join(', ');
-    console.log(`  ${'ratio requests / pgbench inserts'.padEnd(34)}${ratio.toFixed(2).padStart(18)}  ${ratio >= targetRatio ? 'meets' : 'below'} the target ${targetRatio} (rounds: ${each})`);
-    cpuLines(shares, rates.length === rounds ? pgbenchBusy : undefined, os.cpus().length, tps);
+    const recorded = await againstReference(target, 'PostgreSQL', url, writeSeconds);
+    console.log('  the statements of one lead, as the service ran them and the reference runs them:');
+    for (const text of describeStatements(recorded)) console.log(`    ${text}`);
   } finally {
     await postgres?.close();
   }
