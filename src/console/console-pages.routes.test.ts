@@ -4,6 +4,7 @@ import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { consoleClient } from '../../test/console-client.ts';
 import { verifiedLead } from '../lender/lender-fixture.ts';
 import { readyLead } from '../../test/lead-fixture.ts';
+import { vehicleColumns } from '../catalogs/catalog-file.ts';
 
 const password = 'correct horse battery';
 
@@ -11,6 +12,22 @@ async function operator(t: TestApp, role: 'admin' | 'analyst', email: string) {
   const res = await t.app.inject({ method: 'POST', url: '/admin/operators', headers: t.admin, payload: { name: `Ana ${role}`, role, email, password } });
   assert.equal(res.statusCode, 201, show(res));
   return res.json() as { id: string };
+}
+
+/** The catalog form as a browser sends it (multipart, with the page's CSRF token). */
+function catalogUpload(t: TestApp, browser: ReturnType<typeof consoleClient>, kind: string, file: string) {
+  const boundary = 'formboundary1234';
+  const body = [
+    `--${boundary}`, 'Content-Disposition: form-data; name="_csrf"', '', browser.csrf(),
+    `--${boundary}`, 'Content-Disposition: form-data; name="kind"', '', kind,
+    `--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="catalog.csv"', 'Content-Type: text/csv', '', file,
+    `--${boundary}--`, '',
+  ].join('\r\n');
+  const cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  return t.app.inject({
+    method: 'POST', url: '/console/catalogs/import', payload: body,
+    headers: { host: 'console.example.mx', cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+  });
 }
 
 describe('operator console: pages', () => {
@@ -106,18 +123,7 @@ describe('operator console: pages', () => {
     const page = await admin.get('/console/catalogs');
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /Vehículos/);
-    const boundary = 'formboundary1234';
-    const body = [
-      `--${boundary}`, 'Content-Disposition: form-data; name="_csrf"', '', admin.csrf(),
-      `--${boundary}`, 'Content-Disposition: form-data; name="kind"', '', 'vehicles',
-      `--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="v.csv"', 'Content-Type: text/csv', '', 'not,a,catalog',
-      `--${boundary}--`, '',
-    ].join('\r\n');
-    const cookie = [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await t.app.inject({
-      method: 'POST', url: '/console/catalogs/import', payload: body,
-      headers: { host: 'console.example.mx', cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    });
+    const res = await catalogUpload(t, admin, 'vehicles', 'not,a,catalog');
     assert.equal(res.statusCode, 400, show(res));
     assert.match(res.body, /Archivo rechazado/);
     const brands = await t.app.inject({ method: 'GET', url: `${api}/catalogs/years/2020/brands`, headers: t.partner.headers });
@@ -141,3 +147,28 @@ describe('operator console: pages', () => {
   });
 });
 
+describe('operator console: importing a catalog', () => {
+  let t: TestApp;
+  before(async () => {
+    // A catalog store of its own: the import replaces this test's catalog only.
+    t = await buildTestApp({ ownCatalogStore: true });
+    await operator(t, 'admin', 'admin@lender.mx');
+  });
+  after(() => t.close());
+
+  test('an imported file is in force at once: the page shows its rows and the partner API serves it', async () => {
+    const admin = consoleClient(t.app);
+    await admin.signIn('admin@lender.mx', password);
+    await admin.get('/console/catalogs');
+    const rows = [0, 1, 2].map((i) => `2031,9001,ACME,9101,ROADSTER,${900_001 + i},BASE ${i + 1},manual`);
+    const res = await catalogUpload(t, admin, 'vehicles', [vehicleColumns.join(','), ...rows, ''].join('\n'));
+    assert.equal(res.statusCode, 303, show(res));
+    assert.equal(res.headers.location, '/console/catalogs?notice=catalog-imported');
+    const page = await admin.get('/console/catalogs?notice=catalog-imported');
+    assert.match(page.body, /Catálogo importado/);
+    assert.match(page.body, /<td>Vehículos<\/td><td>3<\/td>/);
+    const brands = await t.app.inject({ method: 'GET', url: `${api}/catalogs/years/2031/brands`, headers: t.partner.headers });
+    assert.equal(brands.statusCode, 200, show(brands));
+    assert.match(brands.body, /ACME/);
+  });
+});
