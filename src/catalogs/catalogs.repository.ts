@@ -6,6 +6,7 @@
 import type { Db, Queryable } from '../db/database.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
 import type { CatalogKind, VehicleRow, ZipSettlementRow } from './catalog-file.ts';
+import type { ZipCodeGroup } from './catalog-index.ts';
 
 export interface CatalogMeta {
   kind: CatalogKind;
@@ -19,6 +20,8 @@ export interface CatalogsRepository {
   replaceZipCodes(rows: readonly ZipSettlementRow[], sha256: string): Promise<void>;
   loadVehicles(): Promise<VehicleRow[]>;
   loadZipCodes(): Promise<ZipSettlementRow[]>;
+  /** The settlements grouped by ZIP code, only the columns the index keeps. */
+  loadZipCodeGroups(): Promise<ZipCodeGroup[]>;
   meta(kind: CatalogKind): Promise<CatalogMeta | undefined>;
 }
 
@@ -96,6 +99,26 @@ async function loadRows<T>(db: Queryable, spec: TableSpec<T>): Promise<T[]> {
   });
 }
 
+/**
+ * The ZIP catalog grouped by the database, as one json value like `loadRows`: 32,009 groups
+ * instead of 155,847 rows of ten columns, so far less text to parse and fewer strings to drop at
+ * start. Municipality, city and state agree within a ZIP code (catalog-file.ts); `max(city)` picks
+ * the non-empty one when some settlements have none.
+ */
+async function loadZipGroups(db: Queryable): Promise<ZipCodeGroup[]> {
+  const result = await db.query<{ groups: string }>(
+    `select coalesce(json_agg(json_build_array(zip_code, settlements, municipality, city, state_code, state_name)), '[]')::text
+       as groups
+       from (select zip_code, json_agg(settlement) as settlements, min(municipality) as municipality,
+                    max(city) as city, min(state_code) as state_code, min(state_name) as state_name
+               from catalog_zip_settlement group by zip_code) as grouped`,
+  );
+  const arrays = JSON.parse(result.rows[0].groups) as [string, string[], string, string, string, string][];
+  return arrays.map(([zipCode, settlements, municipality, city, stateCode, stateName]) => ({
+    zipCode, settlements, municipality, city, stateCode, stateName,
+  }));
+}
+
 export function createCatalogsRepository(db: Db, clock: Clock = systemClock): CatalogsRepository {
   async function replace<T>(spec: TableSpec<T>, rows: readonly T[], sha256: string): Promise<void> {
     await db.transaction(async (tx) => {
@@ -119,6 +142,7 @@ export function createCatalogsRepository(db: Db, clock: Clock = systemClock): Ca
 
     loadVehicles: () => loadRows(db, vehicleTable),
     loadZipCodes: () => loadRows(db, zipTable),
+    loadZipCodeGroups: () => loadZipGroups(db),
 
     async meta(kind) {
       const result = await db.query<{ row_count: number; sha256: string; imported_at: Date | string }>(
