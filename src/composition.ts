@@ -214,6 +214,17 @@ export async function createContainer(options: ContainerOptions) {
   let purging: Promise<unknown> | undefined;
   const webhooks = createWebhooks(options, encryption);
 
+  /** Imports the shipped catalogs a fresh database lacks, and loads the index. */
+  async function importOrLoad(progress?: (message: string, fields?: object) => void): Promise<void> {
+    const started = performance.now();
+    const imported = await catalogStore.importShippedIfEmpty(catalogsRepository, undefined, (kind) =>
+      progress?.('importing a shipped catalog', { catalog: kind }),
+    );
+    for (const { kind, rowCount } of imported) progress?.('catalog imported', { catalog: kind, rows: rowCount });
+    const ms = Math.round(performance.now() - started);
+    progress?.(imported.length > 0 ? 'shipped catalogs ready' : 'catalogs loaded', { ms });
+  }
+
   return {
     config,
     db,
@@ -225,17 +236,17 @@ export async function createContainer(options: ContainerOptions) {
     companies,
     /**
      * Work before serving: importing the shipped catalogs into a fresh database, loading them.
-     * `progress` hears of each catalog import, which takes seconds on a first start.
+     * `progress` hears of each catalog import, which takes seconds on a first start. With
+     * `deferCatalogs`, nothing is loaded until `loadCatalogs()` is called (by `main` once it
+     * listens; requests meanwhile are held by catalogs/catalog-readiness.ts).
      */
-    async prepare(progress?: (message: string, fields?: object) => void) {
-      if (!catalogStore.isLoaded()) {
-        const started = performance.now();
-        const imported = await catalogStore.importShippedIfEmpty(catalogsRepository, undefined, (kind) =>
-          progress?.('importing a shipped catalog', { catalog: kind }),
-        );
-        for (const { kind, rowCount } of imported) progress?.('catalog imported', { catalog: kind, rows: rowCount });
-        if (imported.length > 0) progress?.('shipped catalogs ready', { ms: Math.round(performance.now() - started) });
-      }
+    async prepare(
+      progress?: (message: string, fields?: object) => void,
+      mode: { deferCatalogs?: boolean } = {},
+    ): Promise<{ loadCatalogs: () => Promise<void> }> {
+      let loading: Promise<void> | undefined;
+      const loadCatalogs = () => (loading ??= catalogStore.isLoaded() ? Promise.resolve() : importOrLoad(progress));
+      if (!mode.deferCatalogs) await loadCatalogs();
       // Another instance may import a catalog: pick it up within a few seconds.
       catalogRefresh = setInterval(() => {
         catalogStore.refreshIfChanged(catalogsRepository).catch((e) => options.warn('catalog refresh failed', e));
@@ -254,6 +265,7 @@ export async function createContainer(options: ContainerOptions) {
         retentionTimer.unref();
       }, retentionFirstRunMs);
       retentionTimer.unref();
+      return { loadCatalogs };
     },
     catalogs: { store: catalogStore, repository: catalogsRepository },
     leads,

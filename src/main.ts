@@ -10,6 +10,7 @@ import { loadOrCreateKey } from './shared/keys.ts';
 import { systemClock } from './shared/clock.ts';
 import { createContainer } from './composition.ts';
 import { buildApp } from './app.ts';
+import { holdUntilCatalogsLoaded } from './catalogs/catalog-readiness.ts';
 import { printSandboxCredentials } from './companies/sandbox-banner.ts';
 import { createDemoOperator } from './sandbox/demo-operator.ts';
 import { sandboxOutbox } from './verification/sandbox-outbox.ts';
@@ -47,13 +48,17 @@ async function start(): Promise<void> {
         })
         : undefined,
   });
-  await container.prepare((message, fields) => logger.info(fields ?? {}, message));
+  // The catalogs load once the service listens; requests wait for them meanwhile (a failure stops it).
+  const { loadCatalogs } = await container.prepare((message, fields) => logger.info(fields ?? {}, message), {
+    deferCatalogs: true,
+  });
   if (config.environment === 'sandbox') {
     const seeded = await container.companies.seedSandbox();
     if (seeded) printSandboxCredentials({ ...seeded, operator: await createDemoOperator(container.operators) }, config);
   }
   let stopping = false;
   const app = await buildApp({ container, logLevel, logStream: logDestination, draining: () => stopping });
+  app.addHook('onRequest', holdUntilCatalogsLoaded(container.catalogs.store));
   container.webhooks.worker.start();
 
   const stop = async (signal: string) => {
@@ -80,6 +85,7 @@ async function start(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+  await loadCatalogs();
 }
 
 /** Resolves once the server has no open connection, or after `timeoutMs`. */

@@ -2,13 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { XMLParser } from 'fast-xml-parser';
+import { RenderCache } from './render-cache.ts';
 import { parseVehiclesFile, parseZipCodesFile, type VehicleRow, type ZipSettlementRow } from './catalog-file.ts';
 import {
   buildCatalogIndex,
   buildVehicleIndex,
   buildZipIndex,
+  buildZipIndexFromGroups,
   compareNames,
-  zipAnswerCacheSize,
+  groupZipRows,
   type CatalogItem,
   type CatalogList,
 } from './catalog-index.ts';
@@ -165,15 +167,28 @@ test('ETags are strong, differ between JSON and XML, and are stable across rende
   assert.notEqual(index.vehicles.brands(2020)!.render('json').etag, index.vehicles.brands(2021)!.render('json').etag);
 });
 
-test('rendered ZIP code answers are kept in a bounded cache', () => {
-  const zips = buildZipIndex(zipRows);
-  const first = zips.zipCode('06700');
-  assert.equal(zips.zipCode('06700'), first);
-  const codes = [...new Set(zipRows.map((r) => r.zipCode))].slice(0, zipAnswerCacheSize + 1).filter((c) => c !== '06700');
-  for (const code of codes) zips.zipCode(code);
-  const again = zips.zipCode('06700');
-  assert.notEqual(again, first, 'the least recently used answer was evicted');
-  assert.deepEqual(again?.render('json'), first?.render('json'));
+test('rendered bodies stay within the byte budget of their cache, and a dropped body renders the same again', () => {
+  const cache = new RenderCache(64 * 1024);
+  const zips = buildZipIndex(zipRows, cache);
+  const first = zips.zipCode('06700')!.render('json');
+  assert.equal(zips.zipCode('06700')!.render('json'), first, 'a hit answers the body already rendered');
+  const codes = [...new Set(zipRows.map((r) => r.zipCode))].filter((c) => c !== '06700').slice(0, 2_000);
+  for (const code of codes) zips.zipCode(code)!.render('json');
+  assert.ok(cache.bytes <= cache.budgetBytes, `${cache.bytes} bytes held over a budget of ${cache.budgetBytes}`);
+  assert.ok(cache.count > 50 && cache.count < codes.length, `${cache.count} bodies held`);
+  const again = zips.zipCode('06700')!.render('json');
+  assert.notEqual(again, first, 'the least recently used body was dropped');
+  assert.deepEqual(again, first);
+});
+
+test('the ZIP index of rows grouped elsewhere answers the same bodies as the one of the rows', () => {
+  const shuffled = groupZipRows(zipRows).map((g) => ({ ...g, settlements: g.settlements.slice().reverse() }));
+  const grouped = buildZipIndexFromGroups(shuffled.reverse());
+  for (const code of ['06700', '64000', '01000', '99999']) {
+    assert.deepEqual(grouped.zipCode(code)?.render('json'), index.zipCodes.zipCode(code)?.render('json'), code);
+    assert.deepEqual(grouped.zipCode(code)?.render('xml'), index.zipCodes.zipCode(code)?.render('xml'), code);
+  }
+  assert.equal(grouped.zipCodeCount, index.zipCodes.zipCodeCount);
 });
 
 test('memory: heap used by the index of both shipped catalogs', () => {

@@ -1,7 +1,9 @@
 /**
  * The catalogs as an immutable in-memory index, built once per import: the catalog API (ops 1-4)
- * is read-heavy and its answers only change when a new catalog is imported, so every answer is
- * computed once and its bodies and ETags are rendered on first request and then reused.
+ * is read-heavy and its answers only change when a new catalog is imported. The index keeps the
+ * values (lists and ZIP code information, also what lead checks look up); bodies and ETags are
+ * rendered on request and kept in a render cache under a byte budget (render-cache.ts), so memory
+ * does not grow with the number of answers ever asked for.
  *
  * Ordering: lists are sorted by name with `compareNames`, a locale-independent order (the result
  * must not depend on the ICU data or locale of the machine, or ETags would differ between
@@ -12,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { XMLBuilder } from 'fast-xml-parser';
 import type { VehicleRow, ZipSettlementRow } from './catalog-file.ts';
+import { RenderCache, RenderSlot } from './render-cache.ts';
 
 /** The spec's Catalogue: `Clave` / `Nombre` in XML. */
 export interface CatalogItem {
@@ -129,23 +132,28 @@ function represent(format: CatalogFormat, text: string): Representation {
   return Object.freeze({ contentType: contentTypes[format], body, etag });
 }
 
-/** Renders each format on first use and keeps it: most answers are never asked for in XML. */
-class LazyAnswer<T> implements CatalogAnswer<T> {
-  #json: Representation | undefined;
-  #xml: Representation | undefined;
+/**
+ * An answer's value, with a slot per format in the render cache: a body is rendered on its first
+ * request and again only after the cache dropped it. Most answers are never asked for in XML.
+ */
+class CachedAnswer<T> implements CatalogAnswer<T> {
+  // Made on the first request of each format: most answers are never asked for.
+  #json: RenderSlot | undefined;
+  #xml: RenderSlot | undefined;
 
   constructor(
     readonly value: T,
     private readonly toXml: (value: T) => string,
+    private readonly cache: RenderCache,
   ) {}
 
   render(format: CatalogFormat): Representation {
-    if (format === 'json') return (this.#json ??= represent('json', JSON.stringify(this.value)));
-    return (this.#xml ??= represent('xml', this.toXml(this.value)));
+    if (format === 'json') {
+      return this.cache.get((this.#json ??= new RenderSlot()), () => represent('json', JSON.stringify(this.value)));
+    }
+    return this.cache.get((this.#xml ??= new RenderSlot()), () => represent('xml', this.toXml(this.value)));
   }
 }
-
-const listAnswer = (items: CatalogItem[]): CatalogList => new LazyAnswer(sortedItems(items), listXml);
 
 /** One copy per distinct string: rows read from the database carry a fresh copy per row. */
 function createInterner(): (s: string) => string {
@@ -188,7 +196,7 @@ interface YearAnswers {
   makes: Map<number, { models: CatalogList; versions: Map<number, CatalogList> }>;
 }
 
-function yearAnswers(makes: Map<number, MakeNode>): YearAnswers {
+function yearAnswers(makes: Map<number, MakeNode>, listAnswer: (items: CatalogItem[]) => CatalogList): YearAnswers {
   const brandItems: CatalogItem[] = [];
   const byMake: YearAnswers['makes'] = new Map();
   for (const [makeId, makeNode] of makes) {
@@ -204,10 +212,14 @@ function yearAnswers(makes: Map<number, MakeNode>): YearAnswers {
   return { brands: listAnswer(brandItems), makes: byMake };
 }
 
-export function buildVehicleIndex(rows: readonly VehicleRow[]): VehicleIndex {
+/** The render cache an index uses when none is given: one of its own, of the default budget. */
+const ownCache = (): RenderCache => new RenderCache();
+
+export function buildVehicleIndex(rows: readonly VehicleRow[], cache: RenderCache = ownCache()): VehicleIndex {
+  const listAnswer = (items: CatalogItem[]): CatalogList => new CachedAnswer(sortedItems(items), listXml, cache);
   const { years, versions } = groupVehicles(rows);
   const byYear = new Map<number, YearAnswers>();
-  for (const [year, makes] of years) byYear.set(year, yearAnswers(makes));
+  for (const [year, makes] of years) byYear.set(year, yearAnswers(makes, listAnswer));
   const yearList = listAnswer([...years.keys()].map((year) => ({ id: String(year), name: String(year) })));
   return Object.freeze({
     versionCount: versions.size,
@@ -220,61 +232,71 @@ export function buildVehicleIndex(rows: readonly VehicleRow[]): VehicleIndex {
   });
 }
 
-function groupZipCodes(rows: readonly ZipSettlementRow[]): Map<string, ZipCodeInformation> {
-  const intern = createInterner();
-  const groups = new Map<string, { first: ZipSettlementRow; names: Set<string>; city: string }>();
+/**
+ * The settlements of one ZIP code as the index needs them: their names (repeats allowed, any
+ * order), and the municipality, city ('' when SEPOMEX gives none) and state, one per ZIP code
+ * (catalog-file.ts refuses a file where they disagree).
+ */
+export interface ZipCodeGroup {
+  zipCode: string;
+  settlements: string[];
+  municipality: string;
+  city: string;
+  stateCode: string;
+  stateName: string;
+}
+
+/** Groups settlement rows by ZIP code (the rows of a parsed file; the database groups its own). */
+export function groupZipRows(rows: readonly ZipSettlementRow[]): ZipCodeGroup[] {
+  const groups = new Map<string, ZipCodeGroup>();
   for (const row of rows) {
     const group = groups.get(row.zipCode);
-    if (!group) groups.set(row.zipCode, { first: row, names: new Set([intern(row.settlement)]), city: row.city });
-    else {
-      group.names.add(intern(row.settlement));
+    if (!group) {
+      const { zipCode, municipality, city, stateCode, stateName } = row;
+      groups.set(zipCode, { zipCode, settlements: [row.settlement], municipality, city, stateCode, stateName });
+    } else {
+      group.settlements.push(row.settlement);
       // The importer allows one non-empty city per ZIP code; some of its settlements may have none.
       if (group.city === '') group.city = row.city;
     }
   }
-  const infos = new Map<string, ZipCodeInformation>();
-  for (const [zipCode, { first, names, city }] of groups) {
-    const municipality = intern(first.municipality);
-    infos.set(zipCode, Object.freeze({
-      zipCode,
-      neighborhoods: Object.freeze(sortedByName([...names], (n) => n)),
-      municipality,
-      // SEPOMEX leaves the city empty for most rural settlements; the municipality stands in.
-      city: city === '' ? municipality : intern(city),
-      state: Object.freeze({ id: intern(first.stateCode), name: intern(first.stateName) }),
-    }));
-  }
-  return infos;
+  return [...groups.values()];
 }
 
-// Rendered ZIP answers kept at once. All 32,009 ZIP codes rendered in both formats would add about
-// 34 MiB to the 23 MiB index; partners ask mostly for the same busy codes, so a bounded LRU
-// (about 5 MiB when full) serves them.
-export const zipAnswerCacheSize = 4_096;
+function zipInformation(group: ZipCodeGroup, intern: (s: string) => string): ZipCodeInformation {
+  const municipality = intern(group.municipality);
+  const names = [...new Set(group.settlements.map(intern))];
+  return Object.freeze({
+    zipCode: group.zipCode,
+    neighborhoods: Object.freeze(sortedByName(names, (n) => n)),
+    municipality,
+    // SEPOMEX leaves the city empty for most rural settlements; the municipality stands in.
+    city: group.city === '' ? municipality : intern(group.city),
+    state: Object.freeze({ id: intern(group.stateCode), name: intern(group.stateName) }),
+  });
+}
 
-export function buildZipIndex(rows: readonly ZipSettlementRow[]): ZipIndex {
-  const infos = groupZipCodes(rows);
-  const cache = new Map<string, CatalogAnswer<ZipCodeInformation>>();
-  function zipCode(code: string): CatalogAnswer<ZipCodeInformation> | undefined {
-    const cached = cache.get(code);
-    if (cached) {
-      cache.delete(code); // re-inserted below as the most recently used
-      cache.set(code, cached);
-      return cached;
-    }
-    const info = infos.get(code);
-    if (!info) return undefined;
-    const answer = new LazyAnswer(info, zipXml);
-    cache.set(code, answer);
-    if (cache.size > zipAnswerCacheSize) cache.delete(cache.keys().next().value as string);
-    return answer;
+export function buildZipIndexFromGroups(groups: readonly ZipCodeGroup[], cache: RenderCache = ownCache()): ZipIndex {
+  const intern = createInterner();
+  const answers = new Map<string, CatalogAnswer<ZipCodeInformation>>();
+  for (const group of groups) {
+    answers.set(group.zipCode, new CachedAnswer(zipInformation(group, intern), zipXml, cache));
   }
-  return Object.freeze({ zipCodeCount: infos.size, zipCode, info: (code: string) => infos.get(code) });
+  return Object.freeze({
+    zipCodeCount: answers.size,
+    zipCode: (code: string) => answers.get(code),
+    info: (code: string) => answers.get(code)?.value,
+  });
+}
+
+export function buildZipIndex(rows: readonly ZipSettlementRow[], cache: RenderCache = ownCache()): ZipIndex {
+  return buildZipIndexFromGroups(groupZipRows(rows), cache);
 }
 
 export function buildCatalogIndex(
   vehicles: readonly VehicleRow[],
   zipCodes: readonly ZipSettlementRow[],
+  cache: RenderCache = ownCache(),
 ): CatalogIndex {
-  return Object.freeze({ vehicles: buildVehicleIndex(vehicles), zipCodes: buildZipIndex(zipCodes) });
+  return Object.freeze({ vehicles: buildVehicleIndex(vehicles, cache), zipCodes: buildZipIndex(zipCodes, cache) });
 }

@@ -1,5 +1,5 @@
 /**
- * The answer to a catalog read: a pre-rendered representation, JSON or XML by `Accept`, with its
+ * The answer to a catalog read: a representation from the render cache, JSON or XML by `Accept`, with its
  * ETag and Cache-Control, or 304 when the partner already holds that representation.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';

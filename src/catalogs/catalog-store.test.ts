@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import type { Db } from '../db/database.ts';
-import { CatalogFileError, sha256Hex, vehicleColumns, zipCodeColumns } from './catalog-file.ts';
+import { CatalogFileError, parseZipCodesFile, sha256Hex, vehicleColumns, zipCodeColumns } from './catalog-file.ts';
+import { buildZipIndex } from './catalog-index.ts';
 import { pgliteDb } from '../db/pglite-db.ts';
 import { createCatalogsRepository } from './catalogs.repository.ts';
 import { CatalogsNotLoadedError, createCatalogStore, shippedCatalogDir, shippedCatalogFiles } from './catalog-store.ts';
@@ -63,6 +64,27 @@ test('a restart imports nothing, loads the tables, and renders the same ETags', 
   const etag = (s: typeof store) => s.current().vehicles.versions(2020, 63, 1061)?.render('xml').etag;
   assert.equal(etag(store), etag(first));
   assert.equal(store.current().zipCodes.info('64000')?.state.id, '19');
+});
+
+test('after a restart every ZIP code answers the same JSON and XML bodies as the index built from the file', async () => {
+  const repo = createCatalogsRepository(await shared);
+  const restarted = createCatalogStore();
+  await restarted.loadFromDatabase(repo);
+  const file = readFileSync(new URL(shippedCatalogFiles.zipCodes, shippedCatalogDir));
+  const fromFile = buildZipIndex(parseZipCodesFile(file).rows);
+  const zips = restarted.current().zipCodes;
+  assert.equal(zips.zipCodeCount, fromFile.zipCodeCount);
+  let compared = 0;
+  for (let n = 0; n < 100_000; n++) {
+    const code = String(n).padStart(5, '0');
+    const expected = fromFile.zipCode(code);
+    assert.equal(zips.zipCode(code) === undefined, expected === undefined, code);
+    if (!expected) continue;
+    assert.equal(zips.zipCode(code)!.render('json').etag, expected.render('json').etag, code);
+    if (n % 7 === 0) assert.deepEqual(zips.zipCode(code)!.render('xml'), expected.render('xml'), code);
+    compared++;
+  }
+  assert.equal(compared, fromFile.zipCodeCount);
 });
 
 test('a malformed import is refused and changes neither the tables nor the index', async () => {

@@ -2,12 +2,17 @@
  * Holds the catalog index in force. The database is the source of truth; the index is rebuilt
  * from it at start, and from the parsed file when an import lands on this instance. Requests
  * read `current()`, which is replaced in one assignment: a request sees the old index or the
- * new one, never half of each.
+ * new one, never half of each. Until the first index is in force, requests wait for `loaded()`
+ * (the service may listen while the catalogs load). Both catalogs' rendered bodies share one
+ * render cache and its byte budget.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseVehiclesFile, parseZipCodesFile, catalogKinds, type CatalogKind } from './catalog-file.ts';
-import { buildVehicleIndex, buildZipIndex, type CatalogIndex, type VehicleIndex, type ZipIndex } from './catalog-index.ts';
+import {
+  buildVehicleIndex, buildZipIndex, buildZipIndexFromGroups, type CatalogIndex, type VehicleIndex, type ZipIndex,
+} from './catalog-index.ts';
+import { RenderCache } from './render-cache.ts';
 import { createCatalogLookup, type CatalogLookup } from './catalog-lookup.ts';
 import type { CatalogsRepository } from './catalogs.repository.ts';
 
@@ -29,6 +34,10 @@ export interface CatalogStore {
   /** The index in force. Throws before the first load: serving empty catalogs would answer 404s. */
   current(): CatalogIndex;
   isLoaded(): boolean;
+  /** Resolves once both catalogs are in force (at once when they are). */
+  loaded(): Promise<void>;
+  /** The cache of rendered bodies (its size is a figure of docs/performance.md). */
+  readonly renderCache: RenderCache;
   /** Reads through `current()` on every call, so it follows imports. */
   readonly lookup: CatalogLookup;
   /** Builds the index from the tables (the usual start). */
@@ -63,19 +72,20 @@ export class CatalogsNotLoadedError extends Error {
   }
 }
 
-async function loadPart(repo: CatalogsRepository, kind: CatalogKind): Promise<Parts> {
+async function loadPart(repo: CatalogsRepository, kind: CatalogKind, cache: RenderCache): Promise<Parts> {
   // meta before rows: if an import commits in between, the rows are newer than the recorded
   // sha256 and the next refresh reloads them again; the other order could miss the new rows for good.
   const sha256 = (await repo.meta(kind))?.sha256 ?? '';
   return kind === 'vehicles'
-    ? { vehicles: { sha256, index: buildVehicleIndex(await repo.loadVehicles()) } }
-    : { zipCodes: { sha256, index: buildZipIndex(await repo.loadZipCodes()) } };
+    ? { vehicles: { sha256, index: buildVehicleIndex(await repo.loadVehicles(), cache) } }
+    : { zipCodes: { sha256, index: buildZipIndexFromGroups(await repo.loadZipCodeGroups(), cache) } };
 }
 
 async function importPart(
   repo: CatalogsRepository,
   kind: CatalogKind,
   bytes: Uint8Array,
+  cache: RenderCache,
 ): Promise<{ result: CatalogImportResult; part: Parts }> {
   // Parsing happens before the transaction opens: it is slow, and the embedded engine has a
   // single connection that every request would wait on.
@@ -84,14 +94,14 @@ async function importPart(
     await repo.replaceVehicles(rows, sha256);
     return {
       result: { kind, rowCount: rows.length, sha256 },
-      part: { vehicles: { sha256, index: buildVehicleIndex(rows) } },
+      part: { vehicles: { sha256, index: buildVehicleIndex(rows, cache) } },
     };
   }
   const { rows, sha256 } = parseZipCodesFile(bytes);
   await repo.replaceZipCodes(rows, sha256);
   return {
     result: { kind, rowCount: rows.length, sha256 },
-    part: { zipCodes: { sha256, index: buildZipIndex(rows) } },
+    part: { zipCodes: { sha256, index: buildZipIndex(rows, cache) } },
   };
 }
 
@@ -100,16 +110,21 @@ function shippedFile(dir: URL | string, kind: CatalogKind): URL | string {
 }
 
 /** Imports each shipped catalog never imported before; reads the others from the tables. */
-async function shippedOrStored(repo: CatalogsRepository, dir: URL | string, onImporting?: (kind: CatalogKind) => void) {
+async function shippedOrStored(
+  repo: CatalogsRepository,
+  dir: URL | string,
+  cache: RenderCache,
+  onImporting?: (kind: CatalogKind) => void,
+) {
   const imported: CatalogImportResult[] = [];
   let update: Parts = {};
   for (const kind of catalogKinds) {
     if (await repo.meta(kind)) {
-      update = { ...update, ...(await loadPart(repo, kind)) };
+      update = { ...update, ...(await loadPart(repo, kind, cache)) };
       continue;
     }
     onImporting?.(kind);
-    const { result, part } = await importPart(repo, kind, await readFile(shippedFile(dir, kind)));
+    const { result, part } = await importPart(repo, kind, await readFile(shippedFile(dir, kind)), cache);
     imported.push(result);
     update = { ...update, ...part };
   }
@@ -144,12 +159,16 @@ export function createCatalogStore(): CatalogStore {
   let parts: Parts = {};
   let index: CatalogIndex | undefined;
   const serialized = createSerializer();
+  const renderCache = new RenderCache();
+  let markLoaded: () => void = () => {};
+  const firstLoad = new Promise<void>((resolve) => (markLoaded = resolve));
 
   /** Swaps in the updated parts; the index exists once both catalogs are known. */
   function publish(update: Parts): void {
     parts = { ...parts, ...update };
     if (parts.vehicles && parts.zipCodes) {
       index = Object.freeze({ vehicles: parts.vehicles.index, zipCodes: parts.zipCodes.index });
+      markLoaded();
     }
   }
 
@@ -160,24 +179,26 @@ export function createCatalogStore(): CatalogStore {
 
   const loadKinds = async (repo: CatalogsRepository, kinds: readonly CatalogKind[]) => {
     let update: Parts = {};
-    for (const kind of kinds) update = { ...update, ...(await loadPart(repo, kind)) };
+    for (const kind of kinds) update = { ...update, ...(await loadPart(repo, kind, renderCache)) };
     publish(update);
   };
 
   return {
     current,
     isLoaded: () => index !== undefined,
+    loaded: () => firstLoad,
+    renderCache,
     lookup: createCatalogLookup(current),
     loadFromDatabase: (repo) => serialized(() => loadKinds(repo, catalogKinds).then(current)),
     importShippedIfEmpty: (repo, dir = shippedCatalogDir, onImporting) =>
       serialized(async () => {
-        const { imported, update } = await shippedOrStored(repo, dir, onImporting);
+        const { imported, update } = await shippedOrStored(repo, dir, renderCache, onImporting);
         publish(update);
         return imported;
       }),
     importFile: (repo, kind, bytes) =>
       serialized(async () => {
-        const { result, part } = await importPart(repo, kind, bytes);
+        const { result, part } = await importPart(repo, kind, bytes, renderCache);
         publish(part);
         return result;
       }),

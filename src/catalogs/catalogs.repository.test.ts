@@ -42,6 +42,22 @@ test('vehicles and settlements read back exactly as written, with their meta row
   await db.close();
 });
 
+test('settlements are read back grouped by ZIP code, with the city some of them give', async () => {
+  const db = await migratedDb();
+  const repo = createCatalogsRepository(db);
+  const withCity = { ...settlement('06700', '0002', 'Roma Sur'), city: 'Ciudad de México' };
+  await repo.replaceZipCodes([settlement('06700', '0001', 'Roma Norte'), withCity, settlement('01000', '0001', 'San Ángel')], 'sha');
+  const groups = (await repo.loadZipCodeGroups()).sort((a, b) => a.zipCode.localeCompare(b.zipCode));
+  assert.deepEqual(groups.map((g) => ({ ...g, settlements: g.settlements.sort() })), [
+    { zipCode: '01000', settlements: ['San Ángel'], municipality: 'Cuauhtémoc', city: '', stateCode: '09', stateName: 'Ciudad de México' },
+    {
+      zipCode: '06700', settlements: ['Roma Norte', 'Roma Sur'], municipality: 'Cuauhtémoc', city: 'Ciudad de México',
+      stateCode: '09', stateName: 'Ciudad de México',
+    },
+  ]);
+  await db.close();
+});
+
 test('a replace removes every old row', async () => {
   const db = await migratedDb();
   const repo = createCatalogsRepository(db);

@@ -6,6 +6,7 @@
 import type { Db, Queryable } from '../db/database.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
 import type { CatalogKind, VehicleRow, ZipSettlementRow } from './catalog-file.ts';
+import type { ZipCodeGroup } from './catalog-index.ts';
 
 export interface CatalogMeta {
   kind: CatalogKind;
@@ -19,6 +20,8 @@ export interface CatalogsRepository {
   replaceZipCodes(rows: readonly ZipSettlementRow[], sha256: string): Promise<void>;
   loadVehicles(): Promise<VehicleRow[]>;
   loadZipCodes(): Promise<ZipSettlementRow[]>;
+  /** The settlements grouped by ZIP code, only the columns the index keeps. */
+  loadZipCodeGroups(): Promise<ZipCodeGroup[]>;
   meta(kind: CatalogKind): Promise<CatalogMeta | undefined>;
 }
 
@@ -96,6 +99,37 @@ async function loadRows<T>(db: Queryable, spec: TableSpec<T>): Promise<T[]> {
   });
 }
 
+// ZIP codes per query when loading the grouped catalog (8 queries for the shipped one).
+export const zipGroupPageSize = 4_000;
+
+/**
+ * The ZIP catalog grouped by the database, a page of ZIP codes at a time, each page as one json
+ * value like `loadRows`: groups instead of 155,847 rows of ten columns, so far less text to parse,
+ * and a page's text at a time instead of the whole table's (the process keeps the memory it
+ * once needed). Municipality, city and state agree within a ZIP code (catalog-file.ts);
+ * `max(city)` picks the non-empty one when some settlements have none.
+ */
+async function loadZipGroups(db: Queryable): Promise<ZipCodeGroup[]> {
+  const groups: ZipCodeGroup[] = [];
+  for (let after = ''; ;) {
+    const result = await db.query<{ page: string }>(
+      `select coalesce(json_agg(json_build_array(zip_code, settlements, municipality, city, state_code, state_name)
+                                order by zip_code), '[]')::text as page
+         from (select zip_code, json_agg(settlement) as settlements, min(municipality) as municipality,
+                      max(city) as city, min(state_code) as state_code, min(state_name) as state_name
+                 from catalog_zip_settlement where zip_code > $1
+                group by zip_code order by zip_code limit $2) as grouped`,
+      [after, zipGroupPageSize],
+    );
+    const page = JSON.parse(result.rows[0].page) as [string, string[], string, string, string, string][];
+    for (const [zipCode, settlements, municipality, city, stateCode, stateName] of page) {
+      groups.push({ zipCode, settlements, municipality, city, stateCode, stateName });
+    }
+    if (page.length < zipGroupPageSize) return groups;
+    after = page[page.length - 1][0];
+  }
+}
+
 export function createCatalogsRepository(db: Db, clock: Clock = systemClock): CatalogsRepository {
   async function replace<T>(spec: TableSpec<T>, rows: readonly T[], sha256: string): Promise<void> {
     await db.transaction(async (tx) => {
@@ -119,6 +153,7 @@ export function createCatalogsRepository(db: Db, clock: Clock = systemClock): Ca
 
     loadVehicles: () => loadRows(db, vehicleTable),
     loadZipCodes: () => loadRows(db, zipTable),
+    loadZipCodeGroups: () => loadZipGroups(db),
 
     async meta(kind) {
       const result = await db.query<{ row_count: number; sha256: string; imported_at: Date | string }>(

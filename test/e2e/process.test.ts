@@ -193,8 +193,9 @@ describe('the service as a process on one data directory', () => {
 
   test('a first start says what it is doing while it creates the database and imports the catalogs', () => {
     const out = first.stdout();
-    const steps = ['first start: creating the embedded database', 'database created and migrated', 'importing a shipped catalog',
-      'catalog imported', 'shipped catalogs ready', 'Server listening'];
+    // The service listens before it imports the catalogs; requests wait for them meanwhile.
+    const steps = ['first start: creating the embedded database', 'database created and migrated', 'Server listening',
+      'importing a shipped catalog', 'catalog imported', 'shipped catalogs ready'];
     const positions = steps.map((step) => out.indexOf(step));
     for (const [i, step] of steps.entries()) assert.ok(positions[i] >= 0, `"${step}" missing from:\n${out}`);
     assert.deepEqual([...positions].sort((a, b) => a - b), positions, `steps out of order:\n${out}`);

@@ -47,6 +47,8 @@ describe('two instances on one PostgreSQL and one Redis', { skip: serverUrl ? fa
   });
 
   test('migrations raced by the two starts are applied once, and the catalogs imported once', async () => {
+    // An instance listens before its catalogs are loaded; /health/ready answers once they are.
+    for (const instance of [a, b]) assert.equal((await fetch(`${instance.base}/health/ready`)).status, 200);
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
