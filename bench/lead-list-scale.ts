@@ -8,6 +8,9 @@
  *   - at fixed moderate rates (constant-rate.ts in a worker thread, 50 and 200 req/s): the latency of
  *     the page itself, and the CPU time of the service's thread per request;
  * and the SQL plan of both lists is printed at each size (EXPLAIN ANALYZE, custom and generic plan).
+ * The middle page of each list is also measured on its reference (list-reference.ts): a bare Fastify
+ * route running the same statements, which shows the latency this machine gives a page before any of
+ * the service's own work.
  */
 import autocannon from 'autocannon';
 import type { Queryable } from '../src/db/database.ts';
@@ -16,6 +19,7 @@ import { newId } from '../src/shared/ids.ts';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.ts';
 import { runConstantRateInWorker } from './constant-rate.ts';
 import { currentThreadCpuSeconds } from './cpu-accounting.ts';
+import { recordStatements, startListReference } from './list-reference.ts';
 import { benchAdminToken, benchConfig, containerFor, listen, partnerToken } from './service.ts';
 import type { Container } from '../src/composition.ts';
 
@@ -68,6 +72,39 @@ async function seed(container: Container, template: Parameters<Container['leadsR
 
 const pad = (value: string | number, width: number) => String(value).padStart(width);
 
+interface PageFigures {
+  saturation: { rate: number; p50: number; p99: number };
+  /** p50 / p99 ms at each fixed rate. */
+  fixed: string;
+  /** CPU of this thread per request at the last fixed rate. */
+  micros: number;
+  non2xx: number;
+}
+
+/** One page at saturation, then at each fixed rate; the server answering it runs in this thread. */
+async function measurePage(url: string, headers: Record<string, string>): Promise<PageFigures> {
+  await autocannon({ url, headers, connections: 5, duration: 1, workers: 1 });
+  const r = await autocannon({ url, headers, connections: 5, duration: 3, workers: 1 });
+  let non2xx = r.non2xx + r.errors;
+  let fixed = '';
+  let micros = 0;
+  const { origin, pathname, search } = new URL(url);
+  for (const rate of fixedRates) {
+    const cpuBefore = currentThreadCpuSeconds() ?? 0;
+    const run = await runConstantRateInWorker([{ name: pathname, weight: 1, base: origin, method: 'GET', path: `${pathname}${search}`, headers }], rate, fixedSeconds);
+    const op = run.operations[0];
+    micros = (((currentThreadCpuSeconds() ?? 0) - cpuBefore) * 1e6) / Math.max(1, op.count);
+    non2xx += op.failures;
+    fixed += `${op.p50Ms.toFixed(1)} / ${op.p99Ms.toFixed(1)}`.padStart(18);
+  }
+  return { saturation: { rate: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 }, fixed, micros, non2xx };
+}
+
+function pageRow(size: number, seedSeconds: number, name: string, f: PageFigures): string {
+  const sat = f.saturation;
+  return `  ${pad(size.toLocaleString('en'), 8)}${pad(seedSeconds.toFixed(1), 8)}  ${name.padEnd(20)}${pad(Math.round(sat.rate).toLocaleString('en'), 11)}${pad(`${sat.p50} / ${sat.p99}`, 12)}${f.fixed}${pad(Math.round(f.micros), 8)}${pad(f.non2xx, 9)}`;
+}
+
 export async function leadListScale(): Promise<void> {
   process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
   const database = await createTestDatabase();
@@ -87,7 +124,8 @@ export async function leadListScale(): Promise<void> {
     const lender = createLenderLeadsRepository(database.db);
     console.log(`\nlead lists of one company on PostgreSQL, limit=20: autocannon 5 connections for 3 s (saturation),`);
     console.log(`then a constant rate for ${fixedSeconds} s each from a worker thread (latency from the scheduled send); p50 / p99 in ms;`);
-    console.log(`µs/req: CPU of the service's thread per request at ${fixedRates.at(-1)} req/s (the page's own cost, whatever the load)`);
+    console.log(`µs/req: CPU of the service's thread per request at ${fixedRates.at(-1)} req/s (the page's own cost, whatever the load);`);
+    console.log(`"bare, same SQL": a bare Fastify route running the statements the service ran for that page (list-reference.ts)`);
     const rateHeads = fixedRates.map((r) => `${r}/s p50/p99`.padStart(18)).join('');
     console.log(`  ${'leads'.padStart(8)}${'seed s'.padStart(8)}  ${'list, page'.padEnd(20)}${'sat. req/s'.padStart(11)}${'p50/p99'.padStart(12)}${rateHeads}${'µs/req'.padStart(8)}${'non-2xx'.padStart(9)}`);
     let count = 1;
@@ -107,21 +145,16 @@ export async function leadListScale(): Promise<void> {
         { name: 'admin, middle', path: `/admin/leads?limit=20&cursor=${middle}`, headers: admin },
       ];
       for (const c of cases) {
-        const url = `${base}${c.path}`;
-        await autocannon({ url, headers: c.headers, connections: 5, duration: 1, workers: 1 });
-        const r = await autocannon({ url, headers: c.headers, connections: 5, duration: 3, workers: 1 });
-        let non2xx = r.non2xx + r.errors;
-        let fixed = '';
-        let micros = 0;
-        for (const rate of fixedRates) {
-          const cpuBefore = currentThreadCpuSeconds() ?? 0;
-          const run = await runConstantRateInWorker([{ name: c.name, weight: 1, base, method: 'GET', path: c.path, headers: c.headers }], rate, fixedSeconds);
-          const op = run.operations[0];
-          micros = (((currentThreadCpuSeconds() ?? 0) - cpuBefore) * 1e6) / Math.max(1, op.count);
-          non2xx += op.failures;
-          fixed += `${op.p50Ms.toFixed(1)} / ${op.p99Ms.toFixed(1)}`.padStart(18);
+        console.log(pageRow(size, seedSeconds, c.name, await measurePage(`${base}${c.path}`, c.headers)));
+        if (!c.name.endsWith('middle')) continue;
+        const statements = await recordStatements(database.db, () => app.inject({ method: 'GET', url: c.path, headers: c.headers }));
+        const reference = await startListReference(database.db, [{ path: '/page', statements }]);
+        try {
+          if (statements.length !== 1) console.log(`    (the reference below replays ${statements.length} statements)`);
+          console.log(pageRow(size, seedSeconds, '  bare, same SQL', await measurePage(`${reference.base}/page`, {})));
+        } finally {
+          await reference.app.close();
         }
-        console.log(`  ${pad(size.toLocaleString('en'), 8)}${pad(seedSeconds.toFixed(1), 8)}  ${c.name.padEnd(20)}${pad(Math.round(r.requests.average).toLocaleString('en'), 11)}${pad(`${r.latency.p50} / ${r.latency.p99}`, 12)}${fixed}${pad(Math.round(micros), 8)}${pad(non2xx, 9)}`);
       }
       const after = { createdAt: middleAt, id: 'ffffffff-ffff-ffff-ffff-ffffffffffff' };
       await explain(database, 'GET /leads, middle', await statementOf((tx) => container.leadsRepository.list(companyId, { excludeEmpty: true, after, limit: 21 }, tx)));
