@@ -7,7 +7,7 @@
  *   3. a mixed partner workload at fixed rates (constant-rate generator, mixed-workload.ts), p50/p99
  *      per operation, PIN send and confirmation included, and the highest rate the machine sustains;
  *   4. the same workload with the bench's Redis stopped for 5 s and started again (at
- *      BENCH_OUTAGE_RATE req/s, default 200, a rate this 2-core machine sustains), in 3 alternating
+ *      BENCH_OUTAGE_RATE req/s, default 200, a rate this 2-core machine sustains), in 5 alternating
  *      rounds of a run without and a run with the outage: the p99 ratio of each operation is the
  *      median of the rounds' ratios, as a p99 of one run rests on its one or two slowest requests.
  */
@@ -106,7 +106,7 @@ async function readsAcross(instances: ServiceProcess[], headers: Record<string, 
 }
 
 const outageRate = Number(process.env.BENCH_OUTAGE_RATE ?? 200);
-const outageRounds = 3;
+const outageRounds = 5;
 function mixedTable(title: string, { result, cpu }: { result: RunResult; cpu?: RunCpu }, baseline?: RunResult) {
   console.log(`\n${title}: target ${result.targetRate} req/s, achieved ${Math.round(result.achievedRate)} req/s, generator lag at worst ${result.maxLagMs.toFixed(0)} ms`);
   if (cpu) {
@@ -125,14 +125,15 @@ function mixedTable(title: string, { result, cpu }: { result: RunResult; cpu?: R
 /** Per operation: the p99 of each round without and with the outage, and the median of the rounds' ratios. */
 function outageSummary(rounds: { without: RunResult; with: RunResult }[]) {
   console.log(`\nRedis outage, ${rounds.length} rounds of a run without and a run with it: p99 ms of each round, and the median ratio (target 1.5)`);
-  console.log(`  ${'operation'.padEnd(24)}${'without'.padStart(20)}${'with the outage'.padStart(22)}  ratio (rounds)`);
+  const width = rounds.length * 7 + 2;
+  console.log(`  ${'operation'.padEnd(24)}${'without'.padStart(width)}${'with the outage'.padStart(width)}  ratio (rounds)`);
   const ms = (values: number[]) => values.map((v) => v.toFixed(1)).join(', ');
   for (const [k, op] of rounds[0].without.operations.entries()) {
     const without = rounds.map((r) => r.without.operations[k].p99Ms);
     const withOutage = rounds.map((r) => r.with.operations[k].p99Ms);
     const ratios = rounds.map((_, i) => withOutage[i] / Math.max(0.1, without[i]));
     const failed = rounds.reduce((n, r) => n + r.with.operations[k].failures + r.without.operations[k].failures, 0);
-    console.log(`  ${op.name.padEnd(24)}${ms(without).padStart(20)}${ms(withOutage).padStart(22)}  ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(', ')})${failed ? `, ${failed} failed` : ''}`);
+    console.log(`  ${op.name.padEnd(24)}${ms(without).padStart(width)}${ms(withOutage).padStart(width)}  ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(', ')})${failed ? `, ${failed} failed` : ''}`);
   }
 }
 
@@ -166,8 +167,10 @@ type Mix = Awaited<ReturnType<typeof mixedWorkload>>;
 type MixRun = Awaited<ReturnType<Mix['run']>>;
 
 export async function productionShape(): Promise<void> {
-  // `npm run bench -- production mixed`: only the mixed workload, on two instances started at once.
-  const mixedOnly = process.argv.slice(2).includes('mixed');
+  // `npm run bench -- production mixed` (or `outage`): only the mixed workload (or only the outage
+  // comparison), on two instances started at once.
+  const args = process.argv.slice(2);
+  const only = args.includes('outage') ? 'outage' : args.includes('mixed') ? 'mixed' : undefined;
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const database = await createScratchDatabase(serverUrl);
   const redis = await startOwnRedis();
@@ -181,7 +184,7 @@ export async function productionShape(): Promise<void> {
   const shared = { ...common, DATABASE_URL: database.url, REDIS_URL: redis.url };
   const running: ServiceProcess[] = [];
   try {
-    if (mixedOnly) running.push(...(await Promise.all([startServiceProcess(shared), startServiceProcess(shared)])));
+    if (only) running.push(...(await Promise.all([startServiceProcess(shared), startServiceProcess(shared)])));
     else {
       console.log('\nstart and memory (service processes; from spawning node to "Server listening" / to /health/ready answering)');
       console.log(`  ${''.padEnd(30)}${'first'.padStart(18)}${'restart'.padStart(18)}${'RSS idle'.padStart(10)}`);
@@ -196,14 +199,16 @@ export async function productionShape(): Promise<void> {
     const partners = await Promise.all(
       Array.from({ length: 4 }, (_, i) => newPartnerOn(running[i % 2].base, adminToken)),
     );
-    if (!mixedOnly) await readsAcross(running, partners[0].headers);
+    if (!only) await readsAcross(running, partners[0].headers);
 
     const mix = await mixedWorkload(running, partners);
     console.log('\nmixed partner workload over both instances (constant-rate generator, latency from the scheduled send)');
     await mix.run(200, 2); // warm-up
-    for (const rate of [500, 2000]) mixedTable(`mixed at ${rate} req/s for 8 s`, await mix.run(rate, 8));
-    await highestSustained(mix);
-    if (mixedOnly) return;
+    if (only !== 'outage') {
+      for (const rate of [500, 2000]) mixedTable(`mixed at ${rate} req/s for 8 s`, await mix.run(rate, 8));
+      await highestSustained(mix);
+    }
+    if (only === 'mixed') return;
 
     // At a rate this machine sustains, so that the comparison is not one of two queues; in alternating
     // rounds, so that one slow moment of the machine does not decide an operation's ratio.
