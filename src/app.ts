@@ -5,6 +5,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { schemaValidatorCompiler } from './http/schema-validator.ts';
+import { lazySerializerFactory } from './http/lazy-serializer.ts';
 import type { ValidatorFactory } from '@fastify/ajv-compiler';
 import type { Container } from './composition.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
@@ -70,8 +71,13 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
     clientErrorHandler: clientErrorHandler(clock),
     // Set as the factory (not with setValidatorCompiler) so no plugin can fall back to Ajv, which
     // reports only the first error and coerces types, by adding a shared schema.
+    // Response serializers are compiled on a route's first answer of each status, not at start
+    // (http/lazy-serializer.ts).
     schemaController: {
-      compilersFactory: { buildValidator: (() => schemaValidatorCompiler) as unknown as ValidatorFactory },
+      compilersFactory: {
+        buildValidator: (() => schemaValidatorCompiler) as unknown as ValidatorFactory,
+        buildSerializer: lazySerializerFactory(),
+      },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(ErrorResponse);
