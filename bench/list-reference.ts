@@ -6,7 +6,8 @@
  * on this machine before any of the service's own work: the HTTP exchange and the query.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Db, QueryResult } from '../src/db/database.ts';
+import type { Db } from '../src/db/database.ts';
+import { recorder } from './statement-recorder.ts';
 
 export interface Statement {
   sql: string;
@@ -14,29 +15,21 @@ export interface Statement {
 }
 
 /**
- * The statements `request` runs, recorded by wrapping `db.query` (the object every repository holds)
- * for its duration. Nothing else runs meanwhile (the bench sends one request at a time before the
- * load, and starts no worker). A list runs no transaction: one would make the replay unfaithful, so
- * it fails the bench instead.
+ * The statements `request` runs (statement-recorder.ts). A list runs no transaction: one would make
+ * the replay of single statements unfaithful, so it fails the bench instead.
  */
 export async function recordStatements(db: Db, request: () => Promise<unknown>): Promise<Statement[]> {
-  const mutable = db as { -readonly [K in keyof Db]: Db[K] };
-  const original = { query: db.query, transaction: db.transaction };
-  const seen: Statement[] = [];
-  mutable.query = <T,>(sql: string, params: unknown[] = []) => {
-    seen.push({ sql, params });
-    return original.query.call(db, sql, params) as Promise<QueryResult<T>>;
-  };
-  mutable.transaction = () => {
-    throw new Error('a list request ran a transaction: the list reference replays single statements only');
-  };
+  const rec = recorder(db);
   try {
-    await request();
+    const { steps } = await rec.record(request);
+    if (steps.length === 0) throw new Error('the request ran no statement');
+    return steps.map((step) => {
+      if ('transaction' in step) throw new Error('a list request ran a transaction: the list reference replays single statements only');
+      return step;
+    });
   } finally {
-    Object.assign(mutable, original);
+    rec.restore();
   }
-  if (seen.length === 0) throw new Error('the request ran no statement');
-  return seen;
 }
 
 export async function startListReference(

@@ -14,8 +14,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Db, Queryable } from '../src/db/database.ts';
 import { newId } from '../src/shared/ids.ts';
 import { leadSections } from './lead-writes.ts';
+import { recorder, type Step } from './statement-recorder.ts';
 
-type Step = { sql: string; params: unknown[] } | { transaction: Step[] };
 
 interface RecordedRequest {
   method: 'POST' | 'PUT';
@@ -29,44 +29,6 @@ interface RecordedRequest {
 
 const api = '/mx/b2b/autofin/api';
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * Wraps `db.query` and `db.transaction` (the object every repository holds) while `record` runs one
- * request. Nothing else runs meanwhile (one request at a time, before the load; the webhook worker is
- * not started in the bench), and the listing printed by the bench shows what was recorded.
- */
-function recorder(db: Db) {
-  let current: Step[] | undefined;
-  const recording = (target: Queryable, steps: () => Step[] | undefined): Queryable => ({
-    query: (sql, params = []) => {
-      steps()?.push({ sql, params });
-      return target.query(sql, params);
-    },
-  });
-  const original = { query: db.query, transaction: db.transaction };
-  const mutable = db as { -readonly [K in keyof Db]: Db[K] };
-  mutable.query = recording({ query: original.query }, () => current).query;
-  mutable.transaction = (fn) => {
-    if (!current) return original.transaction(fn);
-    const inner: Step[] = [];
-    current.push({ transaction: inner });
-    return original.transaction((tx) => fn(recording(tx, () => inner)));
-  };
-  return {
-    async record<T>(run: () => Promise<T>): Promise<{ result: T; steps: Step[] }> {
-      const steps: Step[] = [];
-      current = steps;
-      try {
-        return { result: await run(), steps };
-      } finally {
-        current = undefined;
-      }
-    },
-    restore() {
-      Object.assign(mutable, original);
-    },
-  };
-}
 
 /**
  * One lead created and filled through the service (the load's own requests), recording the

@@ -69,13 +69,12 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
     // URL errors and what Node's HTTP parser refuses answer ErrorResponses too (http/framework-errors.ts).
     frameworkErrors: frameworkErrorHandler(clock),
     clientErrorHandler: clientErrorHandler(clock),
-    // Set as the factory (not with setValidatorCompiler) so no plugin can fall back to Ajv, which
-    // reports only the first error and coerces types, by adding a shared schema.
-    // Response serializers are compiled on a route's first answer of each status, not at start
-    // (http/lazy-serializer.ts).
     schemaController: {
       compilersFactory: {
+        // Set as the factory (not with setValidatorCompiler) so no plugin can fall back to Ajv, which
+        // reports only the first error and coerces types, by adding a shared schema.
         buildValidator: (() => schemaValidatorCompiler) as unknown as ValidatorFactory,
+        // Response serializers compiled on a route's first answer of each status (http/lazy-serializer.ts).
         buildSerializer: lazySerializerFactory(),
       },
     },
