@@ -29,6 +29,16 @@ describe('operator console: sign-in, sessions and CSRF', () => {
     assert.equal(res.headers.location, '/console/sign-in?next=%2Fconsole%2Fleads%3Fstatus%3DPREQUALIFIED');
   });
 
+  test('the stylesheet the sign-in page links is served without a session', async () => {
+    const page = await consoleClient(t.app).get('/console/sign-in');
+    const href = /<link rel="stylesheet" href="([^"]+)">/.exec(page.body)?.[1];
+    assert.equal(href, '/console/assets/console.css');
+    const res = await consoleClient(t.app).get(href);
+    assert.equal(res.statusCode, 200, show(res));
+    assert.match(String(res.headers['content-type']), /^text\/css/);
+    assert.match(res.body, /\{/);
+  });
+
   test('the sign-in page: labelled fields, strict CSP, no caching, a CSRF cookie for /console only', async () => {
     const res = await consoleClient(t.app).get('/console/sign-in');
     assert.equal(res.statusCode, 200);

@@ -59,8 +59,14 @@ export const consolePlugin =
       cookieKey: 'autofin_csrf', cookieOpts: { path: '/console', httpOnly: true, sameSite: 'strict' },
       getUserInfo: csrfUserInfo, csrfOpts: { hmacKey: deps.csrfKey },
     });
-    await app.register(fastifyStatic, {
-      root: assetsDir, prefix: '/assets/', decorateReply: false, index: false, maxAge: 60 * 60 * 1000, wildcard: false,
+    // The stylesheet is public like the sign-in page that links it: the routes of this scope are marked so.
+    await app.register(async (assets) => {
+      assets.addHook('onRoute', (route) => {
+        route.config = { ...route.config, consolePublic: true };
+      });
+      await assets.register(fastifyStatic, {
+        root: assetsDir, prefix: '/assets/', decorateReply: false, index: false, maxAge: 60 * 60 * 1000, wildcard: false,
+      });
     });
 
     app.addHook('onRequest', async (request, reply) => {
