@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', '.test-template/', 'openapi.json'] },
+  { ignores: ['node_modules/', 'dist/', 'data/', '.test-template/', 'openapi.json'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,6 @@
 /**
  * The production shape as separate processes, for whole-process tests and the bench: service
- * processes (`node --import tsx src/main.ts`) on one scratch PostgreSQL database, and a Redis server of
+ * processes (`node dist/main.js`, as `npm start` runs them) on one scratch PostgreSQL database, and a Redis server of
  * their own on a free port that can be stopped and started again.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -10,6 +10,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { serviceArgs } from './service-entry.ts';
 
 const root = new URL('../', import.meta.url).pathname;
 
@@ -95,7 +96,7 @@ export interface ServiceProcess {
 }
 
 /**
- * Starts `src/main.ts` with `env` (over a clean base: no inherited DATABASE_URL/REDIS_URL/keys) and
+ * Starts the service (`dist/main.js`) with `env` (over a clean base: no inherited DATABASE_URL/REDIS_URL/keys) and
  * resolves once it listens. A data folder of its own is made unless `DATA_DIR` is given.
  */
 export async function startServiceProcess(env: Record<string, string>, timeoutMs = 90_000): Promise<ServiceProcess> {
@@ -105,7 +106,7 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'TOKEN_SIGNING_KEY', 'DATA_ENCRYPTION_KEY', 'LOG_LEVEL']) delete childEnv[name];
   Object.assign(childEnv, { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: ownDataDir, ...env });
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, serviceArgs(), { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (chunk) => (out += chunk));
   child.stderr!.on('data', (chunk) => (out += chunk));

@@ -1,5 +1,5 @@
 /**
- * Whole-process tests: the real `node --import tsx src/main.ts`, its own DATA_DIR and ports, the
+ * Whole-process tests: the real `node dist/main.js`, as `npm start` runs it, its own DATA_DIR and ports, the
  * embedded engine always (DATABASE_URL is removed from the child's environment: main has no
  * schema option, and these tests are about the embedded default). One DATA_DIR is reused across
  * the steps, in order, as one instance's life: first start, second process refused, graceful
@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/db/open-database.ts';
 import { passwordMatches } from '../../src/operators/password-hash.ts';
+import { serviceArgs } from '../service-entry.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const adminToken = 'e2e-admin-token-0123456789abcdef';
@@ -46,7 +47,7 @@ async function spawnService(dataDir: string): Promise<Instance> {
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'TOKEN_SIGNING_KEY', 'DATA_ENCRYPTION_KEY']) delete env[name];
   // Debug lines include "request received", which tells a request in flight has reached the service.
   env.LOG_LEVEL = 'debug';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, serviceArgs(), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   let err = '';

@@ -1,5 +1,5 @@
 /**
- * Webhook delivery across process deaths: the real `src/main.ts` on the embedded engine, one
+ * Webhook delivery across process deaths: the real service process (`dist/main.js`) on the embedded engine, one
  * DATA_DIR. A change acknowledged just before a SIGKILL is delivered after the restart (how a stop
  * treats attempts in flight is tested in src/webhooks/delivery-worker.test.ts).
  */
@@ -12,6 +12,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
+import { serviceArgs } from '../service-entry.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const api = '/mx/b2b/autofin/api';
@@ -42,7 +43,7 @@ async function start(dataDir: string): Promise<Instance & { stderr: () => string
     ADMIN_TOKEN: 'e2e-admin-token-0123456789abcdef', WEBHOOK_TIMEOUT_MS: '1000', LOG_LEVEL: 'info',
   };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'TOKEN_SIGNING_KEY', 'DATA_ENCRYPTION_KEY']) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, serviceArgs(), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   let err = '';

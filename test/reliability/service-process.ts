@@ -1,5 +1,5 @@
 /**
- * The service as a real process for the reliability tests: `node --import tsx src/main.ts` on a data
+ * The service as a real process for the reliability tests: `node dist/main.js`, as `npm start` runs it, on a data
  * directory and, when the run is on PostgreSQL (DATABASE_URL), a database of its own created for the
  * test and dropped after it. Restarts reuse both, as one installation's life.
  */
@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { serviceArgs } from '../service-entry.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 export const adminToken = 'reliability-admin-token-0123456789';
@@ -72,7 +73,7 @@ export async function installation(prefix: string) {
       for (const name of ['REDIS_URL', 'TOKEN_SIGNING_KEY', 'DATA_ENCRYPTION_KEY']) if (!(name in env)) delete childEnv[name];
       if (databaseUrl) childEnv.DATABASE_URL = databaseUrl;
       else delete childEnv.DATABASE_URL;
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, serviceArgs(), { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
       children.push(child);
       let out = '';
       let err = '';

@@ -1,0 +1,18 @@
+/**
+ * How the tests and the bench start the service as a whole process: as `npm start` does, the build in
+ * dist/ (scripts/build.mjs), brought up to date with the sources first, once per test process.
+ */
+import { execFileSync } from 'node:child_process';
+
+export const projectRoot = new URL('../', import.meta.url).pathname;
+
+let built = false;
+
+/** The arguments of `node` that run the service: the compiled entry, built first if a source is newer. */
+export function serviceArgs(): string[] {
+  if (!built) {
+    execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: projectRoot, stdio: 'inherit' });
+    built = true;
+  }
+  return ['dist/main.js'];
+}
