@@ -58,6 +58,19 @@ test('settlements are read back grouped by ZIP code, with the city some of them 
   await db.close();
 });
 
+test('a replace leaves the statistics of the rows it wrote, which the grouped read is planned with', async () => {
+  const db = await migratedDb();
+  const repo = createCatalogsRepository(db);
+  const rowsKnown = async (table: string) =>
+    (await db.query<{ reltuples: number }>('select reltuples from pg_class where relname = $1', [table])).rows[0].reltuples;
+  assert.ok((await rowsKnown('catalog_zip_settlement')) < 1, 'a new table has no statistics');
+  await repo.replaceZipCodes([settlement('06700', '0001', 'Roma Norte'), settlement('06700', '0002', 'Roma Sur'),
+    settlement('01000', '0001', 'San Ángel')], 'sha-z');
+  await repo.replaceVehicles([vehicle(1), vehicle(2)], 'sha-v');
+  assert.equal(await rowsKnown('catalog_zip_settlement'), 3);
+  assert.equal(await rowsKnown('catalog_vehicle'), 2);
+});
+
 test('a replace removes every old row', async () => {
   const db = await migratedDb();
   const repo = createCatalogsRepository(db);
