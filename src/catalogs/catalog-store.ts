@@ -117,12 +117,13 @@ async function shippedOrStored(
   onImporting?: (kind: CatalogKind) => void,
 ) {
   const imported: CatalogImportResult[] = [];
-  let update: Parts = {};
-  for (const kind of catalogKinds) {
-    if (await repo.meta(kind)) {
-      update = { ...update, ...(await loadPart(repo, kind, cache)) };
-      continue;
-    }
+  const stored = await Promise.all(catalogKinds.map(async (kind) => (await repo.meta(kind)) !== undefined));
+  // The stored ones are read side by side (a restart): on PostgreSQL one's query runs while the
+  // other's rows are indexed. The shipped files are imported one after the other.
+  const loads = await Promise.all(catalogKinds.filter((_, i) => stored[i]).map((kind) => loadPart(repo, kind, cache)));
+  let update: Parts = Object.assign({}, ...loads);
+  for (const [i, kind] of catalogKinds.entries()) {
+    if (stored[i]) continue;
     onImporting?.(kind);
     const { result, part } = await importPart(repo, kind, await readFile(shippedFile(dir, kind)), cache);
     imported.push(result);
