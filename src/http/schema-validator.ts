@@ -44,7 +44,19 @@ interface ControlError {
   message: string;
 }
 
-/** Every string (and object key) holding a control character, wherever it sits in the value. */
+/** Whether any string (or object key) in the value holds a control character: the walk every request takes. */
+function holdsControlCharacter(value: unknown): boolean {
+  if (typeof value === 'string') return controlCharacter.test(value);
+  if (Array.isArray(value)) return value.some(holdsControlCharacter);
+  if (value !== null && typeof value === 'object') {
+    for (const key in value) {
+      if (controlCharacter.test(key) || holdsControlCharacter((value as Record<string, unknown>)[key])) return true;
+    }
+  }
+  return false;
+}
+
+/** Every string (and object key) holding a control character, with its path: walked only when there is one. */
 function controlCharacterErrors(value: unknown, path: string, out: ControlError[]): ControlError[] {
   if (typeof value === 'string') {
     if (controlCharacter.test(value)) out.push({ instancePath: path, keyword: 'controlCharacter', message: 'must not contain control characters' });
@@ -70,13 +82,17 @@ function declaredPart(schema: Schema, value: unknown): unknown {
 export const schemaValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = Compile(schema);
   const convert = stringConverter(schema as Schema);
+  const declared = httpPart === 'headers' ? Object.keys((schema as Schema).properties ?? {}) : undefined;
   return (value) => {
     // No request body is declared required as a whole: an absent body is an empty object, so the
     // required fields inside it are reported one by one. (A JSON body that is not an object is
     // refused by the parser, json-body.ts.)
     const input = httpPart === 'body' ? (value === undefined || value === null ? {} : value) : convert(value);
-    const controls = controlCharacterErrors(httpPart === 'headers' ? declaredPart(schema as Schema, input) : input, '', []);
-    if (controls.length === 0 && check.Check(input)) return { value: input };
+    const controlled = declared
+      ? declared.some((key) => holdsControlCharacter((input as Record<string, unknown>)[key]))
+      : holdsControlCharacter(input);
+    if (!controlled && check.Check(input)) return { value: input };
+    const controls = controlled ? controlCharacterErrors(declared ? declaredPart(schema as Schema, input) : input, '', []) : [];
     return { error: [...check.Errors(input), ...controls] as never };
   };
 };
