@@ -26,7 +26,9 @@ import { webhookLag } from './webhook-lag.ts';
 
 const api = '/mx/b2b/autofin/api';
 const logLevel = process.env.LOG_LEVEL ?? 'info';
-const targetRatio = 0.8;
+// Catalog reads of one embedded instance against the bare route: at least 0.7, aiming at 0.8.
+const targetRatio = 0.7;
+const aimRatio = 0.8;
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -86,7 +88,7 @@ function table(rows: { m: Measurement; bare: Measurement; ratio: number; ratios:
     }
     const verdict = ratio >= targetRatio ? 'meets' : 'below';
     const each = ratios.map((x) => x.toFixed(2)).join(', ');
-    console.log(`  ${'  ratio catalog / bare'.padEnd(width)}${ratio.toFixed(2).padStart(8)}  ${verdict} the target ${targetRatio} (rounds: ${each})`);
+    console.log(`  ${'  ratio catalog / bare'.padEnd(width)}${ratio.toFixed(2).padStart(8)}  ${verdict} the target ${targetRatio}, aim ${aimRatio} (rounds: ${each})`);
   }
 }
 
