@@ -91,8 +91,8 @@ export const schemaValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema
     const controlled = declared
       ? declared.some((key) => holdsControlCharacter((input as Record<string, unknown>)[key]))
       : holdsControlCharacter(input);
-    if (!controlled && check.Check(input)) return { value: input };
     const controls = controlled ? controlCharacterErrors(declared ? declaredPart(schema as Schema, input) : input, '', []) : [];
+    if (controls.length === 0 && check.Check(input)) return { value: input };
     return { error: [...check.Errors(input), ...controls] as never };
   };
 };
