@@ -33,6 +33,8 @@ function stale() {
 
 if (process.argv.includes('--if-stale') && !stale()) process.exit(0);
 
+const started = performance.now();
+console.log('compiling the service to dist/ (npm run build)…');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const compile = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 if (compile.status !== 0) {
@@ -44,3 +46,4 @@ for (const dir of copied) {
   cpSync(join(root, 'src', dir), join(dist, dir), { recursive: true });
 }
 writeFileSync(stamp, `${new Date().toISOString()}\n`);
+console.log(`compiled in ${((performance.now() - started) / 1000).toFixed(1)} s`);
