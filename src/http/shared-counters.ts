@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 export interface WindowExchange {
   /** The window's identity: its length and start (`60000:1768478400000`). */
   window: string;
-  /** Hits counted since the last exchange, per key (keys with nothing new may be absent). */
+  /** Hits counted since the last exchange, less those given back, per key (keys with nothing new may be absent). */
   deltas: ReadonlyArray<readonly [key: string, delta: number]>;
   /** How long the window's counters must live: until it ends. */
   ttlMs: number;
@@ -38,7 +38,7 @@ export function createRedisSharedCounters(redis: Redis, prefix: string): SharedC
       const pipeline = redis.pipeline();
       for (const { window, deltas, ttlMs } of windows) {
         const hashKey = `${prefix}:rl:${window}`;
-        for (const [key, delta] of deltas) if (delta > 0) pipeline.hincrby(hashKey, key, delta);
+        for (const [key, delta] of deltas) if (delta !== 0) pipeline.hincrby(hashKey, key, delta);
         pipeline.pexpire(hashKey, ttlMs).hgetall(hashKey);
       }
       pipeline
@@ -52,7 +52,7 @@ export function createRedisSharedCounters(redis: Redis, prefix: string): SharedC
       const totals: Map<string, number>[] = [];
       let at = 0;
       for (const { deltas } of windows) {
-        at += deltas.filter(([, delta]) => delta > 0).length + 2;
+        at += deltas.filter(([, delta]) => delta !== 0).length + 2;
         totals.push(toTotals(results[at - 1][1] as Record<string, string>));
       }
       return { totals, instances: Math.max(1, Number(results[at + 2][1])) };

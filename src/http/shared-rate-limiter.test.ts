@@ -37,6 +37,20 @@ describe('shared rate limiter', () => {
     await limiter.release('unknown', minute);
   });
 
+  test('a hit released after an exchange added it is taken off the shared total at the next exchange', async () => {
+    const counters = createMemorySharedCounters();
+    const [limiter] = instancesOn(counters, 1, () => windowStart + 1_000);
+    for (let i = 0; i < 3; i++) assert.equal((await limiter.consume('ip', 3, minute)).allowed, true);
+    await limiter.exchange(); // falls while the third hit's request runs
+    assert.equal(counters.total(`${minute}:${windowStart}`, 'ip'), 3);
+    await limiter.release('ip', minute);
+    assert.equal((await limiter.consume('ip', 3, minute)).allowed, true, 'the released hit left room for one more');
+    assert.equal((await limiter.consume('ip', 3, minute)).allowed, false);
+    await limiter.release('ip', minute);
+    await limiter.exchange();
+    assert.equal(counters.total(`${minute}:${windowStart}`, 'ip'), 2, 'the shared total lost the two hits given back');
+  });
+
   test('two instances count against one limit once their counts are exchanged', async () => {
     let nowMs = windowStart + 1_000;
     const counters = createMemorySharedCounters();

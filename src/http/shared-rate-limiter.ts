@@ -18,7 +18,7 @@ interface Counter {
   limit: number;
   /** The shared total read at the last exchange (this instance's earlier hits included). */
   total: number;
-  /** Hits admitted here and not yet added to the shared total. */
+  /** Hits admitted here and not yet added to the shared total, less those given back since (may be < 0). */
   pending: number;
   /** Hits admitted here since the last exchange, and how many this instance may admit until the next. */
   sinceExchange: number;
@@ -132,7 +132,8 @@ export function createSharedRateLimiter(options: SharedRateLimiterOptions): Shar
     const nowMs = now();
     const batch = [...windows.keys()].map((windowMs) => {
       const window = windowOf(windowMs, nowMs);
-      const deltas = [...window.counters].filter(([, c]) => c.pending > 0).map(([key, c]) => [key, c.pending] as const);
+      const deltas = [...window.counters].filter(([, c]) => c.pending !== 0)
+        .map(([key, c]) => [key, c.pending] as const);
       return { window, deltas };
     });
     try {
@@ -196,14 +197,17 @@ export function createSharedRateLimiter(options: SharedRateLimiterOptions): Shar
       return decide(counterOf(key, limit, windowMs, nowMs), nowMs, false);
     },
     /**
-     * Gives back a hit not yet exchanged (the usual case: a failed token request is released within
-     * the same request). A hit already added to the shared total stays counted until its window ends.
+     * Gives back a hit (the token endpoint counts every attempt and releases it when the secret was
+     * right). One not yet exchanged simply goes; one an exchange already added to the shared total,
+     * because the exchange fell while its request ran, leaves a -1 that the next exchange adds.
      */
     async release(key, windowMs) {
       const counter = windowOf(windowMs, now()).counters.get(key);
-      if (!counter || counter.pending === 0) return;
+      if (!counter || counter.total + counter.pending <= 0) return;
       counter.pending -= 1;
-      counter.sinceExchange = Math.max(0, counter.sinceExchange - 1);
+      // Its room goes back to this instance's share until the next exchange.
+      if (counter.sinceExchange > 0) counter.sinceExchange -= 1;
+      else counter.share += 1;
     },
     exchange,
     isShared,
