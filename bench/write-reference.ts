@@ -16,7 +16,6 @@ import { newId } from '../src/shared/ids.ts';
 import { leadSections } from './lead-writes.ts';
 import { recorder, type Step } from './statement-recorder.ts';
 
-
 interface RecordedRequest {
   method: 'POST' | 'PUT';
   /** The route, `:id` for the lead. */

@@ -14,7 +14,7 @@ import {
 } from './catalog-index.ts';
 import { RenderCache } from './render-cache.ts';
 import { createCatalogLookup, type CatalogLookup } from './catalog-lookup.ts';
-import type { CatalogsRepository } from './catalogs.repository.ts';
+import type { CatalogMeta, CatalogsRepository } from './catalogs.repository.ts';
 
 /** The catalogs shipped with the service, resolved from this module so any working directory works. */
 export const shippedCatalogDir: URL = new URL('../../catalog-data/', import.meta.url);
@@ -72,10 +72,16 @@ export class CatalogsNotLoadedError extends Error {
   }
 }
 
-async function loadPart(repo: CatalogsRepository, kind: CatalogKind, cache: RenderCache): Promise<Parts> {
+/** `meta`: the catalog's meta row when the caller has just read it. */
+async function loadPart(
+  repo: CatalogsRepository,
+  kind: CatalogKind,
+  cache: RenderCache,
+  meta?: CatalogMeta,
+): Promise<Parts> {
   // meta before rows: if an import commits in between, the rows are newer than the recorded
   // sha256 and the next refresh reloads them again; the other order could miss the new rows for good.
-  const sha256 = (await repo.meta(kind))?.sha256 ?? '';
+  const sha256 = (meta ?? (await repo.meta(kind)))?.sha256 ?? '';
   return kind === 'vehicles'
     ? { vehicles: { sha256, index: buildVehicleIndex(await repo.loadVehicles(), cache) } }
     : { zipCodes: { sha256, index: buildZipIndexFromGroups(await repo.loadZipCodeGroups(), cache) } };
@@ -117,13 +123,15 @@ async function shippedOrStored(
   onImporting?: (kind: CatalogKind) => void,
 ) {
   const imported: CatalogImportResult[] = [];
-  const stored = await Promise.all(catalogKinds.map(async (kind) => (await repo.meta(kind)) !== undefined));
+  const metas = await Promise.all(catalogKinds.map((kind) => repo.meta(kind)));
   // The stored ones are read side by side (a restart): on PostgreSQL one's query runs while the
   // other's rows are indexed. The shipped files are imported one after the other.
-  const loads = await Promise.all(catalogKinds.filter((_, i) => stored[i]).map((kind) => loadPart(repo, kind, cache)));
+  const loads = await Promise.all(
+    catalogKinds.flatMap((kind, i) => (metas[i] ? [loadPart(repo, kind, cache, metas[i])] : [])),
+  );
   let update: Parts = Object.assign({}, ...loads);
   for (const [i, kind] of catalogKinds.entries()) {
-    if (stored[i]) continue;
+    if (metas[i]) continue;
     onImporting?.(kind);
     const { result, part } = await importPart(repo, kind, await readFile(shippedFile(dir, kind)), cache);
     imported.push(result);
