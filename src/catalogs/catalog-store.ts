@@ -15,9 +15,10 @@ import {
 import { RenderCache } from './render-cache.ts';
 import { createCatalogLookup, type CatalogLookup } from './catalog-lookup.ts';
 import type { CatalogMeta, CatalogsRepository } from './catalogs.repository.ts';
+import { projectFile } from '../shared/project-files.ts';
 
-/** The catalogs shipped with the service, resolved from this module so any working directory works. */
-export const shippedCatalogDir: URL = new URL('../../catalog-data/', import.meta.url);
+/** The catalogs shipped with the service, found from the project's folder so any working directory works. */
+export const shippedCatalogDir: URL = projectFile('catalog-data/');
 
 export const shippedCatalogFiles: Readonly<Record<CatalogKind, string>> = {
   vehicles: 'mx-vehicles.csv.gz',

@@ -23,6 +23,7 @@ import { webhooksRoutes, type WebhooksPagesDeps } from './webhooks.routes.ts';
 import { catalogsRoutes, type CatalogsPagesDeps } from './catalogs.routes.ts';
 import { operatorsRoutes, type OperatorsPagesDeps } from './operators.routes.ts';
 import type { ConsoleSignIn } from './console-sign-in.ts';
+import { projectFile } from '../shared/project-files.ts';
 
 type PagesDeps = LeadsPagesDeps & CompaniesPagesDeps & WebhooksPagesDeps & CatalogsPagesDeps & OperatorsPagesDeps;
 
@@ -44,7 +45,7 @@ const securityHeaders = {
   'referrer-policy': 'same-origin',
 };
 
-const assetsDir = fileURLToPath(new URL('./assets/', import.meta.url));
+const assetsDir = fileURLToPath(projectFile('src/console/assets/'));
 
 export const consolePlugin =
   (deps: ConsoleDeps): FastifyPluginAsync =>

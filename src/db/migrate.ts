@@ -4,8 +4,9 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import type { Db } from './database.ts';
+import { projectFile } from '../shared/project-files.ts';
 
-const migrationsDir = new URL('./migrations/', import.meta.url);
+const migrationsDir = projectFile('src/db/migrations/');
 // Any constant works; it only has to be the same for every instance.
 const migrationLockKey = 4_815_162;
 

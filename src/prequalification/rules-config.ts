@@ -6,8 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import { projectFile } from '../shared/project-files.ts';
 
-export const DEFAULT_CONFIG_URL = new URL('../../config/prequalification.json', import.meta.url);
+export const DEFAULT_CONFIG_URL = projectFile('config/prequalification.json');
 
 export const NO_RECORD_POLICIES = ['ALLOW_WITH_MIN_DOWN_PAYMENT', 'REJECT'] as const;
 export type NoRecordPolicy = (typeof NO_RECORD_POLICIES)[number];

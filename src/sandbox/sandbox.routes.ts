@@ -10,6 +10,7 @@ import { requireAuth } from '../http/partner-guard.ts';
 import { LeadIdParams } from '../leads/leads.schemas.ts';
 import type { SandboxService } from './sandbox.service.ts';
 import { SandboxMessageList } from './sandbox.schemas.ts';
+import { projectFile } from '../shared/project-files.ts';
 
 const tags = ['sandbox'];
 const fails = errorAnswers({
@@ -42,7 +43,7 @@ export const sandboxRoutes =
   };
 
 export const sandboxGuidePath = '/docs/sandbox.md';
-const guideFile = new URL('../../docs/sandbox.md', import.meta.url);
+const guideFile = projectFile('docs/sandbox.md');
 
 /** The guide, public like /docs: magic values, bureau profiles and test people. */
 export const sandboxGuideRoute = (): FastifyPluginAsyncTypebox => async (app) => {
