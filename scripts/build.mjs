@@ -1,19 +1,27 @@
 #!/usr/bin/env node
-// Compiles the service to JavaScript in dist/ (src/main.ts and what it imports, tsconfig.build.json),
-// with the files it reads beside its modules: the SQL migrations and the console's stylesheet.
-// `npm start` runs dist/main.js, so a start loads plain JavaScript instead of compiling the
-// TypeScript sources again (docs/performance.md, "Start and memory").
+// Bundles the service into one JavaScript file, dist/main.js (src/main.ts, what it imports and most
+// of the packages it uses), with esbuild. `npm start` runs it: a start then reads and links one
+// module instead of resolving, reading and linking some seven hundred (docs/performance.md, "Start
+// and memory"). The build does not check types; `npm run typecheck` does, and CI runs it.
+// The packages that read files of their own folder at run time stay outside the bundle and are
+// imported from node_modules as usual. The service finds its own files (migrations, catalogs,
+// stylesheet) from the project's folder (src/shared/project-files.ts), so nothing is copied.
 // `--if-stale` builds only when a source is newer than the last build: `npm start` runs it so, and
 // the tests that start whole processes, so neither runs an older build than the sources.
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 
 const root = new URL('../', import.meta.url).pathname;
 const dist = join(root, 'dist');
 const stamp = join(dist, '.built');
-const copied = ['db/migrations', 'console/assets'];
+
+/**
+ * Imported from node_modules, not bundled: each reads files beside its own modules (PGlite its
+ * WebAssembly and data files, Swagger UI its static pages, @fastify/swagger its package.json,
+ * pino the worker files of its transports), which a bundle in dist/ would not find.
+ */
+export const external = ['@electric-sql/pglite', '@fastify/swagger-ui', '@fastify/swagger', 'pino'];
 
 /** The newest modification time among the sources and the build's configuration. */
 function newestSource(dir = join(root, 'src'), newest = 0) {
@@ -27,23 +35,50 @@ function newestSource(dir = join(root, 'src'), newest = 0) {
 
 function stale() {
   if (!existsSync(stamp)) return true;
-  const configs = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'].map((f) => statSync(join(root, f)).mtimeMs);
+  const configs = ['scripts/build.mjs', 'package-lock.json'].map((f) => statSync(join(root, f)).mtimeMs);
   return Math.max(newestSource(), ...configs) > statSync(stamp).mtimeMs;
 }
 
 if (process.argv.includes('--if-stale') && !stale()) process.exit(0);
 
 const started = performance.now();
-console.log('compiling the service to dist/ (npm run build)…');
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const compile = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-if (compile.status !== 0) {
+console.log('bundling the service into dist/main.js (npm run build)…');
+let outputs;
+try {
+  ({ outputFiles: outputs } = await build({
+    entryPoints: [join(root, 'src/main.ts')],
+    outfile: join(dist, 'main.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external,
+    // The packages written as CommonJS call require() and use __dirname: in an ES module these are
+    // made from the bundle's own URL.
+    banner: {
+      js: [
+        "import { createRequire as __bundleCreateRequire } from 'node:module';",
+        "import { fileURLToPath as __bundleFileURLToPath } from 'node:url';",
+        'const require = __bundleCreateRequire(import.meta.url);',
+        'const __filename = __bundleFileURLToPath(import.meta.url);',
+        "const __dirname = __bundleFileURLToPath(new URL('.', import.meta.url));",
+      ].join('\n'),
+    },
+    // Stack traces name dist/main.js; with NODE_OPTIONS=--enable-source-maps they name the sources
+    // (docs/operations.md, "Running").
+    sourcemap: 'linked',
+    sourcesContent: false,
+    logLevel: 'warning',
+    write: false,
+  }));
+} catch {
+  // esbuild has printed what failed, with the file and line.
   console.error('build failed: dist/ was not updated');
-  process.exit(compile.status ?? 1);
+  process.exit(1);
 }
-for (const dir of copied) {
-  rmSync(join(dist, dir), { recursive: true, force: true });
-  cpSync(join(root, 'src', dir), join(dist, dir), { recursive: true });
-}
+// Written only once the whole bundle is built: a failed build leaves the previous one in place.
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist);
+for (const file of outputs) writeFileSync(file.path, file.contents);
 writeFileSync(stamp, `${new Date().toISOString()}\n`);
-console.log(`compiled in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(`bundled in ${((performance.now() - started) / 1000).toFixed(1)} s`);

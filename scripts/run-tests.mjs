@@ -36,7 +36,7 @@ console.log(`running ${files.length} test files on ${engine}`);
 const prepare = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/prepare-test-databases.ts'], { stdio: 'inherit' });
 if (prepare.status !== 0) process.exit(prepare.status ?? 1);
 // The tests that start whole processes run the build, as `npm start` does: made here once, before
-// files run side by side, so that two of them never compile into dist/ at the same time.
+// files run side by side, so that two of them never write dist/ at the same time.
 const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 

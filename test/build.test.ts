@@ -1,13 +1,15 @@
 /**
- * The build `npm start` runs (scripts/build.mjs): what dist/ must hold beside the compiled modules,
- * and that a current build is not compiled again at every start.
+ * The build `npm start` runs (scripts/build.mjs): one bundle in dist/, the packages that read files of
+ * their own folder left outside it, the service's own files found from the project's folder, and a
+ * current build not made again at every start.
  */
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot, serviceArgs } from './service-entry.ts';
+import { startServiceProcess } from './service-processes.ts';
 
 const inRoot = (...parts: string[]) => join(projectRoot, ...parts);
 
@@ -15,19 +17,38 @@ before(() => {
   serviceArgs(); // brings the build up to date, as the whole-process tests do
 });
 
-test('dist/ holds the entry, every migration and the console stylesheet, as in src/', () => {
-  assert.ok(existsSync(inRoot('dist', 'main.js')));
-  for (const dir of [['db', 'migrations'], ['console', 'assets']]) {
-    const files = readdirSync(inRoot('src', ...dir));
-    assert.ok(files.length > 0);
-    assert.deepEqual(readdirSync(inRoot('dist', ...dir)).sort(), files.sort());
-    for (const file of files) {
-      assert.deepEqual(readFileSync(inRoot('dist', ...dir, file)), readFileSync(inRoot('src', ...dir, file)), file);
-    }
+test('dist/ holds the bundle, its source map and the stamp; the bundle imports only the packages kept out', () => {
+  assert.deepEqual(readdirSync(inRoot('dist')).sort(), ['.built', 'main.js', 'main.js.map']);
+  const bundle = readFileSync(inRoot('dist', 'main.js'), 'utf8');
+  const specifiers = [...bundle.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+  const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  const packages = new Set(specifiers.filter((s) => !s.startsWith('node:')).map(packageOf));
+  // Each reads files of its own folder at run time (scripts/build.mjs says which).
+  assert.deepEqual([...packages].sort(), ['@electric-sql/pglite', '@fastify/swagger', '@fastify/swagger-ui', 'pino']);
+});
+
+test('the bundled service finds its own files: migrations, catalogs, stylesheet, API document and page, sandbox guide', async () => {
+  const service = await startServiceProcess({ ADMIN_TOKEN: 'a'.repeat(32), AUTOFIN_ENV: 'sandbox' });
+  try {
+    const ready = await fetch(`${service.base}/health/ready`);
+    assert.equal(ready.status, 200); // the migrations ran and the shipped catalogs were imported
+    const css = await fetch(`${service.base}/console/assets/console.css`);
+    assert.equal(css.status, 200);
+    assert.equal(await css.text(), readFileSync(inRoot('src', 'console', 'assets', 'console.css'), 'utf8'));
+    const document = await fetch(`${service.base}/mx/b2b/autofin/api/openapi.json`);
+    assert.equal(document.status, 200);
+    assert.equal(((await document.json()) as { info: { title: string } }).info.title.length > 0, true);
+    const page = await fetch(`${service.base}/docs/`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /swagger-ui/i);
+    const guide = await fetch(`${service.base}/docs/sandbox.md`);
+    assert.equal(await guide.text(), readFileSync(inRoot('docs', 'sandbox.md'), 'utf8'));
+  } finally {
+    await service.stop();
   }
 });
 
-test('a build newer than every source is not compiled again', () => {
+test('a build newer than every source is not made again', () => {
   const stamp = inRoot('dist', '.built');
   const before = statSync(stamp).mtimeMs;
   const out = execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: projectRoot, encoding: 'utf8' });

@@ -8,7 +8,7 @@ export const projectRoot = new URL('../', import.meta.url).pathname;
 
 let built = false;
 
-/** The arguments of `node` that run the service: the compiled entry, built first if a source is newer. */
+/** The arguments of `node` that run the service: the bundle, built first if a source is newer. */
 export function serviceArgs(): string[] {
   if (!built) {
     execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: projectRoot, stdio: 'inherit' });
