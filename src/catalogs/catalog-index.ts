@@ -135,17 +135,32 @@ function represent(format: CatalogFormat, text: string): Representation {
 /**
  * An answer's value, with a slot per format in the render cache: a body is rendered on its first
  * request and again only after the cache dropped it. Most answers are never asked for in XML.
+ * The value itself is made from its source on first use (sorting its names), so building the
+ * index at a start or an import only groups the rows; most answers are never asked for.
  */
-class CachedAnswer<T> implements CatalogAnswer<T> {
+class CachedAnswer<T, S> implements CatalogAnswer<T> {
   // Made on the first request of each format: most answers are never asked for.
   #json: RenderSlot | undefined;
   #xml: RenderSlot | undefined;
+  #value: T | undefined;
+  #source: S | undefined;
 
   constructor(
-    readonly value: T,
+    source: S,
+    private readonly make: (source: S) => T,
     private readonly toXml: (value: T) => string,
     private readonly cache: RenderCache,
-  ) {}
+  ) {
+    this.#source = source;
+  }
+
+  get value(): T {
+    if (this.#source !== undefined) {
+      this.#value = this.make(this.#source);
+      this.#source = undefined; // the value replaces it
+    }
+    return this.#value as T;
+  }
 
   render(format: CatalogFormat): Representation {
     if (format === 'json') {
@@ -216,7 +231,7 @@ function yearAnswers(makes: Map<number, MakeNode>, listAnswer: (items: CatalogIt
 const ownCache = (): RenderCache => new RenderCache();
 
 export function buildVehicleIndex(rows: readonly VehicleRow[], cache: RenderCache = ownCache()): VehicleIndex {
-  const listAnswer = (items: CatalogItem[]): CatalogList => new CachedAnswer(sortedItems(items), listXml, cache);
+  const listAnswer = (items: CatalogItem[]): CatalogList => new CachedAnswer(items, sortedItems, listXml, cache);
   const { years, versions } = groupVehicles(rows);
   const byYear = new Map<number, YearAnswers>();
   for (const [year, makes] of years) byYear.set(year, yearAnswers(makes, listAnswer));
@@ -263,24 +278,43 @@ export function groupZipRows(rows: readonly ZipSettlementRow[]): ZipCodeGroup[] 
   return [...groups.values()];
 }
 
-function zipInformation(group: ZipCodeGroup, intern: (s: string) => string): ZipCodeInformation {
+/**
+ * A ZIP code's answer before its first use: the settlements as given, the names it shares with
+ * other ZIP codes (municipality, city, state) already one copy each.
+ */
+interface ZipSource {
+  zipCode: string;
+  settlements: readonly string[];
+  municipality: string;
+  city: string;
+  state: ZipCodeInformation['state'];
+}
+
+function zipSource(group: ZipCodeGroup, intern: (s: string) => string): ZipSource {
   const municipality = intern(group.municipality);
-  const names = [...new Set(group.settlements.map(intern))];
-  return Object.freeze({
+  const stateCode = intern(group.stateCode);
+  const stateName = intern(group.stateName);
+  return {
     zipCode: group.zipCode,
-    neighborhoods: Object.freeze(sortedByName(names, (n) => n)),
+    settlements: group.settlements,
     municipality,
     // SEPOMEX leaves the city empty for most rural settlements; the municipality stands in.
     city: group.city === '' ? municipality : intern(group.city),
-    state: Object.freeze({ id: intern(group.stateCode), name: intern(group.stateName) }),
-  });
+    state: Object.freeze({ id: stateCode, name: stateName }),
+  };
+}
+
+/** The answer's value: the distinct settlement names sorted (compareNames), everything frozen. */
+function zipInformation({ zipCode, settlements, municipality, city, state }: ZipSource): ZipCodeInformation {
+  const neighborhoods = Object.freeze(sortedByName([...new Set(settlements)], (n) => n));
+  return Object.freeze({ zipCode, neighborhoods, municipality, city, state });
 }
 
 export function buildZipIndexFromGroups(groups: readonly ZipCodeGroup[], cache: RenderCache = ownCache()): ZipIndex {
   const intern = createInterner();
   const answers = new Map<string, CatalogAnswer<ZipCodeInformation>>();
   for (const group of groups) {
-    answers.set(group.zipCode, new CachedAnswer(zipInformation(group, intern), zipXml, cache));
+    answers.set(group.zipCode, new CachedAnswer(zipSource(group, intern), zipInformation, zipXml, cache));
   }
   return Object.freeze({
     zipCodeCount: answers.size,
