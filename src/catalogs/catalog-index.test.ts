@@ -191,6 +191,21 @@ test('the ZIP index of rows grouped elsewhere answers the same bodies as the one
   assert.equal(grouped.zipCodeCount, index.zipCodes.zipCodeCount);
 });
 
+test('an answer is made once, on first use: the same frozen value each time, before and after rendering', () => {
+  const fresh = buildCatalogIndex(vehicleRows, zipRows);
+  const zip = fresh.zipCodes.zipCode('06700')!;
+  const first = zip.value;
+  assert.ok(Object.isFrozen(first) && Object.isFrozen(first.neighborhoods));
+  assert.equal(fresh.zipCodes.info('06700'), first);
+  zip.render('json');
+  assert.equal(zip.value, first);
+  const brands = fresh.vehicles.brands(2020)!;
+  const list = brands.value;
+  assert.ok(Object.isFrozen(list) && list.every((item) => Object.isFrozen(item)));
+  assert.equal(brands.value, list);
+  assert.deepEqual(list, index.vehicles.brands(2020)!.value);
+});
+
 test('memory: heap used by the index of both shipped catalogs', () => {
   globalThis.gc?.();
   const heap = process.memoryUsage();
