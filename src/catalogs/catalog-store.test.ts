@@ -4,19 +4,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { PGlite } from '@electric-sql/pglite';
 import type { Db } from '../db/database.ts';
 import { CatalogFileError, parseZipCodesFile, sha256Hex, vehicleColumns, zipCodeColumns } from './catalog-file.ts';
 import { buildZipIndex } from './catalog-index.ts';
-import { pgliteDb } from '../db/pglite-db.ts';
+import { catalogDb } from './catalog-db-fixture.ts';
 import { createCatalogsRepository } from './catalogs.repository.ts';
 import { CatalogsNotLoadedError, createCatalogStore, shippedCatalogDir, shippedCatalogFiles } from './catalog-store.ts';
 
-async function migratedDb(): Promise<Db> {
-  const pg = new PGlite();
-  await pg.exec(readFileSync(new URL('../db/migrations/002_catalogs.sql', import.meta.url), 'utf8'));
-  return pgliteDb(pg);
-}
+const migratedDb = async (): Promise<Db> => (await catalogDb()).db;
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const csv = (...lines: string[]) => Buffer.from(lines.join('\n') + '\n', 'utf8');

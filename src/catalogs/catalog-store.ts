@@ -14,7 +14,7 @@ import {
 } from './catalog-index.ts';
 import { RenderCache } from './render-cache.ts';
 import { createCatalogLookup, type CatalogLookup } from './catalog-lookup.ts';
-import type { CatalogMeta, CatalogsRepository } from './catalogs.repository.ts';
+import type { CatalogsRepository } from './catalogs.repository.ts';
 import { projectFile } from '../shared/project-files.ts';
 
 /** The catalogs shipped with the service, found from the project's folder so any working directory works. */
@@ -73,19 +73,14 @@ export class CatalogsNotLoadedError extends Error {
   }
 }
 
-/** `meta`: the catalog's meta row when the caller has just read it. */
-async function loadPart(
-  repo: CatalogsRepository,
-  kind: CatalogKind,
-  cache: RenderCache,
-  meta?: CatalogMeta,
-): Promise<Parts> {
-  // meta before rows: if an import commits in between, the rows are newer than the recorded
-  // sha256 and the next refresh reloads them again; the other order could miss the new rows for good.
-  const sha256 = (meta ?? (await repo.meta(kind)))?.sha256 ?? '';
-  return kind === 'vehicles'
-    ? { vehicles: { sha256, index: buildVehicleIndex(await repo.loadVehicles(), cache) } }
-    : { zipCodes: { sha256, index: buildZipIndexFromGroups(await repo.loadZipCodeGroups(), cache) } };
+/** Builds a catalog's index from the snapshot of its last import (an empty one when never imported). */
+async function loadPart(repo: CatalogsRepository, kind: CatalogKind, cache: RenderCache): Promise<Parts> {
+  if (kind === 'vehicles') {
+    const stored = await repo.loadVehicleSnapshot();
+    return { vehicles: { sha256: stored?.sha256 ?? '', index: buildVehicleIndex(stored?.catalog ?? [], cache) } };
+  }
+  const stored = await repo.loadZipCodeSnapshot();
+  return { zipCodes: { sha256: stored?.sha256 ?? '', index: buildZipIndexFromGroups(stored?.catalog ?? [], cache) } };
 }
 
 async function importPart(
@@ -128,7 +123,7 @@ async function shippedOrStored(
   // The stored ones are read side by side (a restart): on PostgreSQL one's query runs while the
   // other's rows are indexed. The shipped files are imported one after the other.
   const loads = await Promise.all(
-    catalogKinds.flatMap((kind, i) => (metas[i] ? [loadPart(repo, kind, cache, metas[i])] : [])),
+    catalogKinds.flatMap((kind, i) => (metas[i] ? [loadPart(repo, kind, cache)] : [])),
   );
   let update: Parts = Object.assign({}, ...loads);
   for (const [i, kind] of catalogKinds.entries()) {

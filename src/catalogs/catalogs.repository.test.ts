@@ -1,18 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import type { Db } from '../db/database.ts';
 import { createManualClock } from '../shared/clock.ts';
 import { parseVehiclesFile, parseZipCodesFile, type VehicleRow, type ZipSettlementRow } from './catalog-file.ts';
-import { pgliteDb } from '../db/pglite-db.ts';
+import { catalogDb, catalogMigration } from './catalog-db-fixture.ts';
 import { createCatalogsRepository, insertBatchSize } from './catalogs.repository.ts';
+import type { ZipCodeGroup } from './catalog-index.ts';
 
-async function migratedDb(): Promise<Db> {
-  const pg = new PGlite();
-  await pg.exec(readFileSync(new URL('../db/migrations/002_catalogs.sql', import.meta.url), 'utf8'));
-  return pgliteDb(pg);
-}
+const migratedDb = async (): Promise<Db> => (await catalogDb()).db;
 
 const vehicle = (versionId: number, version = `V${versionId}`): VehicleRow => ({
   year: 2020, makeId: 63, make: 'NISSAN', modelId: 1061, model: 'VERSA', versionId, version, transmission: 'manual',
@@ -42,13 +38,20 @@ test('vehicles and settlements read back exactly as written, with their meta row
   await db.close();
 });
 
-test('settlements are read back grouped by ZIP code, with the city some of them give', async () => {
+/** A snapshot's ZIP codes in ZIP code order, each one's settlements sorted. */
+const inOrder = (groups: ZipCodeGroup[]) => groups
+  .sort((a, b) => a.zipCode.localeCompare(b.zipCode))
+  .map((g) => ({ ...g, settlements: [...g.settlements].sort() }));
+
+test('an import stores its snapshot: the settlements grouped by ZIP code with the city some of them give', async () => {
   const db = await migratedDb();
   const repo = createCatalogsRepository(db);
+  assert.equal(await repo.loadZipCodeSnapshot(), undefined);
   const withCity = { ...settlement('06700', '0002', 'Roma Sur'), city: 'Ciudad de México' };
   await repo.replaceZipCodes([settlement('06700', '0001', 'Roma Norte'), withCity, settlement('01000', '0001', 'San Ángel')], 'sha');
-  const groups = (await repo.loadZipCodeGroups()).sort((a, b) => a.zipCode.localeCompare(b.zipCode));
-  assert.deepEqual(groups.map((g) => ({ ...g, settlements: g.settlements.sort() })), [
+  const stored = await repo.loadZipCodeSnapshot();
+  assert.equal(stored?.sha256, 'sha');
+  assert.deepEqual(inOrder(stored!.catalog), [
     { zipCode: '01000', settlements: ['San Ángel'], municipality: 'Cuauhtémoc', city: '', stateCode: '09', stateName: 'Ciudad de México' },
     {
       zipCode: '06700', settlements: ['Roma Norte', 'Roma Sur'], municipality: 'Cuauhtémoc', city: 'Ciudad de México',
@@ -58,7 +61,63 @@ test('settlements are read back grouped by ZIP code, with the city some of them 
   await db.close();
 });
 
-test('a replace leaves the statistics of the rows it wrote, which the grouped read is planned with', async () => {
+test('an import stores its snapshot: the vehicles as written, with the sha256 of the same import', async () => {
+  const db = await migratedDb();
+  const repo = createCatalogsRepository(db);
+  assert.equal(await repo.loadVehicleSnapshot(), undefined);
+  const vehicles = [vehicle(2, 'A "quoted" {brace}, comma \\ backslash'), vehicle(1, 'Ñandú')];
+  await repo.replaceVehicles(vehicles, 'sha-1');
+  assert.deepEqual(await repo.loadVehicleSnapshot(), { sha256: 'sha-1', catalog: vehicles });
+  await repo.replaceVehicles([vehicle(3)], 'sha-2');
+  assert.deepEqual(await repo.loadVehicleSnapshot(), { sha256: 'sha-2', catalog: [vehicle(3)] });
+  await db.close();
+});
+
+test('migration 014 gives the catalogs imported before it the snapshots an import writes now', async () => {
+  const vehicles = [vehicle(2, 'Ñandú'), vehicle(1)];
+  const zips = [settlement('06700', '0002', 'Roma Sur'), { ...settlement('06700', '0001', 'Roma Norte'), city: 'CDMX' },
+    settlement('01000', '0001', 'San Ángel')];
+  // Imported before: the rows and meta rows as the imports before migration 014 wrote them.
+  const { db: before, engine } = await catalogDb({ snapshots: false });
+  const plain = createCatalogsRepository(before);
+  await before.query(`insert into catalog_vehicle (version_id, year, make_id, make, model_id, model, version, transmission)
+    select * from json_to_recordset($1::json) as r(version_id int, year int, make_id int, make text, model_id int,
+      model text, version text, transmission text)`, [JSON.stringify(vehicles.map((v) => ({
+    version_id: v.versionId, year: v.year, make_id: v.makeId, make: v.make, model_id: v.modelId, model: v.model,
+    version: v.version, transmission: v.transmission,
+  })))]);
+  await before.query(`insert into catalog_zip_settlement (zip_code, settlement, settlement_type, municipality, city,
+      state_code, state_name, municipality_code, settlement_id, zone)
+    select * from json_to_recordset($1::json) as r(zip_code text, settlement text, settlement_type text,
+      municipality text, city text, state_code text, state_name text, municipality_code text, settlement_id text,
+      zone text)`, [JSON.stringify(zips.map((z) => ({
+    zip_code: z.zipCode, settlement: z.settlement, settlement_type: z.settlementType, municipality: z.municipality,
+    city: z.city, state_code: z.stateCode, state_name: z.stateName, municipality_code: z.municipalityCode,
+    settlement_id: z.settlementId, zone: z.zone,
+  })))]);
+  await before.query(`insert into catalog_meta (kind, row_count, sha256, imported_at)
+    values ('vehicles', 2, 'sha-v', now()), ('zipCodes', 3, 'sha-z', now())`);
+  await engine.exec(catalogMigration('014_catalog_snapshots.sql'));
+  // Imported now.
+  const now = await migratedDb();
+  const repo = createCatalogsRepository(now);
+  await repo.replaceVehicles(vehicles, 'sha-v');
+  await repo.replaceZipCodes(zips, 'sha-z');
+
+  const byVersion = (rows: VehicleRow[] | undefined) => rows?.sort((a, b) => a.versionId - b.versionId);
+  assert.deepEqual(
+    byVersion((await plain.loadVehicleSnapshot())?.catalog),
+    byVersion((await repo.loadVehicleSnapshot())?.catalog),
+  );
+  const migrated = await plain.loadZipCodeSnapshot();
+  assert.equal(migrated?.sha256, 'sha-z');
+  assert.deepEqual(inOrder(migrated!.catalog), inOrder((await repo.loadZipCodeSnapshot())!.catalog));
+  assert.equal(inOrder(migrated!.catalog)[1].city, 'CDMX');
+  await before.close();
+  await now.close();
+});
+
+test('a replace leaves the statistics of the rows it wrote, which the queries on the tables are planned with', async () => {
   const db = await migratedDb();
   const repo = createCatalogsRepository(db);
   const rowsKnown = async (table: string) =>
@@ -91,6 +150,7 @@ test('a replace that fails in a later batch leaves the old catalog and its meta 
   await assert.rejects(repo.replaceVehicles(rows, 'new'), /duplicate key/);
   assert.deepEqual((await repo.loadVehicles()).map((v) => v.versionId), [1, 2]);
   assert.equal((await repo.meta('vehicles'))?.sha256, 'old');
+  assert.deepEqual(await repo.loadVehicleSnapshot(), { sha256: 'old', catalog: [vehicle(1), vehicle(2)] });
   await db.close();
 });
 
