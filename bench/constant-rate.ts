@@ -23,6 +23,8 @@ export interface OperationStats {
   p99Ms: number;
   maxMs: number;
   failures: number;
+  /** Every answered request's latency, in ascending order (for percentiles over several runs). */
+  sortedMs: number[];
 }
 
 export interface RunResult {
@@ -34,7 +36,7 @@ export interface RunResult {
   failures: string[];
 }
 
-const percentile = (sorted: number[], p: number) =>
+export const percentile = (sorted: number[], p: number) =>
   (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]);
 
 export async function runConstantRate(
@@ -120,6 +122,7 @@ export async function runConstantRate(
         p99Ms: percentile(sorted, 0.99),
         maxMs: sorted.at(-1) ?? 0,
         failures: failed[k],
+        sortedMs: sorted,
       };
     }),
   };

@@ -8,7 +8,7 @@
  *   3. a mixed partner workload at fixed rates (constant-rate generator, mixed-workload.ts), p50/p99
  *      per operation, PIN send and confirmation included, and the highest rate the machine sustains;
  *   4. the same workload with the bench's Redis stopped for 5 s and started again (at
- *      BENCH_OUTAGE_RATE req/s, default 200, a rate this 2-core machine sustains), in 5 alternating
+ *      BENCH_OUTAGE_RATE req/s, default 200, a rate this 2-core machine sustains), in 9 alternating
  *      rounds of a run without and a run with the outage: the p99 ratio of each operation is the
  *      median of the rounds' ratios, as a p99 of one run rests on its one or two slowest requests.
  */
@@ -21,7 +21,7 @@ import { createScratchDatabase, newPartnerOn, startOwnRedis, startServiceProcess
 import { recordAnswer, startBareServer } from './bare-server.ts';
 import { median } from './measure.ts';
 import { currentThreadCpuSeconds } from './cpu-accounting.ts';
-import type { RunResult } from './constant-rate.ts';
+import { percentile, type RunResult } from './constant-rate.ts';
 import { mixedWorkload, type RunCpu } from './mixed-workload.ts';
 
 const api = '/mx/b2b/autofin/api';
@@ -120,7 +120,9 @@ async function readsAcross(instances: ServiceProcess[], headers: Record<string, 
 }
 
 const outageRate = Number(process.env.BENCH_OUTAGE_RATE ?? 200);
-const outageRounds = 5;
+// Nine: a PIN operation's p99 in one run is its slowest request, so the median needs many rounds to
+// keep a slow moment of the machine in one or two of them from deciding it.
+const outageRounds = Number(process.env.BENCH_OUTAGE_ROUNDS ?? 9);
 function mixedTable(title: string, { result, cpu }: { result: RunResult; cpu?: RunCpu }, baseline?: RunResult) {
   console.log(`\n${title}: target ${result.targetRate} req/s, achieved ${Math.round(result.achievedRate)} req/s, generator lag at worst ${result.maxLagMs.toFixed(0)} ms`);
   if (cpu) {
@@ -136,19 +138,34 @@ function mixedTable(title: string, { result, cpu }: { result: RunResult; cpu?: R
   for (const f of result.failures.slice(0, 5)) console.log(`  failure: ${f}`);
 }
 
-/** Per operation: the p99 of each round without and with the outage, and the median of the rounds' ratios. */
+/**
+ * Per operation: the p99 of each round without and with the outage and the median of the rounds'
+ * ratios, and the p99 of all the rounds' requests together, without and with. At 200 req/s a PIN
+ * operation has 96 requests a run, so a round's p99 is its slowest request; pooled, its 864
+ * requests give a p99 that is one (the 9th slowest) and not the slowest moment of the machine. The
+ * verdict is the pooled ratio; the median of the rounds' ratios is printed beside it.
+ */
 function outageSummary(rounds: { without: RunResult; with: RunResult }[]) {
-  console.log(`\nRedis outage, ${rounds.length} rounds of a run without and a run with it: p99 ms of each round, and the median ratio (target 1.5)`);
+  console.log(`\nRedis outage, ${rounds.length} rounds of a run without and a run with it: p99 ms of each round, the median of the rounds' ratios, and the p99 of all rounds' requests (target 1.5)`);
   const width = rounds.length * 7 + 2;
-  console.log(`  ${'operation'.padEnd(24)}${'without'.padStart(width)}${'with the outage'.padStart(width)}  ratio (rounds)`);
+  console.log(`  ${'operation'.padEnd(24)}${'without'.padStart(width)}${'with the outage'.padStart(width)}  median ratio (rounds)  |  pooled p99 without / with = ratio`);
   const ms = (values: number[]) => values.map((v) => v.toFixed(1)).join(', ');
+  const pooledP99 = (runs: RunResult[], k: number) =>
+    percentile(runs.flatMap((r) => r.operations[k].sortedMs).sort((a, b) => a - b), 0.99);
+  let worst = 0;
   for (const [k, op] of rounds[0].without.operations.entries()) {
     const without = rounds.map((r) => r.without.operations[k].p99Ms);
     const withOutage = rounds.map((r) => r.with.operations[k].p99Ms);
     const ratios = rounds.map((_, i) => withOutage[i] / Math.max(0.1, without[i]));
     const failed = rounds.reduce((n, r) => n + r.with.operations[k].failures + r.without.operations[k].failures, 0);
-    console.log(`  ${op.name.padEnd(24)}${ms(without).padStart(width)}${ms(withOutage).padStart(width)}  ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(', ')})${failed ? `, ${failed} failed` : ''}`);
+    const pooledWithout = pooledP99(rounds.map((r) => r.without), k);
+    const pooledWith = pooledP99(rounds.map((r) => r.with), k);
+    const pooled = pooledWith / Math.max(0.1, pooledWithout);
+    worst = Math.max(worst, pooled);
+    console.log(`  ${op.name.padEnd(24)}${ms(without).padStart(width)}${ms(withOutage).padStart(width)}  ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(', ')})` +
+      `  |  ${pooledWithout.toFixed(1)} / ${pooledWith.toFixed(1)} = ${pooled.toFixed(2)}${failed ? `, ${failed} failed` : ''}`);
   }
+  console.log(`  worst pooled ratio ${worst.toFixed(2)}: ${worst <= 1.5 ? 'meets' : 'above'} the target 1.5`);
 }
 
 /** Doubling rates of 4 s from 100 req/s until one is not sustained, then one between the last two. */
