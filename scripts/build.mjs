@@ -21,7 +21,7 @@ const stamp = join(dist, '.built');
  * WebAssembly and data files, Swagger UI its static pages, @fastify/swagger its package.json,
  * pino the worker files of its transports), which a bundle in dist/ would not find.
  */
-export const external = ['@electric-sql/pglite', '@fastify/swagger-ui', '@fastify/swagger', 'pino'];
+const external = ['@electric-sql/pglite', '@fastify/swagger-ui', '@fastify/swagger', 'pino'];
 
 /** The newest modification time among the sources and the build's configuration. */
 function newestSource(dir = join(root, 'src'), newest = 0) {
