@@ -6,9 +6,10 @@ import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { Db } from '../db/database.ts';
 import { pgliteDb } from '../db/pglite-db.ts';
+import { projectFile } from '../shared/project-files.ts';
 
 export const catalogMigration = (file: string): string =>
-  readFileSync(new URL(`../db/migrations/${file}`, import.meta.url), 'utf8');
+  readFileSync(projectFile(`src/db/migrations/${file}`), 'utf8');
 
 /** `snapshots: false` leaves migration 014 out, for the engine to be given it later. */
 export async function catalogDb({ snapshots = true } = {}): Promise<{ db: Db; engine: PGlite }> {
