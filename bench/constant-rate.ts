@@ -5,6 +5,7 @@
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
+import { typescriptWorker } from '../src/shared/worker-threads.ts';
 
 export interface Operation {
   name: string;
@@ -145,8 +146,9 @@ export interface FixedRequest {
  */
 export function runConstantRateInWorker(requests: FixedRequest[], rate: number, seconds: number): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./worker-bootstrap.mjs', import.meta.url), {
-      workerData: { module: import.meta.url, constantRate: { requests, rate, seconds } },
+    const worker = new Worker(typescriptWorker, {
+      argv: [import.meta.url],
+      workerData: { constantRate: { requests, rate, seconds } },
     });
     worker.once('message', resolve);
     worker.once('error', reject);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import { currentThreadCpuSeconds } from './cpu-accounting.ts';
+import { typescriptWorker } from '../src/shared/worker-threads.ts';
 
 export interface WriteResult {
   leads: number;
@@ -48,8 +49,9 @@ export function measureLeadWrites(
   seconds: number,
 ): Promise<WriteResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./worker-bootstrap.mjs', import.meta.url), {
-      workerData: { module: import.meta.url, baseUrl, token, concurrency, seconds },
+    const worker = new Worker(typescriptWorker, {
+      argv: [import.meta.url],
+      workerData: { baseUrl, token, concurrency, seconds },
     });
     worker.once('message', resolve);
     worker.once('error', reject);
