@@ -27,7 +27,8 @@ export function recorder(db: Db) {
     if (!current) return original.transaction(fn);
     const inner: Step[] = [];
     current.push({ transaction: inner });
-    return original.transaction((tx) => fn(recording(tx, () => inner)));
+    // A COPY is not recorded: the requests the bench replays run none.
+    return original.transaction((tx) => fn({ ...recording(tx, () => inner), copyCsv: tx.copyCsv }));
   };
   return {
     async record<T>(run: () => Promise<T>): Promise<{ result: T; steps: Step[] }> {

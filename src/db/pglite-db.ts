@@ -1,10 +1,10 @@
 /** The embedded engine: PGlite kept in a folder (or in memory for tests). */
 import { PGlite } from '@electric-sql/pglite';
-import type { Db, Queryable, QueryResult } from './database.ts';
+import type { Db, Queryable, QueryResult, Transaction } from './database.ts';
 import { queryError } from './query-error.ts';
 
 interface PgliteLike {
-  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[]; affectedRows?: number }>;
+  query<T>(sql: string, params?: unknown[], options?: { blob?: Blob }): Promise<{ rows: T[]; affectedRows?: number }>;
 }
 
 function wrap(target: PgliteLike): Queryable {
@@ -20,13 +20,28 @@ function wrap(target: PgliteLike): Queryable {
   };
 }
 
+function transactionOf(tx: PgliteLike): Transaction {
+  return {
+    ...wrap(tx),
+    async copyCsv(table, columns, csv) {
+      // PGlite reads the rows of a COPY from the blob given with the query.
+      const sql = `copy ${table} (${columns.join(', ')}) from '/dev/blob' with (format csv)`;
+      try {
+        await tx.query(sql, [], { blob: new Blob([csv]) });
+      } catch (error) {
+        throw queryError(error, sql);
+      }
+    },
+  };
+}
+
 export function pgliteDb(pg: PGlite): Db {
   const base = wrap(pg);
   return {
     engine: 'pglite',
     query: base.query,
     // PGlite serializes transactions against every other query on its single connection.
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn) => pg.transaction((tx) => fn(transactionOf(tx))),
     async ping() {
       try {
         await pg.query('select 1');

@@ -1,7 +1,10 @@
 /** The server engine: PostgreSQL through a `pg` pool, optionally confined to one schema. */
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import type { Db, Queryable, QueryResult } from './database.ts';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { Db, Queryable, QueryResult, Transaction } from './database.ts';
 import { queryError } from './query-error.ts';
 
 export interface PostgresOptions {
@@ -37,6 +40,20 @@ function wrap(target: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
+function transactionOf(client: pg.PoolClient): Transaction {
+  return {
+    ...wrap(client),
+    async copyCsv(table, columns, csv) {
+      const sql = `copy ${table} (${columns.join(', ')}) from stdin with (format csv)`;
+      try {
+        await pipeline(Readable.from([csv]), client.query(copyFrom(sql)));
+      } catch (error) {
+        throw queryError(error, sql);
+      }
+    },
+  };
+}
+
 export async function openPostgresDb(url: string, options: PostgresOptions = {}): Promise<Db> {
   if (options.schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema)) {
     throw new Error('schema name must be a lowercase identifier');
@@ -65,7 +82,7 @@ export async function openPostgresDb(url: string, options: PostgresOptions = {})
       const client = await pool.connect();
       try {
         await client.query('begin');
-        const result = await fn(wrap(client));
+        const result = await fn(transactionOf(client));
         await client.query('commit');
         return result;
       } catch (error) {
