@@ -10,10 +10,10 @@ import {
   buildZipIndex,
   buildZipIndexFromGroups,
   compareNames,
-  groupZipRows,
   type CatalogItem,
   type CatalogList,
 } from './catalog-index.ts';
+import { groupZipRows } from './catalog-stored-form.ts';
 
 const shipped = (name: string) => readFileSync(new URL(`../../catalog-data/${name}`, import.meta.url));
 const vehicleRows = parseVehiclesFile(shipped('mx-vehicles.csv.gz')).rows;

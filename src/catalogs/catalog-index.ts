@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { XMLBuilder } from 'fast-xml-parser';
 import type { VehicleRow, ZipSettlementRow } from './catalog-file.ts';
 import { RenderCache, RenderSlot } from './render-cache.ts';
+import { groupZipRows, type ZipCodeGroup } from './catalog-stored-form.ts';
 
 /** The spec's Catalogue: `Clave` / `Nombre` in XML. */
 export interface CatalogItem {
@@ -245,37 +246,6 @@ export function buildVehicleIndex(rows: readonly VehicleRow[], cache: RenderCach
       byYear.get(year)?.makes.get(makeId)?.versions.get(modelId),
     version: (versionId: number) => versions.get(versionId),
   });
-}
-
-/**
- * The settlements of one ZIP code as the index needs them: their names (repeats allowed, any
- * order), and the municipality, city ('' when SEPOMEX gives none) and state, one per ZIP code
- * (catalog-file.ts refuses a file where they disagree).
- */
-export interface ZipCodeGroup {
-  zipCode: string;
-  settlements: string[];
-  municipality: string;
-  city: string;
-  stateCode: string;
-  stateName: string;
-}
-
-/** Groups settlement rows by ZIP code (the rows of a parsed file; the database groups its own). */
-export function groupZipRows(rows: readonly ZipSettlementRow[]): ZipCodeGroup[] {
-  const groups = new Map<string, ZipCodeGroup>();
-  for (const row of rows) {
-    const group = groups.get(row.zipCode);
-    if (!group) {
-      const { zipCode, municipality, city, stateCode, stateName } = row;
-      groups.set(zipCode, { zipCode, settlements: [row.settlement], municipality, city, stateCode, stateName });
-    } else {
-      group.settlements.push(row.settlement);
-      // The importer allows one non-empty city per ZIP code; some of its settlements may have none.
-      if (group.city === '') group.city = row.city;
-    }
-  }
-  return [...groups.values()];
 }
 
 /**

@@ -1,0 +1,148 @@
+/**
+ * A catalog in the forms it is stored in (migrations 002 and 014): its table's rows as the text of
+ * a COPY, and its snapshot, the one JSON text a start builds the index from (vehicle rows as
+ * arrays in the table's column order; the settlements grouped by ZIP code). Pure functions, run
+ * where a file is parsed (a worker thread, catalog-parse-worker.ts) so the thread that serves
+ * requests only sends the texts and reads the snapshot back.
+ */
+import type { CatalogFile, CatalogKind, VehicleRow, ZipSettlementRow } from './catalog-file.ts';
+
+/** How one catalog maps to its table: the table's columns in order, with the row field and type of each. */
+export interface TableSpec<T> {
+  kind: CatalogKind;
+  table: string;
+  orderBy: string;
+  columns: readonly { name: string; key: keyof T & string; type: string }[];
+}
+
+export const vehicleTable: TableSpec<VehicleRow> = {
+  kind: 'vehicles',
+  table: 'catalog_vehicle',
+  orderBy: 'version_id',
+  columns: [
+    { name: 'version_id', key: 'versionId', type: 'integer' },
+    { name: 'year', key: 'year', type: 'smallint' },
+    { name: 'make_id', key: 'makeId', type: 'integer' },
+    { name: 'make', key: 'make', type: 'text' },
+    { name: 'model_id', key: 'modelId', type: 'integer' },
+    { name: 'model', key: 'model', type: 'text' },
+    { name: 'version', key: 'version', type: 'text' },
+    { name: 'transmission', key: 'transmission', type: 'text' },
+  ],
+};
+
+export const zipTable: TableSpec<ZipSettlementRow> = {
+  kind: 'zipCodes',
+  table: 'catalog_zip_settlement',
+  orderBy: 'zip_code, settlement_id',
+  columns: [
+    { name: 'zip_code', key: 'zipCode', type: 'text' },
+    { name: 'settlement', key: 'settlement', type: 'text' },
+    { name: 'settlement_type', key: 'settlementType', type: 'text' },
+    { name: 'municipality', key: 'municipality', type: 'text' },
+    { name: 'city', key: 'city', type: 'text' },
+    { name: 'state_code', key: 'stateCode', type: 'text' },
+    { name: 'state_name', key: 'stateName', type: 'text' },
+    { name: 'municipality_code', key: 'municipalityCode', type: 'text' },
+    { name: 'settlement_id', key: 'settlementId', type: 'text' },
+    { name: 'zone', key: 'zone', type: 'text' },
+  ],
+};
+
+/** A catalog ready to store: what an import writes, in one transaction. */
+export interface StoredCatalog {
+  kind: CatalogKind;
+  rowCount: number;
+  /** sha256 of the imported file. */
+  sha256: string;
+  /** The table's rows, for `copyCsv`. */
+  copyText: string;
+  snapshot: string;
+}
+
+/**
+ * The settlements of one ZIP code as the index needs them: their names (repeats allowed, any
+ * order), and the municipality, city ('' when SEPOMEX gives none) and state, one per ZIP code
+ * (catalog-file.ts refuses a file where they disagree).
+ */
+export interface ZipCodeGroup {
+  zipCode: string;
+  settlements: string[];
+  municipality: string;
+  city: string;
+  stateCode: string;
+  stateName: string;
+}
+
+/** Groups settlement rows by ZIP code. */
+export function groupZipRows(rows: readonly ZipSettlementRow[]): ZipCodeGroup[] {
+  const groups = new Map<string, ZipCodeGroup>();
+  for (const row of rows) {
+    const group = groups.get(row.zipCode);
+    if (!group) {
+      const { zipCode, municipality, city, stateCode, stateName } = row;
+      groups.set(zipCode, { zipCode, settlements: [row.settlement], municipality, city, stateCode, stateName });
+    } else {
+      group.settlements.push(row.settlement);
+      // The importer allows one non-empty city per ZIP code; some of its settlements may have none.
+      if (group.city === '') group.city = row.city;
+    }
+  }
+  return [...groups.values()];
+}
+
+/**
+ * A COPY's text: one CSV line a row, in the table's column order. Every text is quoted, so an
+ * empty city stays an empty string (an unquoted empty field would be NULL); the importer refuses
+ * line breaks in any field, so a row never spans lines.
+ */
+export function copyText<T>(spec: TableSpec<T>, rows: readonly T[]): string {
+  const fields = spec.columns.map((c) => ({ key: c.key, quoted: c.type === 'text' }));
+  const lines = new Array<string>(rows.length + 1);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r];
+    lines[r] = fields
+      .map(({ key, quoted }) => (quoted ? `"${String(row[key]).replaceAll('"', '""')}"` : String(row[key])))
+      .join(',');
+  }
+  lines[rows.length] = '';
+  return lines.join('\n');
+}
+
+/** A row from its values in the order of the table's columns (the form of the snapshot and of whole-table reads). */
+export function rowOf<T>(spec: TableSpec<T>, values: unknown[]): T {
+  const row: Record<string, unknown> = {};
+  spec.columns.forEach((c, i) => (row[c.key] = values[i]));
+  return row as T;
+}
+
+/** A ZIP code in the snapshot, as an import writes it and migration 014 wrote it for earlier imports. */
+type ZipSnapshotEntry = [zipCode: string, settlements: string[], municipality: string, city: string,
+  stateCode: string, stateName: string];
+
+export const vehicleSnapshot = (rows: readonly VehicleRow[]): string =>
+  JSON.stringify(rows.map((row) => vehicleTable.columns.map((c) => row[c.key])));
+
+/** The city is the one some of the ZIP code's settlements give, '' when none does (as groupZipRows). */
+export const zipCodeSnapshot = (rows: readonly ZipSettlementRow[]): string =>
+  JSON.stringify(groupZipRows(rows).map((g): ZipSnapshotEntry =>
+    [g.zipCode, g.settlements, g.municipality, g.city, g.stateCode, g.stateName]));
+
+export const vehiclesOfSnapshot = (snapshot: string): VehicleRow[] =>
+  (JSON.parse(snapshot) as unknown[][]).map((values) => rowOf(vehicleTable, values));
+
+export const zipCodesOfSnapshot = (snapshot: string): ZipCodeGroup[] =>
+  (JSON.parse(snapshot) as ZipSnapshotEntry[]).map(
+    ([zipCode, settlements, municipality, city, stateCode, stateName]) =>
+      ({ zipCode, settlements, municipality, city, stateCode, stateName }),
+  );
+
+export const storedVehicles = (file: CatalogFile<VehicleRow>): StoredCatalog => ({
+  kind: 'vehicles', rowCount: file.rows.length, sha256: file.sha256,
+  copyText: copyText(vehicleTable, file.rows), snapshot: vehicleSnapshot(file.rows),
+});
+
+export const storedZipCodes = (file: CatalogFile<ZipSettlementRow>): StoredCatalog => ({
+  kind: 'zipCodes', rowCount: file.rows.length, sha256: file.sha256,
+  copyText: copyText(zipTable, file.rows), snapshot: zipCodeSnapshot(file.rows),
+});
