@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // Bundles the service into one JavaScript file, dist/main.js (src/main.ts, what it imports and most
-// of the packages it uses), with esbuild. `npm start` runs it: a start then reads and links one
-// module instead of resolving, reading and linking some seven hundred (docs/performance.md, "Start
-// and memory"). The build does not check types; `npm run typecheck` does, and CI runs it.
+// of the packages it uses), with esbuild, and each module it runs in a worker thread into one of
+// its own. `npm start` runs it: a start then reads and links one module instead of resolving,
+// reading and linking some seven hundred (docs/performance.md, "Start and memory"). The build
+// does not check types; `npm run typecheck` does, and CI runs it.
 // The packages that read files of their own folder at run time stay outside the bundle and are
 // imported from node_modules as usual. The service finds its own files (migrations, catalogs,
 // stylesheet) from the project's folder (src/shared/project-files.ts), so nothing is copied.
 // `--if-stale` builds only when a source is newer than the last build: `npm start` runs it so, and
 // the tests that start whole processes, so neither runs an older build than the sources.
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 
 const root = new URL('../', import.meta.url).pathname;
@@ -22,6 +23,12 @@ const stamp = join(dist, '.built');
  * pino the worker files of its transports), which a bundle in dist/ would not find.
  */
 const external = ['@electric-sql/pglite', '@fastify/swagger-ui', '@fastify/swagger', 'pino'];
+
+/**
+ * The modules the service starts worker threads on, by their path under src/: each becomes a bundle of
+ * its own, dist/<file name>.js, where src/shared/worker-threads.ts starts it from.
+ */
+const workers = ['catalogs/catalog-parse-worker'];
 
 /** The newest modification time among the sources and the build's configuration. */
 function newestSource(dir = join(root, 'src'), newest = 0) {
@@ -46,8 +53,11 @@ console.log('bundling the service into dist/main.js (npm run build)…');
 let outputs;
 try {
   ({ outputFiles: outputs } = await build({
-    entryPoints: [join(root, 'src/main.ts')],
-    outfile: join(dist, 'main.js'),
+    entryPoints: {
+      main: join(root, 'src/main.ts'),
+      ...Object.fromEntries(workers.map((name) => [basename(name), join(root, 'src', `${name}.ts`)])),
+    },
+    outdir: dist,
     bundle: true,
     platform: 'node',
     format: 'esm',

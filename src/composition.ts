@@ -215,11 +215,15 @@ export async function createContainer(options: ContainerOptions) {
   const webhooks = createWebhooks(options, encryption);
 
   /** Imports the shipped catalogs a fresh database lacks, and loads the index. */
-  async function importOrLoad(progress?: (message: string, fields?: object) => void): Promise<void> {
+  async function importOrLoad(
+    progress?: (message: string, fields?: object) => void,
+    storeAfter?: Promise<void>,
+  ): Promise<void> {
     const started = performance.now();
-    const imported = await catalogStore.importShippedIfEmpty(catalogsRepository, undefined, (kind) =>
-      progress?.('importing a shipped catalog', { catalog: kind }),
-    );
+    const imported = await catalogStore.importShippedIfEmpty(catalogsRepository, {
+      onImporting: (kind) => progress?.('importing a shipped catalog', { catalog: kind }),
+      storeAfter,
+    });
     for (const { kind, rowCount } of imported) progress?.('catalog imported', { catalog: kind, rows: rowCount });
     const ms = Math.round(performance.now() - started);
     progress?.(imported.length > 0 ? 'shipped catalogs ready' : 'catalogs loaded', { ms });
@@ -237,16 +241,24 @@ export async function createContainer(options: ContainerOptions) {
     /**
      * Work before serving: importing the shipped catalogs into a fresh database, loading them.
      * `progress` hears of each catalog import, which takes seconds on a first start. With
-     * `deferCatalogs`, nothing is loaded until `loadCatalogs()` is called (by `main` once it
-     * listens; requests meanwhile are held by catalogs/catalog-readiness.ts).
+     * `deferCatalogs`, the catalog tables are not read nor written until `loadCatalogs()` is called
+     * (by `main` once it listens; requests meanwhile are held by catalogs/catalog-readiness.ts), but
+     * the shipped files a fresh database lacks are parsed from now on, in a worker thread, while the
+     * app is built. The `ms` of the last progress message counts from here.
      */
     async prepare(
       progress?: (message: string, fields?: object) => void,
       mode: { deferCatalogs?: boolean } = {},
     ): Promise<{ loadCatalogs: () => Promise<void> }> {
-      let loading: Promise<void> | undefined;
-      const loadCatalogs = () => (loading ??= catalogStore.isLoaded() ? Promise.resolve() : importOrLoad(progress));
-      if (!mode.deferCatalogs) await loadCatalogs();
+      let listening = () => {};
+      const storeAfter = mode.deferCatalogs ? new Promise<void>((resolve) => (listening = resolve)) : undefined;
+      const loading = catalogStore.isLoaded() ? Promise.resolve() : importOrLoad(progress, storeAfter);
+      loading.catch(() => undefined); // its failure reaches whoever awaits loadCatalogs()
+      const loadCatalogs = () => {
+        listening();
+        return loading;
+      };
+      if (!mode.deferCatalogs) await loading;
       // Another instance may import a catalog: pick it up within a few seconds.
       catalogRefresh = setInterval(() => {
         catalogStore.refreshIfChanged(catalogsRepository).catch((e) => options.warn('catalog refresh failed', e));

@@ -17,21 +17,30 @@ before(() => {
   serviceArgs(); // brings the build up to date, as the whole-process tests do
 });
 
-test('dist/ holds the bundle, its source map and the stamp; the bundle imports only the packages kept out', () => {
-  assert.deepEqual(readdirSync(inRoot('dist')).sort(), ['.built', 'main.js', 'main.js.map']);
-  const bundle = readFileSync(inRoot('dist', 'main.js'), 'utf8');
+/** The packages a bundle imports (not the ones bundled into it). */
+function packagesImportedBy(file: string): string[] {
+  const bundle = readFileSync(inRoot('dist', file), 'utf8');
   const specifiers = [...bundle.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
   const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
-  const packages = new Set(specifiers.filter((s) => !s.startsWith('node:')).map(packageOf));
+  return [...new Set(specifiers.filter((s) => !s.startsWith('node:')).map(packageOf))].sort();
+}
+
+test('dist/ holds the bundles, their source maps and the stamp; a bundle imports only the packages kept out', () => {
+  assert.deepEqual(readdirSync(inRoot('dist')).sort(), [
+    '.built', 'catalog-parse-worker.js', 'catalog-parse-worker.js.map', 'main.js', 'main.js.map',
+  ]);
   // Each reads files of its own folder at run time (scripts/build.mjs says which).
-  assert.deepEqual([...packages].sort(), ['@electric-sql/pglite', '@fastify/swagger', '@fastify/swagger-ui', 'pino']);
+  assert.deepEqual(packagesImportedBy('main.js'), ['@electric-sql/pglite', '@fastify/swagger', '@fastify/swagger-ui', 'pino']);
+  // The worker the catalog files are parsed in (src/shared/worker-threads.ts starts it from dist/).
+  assert.deepEqual(packagesImportedBy('catalog-parse-worker.js'), []);
 });
 
 test('the bundled service finds its own files: migrations, catalogs, stylesheet, API document and page, sandbox guide', async () => {
   const service = await startServiceProcess({ ADMIN_TOKEN: 'a'.repeat(32), AUTOFIN_ENV: 'sandbox' });
   try {
     const ready = await fetch(`${service.base}/health/ready`);
-    assert.equal(ready.status, 200); // the migrations ran and the shipped catalogs were imported
+    // The migrations ran and the shipped catalogs were imported, parsed by dist/catalog-parse-worker.js.
+    assert.equal(ready.status, 200);
     const css = await fetch(`${service.base}/console/assets/console.css`);
     assert.equal(css.status, 200);
     assert.equal(await css.text(), readFileSync(inRoot('src', 'console', 'assets', 'console.css'), 'utf8'));

@@ -119,9 +119,33 @@ test('the shipped folder may also be given as a path; present catalogs are not r
   const repo = createCatalogsRepository(db);
   await repo.replaceVehicles([{ year: 2030, makeId: 2, make: 'OTHER', modelId: 2, model: 'M', versionId: 9, version: 'V', transmission: 'automatic' }], 'x');
   const store = createCatalogStore();
-  assert.deepEqual((await store.importShippedIfEmpty(repo, dir)).map((i) => i.kind), ['zipCodes']);
+  assert.deepEqual((await store.importShippedIfEmpty(repo, { dir })).map((i) => i.kind), ['zipCodes']);
   assert.equal(store.lookup.findVersion(9)?.make, 'OTHER');
   assert.deepEqual(store.lookup.findZipCode('99001')?.city, 'Ejemplo');
+  await db.close();
+});
+
+test('with storeAfter, the shipped files are parsed at once but nothing is written until it settles', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'autofin-catalogs-'));
+  writeFileSync(join(dir, shippedCatalogFiles.vehicles), tinyVehicles);
+  writeFileSync(join(dir, shippedCatalogFiles.zipCodes), tinyZips);
+  const db = await migratedDb();
+  const repo = createCatalogsRepository(db);
+  const store = createCatalogStore();
+  let listening = () => {};
+  const importing: string[] = [];
+  const imported = store.importShippedIfEmpty(repo, {
+    dir, onImporting: (kind) => importing.push(kind), storeAfter: new Promise<void>((resolve) => (listening = resolve)),
+  });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.deepEqual(importing.sort(), ['vehicles', 'zipCodes'], 'both files are being parsed');
+  assert.equal(await repo.meta('vehicles'), undefined);
+  assert.equal(await repo.meta('zipCodes'), undefined);
+  assert.equal(store.isLoaded(), false);
+  listening();
+  assert.deepEqual((await imported).map((i) => [i.kind, i.rowCount]), [['vehicles', 1], ['zipCodes', 1]]);
+  assert.equal((await repo.meta('zipCodes'))?.sha256, sha256Hex(tinyZips));
+  assert.equal(store.lookup.findVersion(7)?.make, 'ACME');
   await db.close();
 });
 

@@ -8,9 +8,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseVehiclesFile, parseZipCodesFile, catalogKinds, type CatalogKind } from './catalog-file.ts';
+import { catalogKinds, type CatalogKind } from './catalog-file.ts';
+import { parseCatalogInWorker } from './catalog-parsing.ts';
+import { vehiclesOfSnapshot, zipCodesOfSnapshot, type StoredCatalog } from './catalog-stored-form.ts';
 import {
-  buildVehicleIndex, buildZipIndex, buildZipIndexFromGroups, type CatalogIndex, type VehicleIndex, type ZipIndex,
+  buildVehicleIndex, buildZipIndexFromGroups, type CatalogIndex, type VehicleIndex, type ZipIndex,
 } from './catalog-index.ts';
 import { RenderCache } from './render-cache.ts';
 import { createCatalogLookup, type CatalogLookup } from './catalog-lookup.ts';
@@ -44,15 +46,27 @@ export interface CatalogStore {
   /** Builds the index from the tables (the usual start). */
   loadFromDatabase(repo: CatalogsRepository): Promise<CatalogIndex>;
   /** First start: imports each shipped file whose catalog was never imported, then loads the rest. */
-  importShippedIfEmpty(
-    repo: CatalogsRepository,
-    dir?: URL | string,
-    onImporting?: (kind: CatalogKind) => void,
-  ): Promise<CatalogImportResult[]>;
-  /** Parses (throws CatalogFileError), replaces the catalog in one transaction, swaps the index. */
+  importShippedIfEmpty(repo: CatalogsRepository, options?: ShippedImportOptions): Promise<CatalogImportResult[]>;
+  /**
+   * Parses in a worker thread (rejects with CatalogFileError), replaces the catalog in one
+   * transaction, swaps the index.
+   */
   importFile(repo: CatalogsRepository, kind: CatalogKind, bytes: Uint8Array): Promise<CatalogImportResult>;
   /** Reloads a catalog another instance imported (compares the sha256 in catalog_meta). */
   refreshIfChanged(repo: CatalogsRepository): Promise<CatalogKind[]>;
+}
+
+export interface ShippedImportOptions {
+  /** Where the shipped files are (default: the project's catalog-data/). */
+  dir?: URL | string;
+  /** Hears of each catalog about to be imported. */
+  onImporting?: (kind: CatalogKind) => void;
+  /**
+   * Nothing is read from or written to the catalog tables, beyond which catalogs were imported,
+   * before this settles; the shipped files are parsed meanwhile (`main` lets it settle once the
+   * service listens, so the parsing runs while the app is built).
+   */
+  storeAfter?: Promise<unknown>;
 }
 
 interface Part<I> {
@@ -83,28 +97,18 @@ async function loadPart(repo: CatalogsRepository, kind: CatalogKind, cache: Rend
   return { zipCodes: { sha256: stored?.sha256 ?? '', index: buildZipIndexFromGroups(stored?.catalog ?? [], cache) } };
 }
 
-async function importPart(
+/** Stores a catalog in one transaction and builds its part of the index from its snapshot, as a restart does. */
+async function storePart(
   repo: CatalogsRepository,
-  kind: CatalogKind,
-  bytes: Uint8Array,
+  catalog: StoredCatalog,
   cache: RenderCache,
 ): Promise<{ result: CatalogImportResult; part: Parts }> {
-  // Parsing happens before the transaction opens: it is slow, and the embedded engine has a
-  // single connection that every request would wait on.
-  if (kind === 'vehicles') {
-    const { rows, sha256 } = parseVehiclesFile(bytes);
-    await repo.replaceVehicles(rows, sha256);
-    return {
-      result: { kind, rowCount: rows.length, sha256 },
-      part: { vehicles: { sha256, index: buildVehicleIndex(rows, cache) } },
-    };
-  }
-  const { rows, sha256 } = parseZipCodesFile(bytes);
-  await repo.replaceZipCodes(rows, sha256);
-  return {
-    result: { kind, rowCount: rows.length, sha256 },
-    part: { zipCodes: { sha256, index: buildZipIndex(rows, cache) } },
-  };
+  const { kind, rowCount, sha256, snapshot } = catalog;
+  await repo.replace(catalog);
+  const part: Parts = kind === 'vehicles'
+    ? { vehicles: { sha256, index: buildVehicleIndex(vehiclesOfSnapshot(snapshot), cache) } }
+    : { zipCodes: { sha256, index: buildZipIndexFromGroups(zipCodesOfSnapshot(snapshot), cache) } };
+  return { result: { kind, rowCount, sha256 }, part };
 }
 
 function shippedFile(dir: URL | string, kind: CatalogKind): URL | string {
@@ -112,27 +116,39 @@ function shippedFile(dir: URL | string, kind: CatalogKind): URL | string {
 }
 
 /** Imports each shipped catalog never imported before; reads the others from the tables. */
-async function shippedOrStored(
-  repo: CatalogsRepository,
-  dir: URL | string,
-  cache: RenderCache,
-  onImporting?: (kind: CatalogKind) => void,
-) {
+async function shippedOrStored(repo: CatalogsRepository, cache: RenderCache, options: ShippedImportOptions) {
+  const { dir = shippedCatalogDir, onImporting, storeAfter } = options;
   const imported: CatalogImportResult[] = [];
   const metas = await Promise.all(catalogKinds.map((kind) => repo.meta(kind)));
+  // The shipped files are parsed in a worker thread, one after the other, the larger first, and each
+  // is stored while the next one is parsed. Parsing both at once was slower on two cores: the main
+  // thread, which builds the app meanwhile, and two parsers take turns on them.
+  const missing = catalogKinds.filter((_, i) => !metas[i]);
+  const files = await Promise.all(
+    missing.map(async (kind) => ({ kind, bytes: await readFile(shippedFile(dir, kind)) })),
+  );
+  files.sort((a, b) => b.bytes.length - a.bytes.length);
+  let previous: Promise<unknown> = Promise.resolve();
+  const parsing = files.map(({ kind, bytes }) => {
+    onImporting?.(kind);
+    const parsed = previous.then(() => parseCatalogInWorker(kind, bytes));
+    parsed.catch(() => undefined); // awaited below; a failure of the first must not leave this one unhandled
+    previous = parsed;
+    return parsed;
+  });
+  await storeAfter;
   // The stored ones are read side by side (a restart): on PostgreSQL one's query runs while the
-  // other's rows are indexed. The shipped files are imported one after the other.
+  // other's rows are indexed.
   const loads = await Promise.all(
     catalogKinds.flatMap((kind, i) => (metas[i] ? [loadPart(repo, kind, cache)] : [])),
   );
   let update: Parts = Object.assign({}, ...loads);
-  for (const [i, kind] of catalogKinds.entries()) {
-    if (metas[i]) continue;
-    onImporting?.(kind);
-    const { result, part } = await importPart(repo, kind, await readFile(shippedFile(dir, kind)), cache);
+  for (const i of files.keys()) {
+    const { result, part } = await storePart(repo, await parsing[i], cache);
     imported.push(result);
     update = { ...update, ...part };
   }
+  imported.sort((a, b) => catalogKinds.indexOf(a.kind) - catalogKinds.indexOf(b.kind));
   return { imported, update };
 }
 
@@ -195,15 +211,15 @@ export function createCatalogStore(): CatalogStore {
     renderCache,
     lookup: createCatalogLookup(current),
     loadFromDatabase: (repo) => serialized(() => loadKinds(repo, catalogKinds).then(current)),
-    importShippedIfEmpty: (repo, dir = shippedCatalogDir, onImporting) =>
+    importShippedIfEmpty: (repo, options = {}) =>
       serialized(async () => {
-        const { imported, update } = await shippedOrStored(repo, dir, renderCache, onImporting);
+        const { imported, update } = await shippedOrStored(repo, renderCache, options);
         publish(update);
         return imported;
       }),
     importFile: (repo, kind, bytes) =>
       serialized(async () => {
-        const { result, part } = await importPart(repo, kind, bytes, renderCache);
+        const { result, part } = await storePart(repo, await parseCatalogInWorker(kind, bytes), renderCache);
         publish(part);
         return result;
       }),
