@@ -65,7 +65,7 @@ export async function startAndRestart(label: string, env: Record<string, string>
   await sleep(Math.max(0, idleSeconds - 2) * 1000);
   const rssIdle = again.rssBytes();
   const cell = (listening: number, ready: number) => `${sec(listening)} / ${sec(ready)}`.padStart(18);
-  console.log(`  ${label.padEnd(30)}${cell(first.startMs, firstReady)}${cell(again.startMs, againReady)}` +
+  console.log(`  ${label.padEnd(36)}${cell(first.startMs, firstReady)}${cell(again.startMs, againReady)}` +
     `${mib(rss).padStart(10)}${mib(rssIdle).padStart(10)}` +
     `  (after the first start ${mib(rssFirst)}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
   return again;
@@ -197,29 +197,60 @@ async function highestSustained(mix: Mix) {
 type Mix = Awaited<ReturnType<typeof mixedWorkload>>;
 type MixRun = Awaited<ReturnType<Mix['run']>>;
 
+/**
+ * `npm run bench -- production starts`: only the starts, in BENCH_START_ROUNDS rounds (default 3),
+ * each on a DATA_DIR and a scratch database of its own, so that every first start is one.
+ */
+async function startsOnly(serverUrl: string, common: Record<string, string>): Promise<void> {
+  const rounds = Number(process.env.BENCH_START_ROUNDS ?? 3);
+  const redis = await startOwnRedis();
+  try {
+    startHeader();
+    for (let round = 1; round <= rounds; round++) {
+      const dir = mkdtempSync(join(tmpdir(), 'autofin-bench-embedded-'));
+      const database = await createScratchDatabase(serverUrl);
+      try {
+        await (await startAndRestart(`embedded, round ${round}`, { ...common, DATA_DIR: dir })).stop();
+        const shared = { ...common, DATABASE_URL: database.url, REDIS_URL: redis.url };
+        await (await startAndRestart(`DATABASE_URL + REDIS_URL, round ${round}`, shared)).stop();
+      } finally {
+        await database.drop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await redis.stop();
+  }
+}
+
+function startHeader(): void {
+  console.log('\nstart and memory (service processes; from spawning node to "Server listening" / to /health/ready answering)');
+  console.log(`  ${''.padEnd(36)}${'first'.padStart(18)}${'restart'.padStart(18)}${'RSS 2 s'.padStart(10)}` +
+    `${`RSS ${idleSeconds} s`.padStart(10)}`);
+}
+
 export async function productionShape(): Promise<void> {
   // `npm run bench -- production mixed` (or `outage`): only the mixed workload (or only the outage
-  // comparison), on two instances started at once.
+  // comparison), on two instances started at once; `starts`: only the starts.
   const args = process.argv.slice(2);
   const only = args.includes('outage') ? 'outage' : args.includes('mixed') ? 'mixed' : undefined;
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const database = await createScratchDatabase(serverUrl);
-  const redis = await startOwnRedis();
-  const embeddedDir = mkdtempSync(join(tmpdir(), 'autofin-bench-embedded-'));
   // The sandbox environment: the `log` SMS provider answers at once, and the PIN it sent can be read
   // back (docs/sandbox.md), so the workload can confirm PINs.
   const common = {
     AUTOFIN_ENV: 'sandbox', ADMIN_TOKEN: adminToken, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '10000000',
     TOKEN_SIGNING_KEY: randomBytes(32).toString('hex'), DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   };
+  if (args.includes('starts')) return startsOnly(serverUrl, common);
+  const database = await createScratchDatabase(serverUrl);
+  const redis = await startOwnRedis();
+  const embeddedDir = mkdtempSync(join(tmpdir(), 'autofin-bench-embedded-'));
   const shared = { ...common, DATABASE_URL: database.url, REDIS_URL: redis.url };
   const running: ServiceProcess[] = [];
   try {
     if (only) running.push(...(await Promise.all([startServiceProcess(shared), startServiceProcess(shared)])));
     else {
-      console.log('\nstart and memory (service processes; from spawning node to "Server listening" / to /health/ready answering)');
-      console.log(`  ${''.padEnd(30)}${'first'.padStart(18)}${'restart'.padStart(18)}${'RSS 2 s'.padStart(10)}` +
-        `${`RSS ${idleSeconds} s`.padStart(10)}`);
+      startHeader();
       const embedded = await startAndRestart('embedded (empty DATA_DIR)', { ...common, DATA_DIR: embeddedDir });
       await embedded.stop();
       const a = await startAndRestart('DATABASE_URL + REDIS_URL', shared);
