@@ -4,7 +4,8 @@
  * server) and a Redis of the bench's own on another port. Measures, in one run:
  *   1. first start and restart, embedded and on PostgreSQL, and resident memory 2 s after the restart
  *      and once idle;
- *   2. catalog reads across two instances against the bare Fastify route answering the same bytes;
+ *   2. catalog reads across two instances against the bare Fastify route answering the same bytes,
+ *      and the lead write path across them against its reference (production-writes.ts);
  *   3. a mixed partner workload at fixed rates (constant-rate generator, mixed-workload.ts), p50/p99
  *      per operation, PIN send and confirmation included, and the highest rate the machine sustains;
  *   4. the same workload with the bench's Redis stopped for 5 s and started again (at
@@ -23,6 +24,7 @@ import { median } from './measure.ts';
 import { currentThreadCpuSeconds } from './cpu-accounting.ts';
 import { percentile, type RunResult } from './constant-rate.ts';
 import { mixedWorkload, type RunCpu } from './mixed-workload.ts';
+import { writesAcross } from './production-writes.ts';
 
 const api = '/mx/b2b/autofin/api';
 const adminToken = randomBytes(16).toString('hex');
@@ -230,10 +232,10 @@ function startHeader(): void {
 }
 
 export async function productionShape(): Promise<void> {
-  // `npm run bench -- production mixed` (or `outage`): only the mixed workload (or only the outage
-  // comparison), on two instances started at once; `starts`: only the starts.
+  // `npm run bench -- production mixed` (or `outage`, or `writes`): only the mixed workload (or only the
+  // outage comparison, or only the write path), on two instances started at once; `starts`: only the starts.
   const args = process.argv.slice(2);
-  const only = args.includes('outage') ? 'outage' : args.includes('mixed') ? 'mixed' : undefined;
+  const only = (['outage', 'mixed', 'writes'] as const).find((name) => args.includes(name));
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   // The sandbox environment: the `log` SMS provider answers at once, and the PIN it sent can be read
   // back (docs/sandbox.md), so the workload can confirm PINs.
@@ -263,6 +265,12 @@ export async function productionShape(): Promise<void> {
       Array.from({ length: 4 }, (_, i) => newPartnerOn(running[i % 2].base, adminToken)),
     );
     if (!only) await readsAcross(running, partners[0].headers);
+    if (!only || only === 'writes') {
+      // Partners of their own: the leads they write stay out of the mixed workload's lead lists.
+      const writers = await Promise.all(running.map((i) => newPartnerOn(i.base, adminToken)));
+      await writesAcross(running, writers.map((w) => w.token), database.url);
+      if (only) return;
+    }
 
     const mix = await mixedWorkload(running, partners);
     console.log('\nmixed partner workload over both instances (constant-rate generator, latency from the scheduled send)');

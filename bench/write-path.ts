@@ -17,7 +17,6 @@ import { kindsOf, profileMainThread } from './cpu-profile.ts';
 
 export const writeConcurrency = 8;
 const writeSeconds = 4;
-const targetRatio = 0.35;
 const referenceTarget = 0.7;
 const embeddedSeconds = 3;
 const defaultPostgres = 'postgres://postgres@127.0.0.1:5432/test';
@@ -182,7 +181,9 @@ function pgbenchLines(results: WriteResult[], rates: number[], shares: CpuShare[
   const ratios = results.slice(0, rates.length).map((r, i) => r.requestsPerSecond / rates[i]);
   const ratio = median(ratios);
   const each = ratios.map((r) => r.toFixed(2)).join(', ');
-  console.log(`  ${'ratio requests / pgbench inserts'.padEnd(34)}${ratio.toFixed(2).padStart(18)}  ${ratio >= targetRatio ? 'meets' : 'below'} the target ${targetRatio} (rounds: ${each})`);
+  // The database's own rate, for scale: the target is the ratio to the reference above, which runs the
+  // same statements; the line below shows what this machine leaves to any service measured this way.
+  console.log(`  ${'ratio requests / pgbench inserts'.padEnd(34)}${ratio.toFixed(2).padStart(18)}  no target (rounds: ${each})`);
   cpuLines('PostgreSQL', shares, rates.length === rounds ? pgbenchBusy : undefined, os.cpus().length, tps);
 }
 

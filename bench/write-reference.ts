@@ -10,13 +10,14 @@
  * request. The reference replays them with the request's own ids: the lead id of the path (or a new
  * one for a creation), new ids for the events, the time of the request for every recorded instant.
  */
+import { deserialize, serialize } from 'node:v8';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Db, Queryable } from '../src/db/database.ts';
 import { newId } from '../src/shared/ids.ts';
 import { leadSections } from './lead-writes.ts';
 import { recorder, type Step } from './statement-recorder.ts';
 
-interface RecordedRequest {
+export interface RecordedRequest {
   method: 'POST' | 'PUT';
   /** The route, `:id` for the lead. */
   url: string;
@@ -67,10 +68,31 @@ export async function recordWritePath(app: FastifyInstance, db: Db, token: strin
 
 /** The recorded lead id marked as such, so a replay puts its own in its place. */
 const leadMark = Symbol('lead id');
-function withLead(steps: Step[], leadId: string): Step[] {
+const withLead = (steps: Step[], leadId: string) =>
+  mapParams(steps, (p) => (typeof p === 'string' && p.toLowerCase() === leadId ? leadMark : p));
+
+/** The steps with every statement's parameters mapped. */
+function mapParams(steps: Step[], map: (param: unknown) => unknown): Step[] {
   return steps.map((step) => ('transaction' in step
-    ? { transaction: withLead(step.transaction, leadId) }
-    : { sql: step.sql, params: step.params.map((p) => (typeof p === 'string' && p.toLowerCase() === leadId ? leadMark : p)) }));
+    ? { transaction: mapParams(step.transaction, map) }
+    : { sql: step.sql, params: step.params.map(map) }));
+}
+
+/**
+ * The recorded requests as bytes for another process (production-writes.ts runs the reference in
+ * processes of its own): the structured clone keeps dates and buffers; the lead mark, a symbol, travels
+ * as an object of its own.
+ */
+const leadMarkCopy = { autofinBenchLeadMark: true };
+export function serializeRecorded(recorded: RecordedRequest[]): Buffer {
+  const steps = (r: RecordedRequest) => mapParams(r.steps, (p) => (p === leadMark ? leadMarkCopy : p));
+  return serialize(recorded.map((r) => ({ ...r, steps: steps(r) })));
+}
+
+export function deserializeRecorded(bytes: Buffer): RecordedRequest[] {
+  const isMark = (p: unknown) => typeof p === 'object' && p !== null && 'autofinBenchLeadMark' in p;
+  const steps = (r: RecordedRequest) => mapParams(r.steps, (p) => (isMark(p) ? leadMark : p));
+  return (deserialize(bytes) as RecordedRequest[]).map((r) => ({ ...r, steps: steps(r) }));
 }
 
 /** The parameters of one replay: the request's lead, a new id for every other recorded id but the company's. */
