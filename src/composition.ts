@@ -17,7 +17,7 @@ import { createRedisSharedCounters } from './http/shared-counters.ts';
 import { rateLimitedWarn } from './shared/rate-limited-warn.ts';
 import type { Config } from './config/config.ts';
 import { createCatalogsRepository } from './catalogs/catalogs.repository.ts';
-import { createCatalogStore, type CatalogStore } from './catalogs/catalog-store.ts';
+import { createCatalogStore, type CatalogStore, type ShippedParsing } from './catalogs/catalog-store.ts';
 import { createFieldEncryption } from './shared/field-encryption.ts';
 import { createLeadSealer } from './leads/lead-record.ts';
 import { createLeadsRepository } from './leads/leads.repository.ts';
@@ -218,11 +218,13 @@ export async function createContainer(options: ContainerOptions) {
   async function importOrLoad(
     progress?: (message: string, fields?: object) => void,
     storeAfter?: Promise<void>,
+    parsing?: ShippedParsing,
   ): Promise<void> {
     const started = performance.now();
     const imported = await catalogStore.importShippedIfEmpty(catalogsRepository, {
       onImporting: (kind) => progress?.('importing a shipped catalog', { catalog: kind }),
       storeAfter,
+      parsing,
     });
     for (const { kind, rowCount } of imported) progress?.('catalog imported', { catalog: kind, rows: rowCount });
     const ms = Math.round(performance.now() - started);
@@ -244,15 +246,18 @@ export async function createContainer(options: ContainerOptions) {
      * `deferCatalogs`, the catalog tables are not read nor written until `loadCatalogs()` is called
      * (by `main` once it listens; requests meanwhile are held by catalogs/catalog-readiness.ts), but
      * the shipped files a fresh database lacks are parsed from now on, in a worker thread, while the
-     * app is built. The `ms` of the last progress message counts from here.
+     * app is built. `shippedParsing`: those files already being parsed (`main` starts them while it
+     * creates a new embedded database). The `ms` of the last progress message counts from here.
      */
     async prepare(
       progress?: (message: string, fields?: object) => void,
-      mode: { deferCatalogs?: boolean } = {},
+      mode: { deferCatalogs?: boolean; shippedParsing?: ShippedParsing } = {},
     ): Promise<{ loadCatalogs: () => Promise<void> }> {
       let listening = () => {};
       const storeAfter = mode.deferCatalogs ? new Promise<void>((resolve) => (listening = resolve)) : undefined;
-      const loading = catalogStore.isLoaded() ? Promise.resolve() : importOrLoad(progress, storeAfter);
+      const loading = catalogStore.isLoaded()
+        ? Promise.resolve()
+        : importOrLoad(progress, storeAfter, mode.shippedParsing);
       loading.catch(() => undefined); // its failure reaches whoever awaits loadCatalogs()
       const loadCatalogs = () => {
         listening();

@@ -11,6 +11,7 @@ import { systemClock } from './shared/clock.ts';
 import { createContainer } from './composition.ts';
 import { buildApp } from './app.ts';
 import { holdUntilCatalogsLoaded } from './catalogs/catalog-readiness.ts';
+import { parseShippedCatalogs } from './catalogs/catalog-store.ts';
 import { printSandboxCredentials } from './companies/sandbox-banner.ts';
 import { createDemoOperator } from './sandbox/demo-operator.ts';
 import { sandboxOutbox } from './verification/sandbox-outbox.ts';
@@ -28,6 +29,9 @@ async function start(): Promise<void> {
   const logger = pino(loggerOptions(logLevel), logDestination);
   const firstStart = !config.databaseUrl && !existsSync(join(config.dataDir, 'pgdata'));
   if (firstStart) logger.info({ dataDir: config.dataDir }, 'first start: creating the embedded database (a few seconds)');
+  // A new embedded database lacks every catalog: the shipped files are parsed, in a worker thread,
+  // while the database is created on this one.
+  const shippedParsing = firstStart ? parseShippedCatalogs() : undefined;
   const opened = performance.now();
   const db = await openDatabase(config);
   await migrate(db);
@@ -51,6 +55,7 @@ async function start(): Promise<void> {
   // The catalogs load once the service listens; requests wait for them meanwhile (a failure stops it).
   const { loadCatalogs } = await container.prepare((message, fields) => logger.info(fields ?? {}, message), {
     deferCatalogs: true,
+    shippedParsing,
   });
   if (config.environment === 'sandbox') {
     const seeded = await container.companies.seedSandbox();

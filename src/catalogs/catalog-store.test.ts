@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -9,7 +9,9 @@ import { CatalogFileError, parseZipCodesFile, sha256Hex, vehicleColumns, zipCode
 import { buildZipIndex } from './catalog-index.ts';
 import { catalogDb } from './catalog-db-fixture.ts';
 import { createCatalogsRepository } from './catalogs.repository.ts';
-import { CatalogsNotLoadedError, createCatalogStore, shippedCatalogDir, shippedCatalogFiles } from './catalog-store.ts';
+import {
+  CatalogsNotLoadedError, createCatalogStore, parseShippedCatalogs, shippedCatalogDir, shippedCatalogFiles,
+} from './catalog-store.ts';
 
 const migratedDb = async (): Promise<Db> => (await catalogDb()).db;
 
@@ -146,6 +148,52 @@ test('with storeAfter, the shipped files are parsed at once but nothing is writt
   assert.deepEqual((await imported).map((i) => [i.kind, i.rowCount]), [['vehicles', 1], ['zipCodes', 1]]);
   assert.equal((await repo.meta('zipCodes'))?.sha256, sha256Hex(tinyZips));
   assert.equal(store.lookup.findVersion(7)?.make, 'ACME');
+  await db.close();
+});
+
+test('shipped files parsed ahead (a new embedded database) are stored as parsed, the larger first', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'autofin-catalogs-'));
+  writeFileSync(join(dir, shippedCatalogFiles.vehicles), tinyVehicles);
+  writeFileSync(join(dir, shippedCatalogFiles.zipCodes), csv(zipCodeColumns.join(','), ...Array.from({ length: 50 },
+    (_, i) => `${99100 + i},Centro,Colonia,Ejemplo,,32,Zacatecas,001,0001,Urbano`)));
+  const parsing = parseShippedCatalogs(['vehicles', 'zipCodes'], dir);
+  assert.deepEqual((await parsing).map((p) => p.kind), ['zipCodes', 'vehicles'], 'the larger file first');
+  await Promise.all((await parsing).map((p) => p.parsed));
+  // The files are gone: what is stored can only come from the parses handed in.
+  rmSync(dir, { recursive: true });
+  const db = await migratedDb();
+  const repo = createCatalogsRepository(db);
+  const store = createCatalogStore();
+  const importing: string[] = [];
+  const onImporting = (kind: string) => importing.push(kind);
+  const imported = await store.importShippedIfEmpty(repo, { dir, parsing, onImporting });
+  assert.deepEqual(imported.map((i) => [i.kind, i.rowCount]), [['vehicles', 1], ['zipCodes', 50]]);
+  assert.deepEqual(importing, ['zipCodes', 'vehicles']);
+  assert.equal(store.lookup.findVersion(7)?.make, 'ACME');
+  assert.equal(store.lookup.findZipCode('99149')?.city, 'Ejemplo');
+  await db.close();
+});
+
+test('parses handed in for other catalogs than the missing ones are not used', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'autofin-catalogs-'));
+  writeFileSync(join(dir, shippedCatalogFiles.vehicles), tinyVehicles);
+  writeFileSync(join(dir, shippedCatalogFiles.zipCodes), tinyZips);
+  const db = await migratedDb();
+  const repo = createCatalogsRepository(db);
+  await repo.replaceVehicles([{ year: 2030, makeId: 2, make: 'OTHER', modelId: 2, model: 'M', versionId: 9, version: 'V', transmission: 'automatic' }], 'x');
+  const store = createCatalogStore();
+  const parsing = parseShippedCatalogs(['vehicles', 'zipCodes'], dir);
+  assert.deepEqual((await store.importShippedIfEmpty(repo, { dir, parsing })).map((i) => i.kind), ['zipCodes']);
+  assert.equal(store.lookup.findVersion(9)?.make, 'OTHER', 'the stored vehicles are kept');
+  assert.equal(store.lookup.findVersion(7), undefined);
+  await db.close();
+});
+
+test('an unreadable shipped file handed in fails the import with its error', async () => {
+  const parsing = parseShippedCatalogs(['vehicles'], join(tmpdir(), 'autofin-no-such-folder'));
+  const db = await migratedDb();
+  const store = createCatalogStore();
+  await assert.rejects(store.importShippedIfEmpty(createCatalogsRepository(db), { parsing }), { code: 'ENOENT' });
   await db.close();
 });
 

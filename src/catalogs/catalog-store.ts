@@ -67,7 +67,15 @@ export interface ShippedImportOptions {
    * service listens, so the parsing runs while the app is built).
    */
   storeAfter?: Promise<unknown>;
+  /**
+   * The shipped files already being parsed (`parseShippedCatalogs`, started by `main` while a new
+   * embedded database is created); used when they are the catalogs the database lacks.
+   */
+  parsing?: ShippedParsing;
 }
+
+/** Shipped files being parsed, in the order they are parsed and stored. */
+export type ShippedParsing = Promise<{ kind: CatalogKind; parsed: Promise<StoredCatalog> }[]>;
 
 interface Part<I> {
   index: I;
@@ -115,27 +123,45 @@ function shippedFile(dir: URL | string, kind: CatalogKind): URL | string {
   return typeof dir === 'string' ? join(dir, shippedCatalogFiles[kind]) : new URL(shippedCatalogFiles[kind], dir);
 }
 
+/**
+ * Starts parsing the shipped files of `kinds` in a worker thread, one after the other, the larger
+ * first, so that each can be stored while the next one is parsed. Parsing both at once was slower on
+ * two cores: the main thread, which gets the service ready meanwhile, and two parsers take turns on them.
+ */
+export function parseShippedCatalogs(
+  kinds: readonly CatalogKind[] = catalogKinds,
+  dir: URL | string = shippedCatalogDir,
+): ShippedParsing {
+  const parsing = (async () => {
+    const read = async (kind: CatalogKind) => ({ kind, bytes: await readFile(shippedFile(dir, kind)) });
+    const files = await Promise.all(kinds.map(read));
+    files.sort((a, b) => b.bytes.length - a.bytes.length);
+    let previous: Promise<unknown> = Promise.resolve();
+    return files.map(({ kind, bytes }) => {
+      const parsed = previous.then(() => parseCatalogInWorker(kind, bytes));
+      parsed.catch(() => undefined); // awaited by the importer; a failure of one must not leave the next unhandled
+      previous = parsed;
+      return { kind, parsed };
+    });
+  })();
+  parsing.catch(() => undefined); // the importer awaits it: an unreadable file fails the import, not the process
+  return parsing;
+}
+
+const sameKinds = (a: readonly CatalogKind[], b: readonly CatalogKind[]) =>
+  a.length === b.length && a.every((kind) => b.includes(kind));
+
 /** Imports each shipped catalog never imported before; reads the others from the tables. */
 async function shippedOrStored(repo: CatalogsRepository, cache: RenderCache, options: ShippedImportOptions) {
   const { dir = shippedCatalogDir, onImporting, storeAfter } = options;
   const imported: CatalogImportResult[] = [];
   const metas = await Promise.all(catalogKinds.map((kind) => repo.meta(kind)));
-  // The shipped files are parsed in a worker thread, one after the other, the larger first, and each
-  // is stored while the next one is parsed. Parsing both at once was slower on two cores: the main
-  // thread, which builds the app meanwhile, and two parsers take turns on them.
   const missing = catalogKinds.filter((_, i) => !metas[i]);
-  const files = await Promise.all(
-    missing.map(async (kind) => ({ kind, bytes: await readFile(shippedFile(dir, kind)) })),
-  );
-  files.sort((a, b) => b.bytes.length - a.bytes.length);
-  let previous: Promise<unknown> = Promise.resolve();
-  const parsing = files.map(({ kind, bytes }) => {
-    onImporting?.(kind);
-    const parsed = previous.then(() => parseCatalogInWorker(kind, bytes));
-    parsed.catch(() => undefined); // awaited below; a failure of the first must not leave this one unhandled
-    previous = parsed;
-    return parsed;
-  });
+  const handedIn = options.parsing && (await options.parsing);
+  const parsing = handedIn && sameKinds(handedIn.map((p) => p.kind), missing)
+    ? handedIn
+    : await parseShippedCatalogs(missing, dir);
+  for (const { kind } of parsing) onImporting?.(kind);
   await storeAfter;
   // The stored ones are read side by side (a restart): on PostgreSQL one's query runs while the
   // other's rows are indexed.
@@ -143,8 +169,8 @@ async function shippedOrStored(repo: CatalogsRepository, cache: RenderCache, opt
     catalogKinds.flatMap((kind, i) => (metas[i] ? [loadPart(repo, kind, cache)] : [])),
   );
   let update: Parts = Object.assign({}, ...loads);
-  for (const i of files.keys()) {
-    const { result, part } = await storePart(repo, await parsing[i], cache);
+  for (const { parsed } of parsing) {
+    const { result, part } = await storePart(repo, await parsed, cache);
     imported.push(result);
     update = { ...update, ...part };
   }
