@@ -29,6 +29,9 @@ function cpuSeconds(statFile: string): number {
   }
 }
 
+/** CPU seconds a process has used so far, all its threads (0 once it is gone). */
+export const processCpuSeconds = (pid: number): number => cpuSeconds(`/proc/${pid}/stat`);
+
 /** CPU seconds of the calling thread so far (undefined without /proc). */
 export function currentThreadCpuSeconds(): number | undefined {
   return existsSync('/proc/thread-self/stat') ? cpuSeconds('/proc/thread-self/stat') : undefined;

@@ -10,9 +10,10 @@
  * 4 partners on each, so that both sides pay for the same shape: two processes on this machine's cores.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processCpuSeconds } from './cpu-accounting.ts';
 import { measureLeadWrites, pgbenchInsertRate, type WriteResult } from './lead-writes.ts';
 import { median } from './measure.ts';
 import { benchConfig, containerFor, listen, partnerToken } from './service.ts';
@@ -83,10 +84,7 @@ function startReferenceProcess(file: string, companyId: string, databaseUrl: str
       if (!base) return;
       resolve({
         base,
-        cpuSeconds: () => {
-          const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-          return (Number(fields[11]) + Number(fields[12])) / 100;
-        },
+        cpuSeconds: () => processCpuSeconds(child.pid!),
         async stop() {
           child.kill('SIGTERM');
           await exited;

@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { createContainer, type Container } from '../src/composition.ts';
@@ -16,6 +15,7 @@ import type { Db } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open-database.ts';
 import { systemClock } from '../src/shared/clock.ts';
+import { logDestination } from '../src/shared/logging.ts';
 
 export const benchAdminToken = randomBytes(24).toString('hex');
 
@@ -69,7 +69,7 @@ export async function firstStart(): Promise<FirstStart> {
 
 export async function listen(container: Container, logLevel: string): Promise<{ app: FastifyInstance; base: string }> {
   // As `main` writes its logs: asynchronously.
-  const logStream = pino.destination({ dest: '/dev/null', sync: false });
+  const logStream = logDestination('/dev/null');
   const app = await buildApp({ container, logLevel, logStream });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   return { app, base };

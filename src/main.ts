@@ -15,7 +15,7 @@ import { parseShippedCatalogs } from './catalogs/catalog-store.ts';
 import { printSandboxCredentials } from './companies/sandbox-banner.ts';
 import { createDemoOperator } from './sandbox/demo-operator.ts';
 import { sandboxOutbox } from './verification/sandbox-outbox.ts';
-import { loggerOptions } from './shared/logging.ts';
+import { logDestination as logDestinationOf, loggerOptions } from './shared/logging.ts';
 import pino from 'pino';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,8 +24,8 @@ import type { Server } from 'node:net';
 async function start(): Promise<void> {
   const config = loadConfig();
   const { logLevel } = config;
-  // Asynchronous writes: a log line never blocks a request; what is buffered is flushed on stop.
-  const logDestination = pino.destination({ dest: 1, sync: false });
+  // Standard output, written asynchronously a few KiB at a time (shared/logging.ts); flushed on stop.
+  const logDestination = logDestinationOf(1);
   const logger = pino(loggerOptions(logLevel), logDestination);
   const firstStart = !config.databaseUrl && !existsSync(join(config.dataDir, 'pgdata'));
   if (firstStart) logger.info({ dataDir: config.dataDir }, 'first start: creating the embedded database (a few seconds)');
@@ -90,7 +90,10 @@ async function start(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+  // At once: supervisors and people wait for the `Server listening` line, then for the catalogs'.
+  logDestination.flush();
   await loadCatalogs();
+  logDestination.flush();
 }
 
 /** Resolves once the server has no open connection, or after `timeoutMs`. */

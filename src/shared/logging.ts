@@ -4,7 +4,7 @@
  * the logged object's keys (a set lookup each), which costs far less per line than pino's
  * wildcard redaction paths on the hot path.
  */
-import type { DestinationStream, LoggerOptions } from 'pino';
+import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 
 export const sensitiveFields = [
   // people
@@ -53,6 +53,21 @@ export function loggerOptions(level: string): LoggerOptions {
     timestamp: () => `,"time":"${new Date().toISOString()}"`,
     formatters: { log: (object) => censorSensitive(object) },
   };
+}
+
+/** Lines are written this many bytes at a time… */
+export const logWriteBytes = 4096;
+/** …or after this long, whichever comes first. */
+export const logFlushMs = 250;
+
+/**
+ * Where the service writes its lines (a file descriptor or a path): asynchronously, so a line never
+ * blocks a request, and a few KiB at a time, so a busy instance writes tens of lines with one call
+ * rather than one call each. What is buffered is written on any exit of the process (pino sees to it)
+ * and by `flushSync()` on a graceful stop; a killed process loses at most its last `logFlushMs`.
+ */
+export function logDestination(dest: number | string) {
+  return pino.destination({ dest, sync: false, minLength: logWriteBytes, periodicFlush: logFlushMs });
 }
 
 export type { DestinationStream };

@@ -192,7 +192,10 @@ describe('the service as a process on one data directory', () => {
     assert.match(out, /Roma Norte/, `${script}\n=> ${out}`);
   });
 
-  test('a first start says what it is doing while it creates the database and imports the catalogs', () => {
+  test('a first start says what it is doing while it creates the database and imports the catalogs', async () => {
+    // Lines are written a few KiB at a time (src/shared/logging.ts): those after `Server listening` may
+    // still be on their way when the service answers ready.
+    await waitFor('the catalogs to be stored', () => first.stdout().includes('shipped catalogs ready'));
     const out = first.stdout();
     // The shipped files are parsed while the service gets ready to listen (which of the two is logged
     // first varies); their rows are stored once it listens, and requests wait for them meanwhile.
