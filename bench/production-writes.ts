@@ -27,7 +27,7 @@ const seconds = 4;
 const target = 0.7;
 
 /** The runs of one round, one per instance, as one: rates summed, the worst p99, errors summed. */
-export function combined(runs: WriteResult[]): WriteResult {
+function combined(runs: WriteResult[]): WriteResult {
   const sum = (pick: (r: WriteResult) => number) => runs.reduce((total, r) => total + pick(r), 0);
   return {
     leads: sum((r) => r.leads),
