@@ -106,7 +106,7 @@ function pageRow(size: number, seedSeconds: number, name: string, f: PageFigures
 }
 
 export async function leadListScale(): Promise<void> {
-  process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
+  process.env.DATABASE_URL ||= 'postgres://postgres@127.0.0.1:5432/test';
   const database = await createTestDatabase();
   const container = await containerFor(benchConfig(), database.db);
   await container.prepare();

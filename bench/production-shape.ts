@@ -236,7 +236,7 @@ export async function productionShape(): Promise<void> {
   // outage comparison, or only the write path), on two instances started at once; `starts`: only the starts.
   const args = process.argv.slice(2);
   const only = (['outage', 'mixed', 'writes'] as const).find((name) => args.includes(name));
-  const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
   // The sandbox environment: the `log` SMS provider answers at once, and the PIN it sent can be read
   // back (docs/sandbox.md), so the workload can confirm PINs.
   const common = {

@@ -210,7 +210,7 @@ export async function leadWritePath(ctx: Target, logLevel: string): Promise<void
   console.log(`  against a reference: a bare Fastify route per request running the service's own SQL statements (write-reference.ts)`);
   console.log(`  ${rounds} alternating rounds (service, reference, then pgbench on PostgreSQL), ${embeddedSeconds} s each embedded, ${writeSeconds} s on PostgreSQL; medians`);
   console.log(`  ${'engine'.padEnd(34)}${'leads/s'.padStart(9)}${'req/s'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}`);
-  const url = process.env.DATABASE_URL ?? defaultPostgres;
+  const url = process.env.DATABASE_URL || defaultPostgres;
   let postgres: Awaited<ReturnType<typeof onPostgres>> | undefined;
   let target: Target = ctx;
   if (ctx.container.db.engine === 'pglite') {
