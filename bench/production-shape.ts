@@ -4,11 +4,11 @@
  * server) and a Redis of the bench's own on another port. Measures, in one run:
  *   1. first start and restart, embedded and on PostgreSQL, and resident memory 2 s after the restart
  *      and once idle;
- *   2. catalog reads across two instances against the bare Fastify route answering the same bytes,
- *      and the lead write path across them against its reference (production-writes.ts);
- *   3. a mixed partner workload at fixed rates (constant-rate generator, mixed-workload.ts), p50/p99
+ *   2. catalog reads across two instances against the bare Fastify route answering the same bytes;
+ *   3. the lead write path across them against its reference, as two processes (production-writes.ts);
+ *   4. a mixed partner workload at fixed rates (constant-rate generator, mixed-workload.ts), p50/p99
  *      per operation, PIN send and confirmation included, and the highest rate the machine sustains;
- *   4. the same workload with the bench's Redis stopped for 5 s and started again (at
+ *   5. the same workload with the bench's Redis stopped for 5 s and started again (at
  *      BENCH_OUTAGE_RATE req/s, default 200, a rate this 2-core machine sustains), in 9 alternating
  *      rounds of a run without and a run with the outage: the p99 ratio of each operation is the
  *      median of the rounds' ratios, as a p99 of one run rests on its one or two slowest requests.

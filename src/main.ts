@@ -15,7 +15,7 @@ import { parseShippedCatalogs } from './catalogs/catalog-store.ts';
 import { printSandboxCredentials } from './companies/sandbox-banner.ts';
 import { createDemoOperator } from './sandbox/demo-operator.ts';
 import { sandboxOutbox } from './verification/sandbox-outbox.ts';
-import { logDestination as logDestinationOf, loggerOptions } from './shared/logging.ts';
+import { logDestination, loggerOptions } from './shared/logging.ts';
 import pino from 'pino';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,8 +25,8 @@ async function start(): Promise<void> {
   const config = loadConfig();
   const { logLevel } = config;
   // Standard output, written asynchronously a few KiB at a time (shared/logging.ts); flushed on stop.
-  const logDestination = logDestinationOf(1);
-  const logger = pino(loggerOptions(logLevel), logDestination);
+  const logStream = logDestination(1);
+  const logger = pino(loggerOptions(logLevel), logStream);
   const firstStart = !config.databaseUrl && !existsSync(join(config.dataDir, 'pgdata'));
   if (firstStart) logger.info({ dataDir: config.dataDir }, 'first start: creating the embedded database (a few seconds)');
   // A new embedded database lacks every catalog: the shipped files are parsed, in a worker thread,
@@ -62,7 +62,7 @@ async function start(): Promise<void> {
     if (seeded) printSandboxCredentials({ ...seeded, operator: await createDemoOperator(container.operators) }, config);
   }
   let stopping = false;
-  const app = await buildApp({ container, logLevel, logStream: logDestination, draining: () => stopping });
+  const app = await buildApp({ container, logLevel, logStream, draining: () => stopping });
   app.addHook('onRequest', holdUntilCatalogsLoaded(container.catalogs.store));
   container.webhooks.worker.start();
 
@@ -83,7 +83,7 @@ async function start(): Promise<void> {
     await container.close();
     await db.close();
     app.log.info('stopped');
-    logDestination.flushSync();
+    logStream.flushSync();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
@@ -91,9 +91,9 @@ async function start(): Promise<void> {
 
   await app.listen({ host: config.host, port: config.port });
   // At once: supervisors and people wait for the `Server listening` line, then for the catalogs'.
-  logDestination.flush();
+  logStream.flush();
   await loadCatalogs();
-  logDestination.flush();
+  logStream.flush();
 }
 
 /** Resolves once the server has no open connection, or after `timeoutMs`. */
