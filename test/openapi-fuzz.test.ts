@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { adminToken, api, buildTestApp, show, type TestApp } from './helper.ts';
 import { readyLead } from './lead-fixture.ts';
-import { createRequestArbitrary, type FuzzRequest, type OpenApiDocument } from './fuzz/request-arbitraries.ts';
+import { createRequestArbitrary, nestedJson, type FuzzRequest, type OpenApiDocument } from './fuzz/request-arbitraries.ts';
 
 const seed = process.env.FUZZ_SEED
   ? Number(process.env.FUZZ_SEED)
@@ -39,16 +39,18 @@ describe(`every operation of the OpenAPI document, fuzzed (FUZZ_SEED=${seed}, ${
   let t: TestApp;
   let leadUrl: string;
   let arbitrary: fc.Arbitrary<FuzzRequest>;
+  let document: OpenApiDocument;
+  let leadId: string;
 
   before(async () => {
     t = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '10000000', TOKEN_RATE_LIMIT_PER_MINUTE: '10000000' }, logLevel: 'warn' });
-    const leadId = await readyLead(t);
+    leadId = await readyLead(t);
     const other = await t.newPartner();
     const otherLeadId = (await t.app.inject({ method: 'POST', url: `${api}/leads`, headers: other.headers })).json().id as string;
     await t.app.inject({ method: 'POST', url: `${api}/leads`, headers: t.partner.headers });
     const cursor = (await t.app.inject({ method: 'GET', url: `${api}/leads?limit=1&status=IN_PROGRESS`, headers: t.partner.headers })).json().nextCursor ?? 'none';
     leadUrl = `${api}/leads/${leadId}`;
-    const document = (await t.app.inject({ method: 'GET', url: `${api}/openapi.json` })).json() as OpenApiDocument;
+    document = (await t.app.inject({ method: 'GET', url: `${api}/openapi.json` })).json() as OpenApiDocument;
     assert.ok(Object.keys(document.paths).length > 20, 'the served document lists the operations');
     arbitrary = createRequestArbitrary(document, {
       leadId, otherLeadId, companyId: t.partner.companyId, consumerKey: (await t.newPartner()).consumerKey, cursor,
@@ -57,6 +59,47 @@ describe(`every operation of the OpenAPI document, fuzzed (FUZZ_SEED=${seed}, ${
     console.log(`fuzzing with FUZZ_SEED=${seed} FUZZ_RUNS=${runs}`);
   });
   after(() => t.close());
+
+  test('a body nested deeper than 32 levels is a 400 / 40015 on every operation that takes a body', async () => {
+    const deep = nestedJson(10_000);
+    assert.ok(Buffer.byteLength(deep) < 64 * 1024, 'under the body limit, so only its depth can refuse it');
+    const state = (await t.app.inject({ method: 'GET', url: leadUrl, headers: t.partner.headers })).body;
+    let tried = 0;
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const method of Object.keys(methods).filter((m) => !['get', 'head'].includes(m))) {
+        const url = path.replace('{leadId}', leadId).replace(/\{[^}]+\}/g, 'x1');
+        const authorization = path.startsWith('/admin') ? `Bearer ${adminToken}` : t.partner.headers.authorization;
+        for (const accept of ['application/json', 'application/xml']) {
+          const res = await t.app.inject({
+            method: method.toUpperCase() as 'POST', url: `${api}${url}`, payload: deep,
+            headers: { authorization, 'content-type': 'application/json', accept },
+          });
+          assert.equal(res.statusCode, 400, `${method} ${path}: ${show(res)}`);
+          const body = res.json();
+          assert.equal(body.code, 40015, `${method} ${path}: ${show(res)}`);
+          assert.deepEqual(body.additionalData, { errors: [{ field: 'body', errorDetail: 'is nested deeper than 32 levels' }] });
+          tried++;
+        }
+      }
+    }
+    assert.ok(tried > 20, `every operation with a body was tried (${tried})`);
+    const token = await t.app.inject({ method: 'POST', url: `${api}/auth/token`, payload: nestedJson(33), headers: { 'content-type': 'application/json' } });
+    assert.equal(token.statusCode, 400, show(token));
+    assert.equal(token.json().code, 40015);
+    assert.equal((await t.app.inject({ method: 'GET', url: leadUrl, headers: t.partner.headers })).body, state, 'nothing changed');
+  });
+
+  test('32 levels are read as any body is; 33 are refused', async () => {
+    const at = (depth: number) => t.app.inject({
+      method: 'PATCH', url: `${api}/webhooks/${crypto.randomUUID()}`, payload: nestedJson(depth),
+      headers: { ...t.partner.headers, 'content-type': 'application/json' },
+    });
+    const ok = await at(32);
+    assert.notEqual(ok.json().additionalData?.errors?.[0]?.errorDetail, 'is nested deeper than 32 levels', show(ok));
+    const refused = await at(33);
+    assert.equal(refused.statusCode, 400);
+    assert.equal(refused.json().additionalData.errors[0].errorDetail, 'is nested deeper than 32 levels');
+  });
 
   test('never a 5xx, every error an ErrorResponse, a refused request changes nothing', { timeout: 300_000 }, async () => {
     const readLead = async () => (await t.app.inject({ method: 'GET', url: leadUrl, headers: t.partner.headers })).body;

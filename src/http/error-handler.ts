@@ -5,7 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors, type FieldError } from './app-error.ts';
 import { sendError } from './error-response.ts';
-import { bodyNotAnObjectCode } from './json-body.ts';
+import { bodyNotAnObjectCode, bodyTooDeepCode, maxJsonDepth } from './json-body.ts';
 import { fieldErrorsOfRequest } from './field-errors-of-request.ts';
 import type { Clock } from '../shared/clock.ts';
 
@@ -37,6 +37,9 @@ function fromFastifyError(
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return invalidInputFor(style, [{ field: 'body', errorDetail: 'is not valid JSON' }]);
+    case bodyTooDeepCode:
+      // The same code on every route, whatever code the route gives other invalid input.
+      return errors.invalidInput([{ field: 'body', errorDetail: `is nested deeper than ${maxJsonDepth} levels` }]);
     case bodyNotAnObjectCode:
       return invalidInputFor(style, [{ field: 'body', errorDetail: 'must be a JSON object' }]);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -55,6 +55,27 @@ const queryEncoded = (value: string) => {
 export const hostileValue = (): fc.Arbitrary<Json> =>
   fc.oneof(fc.constantFrom(...hostileValues), fc.string({ unit: 'binary', maxLength: 40 }), fc.integer(), fc.double({ noNaN: true }));
 
+/** A JSON object `depth` levels deep (objects and arrays alternating), as text: built without recursion. */
+export function nestedJson(depth: number, leaf = '1'): string {
+  let open = '';
+  let close = '';
+  for (let level = 0; level < depth; level++) {
+    const array = level % 3 === 2;
+    open += array ? '[' : '{"a":';
+    close = (array ? ']' : '}') + close;
+  }
+  return open + leaf + close;
+}
+
+/** Deep, huge and odd bodies: the shapes that reach a parser's or a serializer's limits. */
+const extremeBodies = (): fc.Arbitrary<string> =>
+  fc.oneof(
+    fc.constantFrom(31, 32, 33, 40, 600, 10_000, 20_000).map((depth) => nestedJson(depth)),
+    fc.constantFrom(33, 10_000).map((depth) => `{"phone":${nestedJson(depth)}}`),
+    fc.constantFrom(60_000, 70_000).map((size) => `{"a":"${'x'.repeat(size)}"}`),
+    fc.constantFrom(`{"a":[${'1,'.repeat(20_000)}1]}`, `{${Array.from({ length: 3000 }, (_, i) => `"k${i}":${i}`).join(',')}}`),
+  );
+
 export function createRequestArbitrary(document: OpenApiDocument, pools: {
   leadId: string; otherLeadId: string; companyId: string; consumerKey: string; cursor: string;
   authorization: { partner: string; admin: string };
@@ -99,7 +120,7 @@ export function createRequestArbitrary(document: OpenApiDocument, pools: {
     return fc.record(record, { requiredKeys: [...required].filter((k) => k in record) }) as fc.Arbitrary<Json>;
   }
 
-  /** One mutation of a generated body: a field dropped, added, or given a hostile value; or the whole body replaced. */
+    /** One mutation of a generated body: a field dropped, added, or given a hostile value; or the whole body replaced. */
   const mutatedBody = (body: fc.Arbitrary<Json>): fc.Arbitrary<string | undefined> =>
     fc.oneof(
       { weight: 3, arbitrary: body.map((b) => JSON.stringify(b)) },
@@ -116,6 +137,7 @@ export function createRequestArbitrary(document: OpenApiDocument, pools: {
         return JSON.stringify(Object.fromEntries(Object.entries(b).slice(0, Math.max(0, keys.length - 1))));
       }) },
       { weight: 3, arbitrary: fc.constantFrom(undefined, '{}', '{}', '', 'null', '[]', '"x"', '1', '{', '{"a":', '\u0000', '{"__proto__":{"x":1}}', '[{}]') },
+      { weight: 1, arbitrary: extremeBodies() },
     );
 
   const pathValue = (name: string): fc.Arbitrary<string> => {
@@ -155,6 +177,8 @@ export function createRequestArbitrary(document: OpenApiDocument, pools: {
       'idempotency-key': fc.constantFrom(undefined, undefined, undefined, 'key-1', 'k'.repeat(300), 'ñ'),
       'accept-version': fc.constantFrom(undefined, undefined, 'v1', 'v2', 'x'.repeat(20)),
       'x-request-id': fc.constantFrom(undefined, 'req-1', 'bad id', 'r'.repeat(80)),
+      accept: fc.constantFrom(undefined, undefined, 'application/xml', 'text/csv', '*/*', 'text/html;q=0.1', '\u0000'),
+      'accept-encoding': fc.constantFrom(undefined, 'gzip', 'br;q=0', 'identity;q=0, *;q=0'),
     });
   };
 
