@@ -1,34 +1,45 @@
 /**
  * Which endpoint URLs may be called (docs/webhooks.md, "Security"). In production only `https`, and
- * never an address that is loopback, private, link-local, carrier-grade NAT, multicast or a cloud
- * metadata service; elsewhere (the sandbox) `http` and loopback are allowed so partners can test
- * on their own machine. Checked when an endpoint is saved and again, on the address actually
- * connected to, at every send (a hostname may resolve differently later).
+ * only a globally routable unicast address: an allow-list, not a list of what to refuse. An address
+ * in any of IANA's special-purpose ranges (loopback, private, link-local, carrier-grade NAT,
+ * documentation, discard, 6to4, Teredo, site-local, multicast, reserved…) is refused, and an IPv4
+ * address carried inside an IPv6 one (`::ffff:a.b.c.d`, NAT64's `64:ff9b::a.b.c.d`) is judged as that
+ * IPv4 address. Elsewhere (the sandbox) `http` and loopback are allowed so partners can test on their
+ * own machine. Checked when an endpoint is saved and again, on the address actually connected to, at
+ * every send (a hostname may resolve differently later).
  */
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { lookup as dnsLookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
 
 /** Every address a hostname resolves to. */
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
 export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
+/** IANA's global unicast space for IPv6 (2000::/3): anything outside it is not a public host. */
+const globalUnicastV6 = ipaddr.parseCIDR('2000::/3');
+/** The well-known NAT64 prefix (RFC 6052), globally reachable when the IPv4 address it carries is. */
+const nat64 = ipaddr.parseCIDR('64:ff9b::/96');
 
-const forbidden = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
-  ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) forbidden.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['::', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) forbidden.addSubnet(net, bits, 'ipv6');
+type Verdict = 'global' | 'loopback' | 'internal';
 
-/** An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address. */
-function normalize(address: string): { address: string; type: 'ipv4' | 'ipv6' } {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return { address: mapped[1], type: 'ipv4' };
-  return { address, type: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
+/** How far an address reaches: a public host, this machine, or anything else. */
+export function addressReach(address: string): Verdict {
+  if (!ipaddr.isValid(address)) return 'internal';
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') return reachOfV4(parsed as ipaddr.IPv4);
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return reachOfV4(v6.toIPv4Address());
+  if (v6.range() === 'loopback') return 'loopback';
+  if (v6.match(nat64)) return reachOfV4(ipaddr.fromByteArray(v6.toByteArray().slice(12)) as ipaddr.IPv4);
+  return v6.match(globalUnicastV6) && v6.range() === 'unicast' ? 'global' : 'internal';
+}
+
+function reachOfV4(v4: ipaddr.IPv4): Verdict {
+  const range = v4.range();
+  if (range === 'loopback') return 'loopback';
+  return range === 'unicast' ? 'global' : 'internal';
 }
 
 export interface UrlPolicy {
@@ -42,10 +53,10 @@ export interface UrlPolicy {
 export function createUrlPolicy(options: { production: boolean; resolve?: Resolver }): UrlPolicy {
   const resolve = options.resolve ?? systemResolver;
 
-  function addressRefusal(raw: string): string | undefined {
-    const { address, type } = normalize(raw);
-    if (loopback.check(address, type)) return options.production ? 'must not point to a loopback address' : undefined;
-    if (forbidden.check(address, type)) return 'must not point to a private, link-local or metadata address';
+  function addressRefusal(address: string): string | undefined {
+    const reach = addressReach(address);
+    if (reach === 'loopback') return options.production ? 'must not point to a loopback address' : undefined;
+    if (reach === 'internal') return 'must point to a public address, not a private, link-local, metadata, reserved or other special-purpose one';
     return undefined;
   }
 

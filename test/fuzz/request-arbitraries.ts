@@ -120,7 +120,7 @@ export function createRequestArbitrary(document: OpenApiDocument, pools: {
     return fc.record(record, { requiredKeys: [...required].filter((k) => k in record) }) as fc.Arbitrary<Json>;
   }
 
-    /** One mutation of a generated body: a field dropped, added, or given a hostile value; or the whole body replaced. */
+  /** One mutation of a generated body: a field dropped, added, or given a hostile value; or the whole body replaced. */
   const mutatedBody = (body: fc.Arbitrary<Json>): fc.Arbitrary<string | undefined> =>
     fc.oneof(
       { weight: 3, arbitrary: body.map((b) => JSON.stringify(b)) },
