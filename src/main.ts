@@ -14,10 +14,9 @@ import { holdUntilCatalogsLoaded } from './catalogs/catalog-readiness.ts';
 import { parseShippedCatalogs } from './catalogs/catalog-store.ts';
 import { printSandboxCredentials } from './companies/sandbox-banner.ts';
 import { createDemoOperator } from './sandbox/demo-operator.ts';
-import { sandboxOutbox } from './verification/sandbox-outbox.ts';
 import { logDestination, loggerOptions } from './shared/logging.ts';
 import pino from 'pino';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from 'node:net';
 
@@ -27,6 +26,9 @@ async function start(): Promise<void> {
   // Standard output, written asynchronously a few KiB at a time (shared/logging.ts); flushed on stop.
   const logStream = logDestination(1);
   const logger = pino(loggerOptions(logLevel), logStream);
+  // Earlier versions copied the sandbox's PIN messages, recipients in clear, to this file: a copy that
+  // erasure could not reach. The messages are kept encrypted in the database (docs/sandbox.md).
+  rmSync(join(config.dataDir, 'sandbox-outbox.jsonl'), { force: true });
   const firstStart = !config.databaseUrl && !existsSync(join(config.dataDir, 'pgdata'));
   if (firstStart) logger.info({ dataDir: config.dataDir }, 'first start: creating the embedded database (a few seconds)');
   // A new embedded database lacks every catalog: the shipped files are parsed, in a worker thread,
@@ -44,13 +46,6 @@ async function start(): Promise<void> {
     encryptionKey: loadOrCreateKey(config.dataDir, 'data-encryption', config.dataEncryptionKey),
     warn: (message, error) => logger.warn({ err: error }, message),
     logger,
-    messageSinks:
-      config.environment === 'sandbox'
-        ? sandboxOutbox(config.dataDir, {
-          keepMinutes: config.sandboxOutboxKeepMinutes,
-          maxBytes: config.sandboxOutboxMaxBytes,
-        })
-        : undefined,
   });
   // The catalogs load once the service listens; requests wait for them meanwhile (a failure stops it).
   const { loadCatalogs } = await container.prepare((message, fields) => logger.info(fields ?? {}, message), {

@@ -225,21 +225,17 @@ describe('slow clients, stopping and the sandbox outbox', () => {
     assert.equal(config.requestTimeoutMs, 30_000);
     assert.equal(config.headersTimeoutMs, 10_000);
     assert.equal(config.shutdownDrainMs, 2000);
-    assert.equal(config.sandboxOutboxKeepMinutes, 60);
-    assert.equal(config.sandboxOutboxMaxBytes, 1_048_576);
   });
 
   test('given values are read', () => {
     const config = loadConfig({
       REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '1000', SHUTDOWN_DRAIN_MS: '0',
-      SANDBOX_OUTBOX_KEEP_MINUTES: '5', SANDBOX_OUTBOX_MAX_BYTES: '65536',
     });
     assert.deepEqual(
       [
-        config.requestTimeoutMs, config.headersTimeoutMs, config.shutdownDrainMs, config.sandboxOutboxKeepMinutes,
-        config.sandboxOutboxMaxBytes,
+        config.requestTimeoutMs, config.headersTimeoutMs, config.shutdownDrainMs,
       ],
-      [5000, 1000, 0, 5, 65536],
+      [5000, 1000, 0],
     );
   });
 
@@ -248,7 +244,7 @@ describe('slow clients, stopping and the sandbox outbox', () => {
     assert.equal(error.variable, 'HEADERS_TIMEOUT_MS');
   });
 
-  for (const [name, value] of [['REQUEST_TIMEOUT_MS', '0'], ['HEADERS_TIMEOUT_MS', 'soon'], ['SANDBOX_OUTBOX_MAX_BYTES', '10']]) {
+  for (const [name, value] of [['REQUEST_TIMEOUT_MS', '0'], ['HEADERS_TIMEOUT_MS', 'soon']]) {
     test(`${name}=${value} is refused`, () => {
       assert.equal(configErrorOf(() => loadConfig({ [name]: value })).variable, name);
     });

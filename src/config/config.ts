@@ -41,8 +41,6 @@ export interface Config {
   /** How long a stop answers 503 on open connections before closing the idle ones. */
   shutdownDrainMs: number;
   /** The sandbox outbox keeps messages this recent, in a file at most this large. */
-  sandboxOutboxKeepMinutes: number;
-  sandboxOutboxMaxBytes: number;
   /** pino's level: the lines below it are never built. */
   logLevel: LogLevel;
   /** Leads unchanged this many days have their personal data erased (daily). */
@@ -208,8 +206,6 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 3_600_000),
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 2000, 0, 600_000),
-    sandboxOutboxKeepMinutes: integer(env, 'SANDBOX_OUTBOX_KEEP_MINUTES', 60, 1, 525_600),
-    sandboxOutboxMaxBytes: integer(env, 'SANDBOX_OUTBOX_MAX_BYTES', 1_048_576, 4096, 1_073_741_824),
     piiRetentionDays: integer(env, 'PII_RETENTION_DAYS', 180, 1, 36_500),
   };
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
