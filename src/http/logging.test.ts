@@ -79,6 +79,22 @@ describe('request logs never carry people or secrets', () => {
     assertTagged(affiliate.lines, affiliate.requestId);
   });
 
+  test('a token sent in the query string is refused and never reaches the log', async () => {
+    const sent = [
+      { url: `/admin/operators?access_token=${adminToken}`, secret: adminToken },
+      { url: `${api}/leads?limit=2&access_token=${t.partner.token}`, secret: t.partner.token },
+      { url: `${api}/leads?${t.partner.token}`, secret: t.partner.token },
+      { url: `/admin/leads?q=${contact.email}&status=VERIFIED`, secret: contact.email },
+    ];
+    for (const { url, secret } of sent) {
+      const { res, lines, requestId } = await logged({ method: 'GET', url });
+      assert.equal(res.statusCode, 401, show(res));
+      assertClean(lines, [secret]);
+      assertTagged(lines, requestId);
+      assert.ok(lines.some((line) => JSON.parse(line).url?.startsWith(url.slice(0, url.indexOf('?')))), 'the path is logged');
+    }
+  });
+
   test('personal data sent to partner and admin routes, accepted or refused, never reaches the log', async () => {
     const leadId = randomUUID();
     const requests = [

@@ -8,6 +8,7 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Level, Logger } from 'pino';
 import type { Metrics } from '../operations/metrics.ts';
+import { loggableUrl } from './loggable-url.ts';
 
 /** Whether the request's logger writes at that level: lines that would not be written are not built. */
 const writes = (request: FastifyRequest, level: Level) => (request.log as unknown as Logger).isLevelEnabled(level);
@@ -19,7 +20,7 @@ export class RequestLifecycle extends LogController {
 
   override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
     reply.header('x-request-id', request.id);
-    if (writes(request, 'debug')) request.log.debug({ method: request.method, url: request.url }, 'request received');
+    if (writes(request, 'debug')) request.log.debug({ method: request.method, url: loggableUrl(request.url) }, 'request received');
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
@@ -28,14 +29,15 @@ export class RequestLifecycle extends LogController {
     const status = reply.statusCode;
     const ms = reply.elapsedTime;
     this.metrics.http.record(method, route, status, ms / 1000);
-    // Paths carry ids (lead, company, ZIP code), never personal data. Successful reads are the bulk
+    // Paths carry ids (lead, company, ZIP code), never personal data; of the query only declared
+    // filters keep their values (loggable-url.ts): a token sent there never reaches the log. Successful reads are the bulk
     // of the traffic and are counted by the metrics: their line is debug.
     const level = error ? 'warn' : method === 'GET' && status < 400 ? 'debug' : 'info';
     if (!writes(request, level)) return;
     // The partner behind the request (ids only: never the secret or the token).
     const auth = request.auth;
     const fields = {
-      method, url: request.url, route, status, ms: Math.round(ms * 10) / 10,
+      method, url: loggableUrl(request.url), route, status, ms: Math.round(ms * 10) / 10,
       ...(auth && { companyId: auth.companyId, consumerKey: auth.consumerKey }),
     };
     if (error) request.log.warn({ ...fields, err: error }, 'response interrupted');
