@@ -30,8 +30,8 @@ export class RequestLifecycle extends LogController {
     const ms = reply.elapsedTime;
     this.metrics.http.record(method, route, status, ms / 1000);
     // Paths carry ids (lead, company, ZIP code), never personal data; of the query only declared
-    // filters keep their values (loggable-url.ts): a token sent there never reaches the log. Successful reads are the bulk
-    // of the traffic and are counted by the metrics: their line is debug.
+    // filters keep their values (loggable-url.ts): a token sent there never reaches the log.
+    // Successful reads are the bulk of the traffic and are counted by the metrics: their line is debug.
     const level = error ? 'warn' : method === 'GET' && status < 400 ? 'debug' : 'info';
     if (!writes(request, level)) return;
     // The partner behind the request (ids only: never the secret or the token).
