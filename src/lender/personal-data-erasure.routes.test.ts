@@ -89,6 +89,17 @@ describe('erasure of a lead’s personal data', () => {
     await t.database.db.query("update audit_records set operator_id = 'someone-else'");
     assert.deepEqual((await t.database.db.query('select * from audit_records')).rows, before);
   });
+
+  test('audit records cannot be truncated, alone or inside a transaction', async () => {
+    const before = (await t.database.db.query('select * from audit_records')).rows;
+    assert.ok(before.length > 0);
+    await assert.rejects(t.database.db.query('truncate audit_records'), /cannot be truncated/);
+    await assert.rejects(
+      t.database.db.transaction(async (tx) => tx.query('truncate audit_records cascade')),
+      /cannot be truncated/,
+    );
+    assert.deepEqual((await t.database.db.query('select * from audit_records')).rows, before);
+  });
 });
 
 describe('the retention purge', () => {
