@@ -23,7 +23,7 @@ export const responseHeaders = {
   Location: { description: 'Path of the created lead.', schema: text },
   'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', enum: ['true'] } },
   ETag: { description: 'Version of the catalog answer; send it back in `If-None-Match` to get a 304.', schema: text },
-  'Cache-Control': { description: 'How long the answer may be cached.', schema: text },
+  'Cache-Control': { description: 'How long the answer may be cached: `no-store` on every answer but the catalogs’.', schema: text },
   Allow: { description: 'The methods this path answers.', schema: text },
   'WWW-Authenticate': { description: 'RFC 6750 challenge, with `error="invalid_token"` when a token was sent but refused.', schema: text },
 } as const;

@@ -1,5 +1,6 @@
 /**
- * What every request gets besides its handler: the `X-Request-Id` header, a debug line when it
+ * What every request gets besides its handler: the `X-Request-Id`, `Cache-Control: no-store` and
+ * `X-Content-Type-Options: nosniff` headers, a debug line when it
  * arrives, and at the end one access line and the metrics. Fastify calls its log controller at
  * exactly those two points of every request (routes, the 404 handler, errors alike), so they are
  * done there rather than in `onRequest`/`onResponse` hooks, which each add a hook run to every
@@ -20,6 +21,10 @@ export class RequestLifecycle extends LogController {
 
   override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
     reply.header('x-request-id', request.id);
+    // Answers carry people's data unless a route says otherwise (the catalogs set their own caching):
+    // no cache keeps them; and no browser guesses another type than the one declared.
+    reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff');
     if (writes(request, 'debug')) request.log.debug({ method: request.method, url: loggableUrl(request.url) }, 'request received');
   }
 

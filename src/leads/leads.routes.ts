@@ -68,18 +68,18 @@ export const leadsRoutes =
         description: 'Newest first, in pages (`limit`, `cursor`). Without `status`, leads with no section saved yet (CREATED) are left out.',
         querystring: r.LeadListQuery,
         response: {
-          200: ok('partner', r.LeadList, 'One page of leads, newest first.'),
+          200: ok('partner', r.LeadList, 'One page of leads, newest first.', ['Cache-Control']),
           ...errorAnswers({ access: 'partner', cases: { 400: [invalid('cursor', 'is not a cursor of this list')] } }),
         },
       },
     }, async (request) => deps.queries.listLeads(requireAuth(request).companyId, request.query));
 
     app.get('/leads/:leadId', {
-      schema: { tags, security, operationId: 'getLead', summary: 'Read a lead', description: 'Every section, the status, warnings, verification and pre-qualification.', params: s.LeadIdParams, response: { 200: ok('partner', r.Lead, 'The lead.'), ...leadFails(false) } },
+      schema: { tags, security, operationId: 'getLead', summary: 'Read a lead', description: 'Every section, the status, warnings, verification and pre-qualification.', params: s.LeadIdParams, response: { 200: ok('partner', r.Lead, 'The lead.', ['Cache-Control']), ...leadFails(false) } },
     }, async (request) => deps.queries.getLead(requireAuth(request).companyId, request.params.leadId));
 
     app.get('/leads/:leadId/events', {
-      schema: { tags, security, operationId: 'listLeadEvents', summary: 'History of a lead', description: 'Who changed which section when: field names only, never values.', params: s.LeadIdParams, response: { 200: ok('partner', r.LeadEvents, 'The lead’s changes, oldest first.'), ...leadFails(false) } },
+      schema: { tags, security, operationId: 'listLeadEvents', summary: 'History of a lead', description: 'Who changed which section when: field names only, never values.', params: s.LeadIdParams, response: { 200: ok('partner', r.LeadEvents, 'The lead’s changes, oldest first.', ['Cache-Control']), ...leadFails(false) } },
     }, async (request) => deps.queries.listEvents(requireAuth(request).companyId, request.params.leadId));
 
     app.put('/leads/:leadId/loan-info', {

@@ -47,7 +47,7 @@ export const lenderLeadsRoutes =
       schema: {
         tags, security, operationId: 'listAllLeads', summary: "Every company's leads, newest first",
         description: 'Summaries without personal data, in pages (`limit`, `cursor`). Not audited.',
-        querystring: s.LenderLeadListQuery, response: { 200: ok('admin', s.LenderLeadList, 'A page of lead summaries, newest first.'), ...fails },
+        querystring: s.LenderLeadListQuery, response: { 200: ok('admin', s.LenderLeadList, 'A page of lead summaries, newest first.', ['Cache-Control']), ...fails },
       },
     }, async (request) => deps.leads.list(request.query));
 
@@ -64,7 +64,7 @@ export const lenderLeadsRoutes =
               'application/x-ndjson': { schema: Type.String({ examples: ['{"id":"0b8f0d3e-8c39-4c59-9d0e-3a1f7f1d2b6a","status":"PREQUALIFIED"}\n'] }) },
               'text/csv': { schema: Type.String({ examples: ['id,companyId,status\r\n0b8f0d3e-8c39-4c59-9d0e-3a1f7f1d2b6a,6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b,PREQUALIFIED\r\n'] }) },
             },
-          } as never, { description: 'One line per lead, newest first (NDJSON or CSV).', headers: ['X-Request-Id'] }),
+          } as never, { description: 'One line per lead, newest first (NDJSON or CSV).', headers: ['X-Request-Id', 'Cache-Control'] }),
           ...fails,
         },
       },
@@ -85,7 +85,7 @@ export const lenderLeadsRoutes =
       schema: {
         tags, security, operationId: 'readLeadAsLender', summary: 'A lead with its personal data, consent, bureau summary and explanation',
         description: 'Every successful read writes an audit record.',
-        params: s.LenderLeadIdParams, response: { 200: ok('admin', s.LenderLead, 'The lead with its personal data, consent, bureau summary and explanation.'), ...fails },
+        params: s.LenderLeadIdParams, response: { 200: ok('admin', s.LenderLead, 'The lead with its personal data, consent, bureau summary and explanation.', ['Cache-Control']), ...fails },
       },
     }, async (request, reply) => {
       reply.header('cache-control', 'no-store');
