@@ -65,7 +65,7 @@ export const errors = {
   operatorNotFound: () => new AppError(404, 4049, 'Operator not found'),
   /** Unknown, or another company's, webhook endpoint. */
   webhookEndpointNotFound: () => new AppError(404, 4047, 'Webhook endpoint not found'),
-  webhookDeliveryNotFound: () => new AppError(404, 4048, 'Delivery not found'),
+  webhookDeliveryNotFound: () => new AppError(404, 4048, 'Webhook delivery not found'),
   methodNotAllowed: (allow: string[]) =>
     new AppError(405, 4050, 'Method Not Allowed', null, { allow: allow.join(', ') }),
   leadVerified: () => new AppError(409, 4090, 'Lead already verified'),

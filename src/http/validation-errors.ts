@@ -43,7 +43,10 @@ function describe(error: SchemaError): string {
 const oneOf = (values: unknown[] | undefined) =>
   values && values.length > 0 ? `must be one of: ${values.map((v) => String(v)).join(', ')}` : undefined;
 
-/** A union of constants fails as one error per constant plus an `anyOf`: one "must be one of" instead. */
+/**
+ * A union of constants fails as one error per constant plus an `anyOf`: one "must be one of" instead;
+ * a union of formats, one error naming the formats.
+ */
 function mergeConstants(schemaErrors: readonly SchemaError[]): SchemaError[] {
   const unions = new Set(schemaErrors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
   const constants = new Map<string, unknown[]>();
@@ -53,12 +56,20 @@ function mergeConstants(schemaErrors: readonly SchemaError[]): SchemaError[] {
     list.push(error.params?.allowedValue);
     constants.set(error.instancePath, list);
   }
-  if (constants.size === 0) return [...schemaErrors];
+  const formats = new Map<string, string[]>();
+  for (const error of schemaErrors) {
+    if (error.keyword !== 'format' || !unions.has(error.instancePath)) continue;
+    formats.set(error.instancePath, [...(formats.get(error.instancePath) ?? []), String(error.params?.format)]);
+  }
+  if (constants.size === 0 && formats.size === 0) return [...schemaErrors];
   return schemaErrors.flatMap((error): SchemaError[] => {
     const values = constants.get(error.instancePath);
-    if (!values) return [error];
-    if (error.keyword === 'anyOf') return [{ ...error, keyword: 'enum', params: { allowedValues: values } }];
-    return error.keyword === 'const' ? [] : [error];
+    const allowed = formats.get(error.instancePath);
+    if (!values && !allowed) return [error];
+    if (error.keyword === 'anyOf' && values) return [{ ...error, keyword: 'enum', params: { allowedValues: values } }];
+    // A union of formats (a date or a date-time) fails as one error naming them.
+    if (error.keyword === 'anyOf') return [{ ...error, message: `must be an ISO 8601 ${allowed!.join(' or ')}` }];
+    return error.keyword === 'const' || error.keyword === 'format' ? [] : [error];
   });
 }
 

@@ -5,6 +5,7 @@ import { businessLines, employmentTypes, jobTitles, purchaseIntentions } from '.
 import { RFC_CHECK_DIGIT_MISMATCH } from './rfc.ts';
 import { REASON_CODES } from '../prequalification/rules/rule.ts';
 import { MISSING_DATA } from '../prequalification/evaluate.ts';
+import { dateFilter } from '../http/date-filter.schema.ts';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const idName = Type.Object({ id: Type.String(), name: Type.String() });
@@ -121,8 +122,8 @@ export const LeadEvents = Type.Object(
 export const LeadListQuery = Type.Object(
   {
     status: Type.Optional(status),
-    createdFrom: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time, inclusive' })),
-    createdTo: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time, exclusive' })),
+    createdFrom: Type.Optional(dateFilter('ISO date or date-time, inclusive')),
+    createdTo: Type.Optional(dateFilter('ISO date or date-time, exclusive')),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   },

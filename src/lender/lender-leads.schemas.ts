@@ -5,6 +5,7 @@ import { LeadSchema, LeadEventsSchema } from '../leads/index.ts';
 import { DECISIONS } from '../prequalification/evaluate.ts';
 import { uuidPattern } from '../shared/ids.ts';
 import { EXPORT_FORMATS } from './lead-export.ts';
+import { dateFilter } from '../http/date-filter.schema.ts';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const dateTime = Type.String({ format: 'date-time' });
@@ -16,8 +17,8 @@ const filters = {
   status: Type.Optional(Type.Enum(leadStatuses)),
   decision: Type.Optional(Type.Enum([...DECISIONS])),
   affiliate: Type.Optional(Type.String({ pattern: uuidPattern, description: "The affiliate's user_id" })),
-  createdFrom: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time, inclusive' })),
-  createdTo: Type.Optional(Type.String({ maxLength: 40, description: 'ISO date or date-time, exclusive' })),
+  createdFrom: Type.Optional(dateFilter('ISO date or date-time, inclusive')),
+  createdTo: Type.Optional(dateFilter('ISO date or date-time, exclusive')),
 };
 
 export const LenderLeadListQuery = Type.Object(

@@ -79,7 +79,7 @@ describe('webhook routes', () => {
     const ofB = (await t.app.inject({ method: 'POST', url: `${api}/webhooks/${b.id}/test`, headers: t.partner.headers })).json().deliveryId;
     for (const deliveryId of [randomUUID(), ofB]) {
       const res = await t.app.inject({ method: 'POST', url: `${api}/webhooks/${a.id}/deliveries/${deliveryId}/retry`, headers: t.partner.headers });
-      assertError(res, 404, 4048, 'Delivery not found');
+      assertError(res, 404, 4048, 'Webhook delivery not found');
     }
   });
 
