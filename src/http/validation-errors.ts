@@ -31,6 +31,8 @@ function describe(error: SchemaError): string {
       return oneOf(p.allowedValues as unknown[] | undefined) ?? error.message ?? 'is not one of the allowed values';
     case 'anyOf':
       return error.message ?? 'is not one of the allowed values';
+    case 'minProperties':
+      return 'has no field to save';
     case 'maxLength':
       return `must be at most ${String(p.limit)} characters`;
     case 'minLength':

@@ -36,7 +36,7 @@ const addressText = (maxLength: number, minLength = 1) =>
 
 export const LoanInfoPayload = Type.Object(
   { downPayment: Type.Optional(money('MXN')), term: Type.Optional(term()), phone: Type.Optional(phone()), purchaseIntention: Type.Optional(purchaseIntention()) },
-  { ...closed, $id: 'LoanInfoPayload', examples: [{ downPayment: 60000, term: 48, phone: '5512345678', purchaseIntention: 'WITHIN_A_MONTH' }] },
+  { ...closed, minProperties: 1, $id: 'LoanInfoPayload', examples: [{ downPayment: 60000, term: 48, phone: '5512345678', purchaseIntention: 'WITHIN_A_MONTH' }] },
 );
 
 export const PublicContactInfoPayload = Type.Object(
@@ -46,7 +46,7 @@ export const PublicContactInfoPayload = Type.Object(
 
 export const ContactPayload = Type.Object(
   { phone: Type.Optional(phone()), email: Type.Optional(email()) },
-  { ...closed, $id: 'ContactPayload', examples: [{ phone: '5587654321', email: 'ana.lopez@example.com' }] },
+  { ...closed, minProperties: 1, $id: 'ContactPayload', examples: [{ phone: '5587654321', email: 'ana.lopez@example.com' }] },
 );
 
 export const AddressPayload = Type.Object(
@@ -86,6 +86,7 @@ export const FinancialPayload = Type.Object(
   },
   {
     ...closed,
+    minProperties: 1,
     $id: 'FinancialPayload',
     examples: [{ employmentType: 'Empleado', startDate: { year: 2019, month: 3 }, jobPosition: 'Analista de crédito', jobTitle: 'Analista', businessLine: 'Servicios financieros', employmentCompany: 'Comercial del Centro SA de CV', income: 45000 }],
   },

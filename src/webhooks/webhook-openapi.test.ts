@@ -19,3 +19,16 @@ test('the OpenAPI document has a webhooks entry for every event type, with its b
   assert.ok(doc.paths[`${api}/webhooks/{endpointId}/deliveries`].get);
   assert.ok(doc.paths['/admin/webhooks'].post);
 });
+
+test('the document\'s example of POST /webhooks is accepted as it is by a fresh sandbox', async () => {
+  const sandbox = await buildTestApp({ env: { AUTOFIN_ENV: 'sandbox' } });
+  try {
+    const doc = (await sandbox.app.inject({ method: 'GET', url: `${api}/openapi.json` })).json();
+    const [example] = doc.components.schemas.WebhookEndpointCreate.examples;
+    const res = await sandbox.app.inject({ method: 'POST', url: `${api}/webhooks`, headers: sandbox.partner.headers, payload: example });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(res.json().url, example.url);
+  } finally {
+    await sandbox.close();
+  }
+});

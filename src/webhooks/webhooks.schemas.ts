@@ -16,7 +16,7 @@ const description = Type.String({ maxLength: 500 });
 
 export const WebhookEndpointCreate = Type.Object(
   { url, eventTypes: Type.Optional(nullable(EventTypes)), description: Type.Optional(nullable(description)) },
-  { $id: 'WebhookEndpointCreate', additionalProperties: false, examples: [{ url: 'https://partner.example/hooks/autofin', eventTypes: ['lead.verified', 'lead.prequalification_decided'] }] },
+  { $id: 'WebhookEndpointCreate', additionalProperties: false, examples: [{ url: 'http://127.0.0.1:8080/hooks/autofin', eventTypes: ['lead.verified', 'lead.prequalification_decided'] }] },
 );
 
 export const WebhookEndpointUpdate = Type.Object(
