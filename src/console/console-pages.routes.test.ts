@@ -87,6 +87,26 @@ describe('operator console: pages', () => {
     assert.equal(missing.statusCode, 404);
   });
 
+  test("a partner's right-to-left override cannot reorder what the inbox and the lead page show", async () => {
+    // Written as escapes: the characters themselves would reorder this source file too.
+    const reference = 'STOCK-\u202Efdp.exe\u2066';
+    const created = await t.app.inject({
+      method: 'POST', url: `${api}/leads`, headers: t.partner.headers,
+      payload: { autoFinB2BLeadCreatePayload: { externalAutoId: reference } },
+    });
+    assert.equal(created.statusCode, 201, show(created));
+    const leadId = created.json().id as string;
+    // The partner reads back what it sent: the API keeps the text as given.
+    const read = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}`, headers: t.partner.headers });
+    assert.equal(read.json().externalAutoId, reference);
+    for (const url of ['/console/leads', `/console/leads/${leadId}`]) {
+      const res = await admin.get(url);
+      assert.equal(res.statusCode, 200, show(res));
+      assert.match(res.body, /STOCK-\uFFFDfdp\.exe\uFFFD/);
+      assert.doesNotMatch(res.body, /\p{Bidi_Control}/u);
+    }
+  });
+
   test('a credential is created with its secret shown once, then revoked after a confirmation page', async () => {
     const companyPage = await admin.get(`/console/companies/${t.partner.companyId}`);
     assert.equal(companyPage.statusCode, 200);
