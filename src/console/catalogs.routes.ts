@@ -73,6 +73,8 @@ export const catalogsRoutes =
  * token is refused before a byte of its file is kept.
  */
 async function readImportForm(upload: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+  // Any other form is checked as every console form is (and then lacks its file).
+  if (!request.isMultipart()) return csrfChecked(upload, request, reply);
   const body: Record<string, unknown> = {};
   request.body = body;
   let checked = false;

@@ -221,6 +221,9 @@ describe('operator console: importing a catalog', () => {
       assert.equal(res.statusCode, 403, `${token}: ${show(res)}`);
       assert.match(res.body, /Acceso denegado/);
     }
+    // The same route sent a plain form: its token is checked as any form's, then the missing file is a 400.
+    assert.equal((await admin.post('/console/catalogs/import', { _csrf: 'forged', kind: 'vehicles' })).statusCode, 403);
+    assert.equal((await admin.post('/console/catalogs/import', { kind: 'vehicles' })).statusCode, 400);
     const brands = await t.app.inject({ method: 'GET', url: `${api}/catalogs/years/2032/brands`, headers: t.partner.headers });
     assert.doesNotMatch(brands.body, /FORJA/, show(brands));
   });
