@@ -1,9 +1,11 @@
 /**
  * Catalogs: what is in force and importing a new file (a form upload; the same import, parser and
  * limits as `PUT /admin/catalogs/…`). A refused file changes nothing and names its first problem.
+ * The form's CSRF token is a field of the upload, sent before the file (never in the URL, which
+ * request logs keep).
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import fastifyMultipart, { type MultipartFile } from '@fastify/multipart';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
 import { Type, type Static } from 'typebox';
 import { catalogKinds, CatalogFileError, type CatalogKind } from '../catalogs/catalog-file.ts';
 import type { CatalogStore } from '../catalogs/catalog-store.ts';
@@ -37,20 +39,14 @@ export const catalogsRoutes =
 
     app.get('/catalogs', { schema: { hide: true } }, (request, reply) => show(request, reply));
 
-    // The upload is parsed in this scope only: fields and the file's bytes become the body.
+    // The upload is parsed in this scope only: its fields and the file's bytes become the body.
     await app.register(async (upload) => {
-      await upload.register(fastifyMultipart, {
-        attachFieldsToBody: 'keyValues',
-        limits: { fileSize: catalogBodyLimitBytes, files: 1, fields: 4 },
-        onFile: async (part: MultipartFile & { value?: unknown }) => {
-          part.value = await part.toBuffer();
-        },
-      });
+      await upload.register(fastifyMultipart, { limits: { fileSize: catalogBodyLimitBytes, files: 1, fields: 4 } });
       upload.post<{ Body: Static<typeof ImportForm> }>(
         '/catalogs/import',
         {
-          bodyLimit: catalogBodyLimitBytes + 64 * 1024, config: { csrfAfterUpload: true },
-          preValidation: (request, reply, done) => upload.csrfProtection(request, reply, done),
+          bodyLimit: catalogBodyLimitBytes + 64 * 1024, config: { csrfInUpload: true },
+          preValidation: (request, reply) => readImportForm(upload, request, reply),
           schema: { hide: true, body: ImportForm },
         },
         async (request, reply) => {
@@ -70,3 +66,40 @@ export const catalogsRoutes =
       );
     });
   };
+
+/**
+ * Reads the upload's parts in their order into the body. The CSRF token must come before the file: it
+ * is checked when the file starts (or at the end when there is none), so a request without a valid
+ * token is refused before a byte of its file is kept.
+ */
+async function readImportForm(upload: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+  // Any other form is checked as every console form is (and then lacks its file).
+  if (!request.isMultipart()) return csrfChecked(upload, request, reply);
+  const body: Record<string, unknown> = {};
+  request.body = body;
+  let checked = false;
+  for await (const part of request.parts()) {
+    if (part.type === 'field') {
+      body[part.fieldname] = part.value;
+      continue;
+    }
+    if (!checked) {
+      // Refused: the file is read to its end and dropped, so the connection stays usable.
+      await csrfChecked(upload, request, reply).catch((error: unknown) => {
+        part.file.resume();
+        throw error;
+      });
+      checked = true;
+    }
+    body[part.fieldname] = await part.toBuffer();
+  }
+  if (!checked) await csrfChecked(upload, request, reply);
+}
+
+/** The CSRF plugin's check of `request.body._csrf`; the plugin sends its refusal, here it is thrown. */
+function csrfChecked(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const refusing = Object.create(reply, { send: { value: (error: Error) => reject(error) } }) as FastifyReply;
+    app.csrfProtection(request, refusing, () => resolve());
+  });
+}

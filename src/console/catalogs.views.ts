@@ -3,7 +3,7 @@ import type { CatalogMeta } from '../catalogs/catalogs.repository.ts';
 import type { CatalogKind } from '../catalogs/catalog-file.ts';
 import { html, type Html } from './html.ts';
 import { count, dateTime } from './format.ts';
-import { page, type Notice, type PageContext } from './layout.ts';
+import { csrfField, page, type Notice, type PageContext } from './layout.ts';
 
 export const catalogNames: Record<CatalogKind, string> = {
   vehicles: 'Vehículos',
@@ -20,7 +20,7 @@ export function catalogsPage(
 <tbody>${catalogs.map((c) => html`<tr><td>${catalogNames[c.kind]}</td><td>${count(c.meta?.rowCount)}</td><td>${dateTime(c.meta?.importedAt)}</td><td><code class="hash">${c.meta?.sha256 ?? '—'}</code></td></tr>`)}</tbody></table></div>
 <section class="card" aria-labelledby="importar"><h2 id="importar">Importar un archivo</h2>
 <p>CSV en UTF-8 con el encabezado documentado, o el mismo CSV comprimido con gzip. El archivo se toma completo o se rechaza completo; el catálogo vigente no cambia si hay un error.</p>
-<form method="post" action="/console/catalogs/import?_csrf=${context.csrf}" enctype="multipart/form-data">
+<form method="post" action="/console/catalogs/import" enctype="multipart/form-data">${csrfField(context.csrf)}
 <label for="kind">Catálogo</label><select id="kind" name="kind">${catalogs.map((c) => html`<option value="${c.kind}">${catalogNames[c.kind]}</option>`)}</select>
 <label for="file">Archivo</label><input id="file" name="file" type="file" required accept=".csv,.gz,text/csv,application/gzip">
 <button type="submit">Importar</button></form></section>`, notice);

@@ -14,18 +14,27 @@ async function operator(t: TestApp, role: 'admin' | 'analyst', email: string) {
   return res.json() as { id: string };
 }
 
-/** The catalog form as a browser sends it (multipart, with the page's CSRF token). */
-function catalogUpload(t: TestApp, browser: ReturnType<typeof consoleClient>, kind: string, file: string) {
+/**
+ * The catalog form as a browser sends it: multipart, the page's CSRF token a field before the file.
+ * `token` moves it after the file or into the query string (as the form once did), to prove both refused.
+ */
+function catalogUpload(
+  t: TestApp, browser: ReturnType<typeof consoleClient>, kind: string, file: string,
+  token: 'before-file' | 'after-file' | 'query' = 'before-file',
+) {
   const boundary = 'formboundary1234';
+  const csrf = [`--${boundary}`, 'Content-Disposition: form-data; name="_csrf"', '', browser.csrf()];
   const body = [
-    `--${boundary}`, 'Content-Disposition: form-data; name="_csrf"', '', browser.csrf(),
+    ...(token === 'before-file' ? csrf : []),
     `--${boundary}`, 'Content-Disposition: form-data; name="kind"', '', kind,
     `--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="catalog.csv"', 'Content-Type: text/csv', '', file,
+    ...(token === 'after-file' ? csrf : []),
     `--${boundary}--`, '',
   ].join('\r\n');
   const cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  const query = token === 'query' ? `?_csrf=${encodeURIComponent(browser.csrf())}` : '';
   return t.app.inject({
-    method: 'POST', url: '/console/catalogs/import', payload: body,
+    method: 'POST', url: `/console/catalogs/import${query}`, payload: body,
     headers: { host: 'console.example.mx', cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
   });
 }
@@ -76,6 +85,26 @@ describe('operator console: pages', () => {
     assert.notEqual(record.operatorId, 'admin-token');
     const missing = await admin.get('/console/leads/00000000-0000-4000-8000-000000000000');
     assert.equal(missing.statusCode, 404);
+  });
+
+  test("a partner's right-to-left override cannot reorder what the inbox and the lead page show", async () => {
+    // Written as escapes: the characters themselves would reorder this source file too.
+    const reference = 'STOCK-\u202Efdp.exe\u2066';
+    const created = await t.app.inject({
+      method: 'POST', url: `${api}/leads`, headers: t.partner.headers,
+      payload: { autoFinB2BLeadCreatePayload: { externalAutoId: reference } },
+    });
+    assert.equal(created.statusCode, 201, show(created));
+    const leadId = created.json().id as string;
+    // The partner reads back what it sent: the API keeps the text as given.
+    const read = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}`, headers: t.partner.headers });
+    assert.equal(read.json().externalAutoId, reference);
+    for (const url of ['/console/leads', `/console/leads/${leadId}`]) {
+      const res = await admin.get(url);
+      assert.equal(res.statusCode, 200, show(res));
+      assert.match(res.body, /STOCK-\uFFFDfdp\.exe\uFFFD/);
+      assert.doesNotMatch(res.body, /\p{Bidi_Control}/u);
+    }
   });
 
   test('a credential is created with its secret shown once, then revoked after a confirmation page', async () => {
@@ -170,5 +199,32 @@ describe('operator console: importing a catalog', () => {
     const brands = await t.app.inject({ method: 'GET', url: `${api}/catalogs/years/2031/brands`, headers: t.partner.headers });
     assert.equal(brands.statusCode, 200, show(brands));
     assert.match(brands.body, /ACME/);
+  });
+
+  test('the form carries its CSRF token as a field before the file, never in its URL', async () => {
+    const admin = consoleClient(t.app);
+    await admin.signIn('admin@lender.mx', password);
+    const page = await admin.get('/console/catalogs');
+    const form = /<form method="post" action="([^"]*)" enctype="multipart\/form-data">([\s\S]*?)<\/form>/.exec(page.body);
+    assert.ok(form, page.body);
+    assert.equal(form[1], '/console/catalogs/import');
+    assert.ok(form[2].indexOf('name="_csrf"') >= 0 && form[2].indexOf('name="_csrf"') < form[2].indexOf('type="file"'), form[2]);
+  });
+
+  test('a token in the query string or after the file is refused with 403 and the catalog stays', async () => {
+    const admin = consoleClient(t.app);
+    await admin.signIn('admin@lender.mx', password);
+    await admin.get('/console/catalogs');
+    const rows = ['2032,9002,FORJA,9102,COUPE,900101,BASE,manual'];
+    for (const token of ['query', 'after-file'] as const) {
+      const res = await catalogUpload(t, admin, 'vehicles', [vehicleColumns.join(','), ...rows, ''].join('\n'), token);
+      assert.equal(res.statusCode, 403, `${token}: ${show(res)}`);
+      assert.match(res.body, /Acceso denegado/);
+    }
+    // The same route sent a plain form: its token is checked as any form's, then the missing file is a 400.
+    assert.equal((await admin.post('/console/catalogs/import', { _csrf: 'forged', kind: 'vehicles' })).statusCode, 403);
+    assert.equal((await admin.post('/console/catalogs/import', { kind: 'vehicles' })).statusCode, 400);
+    const brands = await t.app.inject({ method: 'GET', url: `${api}/catalogs/years/2032/brands`, headers: t.partner.headers });
+    assert.doesNotMatch(brands.body, /FORJA/, show(brands));
   });
 });

@@ -24,8 +24,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A console page anyone may open (sign-in, assets); every other one needs a session. */
     consolePublic?: boolean;
-    /** A multipart form: its CSRF token is checked by the route, once the upload's fields are read. */
-    csrfAfterUpload?: boolean;
+    /** A multipart form: the route checks its CSRF token itself, a field read from the upload before the file. */
+    csrfInUpload?: boolean;
   }
 }
 

@@ -79,8 +79,8 @@ export const consolePlugin =
     });
     // Every form, sign-in included, carries the CSRF token: checked before the body is validated.
     app.addHook('preValidation', (request, reply, done) => {
-      // An upload's fields are read by a hook of its own scope: such a route checks the token itself, after it.
-      if (request.method !== 'POST' || request.routeOptions.config.csrfAfterUpload) return done();
+      // An upload's fields are read by its route, in order: such a route checks the token itself, before the file.
+      if (request.method !== 'POST' || request.routeOptions.config.csrfInUpload) return done();
       app.csrfProtection(request, reply, done);
     });
     app.addHook('onSend', async (request, reply, payload) => {

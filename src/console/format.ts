@@ -11,6 +11,10 @@ const dateTimeFormat = new Intl.DateTimeFormat('es-MX', {
   hourCycle: 'h23',
 });
 const dateFormat = new Intl.DateTimeFormat('es-MX', { timeZone: consoleTimeZone, year: 'numeric', month: 'short', day: 'numeric' });
+// Calendar dates and months are days, not moments: formatted as written, in UTC, never shifted.
+const calendarDateFormat = new Intl.DateTimeFormat('es-MX', { timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric' });
+const monthFormat = new Intl.DateTimeFormat('es-MX', { timeZone: 'UTC', year: 'numeric', month: 'long' });
+const percentFormat = new Intl.NumberFormat('es-MX', { style: 'percent', maximumFractionDigits: 2 });
 const moneyFormat = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', currencyDisplay: 'code' });
 const numberFormat = new Intl.NumberFormat('es-MX');
 
@@ -24,6 +28,21 @@ export function dateOnly(value: string | Date | null | undefined): string {
   if (value === null || value === undefined) return '—';
   return dateFormat.format(typeof value === 'string' ? new Date(value) : value);
 }
+
+/** A calendar date as written in Spanish ("12 de abril de 1985"); the text itself when it is not YYYY-MM-DD. */
+export function calendarDate(value: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const time = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : Number.NaN;
+  return Number.isNaN(time) ? value : calendarDateFormat.format(time);
+}
+
+/** A month of a year ("marzo de 2015"). */
+export function monthOfYear(value: { year: number; month: number }): string {
+  return monthFormat.format(Date.UTC(value.year, value.month - 1, 1));
+}
+
+/** A share (0.1) as a percentage ("10%"). */
+export const percent = (value: number): string => percentFormat.format(value);
 
 /** An amount in pesos ("MXN 350,000.00"); "—" when absent. */
 export function money(value: number | null | undefined): string {

@@ -2,7 +2,14 @@
 import { leadStatuses } from '../leads/lead-status.ts';
 import type { LenderLeadsService } from '../lender/lender-leads.service.ts';
 import { html, type Html } from './html.ts';
-import { count, dateTime, decisionLabels, label, money, outcomeLabels, plain, plainCode, statusLabels } from './format.ts';
+import {
+  calendarDate, count, dateTime, decisionLabels, label, money, monthOfYear, outcomeLabels, percent, plain, plainCode,
+  statusLabels,
+} from './format.ts';
+import {
+  bureauProviderLabels, enumLabels, eventLabels, fieldLabels, fieldPathLabel, reasonLabels, ruleLabels, shareKeys,
+  thresholdLabels, warningLabels,
+} from './lead-labels.ts';
 import { page, type Notice, type PageContext } from './layout.ts';
 
 export interface InboxFilter {
@@ -74,29 +81,35 @@ export function inboxPage(
   return page({ ...context, section: 'leads' }, 'Solicitudes', html`${form}${counts}${table}${more}`, input.notice);
 }
 
-const fieldLabels: Record<string, string> = {
-  downPayment: 'Enganche', term: 'Plazo (meses)', purchaseIntention: 'Intención de compra', phone: 'Teléfono',
-  email: 'Correo electrónico', street: 'Calle', number: 'Número', interior: 'Interior', neighborhood: 'Colonia',
-  zipCode: 'Código postal', city: 'Ciudad', state: 'Estado', municipality: 'Municipio', id: 'Clave', price: 'Precio',
-  year: 'Año', brand: 'Marca', model: 'Modelo', version: 'Versión', income: 'Ingreso mensual',
-  employmentType: 'Tipo de empleo', businessLine: 'Giro', employmentCompany: 'Empresa donde trabaja',
-  jobPosition: 'Puesto', jobTitle: 'Cargo', startEmploymentDate: 'Inicio del empleo', startDate: 'Inicio',
-  firstName: 'Nombre', secondName: 'Segundo nombre', lastName: 'Apellido paterno', secondLastName: 'Apellido materno',
-  birthDate: 'Fecha de nacimiento', rfc: 'RFC', amountFinanced: 'Monto a financiar', annualRate: 'Tasa anual (%)',
-  monthlyPayment: 'Pago mensual', cat: 'CAT (%)',
-};
-const moneyFields = new Set(['downPayment', 'price', 'income', 'amountFinanced', 'monthlyPayment']);
+const moneyFields = new Set(['downPayment', 'price', 'income', 'amountFinanced', 'monthlyPayment', 'reportedMonthlyDebts']);
+const dateFields = new Set(['birthDate', 'startEmploymentDate', 'date']);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function facts(entries: [string, Html | string][]): Html {
   return html`<dl class="facts">${entries.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`;
 }
 
+/** A value as people write it: amounts in pesos, dates and months in words, codes in Spanish, names not ids. */
 function valueOf(key: string, value: unknown): string {
   if (moneyFields.has(key) && typeof value === 'number') return money(value);
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    return Object.entries(value).map(([k, v]) => `${fieldLabels[k] ?? k}: ${plainCode(k, v)}`).join(', ');
+  if (shareKeys.has(key) && typeof value === 'number') return percent(value);
+  if (typeof value === 'string' && enumLabels[key]) return label(enumLabels[key], value);
+  if (typeof value === 'string' && dateFields.has(key)) return calendarDate(value);
+  if (Array.isArray(value)) return value.length ? value.map((v) => valueOf(key, v)).join('; ') : '—';
+  if (isRecord(value)) {
+    // A catalog entry ({ id, name }: a state, a brand, a model) is its name; { year, month } a month.
+    if (typeof value.name === 'string') return value.name;
+    if (typeof value.year === 'number' && typeof value.month === 'number') return monthOfYear({ year: value.year, month: value.month });
+    return described(value, fieldLabels);
   }
   return plainCode(key, value);
+}
+
+/** "Label: value, …" for a small object (a rule's inputs or thresholds), each key in Spanish. */
+function described(values: Record<string, unknown>, names: Record<string, string>): string {
+  const entries = Object.entries(values);
+  return entries.length ? entries.map(([k, v]) => `${names[k] ?? fieldLabels[k] ?? k}: ${valueOf(k, v)}`).join(', ') : '—';
 }
 
 function section(id: string, title: string, value: object | null, erased: boolean): Html {
@@ -123,18 +136,18 @@ export function leadPage(context: PageContext, lead: LeadRead, companyName: stri
     ? html`<section aria-labelledby="decision" class="card"><h2 id="decision">Decisión</h2>${facts([
         ['Resultado', label(decisionLabels, lead.prequalification.decision)],
         ['Evaluada', dateTime(lead.prequalification.evaluatedAt)],
-        ['Motivos', lead.prequalification.reasons.length ? lead.prequalification.reasons.join(', ') : '—'],
+        ['Motivos', lead.prequalification.reasons.map((r) => label(reasonLabels, r.code)).join('; ') || '—'],
       ])}${offer ? html`<h3>Oferta</h3>${facts(Object.entries(offer).map(([k, v]) => [fieldLabels[k] ?? k, valueOf(k, v)]))}` : ''}</section>`
     : '';
   const warnings = html`<section aria-labelledby="advertencias" class="card"><h2 id="advertencias">Advertencias</h2>${
     lead.warnings.length === 0
       ? html`<p>Sin advertencias.</p>`
-      : html`<ul>${lead.warnings.map((w) => html`<li><code>${w.code}</code> ${w.message}${w.field ? ` (${w.field})` : ''}</li>`)}</ul>`
+      : html`<ul>${lead.warnings.map((w) => html`<li>${label(warningLabels, w.code)}${w.field ? ` (${fieldPathLabel(w.field)})` : ''}</li>`)}</ul>`
   }</section>`;
   const consent = html`<section aria-labelledby="consentimiento" class="card"><h2 id="consentimiento">Consentimiento</h2>${
     lead.consent
       ? facts([
-          ['Canal', lead.consent.channel === 'SMS' ? 'SMS' : lead.consent.channel === 'EMAIL' ? 'Correo electrónico' : lead.consent.channel],
+          ['Canal', valueOf('channel', lead.consent.channel)],
           ['Destino', lead.consent.destination ?? '—'],
           ['PIN enviado', dateTime(lead.consent.pinSentAt)],
           ['PIN confirmado', dateTime(lead.consent.confirmedAt)],
@@ -148,7 +161,7 @@ export function leadPage(context: PageContext, lead: LeadRead, companyName: stri
   const bureau = html`<section aria-labelledby="buro" class="card"><h2 id="buro">Buró de crédito</h2>${
     lead.bureau
       ? facts([
-          ['Proveedor', lead.bureau.provider],
+          ['Proveedor', label(bureauProviderLabels, lead.bureau.provider)],
           ['Consultado', dateTime(lead.bureau.queriedAt)],
           ['Sin historial', lead.bureau.noRecord ? 'Sí' : 'No'],
           ['Puntaje', plain(lead.bureau.score)],
@@ -163,13 +176,13 @@ export function leadPage(context: PageContext, lead: LeadRead, companyName: stri
     lead.explanation
       ? html`<p>Versión de las reglas: <strong>${lead.explanation.rulesVersion}</strong></p>
 <div class="scroll" tabindex="0" role="region" aria-label="Resultado de cada regla"><table><caption>Resultado de cada regla</caption><thead><tr><th scope="col">Regla</th><th scope="col">Resultado</th><th scope="col">Datos</th><th scope="col">Umbral</th><th scope="col">Motivo</th></tr></thead>
-<tbody>${lead.explanation.rules.map((r) => html`<tr><td><code>${r.rule}</code></td><td>${label(outcomeLabels, r.outcome)}</td><td>${r.inputs ? plain(r.inputs) : '—'}</td><td>${plain(r.threshold)}</td><td>${r.reason ? r.reason.message : '—'}</td></tr>`)}</tbody></table></div>`
+<tbody>${lead.explanation.rules.map((r) => html`<tr><td>${label(ruleLabels, r.rule)}</td><td>${label(outcomeLabels, r.outcome)}</td><td>${r.inputs ? described(r.inputs, fieldLabels) : '—'}</td><td>${described(r.threshold, thresholdLabels)}</td><td>${r.reason ? label(reasonLabels, r.reason.code) : '—'}</td></tr>`)}</tbody></table></div>`
       : html`<p>Aún no se ha evaluado.</p>`
   }</section>`;
   const events = html`<section aria-labelledby="eventos" class="card"><h2 id="eventos">Eventos</h2>${
     lead.events.length === 0
       ? html`<p>Sin eventos.</p>`
-      : html`<ol class="timeline">${lead.events.map((e) => html`<li><time datetime="${e.at}">${dateTime(e.at)}</time> <code>${e.type}</code>${e.fields?.length ? html` — ${e.fields.join(', ')}` : ''}</li>`)}</ol>`
+      : html`<ol class="timeline">${lead.events.map((e) => html`<li><time datetime="${e.at}">${dateTime(e.at)}</time> ${label(eventLabels, e.type)}${e.fields?.length ? html` — ${e.fields.map(fieldPathLabel).join(', ')}` : ''}</li>`)}</ol>`
   }</section>`;
   return page({ ...context, section: 'leads' }, `Solicitud ${shortId(lead.id)}`, html`
 <p><a href="/console/leads">← Volver a las solicitudes</a></p>

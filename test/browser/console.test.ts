@@ -1,8 +1,9 @@
 /**
  * The operator console in a real browser (Chromium through playwright-core): a loan officer signs in,
- * filters the inbox to pre-qualified leads, opens one and reads its consent receipt and explanation;
- * an admin creates and revokes a credential and redelivers a webhook; a forged form is refused; "Salir"
- * signs out; an analyst cannot reach the credential pages. axe-core checks every page (no serious or
+ * filters the inbox to pre-qualified leads, opens one and reads it all in Spanish (consent receipt,
+ * explanation, sections, events); an admin creates and revokes a credential, redelivers a webhook and
+ * imports a catalog file; a forged form is refused; "Salir" signs out; an analyst cannot reach the
+ * credential pages. axe-core checks every page (no serious or
  * critical violation) and the inbox and lead pages are photographed for the README.
  */
 import { after, before, describe, test } from 'node:test';
@@ -11,6 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { api, show } from '../helper.ts';
 import { sandboxRfc } from '../lead-fixture.ts';
 import { verifiedLead } from '../../src/lender/lender-fixture.ts';
+import { vehicleColumns } from '../../src/catalogs/catalog-file.ts';
 import { assertAccessible } from './accessibility.ts';
 import { browserTests, launchChromium } from './chromium.ts';
 import { startListeningService, type ListeningService } from './listening-service.ts';
@@ -45,7 +47,10 @@ describe('the operator console in a browser', { skip: browserTests.skip }, () =>
 
   before(async () => {
     // The lender's CRM resolves to a public address (its deliveries then fail, which is what a redelivery is for).
-    service = await startListeningService({ webhookResolver: async () => [{ address: '93.184.216.34', family: 4 }] });
+    // A catalog store of its own: the import below replaces this service's vehicle catalog only.
+    service = await startListeningService({
+      webhookResolver: async () => [{ address: '93.184.216.34', family: 4 }], ownCatalogStore: true,
+    });
     const t = service.testApp;
     for (const [role, email] of [['admin', 'admin@lender.mx'], ['analyst', 'analyst@lender.mx']]) {
       const res = await t.app.inject({ method: 'POST', url: '/admin/operators', headers: t.admin, payload: { name: `Ana (${role})`, role, email, password } });
@@ -92,6 +97,7 @@ describe('the operator console in a browser', { skip: browserTests.skip }, () =>
     assert.match(await explanation.innerText(), /Versión de las reglas/);
     assert.ok((await explanation.locator('tbody tr').count()) > 0, 'one row per rule');
     assert.doesNotMatch(await page.title(), /Anacleta|Zubizarreta|SAND/);
+    await assertReadsInSpanish(page);
     await accessible('lead');
     await screenshot(page, 'console-lead', { phone: true });
   });
@@ -132,6 +138,30 @@ describe('the operator console in a browser', { skip: browserTests.skip }, () =>
       await accessible(link);
     }
     assert.match(await page.locator('main').innerText(), /Lectura de solicitud/);
+  });
+
+  test('an admin imports a small catalog file: the page shows the result, the token in no URL', async () => {
+    const urls: string[] = [];
+    page.on('request', (request) => urls.push(request.url()));
+    await page.getByRole('link', { name: 'Catálogos', exact: true }).click();
+    const form = page.locator('form[enctype="multipart/form-data"]');
+    const token = await form.locator('input[name="_csrf"]').inputValue();
+    assert.ok(token.length > 10);
+    await page.getByLabel('Catálogo', { exact: true }).selectOption({ label: 'Vehículos' });
+    const rows = ['2033,9003,NAVEGA,9103,SEDAN,900201,BASE,manual', '2033,9003,NAVEGA,9103,SEDAN,900202,PLUS,automatic'];
+    await page.getByLabel('Archivo', { exact: true }).setInputFiles({
+      name: 'vehiculos.csv', mimeType: 'text/csv', buffer: Buffer.from([vehicleColumns.join(','), ...rows, ''].join('\n')),
+    });
+    await page.getByRole('button', { name: 'Importar' }).click();
+    await page.waitForURL(/\/console\/catalogs\?notice=catalog-imported$/);
+    await page.getByText('Catálogo importado', { exact: false }).waitFor();
+    assert.match(await page.locator('tr', { hasText: 'Vehículos' }).innerText(), /Vehículos\s+2\s/);
+    await accessible('catalog imported');
+    page.removeAllListeners('request');
+    assert.ok(urls.some((u) => u.endsWith('/console/catalogs/import')), urls.join('\n'));
+    for (const url of urls) assert.ok(!url.includes('_csrf') && !url.includes(encodeURIComponent(token)) && !url.includes(token), url);
+    const brands = await service.testApp.app.inject({ method: 'GET', url: `${api}/catalogs/years/2033/brands`, headers: service.testApp.partner.headers });
+    assert.match(brands.body, /NAVEGA/, show(brands));
   });
 
   test('a forged form without the CSRF token is refused and changes nothing', async () => {
@@ -183,3 +213,40 @@ describe('the operator console in a browser', { skip: browserTests.skip }, () =>
     }
   });
 });
+
+/**
+ * A full lead's page as an operator reads it: names, not catalog ids; dates and months in words; every
+ * code in Spanish; no field name or enum value of the API.
+ */
+async function assertReadsInSpanish(page: Page) {
+  const fact = async (sectionId: string, term: string) =>
+    (await page.locator(`section[aria-labelledby="${sectionId}"] dt`, { hasText: new RegExp(`^${term}$`) })
+      .locator('xpath=following-sibling::dd[1]').innerText()).trim();
+  assert.equal(await fact('domicilio', 'Estado'), 'Ciudad de México');
+  assert.equal(await fact('domicilio', 'Colonia en el código postal'), 'Sí');
+  assert.match(await fact('vehiculo', 'Marca'), /^[A-ZÁÉÍÓÚÑ][\w .-]*$/);
+  assert.match(await fact('vehiculo', 'Modelo'), /^[A-ZÁÉÍÓÚÑ0-9][\w .-]*$/);
+  assert.equal(await fact('empleo', 'Inicio'), 'marzo de 2015');
+  assert.equal(await fact('prestamo', 'Intención de compra'), 'En el próximo mes');
+  assert.equal(await fact('persona', 'Fecha de nacimiento'), '12 de abril de 1985');
+  assert.equal(await fact('buro', 'Proveedor'), 'Buró de pruebas (sandbox)');
+  const events = await page.locator('section[aria-labelledby="eventos"]').innerText();
+  for (const event of ['Solicitud creada', 'Domicilio guardado', 'PIN confirmado', 'Precalificación evaluada']) {
+    assert.match(events, new RegExp(event));
+  }
+  const explanation = await page.locator('section[aria-labelledby="explicacion"]').innerText();
+  assert.match(explanation, /Edad del solicitante/);
+  assert.match(explanation, /Enganche mínimo: 10%/);
+  // Every text but the consent receipt's identifiers (a consumer key, a request id) is checked for API names.
+  const consent = await page.locator('section[aria-labelledby="consentimiento"]').innerText();
+  const shown = (await page.locator('main').innerText()).replace(consent, '');
+  for (const raw of [
+    /\b[A-Z]+(?:_[A-Z]+)+\b/, // an enum: WITHIN_A_MONTH, LEAD_CREATED, ALLOW_WITH_MIN_DOWN_PAYMENT
+    /\b[a-z]+[A-Z]\w*\b/, // a field name: neighborhoodMatched, startDate
+    /\b[a-z]+(?:-[a-z]+)+\b/, // a rule's name: applicant-age
+    /\bname:|\bmonth:|Clave: \d+,/, // a structure written out
+    /\[object Object\]/,
+  ]) {
+    assert.doesNotMatch(shown, raw);
+  }
+}
