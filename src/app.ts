@@ -82,8 +82,8 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
   app.addSchema(ErrorResponse);
   registerConnectionPolicy(app, { draining });
   registerJsonParser(app);
-  registerErrorHandler(app, clock);
-  registerUnknownRouteHandler(app, clock);
+  const unknownRoute = registerUnknownRouteHandler(app, clock);
+  registerErrorHandler(app, clock, unknownRoute);
   registerMetrics(app, metrics, config.adminToken);
   await registerOpenApi(app, { sandboxGuide: container.sandbox !== undefined });
   if (container.sandbox) await app.register(sandboxGuideRoute());

@@ -7,6 +7,7 @@ import { api, buildTestApp, type TestApp } from '../../test/helper.ts';
 import { systemClock } from '../shared/clock.ts';
 import { registerConnectionPolicy } from './connection-policy.ts';
 import { registerErrorHandler } from './error-handler.ts';
+import { registerUnknownRouteHandler } from './unknown-route.ts';
 
 /**
  * Slow and oversized clients against a listening app with small limits (1 s for a request, 0.5 s
@@ -204,7 +205,7 @@ describe('while the process stops (draining)', () => {
     let draining = false;
     const app = Fastify({ genReqId: () => 'req-drain' });
     registerConnectionPolicy(app, { draining: () => draining });
-    registerErrorHandler(app, systemClock);
+    registerErrorHandler(app, systemClock, registerUnknownRouteHandler(app, systemClock));
     app.get('/thing', async () => ({ ok: true }));
     await app.ready();
     const before = await app.inject({ url: '/thing' });

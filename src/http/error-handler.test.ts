@@ -1,9 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { setImmediate as tick } from 'node:timers/promises';
 import type { LightMyRequestResponse } from 'fastify';
-import { buildTestApp, show, type TestApp } from '../../test/helper.ts';
+import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 
 const internalDetail = 'relation "leads_secret_table" does not exist at /srv/autofin/src/db.ts:42';
 type Field = { field: string; errorDetail: string };
@@ -88,11 +89,35 @@ describe('every failure is rendered as an ErrorResponse', () => {
       ['POST', '/health/live', /\bGET\b/],
       ['PUT', `/admin/companies/${randomUUID()}/credentials`, /^GET, (HEAD, )?POST$/],
       ['PATCH', '/admin/companies', /^GET, (HEAD, )?POST$/],
+      ['OPTIONS', '/admin/leads/purge', /^POST$/],
+      ['QUERY', `${api}/leads`, /^GET, (HEAD, )?POST$/],
+      ['PROPFIND', `${api}/leads`, /^GET, (HEAD, )?POST$/],
     ];
     for (const [method, url, allow] of cases) {
       const res = await t.app.inject({ method: method as 'GET', url });
       assertErrorResponse(res, 405, 4050, 'Method Not Allowed');
       assert.match(String(res.headers.allow), allow, `${method} ${url}: Allow ${res.headers.allow}`);
+    }
+  });
+
+  test('QUERY over a real connection, with or without a content type, is 405 like any other method', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as { port: number };
+    const heads = [
+      `QUERY ${api}/leads HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+      `QUERY ${api}/leads HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    ];
+    for (const head of heads) {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.write(head));
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+      assert.match(answer, /^HTTP\/1\.1 405 /, answer);
+      assert.match(answer, /\r\nallow: GET, (HEAD, )?POST\r\n/i, answer);
+      assert.match(answer, /"code":4050/, answer);
     }
   });
 

@@ -52,10 +52,16 @@ function fromFastifyError(
   return undefined;
 }
 
-export function registerErrorHandler(app: FastifyInstance, clock: Clock): void {
+/**
+ * `unknownRoute` answers a request that no route takes but that Fastify refused before its not-found
+ * handler ran (a `QUERY` without a content type): the same 404 or 405 as any other method.
+ */
+export function registerErrorHandler(app: FastifyInstance, clock: Clock, unknownRoute: (url: string) => AppError): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     const style = request.routeOptions?.config?.invalidInput;
-    const known = error instanceof AppError ? error : fromFastifyError(request, error, style);
+    const known = error instanceof AppError
+      ? error
+      : request.is404 ? unknownRoute(request.url) : fromFastifyError(request, error, style);
     if (known) {
       if (known.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       return sendError(request, reply, known, clock.now());

@@ -3,12 +3,18 @@
  * `Allow`. Fastify only knows "not found", so the registered paths are kept as patterns here.
  */
 import type { FastifyInstance } from 'fastify';
-import { errors } from './app-error.ts';
+import { errors, type AppError } from './app-error.ts';
 import { sendError } from './error-response.ts';
 import type { Clock } from '../shared/clock.ts';
 
-export function registerUnknownRouteHandler(app: FastifyInstance, clock: Clock): void {
-  const routes: { pattern: RegExp; methods: Set<string> }[] = [];
+/** The answer to a request no route takes: 405 with the path's methods, or 404. */
+export type UnknownRouteError = (url: string) => AppError;
+
+export function registerUnknownRouteHandler(app: FastifyInstance, clock: Clock): UnknownRouteError {
+  // Each distinct path pattern, with its count of parameters: a path matched by a static pattern
+  // (`/admin/leads/purge`) is answered from that pattern's methods, not from a parametric one's
+  // (`/admin/leads/:leadId`) it would also match.
+  const routes: { pattern: RegExp; methods: Set<string>; params: number }[] = [];
   app.addHook('onRoute', (route) => {
     const source = route.url
       .split('/')
@@ -16,16 +22,20 @@ export function registerUnknownRouteHandler(app: FastifyInstance, clock: Clock):
       .join('/');
     const pattern = new RegExp(`^${source}/?$`);
     const methods = [route.method].flat().map((m) => m.toUpperCase());
+    const params = route.url.split('/').filter((seg) => seg.startsWith(':') || seg === '*').length;
     const existing = routes.find((r) => r.pattern.source === pattern.source);
     if (existing) methods.forEach((m) => existing.methods.add(m));
-    else routes.push({ pattern, methods: new Set(methods) });
+    else routes.push({ pattern, methods: new Set(methods), params });
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
+  const errorFor: UnknownRouteError = (url) => {
+    const path = url.split('?')[0];
+    const matching = routes.filter((route) => route.pattern.test(path));
+    const fewest = Math.min(...matching.map((route) => route.params));
     const allowed = new Set<string>();
-    for (const route of routes) if (route.pattern.test(path)) route.methods.forEach((m) => allowed.add(m));
-    const error = allowed.size > 0 ? errors.methodNotAllowed([...allowed].sort()) : errors.routeNotFound();
-    return sendError(request, reply, error, clock.now());
-  });
+    for (const route of matching) if (route.params === fewest) route.methods.forEach((m) => allowed.add(m));
+    return allowed.size > 0 ? errors.methodNotAllowed([...allowed].sort()) : errors.routeNotFound();
+  };
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, errorFor(request.url), clock.now()));
+  return errorFor;
 }
