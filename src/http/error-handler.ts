@@ -56,7 +56,11 @@ function fromFastifyError(
  * `unknownRoute` answers a request that no route takes but that Fastify refused before its not-found
  * handler ran (a `QUERY` without a content type): the same 404 or 405 as any other method.
  */
-export function registerErrorHandler(app: FastifyInstance, clock: Clock, unknownRoute: (url: string) => AppError): void {
+export function registerErrorHandler(
+  app: FastifyInstance,
+  clock: Clock,
+  unknownRoute: (url: string) => AppError,
+): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     const style = request.routeOptions?.config?.invalidInput;
     const known = error instanceof AppError
