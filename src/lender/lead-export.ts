@@ -51,12 +51,14 @@ export function exportRecord(lead: Lead): ExportRecord {
 
 /**
  * RFC 4180 quoting. A text cell a spreadsheet would run as a formula (=, +, -, @, tab, CR) gets a
- * leading apostrophe: names and addresses come from the public.
+ * leading apostrophe: names and addresses come from the public. So does one whose formula character
+ * follows blanks or separators a spreadsheet may drop or split on first (`;=…`, ` =…`, `,+…`, `|@…`):
+ * a spreadsheet set to read `;` as the separator sees a cell that starts with the formula.
  */
 export function csvCell(value: string | number | null): string {
   if (value === null) return '';
   if (typeof value === 'number') return String(value);
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const safe = /^[\s;,|]*[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
