@@ -32,10 +32,16 @@ export function table(text: string): Record<string, string>[] {
   return rows;
 }
 
-/** Every line starting with `curl` inside the ```sh blocks of `text`. */
+/** Every line inside the ```sh blocks of `text` that runs curl: `curl …` or `NAME=$(curl … | filter)`. */
 export function shellLines(text: string): string[] {
   const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
-  return blocks.flatMap((b) => b.split('\n')).filter((l) => l.startsWith('curl '));
+  return blocks.flatMap((b) => b.split('\n')).filter((l) => l.startsWith('curl ') || /^\w+=\$\(curl /.test(l));
+}
+
+/** A line `NAME=$(curl … | filter)`: the variable it sets, its curl command and the filter of the answer. */
+export function assignment(line: string): { name: string; curl: string; filter: string } | undefined {
+  const match = /^(\w+)=\$\((curl .*?) \| (.+)\)$/.exec(line);
+  return match ? { name: match[1], curl: match[2], filter: match[3] } : undefined;
 }
 
 function expand(word: string, vars: Record<string, string>): string {

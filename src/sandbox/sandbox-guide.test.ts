@@ -5,6 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { assertError, pinFrom, readyLead } from '../../test/lead-fixture.ts';
@@ -12,7 +13,7 @@ import { createSandboxBureau, sandboxProfileOf, SANDBOX_PROFILES } from '../bure
 import { checkRfc } from '../leads/rfc.ts';
 import { systemClock } from '../shared/clock.ts';
 import { magicEmails, magicPhones } from './magic-values.ts';
-import { parseCurl, section, shellLines, table } from '../../test/markdown-guide.ts';
+import { assignment, parseCurl, section, shellLines, table } from '../../test/markdown-guide.ts';
 
 const guide = readFileSync(new URL('../../docs/sandbox.md', import.meta.url), 'utf8');
 const magicSection = section(guide, 'Magic phones and e-mails');
@@ -107,12 +108,15 @@ describe('docs/sandbox.md against the sandbox', () => {
       const extra: Record<string, string> = {};
       let answer;
       for (const line of wholeLead) {
-        const call = parseCurl(line, { ...vars, ...extra });
-        const res = line.includes('/person"')
+        // `LEAD=$(curl … | sed …)`: the curl is run, and the guide's own filter (run by sh) reads its answer.
+        const assigned = assignment(line);
+        const command = assigned?.curl ?? line;
+        const call = parseCurl(command, { ...vars, ...extra });
+        const res = command.includes('/person"')
           ? await t.app.inject({ method: 'POST', url: call.url, headers: call.headers, payload: body })
-          : await run(line, extra);
-        if (call.method === 'POST' && call.url === `${api}/leads`) extra.LEAD = res.json().id;
-        if (call.url.endsWith('/messages')) extra.PIN = pinFrom(res.json().items[0].body);
+          : await run(command, extra);
+        if (assigned) extra[assigned.name] = execFileSync('sh', ['-c', assigned.filter], { input: res.body }).toString().trim();
+        if (call.url.endsWith('/messages')) assert.equal(extra.PIN, pinFrom(res.json().items[0].body), 'the guide reads the PIN');
         if (call.url.endsWith('/pin/confirmation')) answer = res;
         else assert.ok(res.statusCode < 300, `${line}\n${show(res)}`);
       }
