@@ -6,7 +6,8 @@
  * token sent as a bare key).
  */
 const keptValues = new Set([
-  'status', 'outcome', 'limit', 'cursor', 'createdFrom', 'createdTo', 'companyId', 'channel', 'eventType', 'page',
+  'status', 'outcome', 'decision', 'affiliate', 'format', 'limit', 'cursor', 'createdFrom', 'createdTo', 'companyId',
+  'channel', 'eventType', 'page',
 ]);
 const plainKey = /^[A-Za-z0-9_.[\]-]{1,32}$/;
 const maxValueLength = 128;
