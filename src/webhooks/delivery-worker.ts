@@ -53,6 +53,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   let claiming: Promise<unknown> | undefined;
   /** Woken while a claim was under way: look again once it ends. */
   let again = false;
+  /** Wakes so far: an attempt ending after one may unblock a lead's next delivery. */
+  let wakes = 0;
   let unlisten: Promise<() => Promise<void>> | undefined;
   let stopping = false;
   let started = false;
@@ -113,28 +115,32 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   }
 
   /** Leases what this process has room for; the attempts are started, not awaited. */
-  async function claim(): Promise<Promise<unknown>[]> {
+  async function claim(): Promise<{ due: DueDelivery[]; attempts: Promise<unknown>[]; full: boolean }> {
     const free = concurrency - inFlight.size;
-    if (stopping || free <= 0) return [];
+    if (stopping || free <= 0) return { due: [], attempts: [], full: free <= 0 };
     const now = clock.now();
     // The lease outlasts the longest attempt, so no other instance takes a delivery still in flight.
     const leaseUntil = new Date(now.getTime() + deps.timeoutMs + 5000);
     const claimed = repository.claimDue(now, leaseUntil, free, { perEndpoint, busy });
     claiming = claimed;
     const due = await claimed.finally(() => (claiming = undefined));
-    return due.map((d) => track(attempt(d).catch((e) => deps.warn?.('webhook attempt not recorded', e))));
+    const attempts = due.map((d) => track(attempt(d).catch((e) => deps.warn?.('webhook attempt not recorded', e))));
+    // Room or an endpoint's bound ran out: more may be due than this claim took.
+    const full = due.length >= free || [...busy.values()].some((n) => n >= perEndpoint);
+    return { due, attempts, full };
   }
 
   /** Claims and sends one batch of due deliveries and waits for their attempts; the number tried. */
   async function runDue(): Promise<number> {
-    const started = await claim();
-    await Promise.all(started);
-    return started.length;
+    const { attempts } = await claim();
+    await Promise.all(attempts);
+    return attempts.length;
   }
 
   /**
-   * One look for due deliveries (a started worker): several wakes during a claim make one more
-   * claim after it. Each attempt that ends looks again, and the poll timer is re-armed.
+   * One look for due deliveries (a started worker); wakes during a claim make one more claim after
+   * it. An attempt that ends looks again when something may now be due: the claim was full, its
+   * lead has a later delivery waiting for it, or a delivery was written since the claim.
    */
   function look(): void {
     if (!started || stopping) return;
@@ -144,10 +150,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     }
     again = false;
     clearTimeout(timer);
+    const wakesBefore = wakes;
     claim().then(
-      (attempts) => {
-        for (const a of attempts) void a.then(look);
-        if (again || (attempts.length > 0 && inFlight.size < concurrency)) look();
+      ({ due, attempts, full }) => {
+        attempts.forEach((a, k) => void a.then(() => (full || due[k].has_next || wakes !== wakesBefore) && look()));
+        if (again) look();
         else arm(pollMs);
       },
       (error) => {
@@ -155,6 +162,12 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
         arm(pollMs);
       },
     );
+  }
+
+  /** A delivery was written (or retried by hand): look now. */
+  function wake(): void {
+    wakes += 1;
+    look();
   }
 
   function arm(ms: number): void {
@@ -172,7 +185,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       if (started && !stopping) return;
       stopping = false;
       started = true;
-      unlisten ??= deps.listen?.(look).catch((error) => {
+      unlisten ??= deps.listen?.(wake).catch((error) => {
         deps.warn?.('webhook worker cannot listen for new deliveries; polling only', error);
         return async () => {};
       });
@@ -180,7 +193,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     },
     /** Looks for due deliveries now rather than at the next poll (a started worker only). */
     kick(): void {
-      look();
+      wake();
     },
     /** Stops claiming; attempts in flight get `graceMs` to finish, then are aborted and released. */
     async stop(graceMs = 5000): Promise<void> {

@@ -50,6 +50,8 @@ export interface DueDelivery {
   secret_enc: string;
   previous_secret_enc: string | null;
   previous_secret_until: Date | null;
+  /** A later delivery of the same lead to the same endpoint waits for this one. */
+  has_next: boolean;
 }
 
 export type EndpointChanges = Partial<Pick<EndpointRow, 'url' | 'event_types' | 'description' | 'enabled'>>;
@@ -207,7 +209,11 @@ export function createWebhooksRepository(db: Db) {
         if (rows.length === 0) return [];
         const due = await tx.query<DueDelivery>(
           `select d.id, d.endpoint_id, d.attempts, v.id as event_id, v.type, v.occurred_at, v.data,
-             e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_until
+             e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_until,
+             exists (
+               select 1 from webhook_deliveries n
+               where n.endpoint_id = d.endpoint_id and n.lead_id = d.lead_id and n.status = 'pending' and n.seq > d.seq
+             ) as has_next
            from webhook_deliveries d join webhook_events v on v.id = d.event_id join webhook_endpoints e on e.id = d.endpoint_id
            where d.id = any($1::uuid[]) order by d.next_attempt_at, d.seq`,
           [rows.map((r) => r.id)],
