@@ -80,7 +80,7 @@ async function measureLag(label: string, instances: ServiceProcess[], rate: numb
     const verdict = meets ? 'meets' : 'misses';
     const post = run.operations[0];
     console.log(`  ${label.padEnd(34)}${String(rate).padStart(6)}${run.achievedRate.toFixed(0).padStart(9)}` +
-      `${String(acked.size).padStart(7)}${ms(0.5).padStart(8)}${ms(0.99).padStart(8)}${(sorted.at(-1) ?? NaN).toFixed(0).padStart(7)}` +
+      `${String(acked.size).padStart(7)}${ms(0.5).padStart(9)}${ms(0.99).padStart(9)}${(sorted.at(-1) ?? NaN).toFixed(0).padStart(8)}` +
       `${String(lost).padStart(6)}${String(receiver.duplicates()).padStart(6)}${post.p99Ms.toFixed(0).padStart(10)}` +
       `${((cpu * 1e6) / Math.max(1, acked.size)).toFixed(0).padStart(9)}  ${verdict}`);
     if (run.failures.length > 0) console.log(`    failed writes: ${post.failures}; first: ${run.failures[0]}`);
@@ -98,7 +98,7 @@ export async function webhookLagMode(): Promise<void> {
   console.log(`webhook lag: acknowledged write (201 of POST /leads) → arrival at a loopback receiver, ${seconds} s ` +
     `at a fixed rate per shape; ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`  ${'shape'.padEnd(34)}${'rate/s'.padStart(6)}${'reached'.padStart(9)}${'events'.padStart(7)}` +
-    `${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'max'.padStart(7)}${'lost'.padStart(6)}${'dup'.padStart(6)}` +
+    `${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'max'.padStart(8)}${'lost'.padStart(6)}${'dup'.padStart(6)}` +
     `${'POST p99'.padStart(10)}${'µs/lead'.padStart(9)}  target p50 ≤ ${target.p50}, p99 ≤ ${target.p99} ms`);
   const embedded = await startServiceProcess(common, 240_000);
   try {
