@@ -2,11 +2,11 @@
  * `npm run bench`: figures of the service on this machine (see bench/README.md).
  *   1. first start: a fresh embedded database, migrations, importing both shipped catalogs;
  *   2. memory with both catalogs loaded;
- *   3. catalog reads under load, each against a bare Fastify route answering the same bytes.
- *   4. the lead write path (write-path.ts).
- * Load sections are named functions in `sections` below; `npm run bench -- reads` runs one of them
+ *   3. the lead write path (write-path.ts).
+ * Load sections are named functions in `sections` below; `npm run bench -- writes` runs one of them
  * (after the first start, which every run measures). With DATABASE_URL the load runs against a fresh
- * schema on that server.
+ * schema on that server. Modes (`modes` below: reads, webhooks, production, lead-list) start what
+ * they measure themselves.
  */
 import os from 'node:os';
 import { rmSync } from 'node:fs';
@@ -16,19 +16,14 @@ import type { FastifyInstance } from 'fastify';
 import { createCatalogStore } from '../src/catalogs/catalog-store.ts';
 import type { Container } from '../src/composition.ts';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.ts';
-import { recordAnswer, startBareServer } from './bare-server.ts';
-import { compareInRounds, defaults, measure, type Measurement } from './measure.ts';
 import { containerFor, firstStart, listen, partnerToken } from './service.ts';
 import { leadWritePath } from './write-path.ts';
 import { productionShape } from './production-shape.ts';
 import { leadListScale } from './lead-list-scale.ts';
-import { webhookLag } from './webhook-lag.ts';
+import { webhookLagMode } from './webhook-lag.ts';
+import { readsWithWrk } from './reads-wrk.ts';
 
-const api = '/mx/b2b/autofin/api';
 const logLevel = process.env.LOG_LEVEL ?? 'info';
-// Catalog reads of one embedded instance against the bare route: at least 0.7, aiming at 0.8.
-const targetRatio = 0.7;
-const aimRatio = 0.8;
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -75,65 +70,17 @@ async function reportMemory(container: Container) {
   return store.isLoaded(); // keeps `store` alive until the figures are read
 }
 
-const readRounds = 7;
-
-function table(rows: { m: Measurement; bare: Measurement; ratio: number; ratios: number[] }[]) {
-  console.log(`\nreads under load: autocannon, ${defaults.connections} connections, ${readRounds} alternating rounds of ${defaults.durationSeconds} s (each after a ${defaults.warmupSeconds} s warm-up), medians`);
-  console.log(`  ${'request'.padEnd(width)}${'req/s'.padStart(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'µs/req'.padStart(8)}${'non-2xx'.padStart(9)}${'errors'.padStart(8)}`);
-  for (const { m, bare, ratio, ratios } of rows) {
-    for (const r of [m, bare]) {
-      const rps = Math.round(r.requestsPerSecond).toLocaleString('en');
-      const micros = r.serverMicrosPerRequest.toFixed(0);
-      console.log(`  ${r.name.padEnd(width)}${rps.padStart(8)}${String(r.p50Ms).padStart(8)}${String(r.p99Ms).padStart(8)}${micros.padStart(8)}${String(r.non2xx).padStart(9)}${String(r.errors).padStart(8)}`);
-    }
-    const verdict = ratio >= targetRatio ? 'meets' : 'below';
-    const each = ratios.map((x) => x.toFixed(2)).join(', ');
-    console.log(`  ${'  ratio catalog / bare'.padEnd(width)}${ratio.toFixed(2).padStart(8)}  ${verdict} the target ${targetRatio}, aim ${aimRatio} (rounds: ${each})`);
-  }
-}
-
-/** Catalog reads: each request against its own recorded answer served by the bare route. */
-async function catalogReads(ctx: BenchContext) {
-  const cases = [
-    { name: 'GET brands of 2020', path: `${api}/catalogs/years/2020/brands`, bare: '/brands' },
-    { name: 'GET zip-code 06700', path: `${api}/catalogs/zip-code/06700`, bare: '/zip' },
-  ];
-  const recorded = [];
-  for (const c of cases) {
-    const res = await ctx.app.inject({ method: 'GET', url: c.path, headers: ctx.partner });
-    if (res.statusCode !== 200) throw new Error(`${c.path}: ${res.statusCode} ${res.body}`);
-    recorded.push(recordAnswer(c.bare, res));
-  }
-  const bare = await startBareServer(recorded);
-  try {
-    const rows = [];
-    for (const c of cases) {
-      // The bare route gets the same request (bearer token included) and sends the same bytes.
-      const options = { headers: ctx.partner };
-      const compared = await compareInRounds(
-        readRounds,
-        () => measure(c.name, `${ctx.base}${c.path}`, options),
-        () => measure('  bare Fastify, same answer', `${bare.base}${c.bare}`, options),
-      );
-      rows.push({ m: compared.a, bare: compared.b, ratio: compared.ratio, ratios: compared.ratios });
-    }
-    table(rows);
-  } finally {
-    await bare.app.close();
-  }
-}
-
 /** Load sections, run in order against one listening service; `npm run bench -- writes` runs only that one. */
 export const sections: Record<string, (ctx: BenchContext) => Promise<void>> = {
-  reads: catalogReads,
   writes: (ctx) => leadWritePath(ctx, logLevel),
-  webhooks: webhookLag,
 };
 
 /** Modes that set up their own service processes (a file each): `npm run bench -- production`. */
 export const modes: Record<string, () => Promise<void>> = {
   production: productionShape,
   'lead-list': leadListScale,
+  webhooks: webhookLagMode,
+  reads: readsWithWrk,
 };
 
 async function main() {
@@ -149,7 +96,6 @@ async function main() {
   if (unknown.length > 0) throw new Error(`unknown bench section ${unknown.join(', ')}: choose from ${Object.keys(sections).join(', ')}`);
   const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
   console.log(`autofin bench: Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load average ${load}, log level ${logLevel} to /dev/null`);
-  console.log('the service and the bare Fastify reference run in this process; autocannon runs in a worker thread');
   const started = await reportFirstStart();
   await reportMemory(started.container);
 

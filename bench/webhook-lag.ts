@@ -1,60 +1,123 @@
 /**
- * The webhook section of `npm run bench`: delivery lag from a lead change to a local receiver's
- * 2xx, while partners create and fill leads. Each event's body carries the time of its change
- * (`timestamp`, taken in the change's transaction); the lag is the receiver's arrival time minus
- * that, so it spans the commit, the worker's next poll, signing and the HTTP round trip.
+ * `npm run bench -- webhooks`: how soon a partner hears of a change. Service processes (as `npm start`
+ * runs them) create leads at a fixed rate from the constant-rate generator; a receiver on loopback,
+ * subscribed to `lead.created`, answers 204 at once. The lag of an event is its arrival at the
+ * receiver minus the moment the bench read the 201 of the POST /leads that wrote it (one clock, this
+ * process), so it spans the wake, the claim, signing and the HTTP round trip; negative when the
+ * event overtook the answer. Two shapes, each `BENCH_WEBHOOK_SECONDS` (default 15) of load:
+ *   - the embedded engine, one instance, at 100 leads/s;
+ *   - PostgreSQL (a scratch database on the server of DATABASE_URL, default the local test server)
+ *     and a Redis of the bench's own, two instances at 200 leads/s in all, each receiving half the
+ *     writes; both deliver.
+ * Lost: acknowledged leads whose event has not arrived 10 s after the load; duplicated: a
+ * `webhook-id` received more than once.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { BenchContext } from './run.ts';
-import { measureLeadWrites } from './lead-writes.ts';
-import { writeConcurrency } from './write-path.ts';
+import { cpus, loadavg } from 'node:os';
+import { createScratchDatabase, newPartnerOn, startOwnRedis, startServiceProcess, type ServiceProcess } from '../test/service-processes.ts';
+import { percentile, runConstantRate } from './constant-rate.ts';
 
 const api = '/mx/b2b/autofin/api';
-const loadSeconds = 4;
+const seconds = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 15);
+const adminToken = randomBytes(16).toString('hex');
+// Targets of the issue: p50 ≤ 25 ms and p99 ≤ 100 ms.
+const target = { p50: 25, p99: 100 };
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-
-export async function webhookLag(ctx: BenchContext): Promise<void> {
-  const lags: number[] = [];
-  const ids = new Set<string>();
-  const receiver = createServer((req, res) => {
+async function startLagReceiver() {
+  const arrivals = new Map<string, number>();
+  const seen = new Map<string, number>();
+  const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
+      const at = performance.now();
       const id = String(req.headers['webhook-id']);
-      if (!ids.has(id)) lags.push(Date.now() - Date.parse((JSON.parse(body) as { timestamp: string }).timestamp));
-      ids.add(id);
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+      const leadId = (JSON.parse(body) as { data: { leadId: string } }).data.leadId;
+      if (!arrivals.has(leadId)) arrivals.set(leadId, at);
       res.writeHead(204).end();
     });
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  const subscribed = await ctx.app.inject({ method: 'POST', url: `${api}/webhooks`, headers: ctx.partner, payload: { url } });
-  if (subscribed.statusCode !== 201) throw new Error(`subscribe: ${subscribed.statusCode} ${subscribed.body}`);
-  const worker = ctx.container.webhooks.worker;
-  worker.start();
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    arrivals,
+    duplicates: () => [...seen.values()].reduce((sum, n) => sum + n - 1, 0),
+    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))),
+  };
+}
+
+async function measureLag(label: string, instances: ServiceProcess[], rate: number): Promise<void> {
+  const receiver = await startLagReceiver();
   try {
-    const load = await measureLeadWrites(ctx.base, ctx.token, writeConcurrency, loadSeconds);
-    // One delivery per change of the run (the only endpoint); writes still in flight when the load
-    // stopped may add some: count again until every one written has arrived.
-    const written = async () => Number((await ctx.container.db.query<{ n: string }>('select count(*) as n from webhook_deliveries')).rows[0].n);
-    let expected = await written();
-    const deadline = Date.now() + 60_000;
-    while ((lags.length < expected || lags.length < (expected = await written())) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
+    const partner = await newPartnerOn(instances[0].base, adminToken);
+    const json = { ...partner.headers, 'content-type': 'application/json' };
+    const subscribed = await fetch(`${instances[0].base}${api}/webhooks`, {
+      method: 'POST', headers: json, body: JSON.stringify({ url: receiver.url, eventTypes: ['lead.created'] }),
+    });
+    if (subscribed.status !== 201) throw new Error(`subscribe: ${subscribed.status} ${await subscribed.text()}`);
+    const acked = new Map<string, number>();
+    const cpuBefore = instances.map((i) => i.cpuSeconds());
+    const run = await runConstantRate([{
+      name: 'POST /leads', weight: 1,
+      request: (i) => ({ base: instances[i % instances.length].base, method: 'POST', path: `${api}/leads`, headers: json, body: '{}' }),
+      onAnswer: (body) => acked.set((JSON.parse(body) as { id: string }).id, performance.now()),
+    }], rate, seconds);
+    const deadline = performance.now() + 10_000;
+    while ([...acked.keys()].some((id) => !receiver.arrivals.has(id)) && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const sorted = [...lags].sort((a, b) => a - b);
-    console.log(`\nwebhook delivery lag: change → local receiver's 2xx, one endpoint subscribed to every event, under the lead write load (${writeConcurrency} partners, ${loadSeconds} s, ${ctx.container.db.engine})`);
-    const line = (label: string, value: string) => console.log(`  ${label.padEnd(38)}${value.padStart(8)}`);
-    line('lead writes per second during the run', Math.round(load.requestsPerSecond).toLocaleString('en'));
-    line('events delivered / events written', `${lags.length}/${expected}`);
-    line('lag p50 ms', String(percentile(sorted, 50)));
-    line('lag p99 ms', String(percentile(sorted, 99)));
-    line('lag max ms', String(sorted.at(-1) ?? NaN));
+    const cpu = instances.reduce((sum, i, k) => sum + i.cpuSeconds() - cpuBefore[k], 0);
+    const lags = [...acked].filter(([id]) => receiver.arrivals.has(id))
+      .map(([id, at]) => receiver.arrivals.get(id)! - at);
+    const sorted = lags.sort((a, b) => a - b);
+    const lost = acked.size - lags.length;
+    const ms = (p: number) => percentile(sorted, p).toFixed(1);
+    const meets = percentile(sorted, 0.5) <= target.p50 && percentile(sorted, 0.99) <= target.p99 && lost === 0;
+    const verdict = meets ? 'meets' : 'misses';
+    const post = run.operations[0];
+    console.log(`  ${label.padEnd(34)}${String(rate).padStart(6)}${run.achievedRate.toFixed(0).padStart(9)}` +
+      `${String(acked.size).padStart(7)}${ms(0.5).padStart(9)}${ms(0.99).padStart(9)}${(sorted.at(-1) ?? NaN).toFixed(0).padStart(8)}` +
+      `${String(lost).padStart(6)}${String(receiver.duplicates()).padStart(6)}${post.p99Ms.toFixed(0).padStart(10)}` +
+      `${((cpu * 1e6) / Math.max(1, acked.size)).toFixed(0).padStart(9)}  ${verdict}`);
+    if (run.failures.length > 0) console.log(`    failed writes: ${post.failures}; first: ${run.failures[0]}`);
   } finally {
-    await worker.stop();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
   }
+}
+
+export async function webhookLagMode(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+  const common = {
+    AUTOFIN_ENV: 'sandbox', ADMIN_TOKEN: adminToken, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '10000000',
+    TOKEN_SIGNING_KEY: randomBytes(32).toString('hex'), DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+  };
+  console.log(`webhook lag: acknowledged write (201 of POST /leads) → arrival at a loopback receiver, ${seconds} s ` +
+    `at a fixed rate per shape; ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`  ${'shape'.padEnd(34)}${'rate/s'.padStart(6)}${'reached'.padStart(9)}${'events'.padStart(7)}` +
+    `${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'max'.padStart(8)}${'lost'.padStart(6)}${'dup'.padStart(6)}` +
+    `${'POST p99'.padStart(10)}${'µs/lead'.padStart(9)}  target p50 ≤ ${target.p50}, p99 ≤ ${target.p99} ms`);
+  const embedded = await startServiceProcess(common, 240_000);
+  try {
+    await measureLag('embedded, one instance', [embedded], 100);
+  } finally {
+    await embedded.stop();
+  }
+  const database = await createScratchDatabase(serverUrl);
+  const redis = await startOwnRedis();
+  const running: ServiceProcess[] = [];
+  try {
+    const shared = { ...common, DATABASE_URL: database.url, REDIS_URL: redis.url };
+    running.push(await startServiceProcess(shared, 240_000));
+    running.push(await startServiceProcess(shared, 240_000));
+    await measureLag('PostgreSQL + Redis, two instances', running, 200);
+  } finally {
+    await Promise.all(running.map((r) => r.stop()));
+    await redis.stop();
+    await database.drop();
+  }
+  console.log('  µs/lead: CPU time of the service processes (all threads, from /proc) per lead written and delivered');
 }

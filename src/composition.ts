@@ -330,6 +330,10 @@ function createWebhooks(options: ContainerOptions, encryption: ReturnType<typeof
   const metrics = createWebhookMetrics({ repository, clock });
   const worker = createDeliveryWorker({
     repository, sender, encryption, clock, timeoutMs: config.webhookTimeoutMs, onAttempt: metrics.onAttempt,
+    pollMs: config.webhookPollMs, concurrency: config.webhookConcurrency,
+    perEndpoint: config.webhookConcurrencyPerEndpoint,
+    // The migrations' trigger announces every delivery written on this channel (018_webhook_wake.sql).
+    listen: (wake) => db.listen('autofin_webhooks', wake),
     warn: options.warn,
   });
   const service = createWebhooksService({ repository, encryption, policy, clock, kick: () => worker.kick() });

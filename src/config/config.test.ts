@@ -36,6 +36,9 @@ describe('configuration defaults (docs/operations.md)', () => {
     assert.equal(config.bureauProvider, 'sandbox');
     assert.equal(config.providerTimeoutMs, 5000);
     assert.equal(config.webhookTimeoutMs, 10000);
+    assert.equal(config.webhookPollMs, 5000);
+    assert.equal(config.webhookConcurrency, 32);
+    assert.equal(config.webhookConcurrencyPerEndpoint, 8);
     assert.equal(config.rateLimitPerMinute, 6000);
     assert.equal(config.tokenRateLimitPerMinute, 60);
     assert.equal(config.twilio.baseUrl, 'https://api.twilio.com');
@@ -110,6 +113,9 @@ describe('invalid configuration stops the start with a ConfigError naming the va
     ['PROVIDER_TIMEOUT_MS', { PROVIDER_TIMEOUT_MS: '5s' }],
     ['WEBHOOK_TIMEOUT_MS', { WEBHOOK_TIMEOUT_MS: '10s' }],
     ['WEBHOOK_TIMEOUT_MS', { WEBHOOK_TIMEOUT_MS: '99' }],
+    ['WEBHOOK_POLL_MS', { WEBHOOK_POLL_MS: '10' }],
+    ['WEBHOOK_CONCURRENCY', { WEBHOOK_CONCURRENCY: '0' }],
+    ['WEBHOOK_CONCURRENCY_PER_ENDPOINT', { WEBHOOK_CONCURRENCY_PER_ENDPOINT: 'many' }],
     ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '0' }],
     ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: 'lots' }],
     ['TOKEN_RATE_LIMIT_PER_MINUTE', { TOKEN_RATE_LIMIT_PER_MINUTE: '-5' }],

@@ -31,6 +31,11 @@ export interface Config {
   providerTimeoutMs: number;
   /** Time limit of one webhook delivery attempt. */
   webhookTimeoutMs: number;
+  /** The delivery worker's fallback look for due deliveries (it is woken when one is written). */
+  webhookPollMs: number;
+  /** Webhook attempts in flight at once in one process, and to one endpoint. */
+  webhookConcurrency: number;
+  webhookConcurrencyPerEndpoint: number;
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
   /** Proxies whose X-Forwarded-For is believed: none (false), a hop count, or addresses/CIDR ranges. */
@@ -199,6 +204,9 @@ export function loadConfig(env: Env = process.env): Config {
     circulo: env.BUREAU_PROVIDER === 'circulo' ? circulo(env) : undefined,
     providerTimeoutMs: integer(env, 'PROVIDER_TIMEOUT_MS', 5000, 1, 120000),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10000, 100, 60000),
+    webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 5000, 50, 600_000),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1000),
+    webhookConcurrencyPerEndpoint: integer(env, 'WEBHOOK_CONCURRENCY_PER_ENDPOINT', 8, 1, 1000),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1, 10_000_000),
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
     trustProxy: trustProxy(text(env, 'TRUST_PROXY')),

@@ -26,6 +26,12 @@ export interface Db extends Queryable {
   readonly engine: Engine;
   /** Runs `fn` in one transaction. Keep it short: no provider call, hashing or sleep inside. */
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onNotify` for every notification on `channel` (one of the service's own identifiers),
+   * sent by a committed transaction of any instance; and once more after the listener had to
+   * reconnect, since notifications sent meanwhile are lost. Resolves to a function that stops.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -49,10 +49,25 @@ export async function migrate(db: Db): Promise<string[]> {
   });
 }
 
-/** Migrations hold plain DDL; statements are split on semicolons at line ends (no functions). */
+/**
+ * Statements are split on semicolons at line ends, except inside `$$ … $$` (a trigger function's
+ * body), which is kept whole.
+ */
 function splitStatements(sql: string): string[] {
-  return sql
-    .split(/;\s*(?:\r?\n|$)/)
-    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
-    .filter((s) => s.length > 0);
+  const statements: string[] = [];
+  let current = '';
+  sql.split('$$').forEach((part, index) => {
+    if (index % 2 === 1) {
+      current += `$$${part}$$`;
+      return;
+    }
+    const [first, ...rest] = part.split(/;\s*(?:\r?\n|$)/);
+    current += first;
+    for (const piece of rest) {
+      statements.push(current);
+      current = piece;
+    }
+  });
+  statements.push(current);
+  return statements.map((s) => s.replace(/^\s*--.*$/gm, '').trim()).filter((s) => s.length > 0);
 }

@@ -42,6 +42,13 @@ export function pgliteDb(pg: PGlite): Db {
     query: base.query,
     // PGlite serializes transactions against every other query on its single connection.
     transaction: (fn) => pg.transaction((tx) => fn(transactionOf(tx))),
+    // Notifications of the one embedded connection are handed to its listeners in this process.
+    async listen(channel, onNotify) {
+      const stop = await pg.listen(channel, () => onNotify());
+      return async () => {
+        if (!pg.closed) await stop();
+      };
+    },
     async ping() {
       try {
         await pg.query('select 1');

@@ -54,6 +54,52 @@ function transactionOf(client: pg.PoolClient): Transaction {
   };
 }
 
+const channelName = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * A connection of its own LISTENing on `channel` (a pooled one would be handed to other queries).
+ * A dropped connection is opened again, after 0.1 s and then up to 5 s apart; once it listens
+ * again `onNotify` is called, for whatever was announced meanwhile.
+ */
+async function listenOn(url: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+  if (!channelName.test(channel)) throw new Error('channel name must be a lowercase identifier');
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let delayMs = 100;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url, keepAlive: true, application_name: `autofin-listen-${channel}` });
+    let lost = false;
+    const reconnect = () => {
+      if (lost || stopped) return;
+      lost = true;
+      client = undefined;
+      c.end().catch(() => {});
+      retry = setTimeout(() => void connect(), delayMs);
+      delayMs = Math.min(delayMs * 2, 5000);
+    };
+    c.on('error', reconnect);
+    c.on('end', reconnect);
+    c.on('notification', (message) => message.channel === channel && onNotify());
+    try {
+      await c.connect();
+      await c.query(`listen ${channel}`);
+    } catch {
+      return reconnect();
+    }
+    if (stopped) return void c.end().catch(() => {});
+    client = c;
+    if (delayMs > 100) onNotify();
+    delayMs = 100;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
+  };
+}
+
 export async function openPostgresDb(url: string, options: PostgresOptions = {}): Promise<Db> {
   if (options.schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema)) {
     throw new Error('schema name must be a lowercase identifier');
@@ -92,6 +138,7 @@ export async function openPostgresDb(url: string, options: PostgresOptions = {})
         client.release();
       }
     },
+    listen: (channel, onNotify) => listenOn(url, channel, onNotify),
     async ping() {
       try {
         await pool.query('select 1');

@@ -5,6 +5,11 @@
  * schedule of retry-schedule.ts. Deliveries left pending by a stop or a crash are picked up again
  * once their lease ends. A stop finishes attempts in flight for a short grace, then aborts and
  * releases the rest untried.
+ *
+ * It looks for due deliveries when woken (`listen`: the database announces every delivery written,
+ * at commit), when one of its attempts ends (the lead's next event may now go), and every `pollMs`
+ * as the fallback (retries coming due, a notification missed while the listener reconnected).
+ * Attempts run in parallel, at most `concurrency` in this process and `perEndpoint` to one endpoint.
  */
 import type { Clock } from '../shared/clock.ts';
 import type { FieldEncryption } from '../shared/field-encryption.ts';
@@ -20,8 +25,13 @@ export interface DeliveryWorkerDeps {
   encryption: FieldEncryption;
   clock: Clock;
   timeoutMs: number;
+  /** The fallback look for due deliveries when nothing wakes the worker. */
   pollMs?: number;
-  batchSize?: number;
+  /** Attempts in flight at once in this process, and to one endpoint. */
+  concurrency?: number;
+  perEndpoint?: number;
+  /** Calls `wake` whenever a delivery is written; resolves to a function that stops listening. */
+  listen?: (wake: () => void) => Promise<() => Promise<void>>;
   /** Called with each attempt's outcome (metrics). */
   onAttempt?: (outcome: 'succeeded' | 'retrying' | 'failed' | 'disabled') => void;
   warn?: (message: string, error?: unknown) => void;
@@ -33,12 +43,19 @@ export const bodyOf = (d: Pick<DueDelivery, 'type' | 'occurred_at' | 'data'>) =>
 
 export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   const { repository, clock } = deps;
-  const pollMs = deps.pollMs ?? 250;
-  const batchSize = deps.batchSize ?? 16;
+  const pollMs = deps.pollMs ?? 5000;
+  const concurrency = deps.concurrency ?? 32;
+  const perEndpoint = deps.perEndpoint ?? 8;
   const inFlight = new Map<string, AbortController>();
+  /** Attempts in flight per endpoint, in this process. */
+  const busy = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
   let claiming: Promise<unknown> | undefined;
+  /** Woken while a claim was under way: look again once it ends. */
+  let again = false;
+  /** Wakes so far: an attempt ending after one may unblock a lead's next delivery. */
+  let wakes = 0;
+  let unlisten: Promise<() => Promise<void>> | undefined;
   let stopping = false;
   let started = false;
 
@@ -54,6 +71,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   async function attempt(d: DueDelivery): Promise<void> {
     const controller = new AbortController();
     inFlight.set(d.id, controller);
+    busy.set(d.endpoint_id, (busy.get(d.endpoint_id) ?? 0) + 1);
     try {
       const startedAt = clock.now();
       const body = bodyOf(d);
@@ -80,8 +98,13 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
         },
       });
       deps.onAttempt?.(ok ? 'succeeded' : gone ? 'disabled' : next ? 'retrying' : 'failed');
+      // A retry due before the next poll is looked for when it is due.
+      if (next && next.getTime() - now.getTime() < pollMs) setTimeout(look, next.getTime() - now.getTime()).unref();
     } finally {
       inFlight.delete(d.id);
+      const left = (busy.get(d.endpoint_id) ?? 1) - 1;
+      if (left > 0) busy.set(d.endpoint_id, left);
+      else busy.delete(d.endpoint_id);
     }
   }
 
@@ -91,31 +114,65 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     return promise.finally(() => attempts.delete(promise));
   }
 
-  /** Claims and sends one batch of due deliveries; the number tried. */
-  async function runDue(): Promise<number> {
-    if (stopping) return 0;
+  /** Leases what this process has room for; the attempts are started, not awaited. */
+  async function claim(): Promise<{ due: DueDelivery[]; attempts: Promise<unknown>[]; full: boolean }> {
+    const free = concurrency - inFlight.size;
+    if (stopping || free <= 0) return { due: [], attempts: [], full: free <= 0 };
     const now = clock.now();
     // The lease outlasts the longest attempt, so no other instance takes a delivery still in flight.
-    const claim = repository.claimDue(now, new Date(now.getTime() + deps.timeoutMs + 5000), batchSize);
-    claiming = claim;
-    const due = await claim.finally(() => (claiming = undefined));
-    await Promise.all(due.map((d) => track(attempt(d).catch((e) => deps.warn?.('webhook attempt not recorded', e)))));
-    return due.length;
+    const leaseUntil = new Date(now.getTime() + deps.timeoutMs + 5000);
+    const claimed = repository.claimDue(now, leaseUntil, free, { perEndpoint, busy });
+    claiming = claimed;
+    const due = await claimed.finally(() => (claiming = undefined));
+    const attempts = due.map((d) => track(attempt(d).catch((e) => deps.warn?.('webhook attempt not recorded', e))));
+    // Room or an endpoint's bound ran out: more may be due than this claim took.
+    const full = due.length >= free || [...busy.values()].some((n) => n >= perEndpoint);
+    return { due, attempts, full };
   }
 
-  async function loop(): Promise<void> {
-    timer = undefined;
-    try {
-      running = runDue();
-      // A full batch means more may be due: go again at once.
-      const tried = await running;
-      if (!stopping) timer = setTimeout(loop, tried >= batchSize ? 0 : pollMs);
-    } catch (error) {
-      deps.warn?.('webhook worker failed to claim deliveries', error);
-      if (!stopping) timer = setTimeout(loop, pollMs * 4);
-    } finally {
-      running = undefined;
+  /** Claims and sends one batch of due deliveries and waits for their attempts; the number tried. */
+  async function runDue(): Promise<number> {
+    const { attempts } = await claim();
+    await Promise.all(attempts);
+    return attempts.length;
+  }
+
+  /**
+   * One look for due deliveries (a started worker); wakes during a claim make one more claim after
+   * it. An attempt that ends looks again when something may now be due: the claim was full, its
+   * lead has a later delivery waiting for it, or a delivery was written since the claim.
+   */
+  function look(): void {
+    if (!started || stopping) return;
+    if (claiming) {
+      again = true;
+      return;
     }
+    again = false;
+    clearTimeout(timer);
+    const wakesBefore = wakes;
+    claim().then(
+      ({ due, attempts, full }) => {
+        attempts.forEach((a, k) => void a.then(() => (full || due[k].has_next || wakes !== wakesBefore) && look()));
+        if (again) look();
+        else arm(pollMs);
+      },
+      (error) => {
+        deps.warn?.('webhook worker failed to claim deliveries', error);
+        arm(pollMs);
+      },
+    );
+  }
+
+  /** A delivery was written (or retried by hand): look now. */
+  function wake(): void {
+    wakes += 1;
+    look();
+  }
+
+  function arm(ms: number): void {
+    clearTimeout(timer);
+    if (started && !stopping) timer = setTimeout(look, ms);
   }
 
   return {
@@ -125,21 +182,28 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       while ((await runDue()) > 0);
     },
     start(): void {
+      if (started && !stopping) return;
       stopping = false;
       started = true;
-      if (!timer) timer = setTimeout(loop, 0);
+      unlisten ??= deps.listen?.(wake).catch((error) => {
+        deps.warn?.('webhook worker cannot listen for new deliveries; polling only', error);
+        return async () => {};
+      });
+      arm(0);
     },
     /** Looks for due deliveries now rather than at the next poll (a started worker only). */
     kick(): void {
-      if (!started || stopping || running || !timer) return;
-      clearTimeout(timer);
-      timer = setTimeout(loop, 0);
+      wake();
     },
     /** Stops claiming; attempts in flight get `graceMs` to finish, then are aborted and released. */
     async stop(graceMs = 5000): Promise<void> {
       stopping = true;
+      started = false;
       clearTimeout(timer);
       timer = undefined;
+      const stopListening = unlisten;
+      unlisten = undefined;
+      await (await stopListening)?.().catch(() => undefined);
       // A claim under way may still hand out deliveries: wait for it, then for its attempts.
       await claiming?.catch(() => undefined);
       const all = Promise.all([...attempts]);

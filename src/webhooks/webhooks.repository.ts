@@ -50,6 +50,8 @@ export interface DueDelivery {
   secret_enc: string;
   previous_secret_enc: string | null;
   previous_secret_until: Date | null;
+  /** A later delivery of the same lead to the same endpoint waits for this one. */
+  has_next: boolean;
 }
 
 export type EndpointChanges = Partial<Pick<EndpointRow, 'url' | 'event_types' | 'description' | 'enabled'>>;
@@ -167,28 +169,53 @@ export function createWebhooksRepository(db: Db) {
     },
 
     /**
-     * Leases up to `limit` due deliveries of enabled endpoints until `leaseUntil`. SKIP LOCKED lets
-     * several instances claim at once without waiting for or taking each other's rows; a lease left
-     * by a crashed instance expires and the delivery is claimed again.
+     * Leases up to `limit` due deliveries of enabled endpoints until `leaseUntil`, at most `perEndpoint`
+     * of an endpoint less those of it this instance has in flight (`busy`). A delivery waits while an
+     * earlier one of the same lead to the same endpoint is pending (in flight, or due again later),
+     * so a lead's events reach an endpoint in order. SKIP LOCKED lets several instances claim at once
+     * without waiting for or taking each other's rows; a lease left by a crashed instance expires
+     * and the delivery is claimed again.
      */
-    async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<DueDelivery[]> {
+    async claimDue(
+      now: Date,
+      leaseUntil: Date,
+      limit: number,
+      options: { perEndpoint: number; busy?: ReadonlyMap<string, number> } = { perEndpoint: limit },
+    ): Promise<DueDelivery[]> {
+      const busy = options.busy ?? new Map<string, number>();
       return db.transaction(async (tx) => {
         const { rows } = await tx.query<{ id: string }>(
-          `with due as (
-             select d.id from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
-             where d.status = 'pending' and d.next_attempt_at <= $1 and (d.lease_until is null or d.lease_until <= $1) and e.enabled
-             order by d.next_attempt_at limit $3
-             for update of d skip locked
+          `with busy as (
+             select * from unnest($4::uuid[], $5::int[]) as b (endpoint_id, n)
+           ), due as (
+             select c.id, c.next_attempt_at, c.seq from webhook_endpoints e left join busy b on b.endpoint_id = e.id
+             cross join lateral (
+               select d.id, d.next_attempt_at, d.seq from webhook_deliveries d
+               where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at <= $1
+                 and (d.lease_until is null or d.lease_until <= $1)
+                 and not exists (
+                   select 1 from webhook_deliveries p
+                   where p.endpoint_id = d.endpoint_id and p.lead_id = d.lead_id and p.status = 'pending' and p.seq < d.seq
+                 )
+               order by d.next_attempt_at, d.seq limit greatest(0, $6 - coalesce(b.n, 0))
+               for update skip locked
+             ) c
+             where e.enabled
+             order by c.next_attempt_at, c.seq limit $3
            )
            update webhook_deliveries d set lease_until = $2 from due where d.id = due.id returning d.id`,
-          [now, leaseUntil, limit],
+          [now, leaseUntil, limit, [...busy.keys()], [...busy.values()], options.perEndpoint],
         );
         if (rows.length === 0) return [];
         const due = await tx.query<DueDelivery>(
           `select d.id, d.endpoint_id, d.attempts, v.id as event_id, v.type, v.occurred_at, v.data,
-             e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_until
+             e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_until,
+             exists (
+               select 1 from webhook_deliveries n
+               where n.endpoint_id = d.endpoint_id and n.lead_id = d.lead_id and n.status = 'pending' and n.seq > d.seq
+             ) as has_next
            from webhook_deliveries d join webhook_events v on v.id = d.event_id join webhook_endpoints e on e.id = d.endpoint_id
-           where d.id = any($1::uuid[]) order by d.next_attempt_at`,
+           where d.id = any($1::uuid[]) order by d.next_attempt_at, d.seq`,
           [rows.map((r) => r.id)],
         );
         return due.rows;
