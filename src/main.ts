@@ -16,6 +16,7 @@ import { printSandboxCredentials } from './companies/sandbox-banner.ts';
 import { createDemoOperator } from './sandbox/demo-operator.ts';
 import { sandboxOutbox } from './verification/sandbox-outbox.ts';
 import { logDestination, loggerOptions } from './shared/logging.ts';
+import { loadTracing } from './tracing/index.ts';
 import pino from 'pino';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,9 +25,11 @@ import type { Server } from 'node:net';
 async function start(): Promise<void> {
   const config = loadConfig();
   const { logLevel } = config;
+  // Before the database is opened: the `pg` instrumentation must patch the driver first.
+  const tracing = await loadTracing(process.env);
   // Standard output, written asynchronously a few KiB at a time (shared/logging.ts); flushed on stop.
   const logStream = logDestination(1);
-  const logger = pino(loggerOptions(logLevel), logStream);
+  const logger = pino(loggerOptions(logLevel, tracing?.logFields), logStream);
   const firstStart = !config.databaseUrl && !existsSync(join(config.dataDir, 'pgdata'));
   if (firstStart) logger.info({ dataDir: config.dataDir }, 'first start: creating the embedded database (a few seconds)');
   // A new embedded database lacks every catalog: the shipped files are parsed, in a worker thread,
@@ -44,6 +47,7 @@ async function start(): Promise<void> {
     encryptionKey: loadOrCreateKey(config.dataDir, 'data-encryption', config.dataEncryptionKey),
     warn: (message, error) => logger.warn({ err: error }, message),
     logger,
+    tracing,
     messageSinks:
       config.environment === 'sandbox'
         ? sandboxOutbox(config.dataDir, {
@@ -62,7 +66,7 @@ async function start(): Promise<void> {
     if (seeded) printSandboxCredentials({ ...seeded, operator: await createDemoOperator(container.operators) }, config);
   }
   let stopping = false;
-  const app = await buildApp({ container, logLevel, logStream, draining: () => stopping });
+  const app = await buildApp({ container, logLevel, logStream, draining: () => stopping, tracing });
   app.addHook('onRequest', holdUntilCatalogsLoaded(container.catalogs.store));
   container.webhooks.worker.start();
 
@@ -82,6 +86,8 @@ async function start(): Promise<void> {
     // Webhook attempts in flight finish (or are released untried) before the database closes.
     await container.close();
     await db.close();
+    // The spans still batched are exported before the process ends.
+    await tracing?.shutdown().catch((error: unknown) => app.log.warn({ err: error }, 'traces not exported'));
     app.log.info('stopped');
     logStream.flushSync();
     process.exit(0);

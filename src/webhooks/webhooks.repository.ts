@@ -50,6 +50,8 @@ export interface DueDelivery {
   secret_enc: string;
   previous_secret_enc: string | null;
   previous_secret_until: Date | null;
+  /** The W3C traceparent of the request that wrote the event, when it was traced. */
+  trace_parent: string | null;
 }
 
 export type EndpointChanges = Partial<Pick<EndpointRow, 'url' | 'event_types' | 'description' | 'enabled'>>;
@@ -185,7 +187,7 @@ export function createWebhooksRepository(db: Db) {
         );
         if (rows.length === 0) return [];
         const due = await tx.query<DueDelivery>(
-          `select d.id, d.endpoint_id, d.attempts, v.id as event_id, v.type, v.occurred_at, v.data,
+          `select d.id, d.endpoint_id, d.attempts, v.id as event_id, v.type, v.occurred_at, v.data, v.trace_parent,
              e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_until
            from webhook_deliveries d join webhook_events v on v.id = d.event_id join webhook_endpoints e on e.id = d.endpoint_id
            where d.id = any($1::uuid[]) order by d.next_attempt_at`,
