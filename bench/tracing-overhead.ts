@@ -2,7 +2,8 @@
  * `npm run bench -- tracing`: what OpenTelemetry tracing costs a request. One service in this process
  * on a migrated embedded database (or a fresh schema on DATABASE_URL), measured with tracing off, then
  * on (every request sampled, spans exported over OTLP/HTTP protobuf to a sink in a child process),
- * then off and on again, so a drift of the machine shows as a difference between rounds. Two
+ * three times in turn, so a drift of the machine shows as a difference between rounds; the ratio is
+ * of the medians. Two
  * requests: an authenticated catalog read and a lead write (POST /leads, with its outbox event).
  * Figures: requests per second (autocannon, 10 connections, in a worker thread) and the CPU time of
  * the service's thread per request, read from /proc. About a minute.
@@ -13,11 +14,11 @@ import { rmSync } from 'node:fs';
 import { loadTracing, type Tracing } from '../src/tracing/index.ts';
 import { createTestDatabase } from '../test/test-database.ts';
 import { currentThreadCpuSeconds } from './cpu-accounting.ts';
-import { measure } from './measure.ts';
+import { measure, median } from './measure.ts';
 import { benchConfig, containerFor, listen, partnerToken } from './service.ts';
 
 const api = '/mx/b2b/autofin/api';
-const seconds = Number(process.env.BENCH_TRACING_SECONDS ?? 5);
+const seconds = Number(process.env.BENCH_TRACING_SECONDS ?? 3);
 const logLevel = process.env.LOG_LEVEL ?? 'info';
 
 interface Figures {
@@ -71,7 +72,7 @@ export async function tracingOverhead(): Promise<void> {
   console.log(`engine: ${database.db.engine}; ${seconds} s per request and round after 1 s of warm-up; every request sampled`);
   const rounds: { tracing: boolean; figures: Record<string, Figures> }[] = [];
   try {
-    for (const on of [false, true, false, true]) {
+    for (const on of [false, true, false, true, false, true]) {
       const tracing = on ? await loadTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint }) : undefined;
       try {
         rounds.push({ tracing: on, figures: await oneRound(tracing, database) });
@@ -90,12 +91,10 @@ export async function tracingOverhead(): Promise<void> {
       const f = round.figures[name];
       console.log(`  ${name.padEnd(14)}${col(round.tracing ? 'on' : 'off')}${col(f.rps.toFixed(0))}${col(f.cpuMicros.toFixed(0))}${col(String(f.non2xx))}`);
     }
-    const mean = (on: boolean, key: keyof Figures) => {
-      const chosen = rounds.filter((r) => r.tracing === on).map((r) => r.figures[name][key]);
-      return chosen.reduce((a, b) => a + b, 0) / chosen.length;
-    };
-    const ratio = mean(true, 'rps') / mean(false, 'rps');
-    const extra = mean(true, 'cpuMicros') - mean(false, 'cpuMicros');
+    const medianOf = (on: boolean, key: keyof Figures) =>
+      median(rounds.filter((r) => r.tracing === on).map((r) => r.figures[name][key]));
+    const ratio = medianOf(true, 'rps') / medianOf(false, 'rps');
+    const extra = medianOf(true, 'cpuMicros') - medianOf(false, 'cpuMicros');
     console.log(`  ${name.padEnd(14)}  on / off throughput ${ratio.toFixed(2)}, CPU ${extra >= 0 ? '+' : ''}${extra.toFixed(0)} µs per request`);
   }
 }

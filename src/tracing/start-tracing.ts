@@ -35,6 +35,8 @@ function fastifyInstrumentation() {
     instrumentHandler: false,
     // An exception's message and stack can quote input (a database error quotes values).
     recordExceptions: false,
+    // Probes and scrapes, every few seconds from every instance, would outnumber real traces.
+    ignorePaths: ({ url }) => url.startsWith('/health/') || url.startsWith('/metrics'),
     requestHook(span: Span, request: FastifyRequest) {
       const route = request.routeOptions.url;
       span.updateName(route ? `${request.method} ${route}` : request.method);
