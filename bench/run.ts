@@ -22,6 +22,7 @@ import { productionShape } from './production-shape.ts';
 import { leadListScale } from './lead-list-scale.ts';
 import { webhookLagMode } from './webhook-lag.ts';
 import { readsWithWrk } from './reads-wrk.ts';
+import { tracingOverhead } from './tracing-overhead.ts';
 
 const logLevel = process.env.LOG_LEVEL ?? 'info';
 
@@ -81,6 +82,7 @@ export const modes: Record<string, () => Promise<void>> = {
   'lead-list': leadListScale,
   webhooks: webhookLagMode,
   reads: readsWithWrk,
+  tracing: tracingOverhead,
 };
 
 async function main() {

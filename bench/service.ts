@@ -16,6 +16,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/open-database.ts';
 import { systemClock } from '../src/shared/clock.ts';
 import { logDestination } from '../src/shared/logging.ts';
+import type { Tracing } from '../src/tracing/index.ts';
 
 export const benchAdminToken = randomBytes(24).toString('hex');
 
@@ -30,8 +31,9 @@ export function benchConfig(dataDir = mkdtempSync(join(tmpdir(), 'autofin-bench-
   });
 }
 
-export function containerFor(config: Config, db: Db): Promise<Container> {
+export function containerFor(config: Config, db: Db, tracing?: Tracing): Promise<Container> {
   return createContainer({
+    tracing,
     config,
     db,
     clock: systemClock,
@@ -67,10 +69,14 @@ export async function firstStart(): Promise<FirstStart> {
   return { config, db, container, openMs, migrateMs, prepareMs: since(start) };
 }
 
-export async function listen(container: Container, logLevel: string): Promise<{ app: FastifyInstance; base: string }> {
+export async function listen(
+  container: Container,
+  logLevel: string,
+  tracing?: Tracing,
+): Promise<{ app: FastifyInstance; base: string }> {
   // As `main` writes its logs: asynchronously.
   const logStream = logDestination('/dev/null');
-  const app = await buildApp({ container, logLevel, logStream });
+  const app = await buildApp({ container, logLevel, logStream, tracing });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   return { app, base };
 }

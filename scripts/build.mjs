@@ -20,15 +20,23 @@ const stamp = join(dist, '.built');
 /**
  * Imported from node_modules, not bundled: each reads files beside its own modules (PGlite its
  * WebAssembly and data files, Swagger UI its static pages, @fastify/swagger its package.json,
- * pino the worker files of its transports), which a bundle in dist/ would not find.
+ * pino the worker files of its transports), which a bundle in dist/ would not find. `pg` stays
+ * out so that OpenTelemetry's `pg` instrumentation, which patches the module as it is required,
+ * finds it (src/tracing).
  */
-const external = ['@electric-sql/pglite', '@fastify/swagger-ui', '@fastify/swagger', 'pino'];
+const external = ['@electric-sql/pglite', '@fastify/swagger-ui', '@fastify/swagger', 'pino', 'pg'];
 
 /**
  * The modules the service starts worker threads on, by their path under src/: each becomes a bundle of
  * its own, dist/<file name>.js, where src/shared/worker-threads.ts starts it from.
  */
 const workers = ['catalogs/catalog-parse-worker'];
+
+/**
+ * Tracing's SDK and instrumentations, a bundle of their own (dist/tracing.js) that the service
+ * imports only when tracing is configured (src/tracing/index.ts): otherwise none of it is loaded.
+ */
+const lazyEntries = { tracing: join(root, 'src/tracing/start-tracing.ts') };
 
 /** The newest modification time among the sources and the build's configuration. */
 function newestSource(dir = join(root, 'src'), newest = 0) {
@@ -56,6 +64,7 @@ try {
     entryPoints: {
       main: join(root, 'src/main.ts'),
       ...Object.fromEntries(workers.map((name) => [basename(name), join(root, 'src', `${name}.ts`)])),
+      ...lazyEntries,
     },
     outdir: dist,
     bundle: true,

@@ -36,6 +36,7 @@ import { createMetrics, registerMetrics } from './operations/metrics.ts';
 import { adminWebhooksRoutes, webhooksRoutes } from './webhooks/index.ts';
 import { requireAuth } from './http/partner-guard.ts';
 import { consolePlugin } from './console/console.plugin.ts';
+import type { Tracing } from './tracing/index.ts';
 
 export interface AppOptions {
   container: Container;
@@ -43,16 +44,20 @@ export interface AppOptions {
   logStream?: DestinationStream;
   /** True once the process has begun to stop: every request is then answered 503 (main.ts). */
   draining?: () => boolean;
+  /** Server spans and trace ids in log lines, when tracing is on (src/tracing). */
+  tracing?: Pick<Tracing, 'fastifyPlugin' | 'logFields'>;
 }
 
 export const bodyLimitBytes = 64 * 1024;
 
-export async function buildApp({ container, logLevel = 'info', logStream, draining = () => false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { container, logLevel = 'info', logStream, draining = () => false, tracing } = options;
   const { config, clock } = container;
   const metrics = createMetrics(container.metrics, container.sharedLimiter);
   container.webhooks.metrics.register(metrics.registry);
+  const logger = loggerOptions(logLevel, tracing?.logFields);
   const app = Fastify({
-    logger: logStream ? { ...loggerOptions(logLevel), stream: logStream } : loggerOptions(logLevel),
+    logger: logStream ? { ...logger, stream: logStream } : logger,
     bodyLimit: bodyLimitBytes,
     // Time limits for slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS; http/connection-policy.ts).
     ...slowClientOptions(config),
@@ -79,6 +84,8 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
       },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // First, so the request span covers every hook and route registered after it.
+  if (tracing) await app.register(tracing.fastifyPlugin());
   app.addSchema(ErrorResponse);
   registerConnectionPolicy(app, { draining });
   registerJsonParser(app);

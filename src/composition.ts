@@ -50,6 +50,7 @@ import { createWebhookMetrics } from './webhooks/webhook-metrics.ts';
 import { createConsoleSessionsRepository } from './console/console-sessions.repository.ts';
 import { createConsoleSessions } from './console/console-sessions.ts';
 import { createConsoleSignIn } from './console/console-sign-in.ts';
+import type { Tracing } from './tracing/index.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -70,6 +71,8 @@ export interface ContainerOptions {
   circuit?: { failureThreshold?: number; openMs?: number };
   /** How webhook hostnames are resolved (tests point a name at 127.0.0.1). */
   webhookResolver?: Resolver;
+  /** Spans for statements, provider calls and webhook deliveries, when tracing is on (src/tracing). */
+  tracing?: Pick<Tracing, 'traceDb' | 'provider' | 'delivery'>;
 }
 
 // Short enough that a revocation reaches instances without Redis (or while it is down) within a
@@ -82,7 +85,9 @@ const catalogRefreshMs = 5000;
 const retentionIntervalMs = 24 * 60 * 60 * 1000;
 const retentionFirstRunMs = 60_000;
 
-export async function createContainer(options: ContainerOptions) {
+export async function createContainer(givenOptions: ContainerOptions) {
+  // With tracing on, every repository gets the traced database (the container's `db` too).
+  const options = { ...givenOptions, db: givenOptions.tracing?.traceDb(givenOptions.db) ?? givenOptions.db };
   const { config, db, clock } = options;
   // Repeated Redis failures (every reconnection attempt while it is down) write one line a minute.
   const warnRedis = rateLimitedWarn(options.warn);
@@ -151,6 +156,7 @@ export async function createContainer(options: ContainerOptions) {
     smsSink: options.messageSinks?.sms,
     emailSink: options.messageSinks?.email,
     circuit: options.circuit,
+    tracer: options.tracing?.provider,
   });
   metrics.observeCircuits(providers.outbound.state);
   const bureau = createBureau(config, { db, encryption, outbound: providers.outbound, clock, logger: providerLogger });
@@ -334,7 +340,7 @@ function createWebhooks(options: ContainerOptions, encryption: ReturnType<typeof
     perEndpoint: config.webhookConcurrencyPerEndpoint,
     // The migrations' trigger announces every delivery written on this channel (018_webhook_wake.sql).
     listen: (wake) => db.listen('autofin_webhooks', wake),
-    warn: options.warn,
+    warn: options.warn, tracer: options.tracing?.delivery,
   });
   const service = createWebhooksService({ repository, encryption, policy, clock, kick: () => worker.kick() });
   return { repository, policy, sender, metrics, worker, service };

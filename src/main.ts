@@ -15,6 +15,7 @@ import { parseShippedCatalogs } from './catalogs/catalog-store.ts';
 import { printSandboxCredentials } from './companies/sandbox-banner.ts';
 import { createDemoOperator } from './sandbox/demo-operator.ts';
 import { logDestination, loggerOptions } from './shared/logging.ts';
+import { loadTracing } from './tracing/index.ts';
 import pino from 'pino';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,9 +24,11 @@ import type { Server } from 'node:net';
 async function start(): Promise<void> {
   const config = loadConfig();
   const { logLevel } = config;
+  // Before the database is opened: the `pg` instrumentation must patch the driver first.
+  const tracing = await loadTracing(process.env);
   // Standard output, written asynchronously a few KiB at a time (shared/logging.ts); flushed on stop.
   const logStream = logDestination(1);
-  const logger = pino(loggerOptions(logLevel), logStream);
+  const logger = pino(loggerOptions(logLevel, tracing?.logFields), logStream);
   // Earlier versions copied the sandbox's PIN messages, recipients in clear, to this file: a copy that
   // erasure could not reach. The messages are kept encrypted in the database (docs/sandbox.md).
   rmSync(join(config.dataDir, 'sandbox-outbox.jsonl'), { force: true });
@@ -46,6 +49,7 @@ async function start(): Promise<void> {
     encryptionKey: loadOrCreateKey(config.dataDir, 'data-encryption', config.dataEncryptionKey),
     warn: (message, error) => logger.warn({ err: error }, message),
     logger,
+    tracing,
   });
   // The catalogs load once the service listens; requests wait for them meanwhile (a failure stops it).
   const { loadCatalogs } = await container.prepare((message, fields) => logger.info(fields ?? {}, message), {
@@ -57,7 +61,7 @@ async function start(): Promise<void> {
     if (seeded) printSandboxCredentials({ ...seeded, operator: await createDemoOperator(container.operators) }, config);
   }
   let stopping = false;
-  const app = await buildApp({ container, logLevel, logStream, draining: () => stopping });
+  const app = await buildApp({ container, logLevel, logStream, draining: () => stopping, tracing });
   app.addHook('onRequest', holdUntilCatalogsLoaded(container.catalogs.store));
   container.webhooks.worker.start();
 
@@ -77,6 +81,8 @@ async function start(): Promise<void> {
     // Webhook attempts in flight finish (or are released untried) before the database closes.
     await container.close();
     await db.close();
+    // The spans still batched are exported before the process ends.
+    await tracing?.shutdown().catch((error: unknown) => app.log.warn({ err: error }, 'traces not exported'));
     app.log.info('stopped');
     logStream.flushSync();
     process.exit(0);

@@ -59,6 +59,8 @@ export interface TestAppOptions {
   logLevel?: string;
   /** How webhook hostnames resolve (SSRF tests). */
   webhookResolver?: import('../src/webhooks/index.ts').Resolver;
+  /** Tracing, started by the test (src/tracing/index.ts `loadTracing`). */
+  tracing?: import('../src/tracing/index.ts').Tracing;
 }
 
 /** Messages the log providers "sent", for tests to read PINs from. */
@@ -107,13 +109,14 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     encryptionKey: randomBytes(32),
     warn: () => {},
     catalogStore: options.ownCatalogStore ? undefined : await catalogStoreFor(database),
-    logger: pino(loggerOptions('debug'), logStream),
+    logger: pino(loggerOptions('debug', options.tracing?.logFields), logStream),
     messageSinks: { sms: (m) => outbox.sms.push(m), email: (m) => outbox.email.push(m) },
     circuit: options.circuit,
     webhookResolver: options.webhookResolver,
+    tracing: options.tracing,
   });
   await container.prepare();
-  const app = await buildApp({ container, logLevel: options.logLevel ?? 'debug', logStream });
+  const app = await buildApp({ container, logLevel: options.logLevel ?? 'debug', logStream, tracing: options.tracing });
   await options.beforeReady?.(app);
   await app.ready();
   await checkAnswersAgainstDocument(app);

@@ -3,7 +3,10 @@
  * pending delivery per subscribed endpoint, in the same SQL statement as the change itself, so an
  * acknowledged change is never without its event and an event never without its change.
  * Payloads are thin and carry no personal data: a receiver reads details with GET /leads/{leadId}.
+ * With tracing on, an event keeps the trace of the request that wrote it, and its deliveries join it.
  */
+import { currentTraceparent } from '../shared/trace-context.ts';
+
 export const leadEventTypes = [
   'lead.created', 'lead.card_created', 'lead.updated', 'lead.pin_sent', 'lead.verified', 'lead.prequalification_decided',
 ] as const;
@@ -32,9 +35,10 @@ export function outboxCtes(source: string, event: OutboxEvent, at: string, p: (v
     extra.reasons = event.reasons ?? [];
   }
   return `outbox_event as (
-      insert into webhook_events (id, type, company_id, lead_id, occurred_at, data)
+      insert into webhook_events (id, type, company_id, lead_id, occurred_at, data, trace_parent)
       select ${p(event.id)}::uuid, ${p(event.type)}, company_id, id, ${at},
-        jsonb_build_object('companyId', company_id, 'leadId', id, 'externalAutoId', external_auto_id, 'status', status) || ${p(JSON.stringify(extra))}::jsonb
+        jsonb_build_object('companyId', company_id, 'leadId', id, 'externalAutoId', external_auto_id, 'status', status) || ${p(JSON.stringify(extra))}::jsonb,
+        ${p(currentTraceparent() ?? null)}::text
       from ${source}
       returning id, type, company_id, occurred_at
     ), outbox_deliveries as (

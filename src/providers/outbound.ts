@@ -12,6 +12,11 @@ import type { FailureKind, ProviderFailure, ProviderKind, ProviderResult } from 
 export type CircuitState = 'closed' | 'open' | 'half_open';
 export type { ProviderFailure };
 export type ProviderCall<T> = (signal: AbortSignal) => Promise<ProviderResult<T>>;
+/** Runs one provider call inside a span of its own (src/tracing); absent when tracing is off. */
+export type ProviderTracer = <T>(
+  provider: ProviderKind,
+  call: () => Promise<ProviderResult<T>>,
+) => Promise<ProviderResult<T>>;
 
 export interface OutboundOptions {
   /** Time limit of one call, PROVIDER_TIMEOUT_MS. */
@@ -25,6 +30,7 @@ export interface OutboundOptions {
   logger?: ProviderLogger;
   /** Told of every call's outcome (`ok` or a failure kind, circuit refusals included) and duration. */
   onCall?: (provider: ProviderKind, outcome: 'ok' | FailureKind, seconds: number) => void;
+  tracer?: ProviderTracer;
 }
 
 export interface Outbound {
@@ -166,7 +172,7 @@ function createCircuit(provider: ProviderKind, { clock, failureThreshold, openMs
 }
 
 export function createOutbound(options: OutboundOptions): Outbound {
-  const { timeoutMs, clock = systemClock, failureThreshold = 5, openMs = 30_000, logger, onCall } = options;
+  const { timeoutMs, clock = systemClock, failureThreshold = 5, openMs = 30_000, logger, onCall, tracer } = options;
   const circuits = new Map<ProviderKind, ReturnType<typeof createCircuit>>();
   const circuitOf = (provider: ProviderKind) => {
     let circuit = circuits.get(provider);
@@ -188,7 +194,8 @@ export function createOutbound(options: OutboundOptions): Outbound {
       }
       const started = performance.now();
       // runWithLimit turns every throw into a value, so leave() always runs.
-      const result = await runWithLimit(fn, timeoutMs);
+      const limited = () => runWithLimit(fn, timeoutMs);
+      const result = tracer ? await tracer(provider, limited) : await limited();
       const ms = performance.now() - started;
       onCall?.(provider, result.ok ? 'ok' : result.kind, ms / 1000);
       if (result.ok) logger?.info({ provider, outcome: 'ok', ms: Math.round(ms) }, 'provider call');

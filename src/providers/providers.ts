@@ -31,6 +31,8 @@ export interface ProvidersDeps {
   circuit?: { failureThreshold?: number; openMs?: number };
   /** Told of every provider call's outcome and duration (the metrics). */
   onCall?: OutboundOptions['onCall'];
+  /** A span per provider call, when tracing is on. */
+  tracer?: OutboundOptions['tracer'];
 }
 
 export interface Providers {
@@ -77,6 +79,7 @@ export function createProviders(config: ProvidersConfig, deps: ProvidersDeps): P
     clock: deps.clock,
     logger: deps.logger,
     onCall: deps.onCall,
+    tracer: deps.tracer,
     ...deps.circuit,
   });
   // Names and the limit only: the settings carry credentials. The keys are not the censored `email`.

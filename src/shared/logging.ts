@@ -46,10 +46,15 @@ export function censorSensitive<T>(value: T, depth = 0): T {
   return (copy ?? value) as T;
 }
 
-export function loggerOptions(level: string): LoggerOptions {
+/**
+ * `fields`, when given, adds to every line what it returns at the time (tracing's `traceId` and
+ * `spanId`); without it, lines cost nothing more.
+ */
+export function loggerOptions(level: string, fields?: () => Record<string, string>): LoggerOptions {
   return {
     level,
     base: { service: 'autofin' },
+    ...(fields ? { mixin: fields } : {}),
     timestamp: () => `,"time":"${new Date().toISOString()}"`,
     formatters: { log: (object) => censorSensitive(object) },
   };

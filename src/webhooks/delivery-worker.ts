@@ -15,9 +15,18 @@ import type { Clock } from '../shared/clock.ts';
 import type { FieldEncryption } from '../shared/field-encryption.ts';
 import { disableAfterFailingMs, nextAttemptAt } from './retry-schedule.ts';
 import { signedHeaders } from './signing.ts';
-import type { WebhookSender } from './webhook-sender.ts';
+import type { SendOutcome, WebhookSender } from './webhook-sender.ts';
 import type { DueDelivery, WebhooksRepository } from './webhooks.repository.ts';
 import { secretContext } from './webhooks.service.ts';
+
+/**
+ * Runs one delivery attempt inside a span of its own (src/tracing), in the trace of the change that
+ * wrote the event (`traceparent` stored with it); absent when tracing is off.
+ */
+export type DeliveryTracer = (
+  target: { traceparent: string | null; url: string; eventType: string },
+  send: () => Promise<SendOutcome>,
+) => Promise<SendOutcome>;
 
 export interface DeliveryWorkerDeps {
   repository: Pick<WebhooksRepository, 'claimDue' | 'recordAttempt' | 'release'>;
@@ -35,6 +44,7 @@ export interface DeliveryWorkerDeps {
   /** Called with each attempt's outcome (metrics). */
   onAttempt?: (outcome: 'succeeded' | 'retrying' | 'failed' | 'disabled') => void;
   warn?: (message: string, error?: unknown) => void;
+  tracer?: DeliveryTracer;
 }
 
 /** The body a receiver gets (docs/webhooks.md): type, timestamp and the thin data. */
@@ -75,12 +85,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     try {
       const startedAt = clock.now();
       const body = bodyOf(d);
-      const outcome = await deps.sender.send(
+      const send = () => deps.sender.send(
         d.url,
         signedHeaders(secretsOf(d, startedAt), d.event_id, startedAt, body),
         body,
         controller.signal,
       );
+      const target = { traceparent: d.trace_parent, url: d.url, eventType: d.type };
+      const outcome = deps.tracer ? await deps.tracer(target, send) : await send();
       // A stop aborted it: nothing is recorded, the delivery is given back for the next claim.
       if (controller.signal.aborted) return repository.release(d.id);
       const now = clock.now();

@@ -52,6 +52,8 @@ export interface DueDelivery {
   previous_secret_until: Date | null;
   /** A later delivery of the same lead to the same endpoint waits for this one. */
   has_next: boolean;
+  /** The W3C traceparent of the request that wrote the event, when it was traced. */
+  trace_parent: string | null;
 }
 
 export type EndpointChanges = Partial<Pick<EndpointRow, 'url' | 'event_types' | 'description' | 'enabled'>>;
@@ -208,7 +210,7 @@ export function createWebhooksRepository(db: Db) {
         );
         if (rows.length === 0) return [];
         const due = await tx.query<DueDelivery>(
-          `select d.id, d.endpoint_id, d.attempts, v.id as event_id, v.type, v.occurred_at, v.data,
+          `select d.id, d.endpoint_id, d.attempts, v.id as event_id, v.type, v.occurred_at, v.data, v.trace_parent,
              e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_until,
              exists (
                select 1 from webhook_deliveries n

@@ -1,0 +1,3 @@
+import { tracingOffSuite } from '../../test/tracing-suites.ts';
+
+tracingOffSuite();

@@ -1,0 +1,3 @@
+import { tracedFlowSuite } from '../../test/tracing-suites.ts';
+
+tracedFlowSuite('http/protobuf');
