@@ -104,7 +104,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     db: database.db,
     clock,
     signingKey: config.tokenSigningKey ?? randomBytes(32),
-    encryptionKey: randomBytes(32),
+    encryptionKey: config.dataEncryptionKey ?? randomBytes(32),
     warn: () => {},
     catalogStore: options.ownCatalogStore ? undefined : await catalogStoreFor(database),
     logger: pino(loggerOptions('debug'), logStream),
