@@ -59,6 +59,8 @@ export interface TestAppOptions {
   logLevel?: string;
   /** How webhook hostnames resolve (SSRF tests). */
   webhookResolver?: import('../src/webhooks/index.ts').Resolver;
+  /** Another app's database, shared (a second instance, e.g. with other keys); closing leaves it to its owner. */
+  database?: TestDatabase;
 }
 
 /** Messages the log providers "sent", for tests to read PINs from. */
@@ -88,7 +90,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
 }
 
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const config = testConfig(options.env);
   const clock = options.clock ?? systemClock;
   const logs: string[] = [];
@@ -140,7 +142,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.close();
       await container.close();
-      await database.drop();
+      if (!options.database) await database.drop();
     },
   };
 }
