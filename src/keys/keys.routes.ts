@@ -18,15 +18,19 @@ export const keysRoutes =
     app.get('/admin/keys', {
       schema: {
         tags, security, operationId: 'showKeys', summary: 'The data encryption keys and the stored values under each',
-        response: { 200: ok('admin', s.KeyStatus, 'The configured keys and the stored values per key.'), ...errorAnswers({ access: 'admin', body: false, cases: {} }) },
+        response: {
+          200: ok('admin', s.KeyStatus, 'The configured keys and the stored values per key.'),
+          ...errorAnswers({ access: 'admin', body: false, cases: {} }),
+        },
       },
     }, async () => deps.keys.status());
 
     app.post('/admin/keys/reencrypt', {
       schema: {
-        tags, security, operationId: 'reencryptValues', summary: 'Re-encrypt stored values of previous keys with the current key',
-        description: 'Re-encrypts up to `limit` values (default 1000) written under a previous key. Online: safe beside ' +
-          'traffic and on several instances at once. Call again until `remaining` is 0.',
+        tags, security, operationId: 'reencryptValues',
+        summary: 'Re-encrypt stored values of previous keys with the current key',
+        description: 'Re-encrypts up to `limit` values (default 1000) written under a previous key. Online: safe ' +
+          'beside traffic and on several instances at once. Call again until `remaining` is 0.',
         body: s.ReencryptRequest,
         'x-body-optional': true,
         response: {
