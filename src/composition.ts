@@ -45,8 +45,13 @@ import { createAuditService } from './audit/audit.service.ts';
 import { createLenderLeadsRepository } from './lender/lender-leads.repository.ts';
 import { createLenderLeadsService } from './lender/lender-leads.service.ts';
 import { createPersonalDataErasure } from './lender/personal-data-erasure.ts';
-import { createDeliveryWorker, createUrlPolicy, createWebhookSender, createWebhooksRepository, createWebhooksService, type Resolver } from './webhooks/index.ts';
+import { createDeliveryWorker, createUrlPolicy, createWebhookSender, createWebhooksRepository, createWebhooksService, type Resolver, webhookEncryptedColumns } from './webhooks/index.ts';
 import { createWebhookMetrics } from './webhooks/webhook-metrics.ts';
+import { createSealedValues } from './db/sealed-values.ts';
+import { createKeysService } from './keys/index.ts';
+import { leadEncryptedColumns } from './leads/index.ts';
+import { reportEncryptedColumns } from './bureau/index.ts';
+import { sandboxEncryptedColumns } from './sandbox/index.ts';
 import { createConsoleSessionsRepository } from './console/console-sessions.repository.ts';
 import { createConsoleSessions } from './console/console-sessions.ts';
 import { createConsoleSignIn } from './console/console-sign-in.ts';
@@ -124,9 +129,10 @@ export async function createContainer(givenOptions: ContainerOptions) {
     ? createRedisRevocationBus(redis, config.environment, onRevoked, warnRedis)
     : createLocalRevocationBus(onRevoked);
 
+  const tokens = createAccessTokens(options.signingKey, config.environment, config.tokenSigningPreviousKeys);
   const auth = createAuthService({
     repository: companiesRepository,
-    tokens: createAccessTokens(options.signingKey, config.environment),
+    tokens,
     statusCache,
     clock,
     tokenTtlSeconds: config.tokenTtlSeconds,
@@ -143,7 +149,11 @@ export async function createContainer(givenOptions: ContainerOptions) {
   let catalogRefresh: NodeJS.Timeout | undefined;
 
   const leadsRepository = createLeadsRepository(db);
-  const encryption = createFieldEncryption(options.encryptionKey);
+  const encryption = createFieldEncryption(options.encryptionKey, config.dataEncryptionPreviousKeys);
+  // Keys derived from the data encryption keys, current first: the first writes, every one still matches
+  // what was written before a rotation (PIN hashes, fingerprints of phones and idempotent requests).
+  const encryptionKeys = [options.encryptionKey, ...config.dataEncryptionPreviousKeys];
+  const derived = (purpose: string) => encryptionKeys.map((key) => Buffer.from(hkdfSync('sha256', key, 'autofin', purpose, 32)));
   const sealer = createLeadSealer(encryption);
   const verificationRepository = createVerificationRepository(db);
   const metrics = createServiceMetrics();
@@ -184,7 +194,7 @@ export async function createContainer(givenOptions: ContainerOptions) {
     providers,
     bureau,
     // A key of its own for PIN hashes, derived so no extra secret has to be configured.
-    pinKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'pin-hash', 32)),
+    pinKeys: derived('pin-hash'),
     clock,
     bureauLeaseMs: config.providerTimeoutMs * 2,
     sandbox,
@@ -198,7 +208,7 @@ export async function createContainer(givenOptions: ContainerOptions) {
     catalogs: catalogStore.lookup,
     clock,
     onVerifiedLeadChanged: (actor, leadId) => prequalification.reevaluate(actor, leadId),
-    fingerprintKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'fingerprints', 32)),
+    fingerprintKeys: derived('fingerprints'),
   });
   const leadQueries = createLeadQueries({ leads: leadsRepository, sealer });
   const operatorsRepository = createOperatorsRepository(db);
@@ -219,6 +229,14 @@ export async function createContainer(givenOptions: ContainerOptions) {
   // The purge running now, if any: closing waits for it rather than pulling the database from under it.
   let purging: Promise<unknown> | undefined;
   const webhooks = createWebhooks(options, encryption);
+  const keys = createKeysService({
+    encryption,
+    signing: tokens,
+    values: createSealedValues(db, [
+      ...leadEncryptedColumns(derived('fingerprints')[0]!), ...reportEncryptedColumns, ...webhookEncryptedColumns,
+      ...sandboxEncryptedColumns,
+    ], encryption),
+  });
 
   /** Imports the shipped catalogs a fresh database lacks, and loads the index. */
   async function importOrLoad(
@@ -308,6 +326,8 @@ export async function createContainer(givenOptions: ContainerOptions) {
       csrfKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'console-csrf', 32)),
     },
     erasure,
+    /** Key rotation: the stored values' keys, checked before serving, and their re-encryption. */
+    keys,
     /** Service metrics (PIN outcomes, provider calls, circuits, rate-limit refusals), served by /metrics. */
     metrics,
     webhooks,

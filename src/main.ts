@@ -9,6 +9,7 @@ import { migrate } from './db/migrate.ts';
 import { loadOrCreateKey } from './shared/keys.ts';
 import { systemClock } from './shared/clock.ts';
 import { createContainer } from './composition.ts';
+import { MissingKeysError } from './keys/index.ts';
 import { buildApp } from './app.ts';
 import { holdUntilCatalogsLoaded } from './catalogs/catalog-readiness.ts';
 import { parseShippedCatalogs } from './catalogs/catalog-store.ts';
@@ -51,6 +52,8 @@ async function start(): Promise<void> {
     logger,
     tracing,
   });
+  // Stored values that need a key that is not configured refuse the start, rather than answer 500 later.
+  await container.keys.checkStored();
   // The catalogs load once the service listens; requests wait for them meanwhile (a failure stops it).
   const { loadCatalogs } = await container.prepare((message, fields) => logger.info(fields ?? {}, message), {
     deferCatalogs: true,
@@ -105,7 +108,7 @@ async function connectionsClosed(server: Server, timeoutMs: number): Promise<voi
 }
 
 start().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof MissingKeysError) {
     console.error(error.message);
   } else {
     console.error('autofin failed to start:', error);

@@ -61,6 +61,8 @@ export interface TestAppOptions {
   webhookResolver?: import('../src/webhooks/index.ts').Resolver;
   /** Tracing, started by the test (src/tracing/index.ts `loadTracing`). */
   tracing?: import('../src/tracing/index.ts').Tracing;
+  /** Another app's database, shared (a second instance, e.g. with other keys); closing leaves it to its owner. */
+  database?: TestDatabase;
 }
 
 /** Messages the log providers "sent", for tests to read PINs from. */
@@ -90,7 +92,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
 }
 
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const config = testConfig(options.env);
   const clock = options.clock ?? systemClock;
   const logs: string[] = [];
@@ -106,7 +108,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     db: database.db,
     clock,
     signingKey: config.tokenSigningKey ?? randomBytes(32),
-    encryptionKey: randomBytes(32),
+    encryptionKey: config.dataEncryptionKey ?? randomBytes(32),
     warn: () => {},
     catalogStore: options.ownCatalogStore ? undefined : await catalogStoreFor(database),
     logger: pino(loggerOptions('debug', options.tracing?.logFields), logStream),
@@ -143,7 +145,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.close();
       await container.close();
-      await database.drop();
+      if (!options.database) await database.drop();
     },
   };
 }

@@ -118,7 +118,8 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
   const port = await freePort();
   const ownDataDir = env.DATA_DIR ? undefined : mkdtempSync(join(tmpdir(), 'autofin-proc-'));
   const childEnv: Record<string, string | undefined> = { ...process.env };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'TOKEN_SIGNING_KEY', 'DATA_ENCRYPTION_KEY', 'LOG_LEVEL']) delete childEnv[name];
+  const inherited = ['DATABASE_URL', 'REDIS_URL', 'TOKEN_SIGNING_KEY', 'DATA_ENCRYPTION_KEY', 'LOG_LEVEL'];
+  for (const name of [...inherited, 'TOKEN_SIGNING_PREVIOUS_KEYS', 'DATA_ENCRYPTION_PREVIOUS_KEYS']) delete childEnv[name];
   Object.assign(childEnv, { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: ownDataDir, ...env });
   const started = performance.now();
   const child = spawn(process.execPath, serviceArgs(), { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { keyIdOf } from '../shared/keys.ts';
 import { createAccessTokens } from './access-token.ts';
 
 const key = randomBytes(32);
@@ -90,4 +91,41 @@ describe('access tokens', () => {
       assert.deepEqual(tokens.verify(token, later(1)), { ok: false, reason: 'malformed' });
     });
   }
+
+  test('a token names the key that signed it (kid: the key id)', () => {
+    const claims = decode(partsOf(issue())[1]);
+    assert.equal(claims.kid, keyIdOf(key));
+  });
+
+  test('after a rotation, a token signed with a previous key verifies until it expires; new ones use the new key', () => {
+    const oldToken = issue();
+    const newKey = randomBytes(32);
+    const rotated = createAccessTokens(newKey, 'test', [key]);
+    assert.equal(rotated.verify(oldToken, later(ttlSeconds - 1)).ok, true);
+    assert.deepEqual(rotated.verify(oldToken, later(ttlSeconds)), { ok: false, reason: 'expired' });
+    const newToken = rotated.issue('ck_partner', 'company-1', issuedAt, ttlSeconds);
+    assert.equal(decode(partsOf(newToken)[1]).kid, keyIdOf(newKey));
+    assert.equal(rotated.verify(newToken, later(1)).ok, true);
+    // An instance not yet given the new key refuses the new token; without the old key, old tokens are refused.
+    assert.deepEqual(tokens.verify(newToken, later(1)), { ok: false, reason: 'bad_signature' });
+    assert.deepEqual(createAccessTokens(newKey, 'test').verify(oldToken, later(1)), { ok: false, reason: 'bad_signature' });
+  });
+
+  test('a token whose kid was changed to another configured key is refused', () => {
+    const other = randomBytes(32);
+    const both = createAccessTokens(key, 'test', [other]);
+    const [prefix, payload, signature] = partsOf(issue());
+    const forged = `${prefix}.${encode({ ...decode(payload), kid: keyIdOf(other) })}.${signature}`;
+    assert.deepEqual(both.verify(forged, later(1)), { ok: false, reason: 'bad_signature' });
+  });
+
+  test('a token signed before tokens named their key verifies with the current or a previous key', () => {
+    const { kid: _kid, ...claims } = decode(partsOf(issue())[1]);
+    const payload = encode(claims);
+    const sign = (k: Buffer) => createHmac('sha256', k).update(`afn1.test.${payload}`).digest('base64url');
+    const newKey = randomBytes(32);
+    assert.equal(createAccessTokens(key, 'test').verify(`afn1.${payload}.${sign(key)}`, later(1)).ok, true);
+    assert.equal(createAccessTokens(newKey, 'test', [key]).verify(`afn1.${payload}.${sign(key)}`, later(1)).ok, true);
+    assert.deepEqual(createAccessTokens(newKey, 'test').verify(`afn1.${payload}.${sign(key)}`, later(1)), { ok: false, reason: 'bad_signature' });
+  });
 });

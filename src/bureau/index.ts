@@ -20,6 +20,7 @@ import { createReportStore } from './report-store.ts';
 import { createSandboxBureau } from './sandbox-bureau.ts';
 import { subjectOf } from './subject.ts';
 
+export { reportEncryptedColumns } from './report-store.ts';
 export type { BureauAccount, BureauAnswer, BureauInquiry, BureauProvider, BureauReport, BureauSubject } from './report.ts';
 
 /** The slice of the service configuration this module reads. */

@@ -4,11 +4,18 @@
  * to another lead never decrypts. Every method takes an optional transaction.
  */
 import type { Queryable } from '../db/database.ts';
+import type { EncryptedColumn } from '../db/sealed-values.ts';
 import type { FieldEncryption } from '../shared/field-encryption.ts';
 import type { BureauAnswer, BureauReport } from './report.ts';
 
 export const reportContext = (leadId: string) => `bureau-report:${leadId}`;
 export const rawAnswerContext = (leadId: string) => `bureau-raw:${leadId}`;
+
+/** The stored reports' encrypted columns, for key rotation. */
+export const reportEncryptedColumns: EncryptedColumn[] = [
+  { table: 'bureau_reports', id: 'lead_id', column: 'report_enc', context: reportContext },
+  { table: 'bureau_reports', id: 'lead_id', column: 'raw_enc', context: rawAnswerContext },
+];
 
 export function createReportStore(db: Queryable, encryption: FieldEncryption) {
   return {

@@ -95,6 +95,8 @@ export function createAdminClient({ baseUrl, token, fetch: fetchImpl = fetch }: 
       write(decoder.decode());
       return { ok: true, body: null };
     },
+    keyStatus: () => call('GET', '/admin/keys'),
+    reencryptKeys: (limit?: number) => call('POST', '/admin/keys/reencrypt', { json: limit === undefined ? {} : { limit } }),
     /** The lender's webhook endpoints (docs/webhooks.md). */
     webhook: (method: string, path = '', json?: unknown) =>
       call(method, `/admin/webhooks${path}`, json === undefined ? undefined : { json }),

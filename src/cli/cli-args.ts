@@ -31,6 +31,9 @@ Usage:
   autofin leads erase LEAD_ID                   (erases the lead's personal data; audited)
   autofin leads purge [--dry-run]               (the retention purge, now)
   autofin audit list [--limit N] [--cursor C]
+  autofin keys status                           (the encryption keys and the stored values under each)
+  autofin keys reencrypt [--limit N]            (re-encrypts every value of a previous key with the current
+                                                 one, N per call (default 1000), with a progress bar)
 
 Filters: --company ID --status S --decision D --affiliate USER_ID --created-from DATE --created-to DATE
   autofin webhooks create --endpoint-url URL [--event-types TYPE,TYPE] [--description TEXT]
@@ -75,6 +78,8 @@ export type Command =
   | { name: 'leads erase'; leadId: string }
   | { name: 'leads purge'; dryRun: boolean }
   | { name: 'audit list'; query: Record<string, string> }
+  | { name: 'keys status' }
+  | { name: 'keys reencrypt'; limit?: number }
   | { name: 'webhooks create'; url: string; eventTypes?: string[]; description?: string }
   | { name: 'webhooks list' }
   | { name: WebhookAction; endpointId: string }
@@ -219,6 +224,17 @@ const commands: Record<string, {
   'leads erase': { options: [], positionals: ['LEAD_ID'], build: (_v: Values, p: string[]): Command => ({ name: 'leads erase', leadId: p[0] }) },
   'leads purge': { options: ['dry-run'], positionals: [], build: (v: Values): Command => ({ name: 'leads purge', dryRun: v['dry-run'] === true }) },
   'audit list': { options: ['limit', 'cursor'], positionals: [], build: (v: Values): Command => ({ name: 'audit list', query: queryOf(v, pages) }) },
+  'keys status': { options: [], positionals: [], build: (): Command => ({ name: 'keys status' }) },
+  'keys reencrypt': {
+    options: ['limit'],
+    positionals: [],
+    build: (v: Values): Command => {
+      if (v.limit === undefined) return { name: 'keys reencrypt' };
+      const limit = Number(v.limit);
+      if (!/^\d+$/.test(String(v.limit)) || limit < 1 || limit > 10_000) throw new UsageError('--limit must be an integer from 1 to 10000');
+      return { name: 'keys reencrypt', limit };
+    },
+  },
   'webhooks create': {
     options: ['endpoint-url', 'event-types', 'description'],
     positionals: [],

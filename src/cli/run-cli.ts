@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { parseCli, usage, type Command } from './cli-args.ts';
 import { createAdminClient, type AdminClient, type AdminResult } from './admin-client.ts';
 import { firstPassword, type PasswordInput } from './operator-password.ts';
+import { reencryptAll, type ProgressOutput } from './keys-reencrypt.ts';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -14,6 +15,8 @@ export interface CliIo {
   fetch?: typeof fetch;
   /** Where an operator's first password is typed or piped (`operators create --email`). */
   passwordInput?: PasswordInput;
+  /** Where long commands show their progress (stderr; a bar when it is a terminal). */
+  progress?: ProgressOutput;
 }
 
 /** Without a stdin to read, a password can only be generated. */
@@ -90,6 +93,10 @@ async function execute(client: AdminClient, command: Command, io: CliIo): Promis
       return client.purge(command.dryRun);
     case 'audit list':
       return client.listAudit(command.query);
+    case 'keys status':
+      return client.keyStatus();
+    case 'keys reencrypt':
+      return reencryptAll(client, command.limit, io.progress ?? { interactive: false, write: io.stderr });
     case 'catalogs import': {
       let bytes: Buffer;
       try {

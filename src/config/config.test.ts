@@ -195,6 +195,34 @@ describe('keys are 32 bytes written as base64 or hex', () => {
   });
 });
 
+describe('previous keys are comma-separated, each written as the current key may be', () => {
+  const [a, b] = [randomBytes(32), randomBytes(32)];
+  for (const variable of ['DATA_ENCRYPTION_PREVIOUS_KEYS', 'TOKEN_SIGNING_PREVIOUS_KEYS'] as const) {
+    const read = (raw: string) => {
+      const config = loadConfig({ [variable]: raw });
+      return variable === 'DATA_ENCRYPTION_PREVIOUS_KEYS' ? config.dataEncryptionPreviousKeys : config.tokenSigningPreviousKeys;
+    };
+
+    test(`${variable}: hex and base64 keys, spaces around commas and a trailing comma are read in order`, () => {
+      assert.deepEqual(read(`${a.toString('hex')} , ${b.toString('base64')},`), [a, b]);
+      assert.deepEqual(read(''), []);
+    });
+
+    test(`${variable}: one bad entry is refused naming the variable and the entry, never the keys`, () => {
+      const raw = `${a.toString('hex')},not-a-key-at-all`;
+      const error = configErrorOf(() => read(raw));
+      assert.equal(error.variable, variable);
+      assert.match(error.message, /entry 2/);
+      assert.doesNotMatch(error.message, new RegExp(a.toString('hex')));
+    });
+  }
+
+  test('unset, there are no previous keys', () => {
+    const config = loadConfig({});
+    assert.deepEqual([config.dataEncryptionPreviousKeys, config.tokenSigningPreviousKeys], [[], []]);
+  });
+});
+
 describe('TRUST_PROXY names the proxies whose X-Forwarded-For is believed', () => {
   const cases: [string | undefined, false | number | string[]][] = [
     [undefined, false],

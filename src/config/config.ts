@@ -18,7 +18,11 @@ export interface Config {
   adminToken: string | undefined;
   tokenTtlSeconds: number;
   tokenSigningKey: Buffer | undefined;
+  /** Keys that signed tokens before TOKEN_SIGNING_KEY: they still verify those tokens. */
+  tokenSigningPreviousKeys: Buffer[];
   dataEncryptionKey: Buffer | undefined;
+  /** Keys that encrypted stored values before DATA_ENCRYPTION_KEY: they still decrypt them. */
+  dataEncryptionPreviousKeys: Buffer[];
   smsProvider: 'log' | 'twilio';
   twilio: { accountSid: string; authToken: string; from: string; baseUrl: string };
   emailProvider: 'log' | 'smtp';
@@ -100,6 +104,18 @@ export function parseKey(name: string, raw: string | undefined): Buffer | undefi
   const key = hexKey.test(raw) ? Buffer.from(raw, 'hex') : base64Key.test(raw) ? Buffer.from(raw, 'base64') : undefined;
   if (key?.length !== 32) throw new ConfigError(name, 'must be 32 random bytes written as base64 or hex');
   return key;
+}
+
+/** Comma-separated keys, each as parseKey takes it; empty entries (a trailing comma) are skipped. */
+export function parseKeyList(name: string, raw: string | undefined): Buffer[] {
+  if (raw === undefined) return [];
+  return raw.split(',').map((item) => item.trim()).filter(Boolean).map((item, i) => {
+    try {
+      return parseKey(name, item)!;
+    } catch {
+      throw new ConfigError(name, `entry ${i + 1}: each key must be 32 random bytes written as base64 or hex`);
+    }
+  });
 }
 
 function url(env: Env, name: string, protocols: string[]): string | undefined {
@@ -188,7 +204,9 @@ export function loadConfig(env: Env = process.env): Config {
     adminToken,
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 1, 86400 * 30),
     tokenSigningKey: parseKey('TOKEN_SIGNING_KEY', text(env, 'TOKEN_SIGNING_KEY')),
+    tokenSigningPreviousKeys: parseKeyList('TOKEN_SIGNING_PREVIOUS_KEYS', text(env, 'TOKEN_SIGNING_PREVIOUS_KEYS')),
     dataEncryptionKey: parseKey('DATA_ENCRYPTION_KEY', text(env, 'DATA_ENCRYPTION_KEY')),
+    dataEncryptionPreviousKeys: parseKeyList('DATA_ENCRYPTION_PREVIOUS_KEYS', text(env, 'DATA_ENCRYPTION_PREVIOUS_KEYS')),
     smsProvider: oneOf(env, 'SMS_PROVIDER', ['log', 'twilio'] as const, 'log'),
     twilio: {
       accountSid: text(env, 'TWILIO_ACCOUNT_SID', '')!,

@@ -1,6 +1,6 @@
 /** What other modules may use of the leads module. */
 export { createLeadsRepository, type LeadsRepository, type LeadRow, type LeadChanges } from './leads.repository.ts';
-export { createLeadSealer, type LeadSealer, type Lead, type StoredPrequalification, type Verification } from './lead-record.ts';
+export { createLeadSealer, leadEncryptedColumns, type LeadSealer, type Lead, type StoredPrequalification, type Verification } from './lead-record.ts';
 export { isVerified, afterPinSent, afterPinConfirmed, afterPrequalification, type LeadStatus } from './lead-status.ts';
 export type { Actor } from './leads.service.ts';
 export { leadView, leadSummaryView } from './lead-view.ts';

@@ -2,6 +2,8 @@
  * A lead as the service works with it, decrypted, and its stored row. Personal sections are
  * sealed with the lead id and column as associated data.
  */
+import { createHmac } from 'node:crypto';
+import type { EncryptedColumn } from '../db/sealed-values.ts';
 import type { FieldEncryption } from '../shared/field-encryption.ts';
 import type { LeadStatus } from './lead-status.ts';
 import type { LeadRow } from './leads.repository.ts';
@@ -60,8 +62,27 @@ export const affiliateOf = (row: Pick<LeadRow, 'affiliate_user_id' | 'affiliate_
 
 export type SealedColumn = 'phone_enc' | 'email_enc' | 'address_enc' | 'financial_enc' | 'person_enc';
 
+const context = (leadId: string, column: SealedColumn) => `lead:${leadId}:${column}`;
+
+/** A keyed fingerprint of a phone (`phone_fp`): tells equal phones apart without storing them. */
+export const phoneFingerprint = (key: Buffer, phone: string) =>
+  createHmac('sha256', key).update(`phone:${phone}`).digest('base64url');
+
+/**
+ * The leads' encrypted columns, for key rotation; `fingerprintKey` (the current one) rewrites the
+ * phone's fingerprint whenever the phone is sealed again.
+ */
+export function leadEncryptedColumns(fingerprintKey: Buffer): EncryptedColumn[] {
+  const columns: SealedColumn[] = ['phone_enc', 'email_enc', 'address_enc', 'financial_enc', 'person_enc'];
+  return columns.map((column) => ({
+    table: 'leads', id: 'id', column, context: (id: string) => context(id, column),
+    ...(column === 'phone_enc'
+      ? { follower: { column: 'phone_fp', of: (phone: unknown) => phoneFingerprint(fingerprintKey, String(phone)) } }
+      : {}),
+  }));
+}
+
 export function createLeadSealer(encryption: FieldEncryption) {
-  const context = (leadId: string, column: SealedColumn) => `lead:${leadId}:${column}`;
   const open = <T>(leadId: string, column: SealedColumn, sealed: string | null): T | null =>
     sealed === null ? null : encryption.decrypt<T>(sealed, context(leadId, column));
 

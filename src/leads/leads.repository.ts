@@ -54,8 +54,11 @@ export interface SectionWrite {
   set: LeadChanges;
   mergeLoanInfo?: object;
   warnings?: { field: string; list: { code: string; message: string; field: string }[] };
-  /** `verified`: refused once verified; `keepsPhone`: refused once verified unless the phone stays this one. */
-  frozen: 'never' | 'verified' | { keepsPhone: string | null };
+  /**
+   * `verified`: refused once verified; `keepsPhone`: refused once verified unless the phone stays the one
+   * of these fingerprints (one per key the fingerprints may have been written with).
+   */
+  frozen: 'never' | 'verified' | { keepsPhone: string[] };
   event: { id: string; type: string; actor: string; fields: string[] };
   /** The webhook event of the change (lead-outbox.ts). */
   outbox: OutboxEvent;
@@ -176,7 +179,7 @@ export function createLeadsRepository(db: Queryable) {
           || ${p(JSON.stringify(write.warnings.list))}::jsonb`);
       }
       const verified = statusSql.isVerified;
-      const guard = write.frozen === 'never' ? '' : write.frozen === 'verified' ? `and not ${verified}` : `and (not ${verified} or phone_fp is not distinct from ${p(write.frozen.keepsPhone)})`;
+      const guard = write.frozen === 'never' ? '' : write.frozen === 'verified' ? `and not ${verified}` : `and (not ${verified} or phone_fp = any(${p(write.frozen.keepsPhone)}::text[]))`;
       const { rows } = await tx.query<{ status: LeadStatus }>(
         `with updated as (
            update leads set ${sets.join(', ')}, status = ${statusSql.afterSectionSaved}, updated_at = $3

@@ -12,7 +12,7 @@ import type { CatalogLookup } from '../catalogs/catalog-lookup.ts';
 import type { CompaniesRepository } from '../companies/companies.repository.ts';
 import { isVerified } from './lead-status.ts';
 import type { LeadChanges, LeadsRepository, NewLead } from './leads.repository.ts';
-import type { LeadSealer, LoanInfo } from './lead-record.ts';
+import { phoneFingerprint as fingerprintOf, type LeadSealer, type LoanInfo } from './lead-record.ts';
 import {
   addressErrors, checkAddress, checkFinancial, checkPerson, checkVehicle, financialErrors, personErrors, vehicleErrors,
   type Financial, type Person, type Warning,
@@ -32,8 +32,11 @@ interface Deps {
   clock: Clock;
   /** Verified leads are re-evaluated when loan info, vehicle or financial data change. */
   onVerifiedLeadChanged: (actor: Actor, leadId: string) => Promise<void>;
-  /** Keys the fingerprints of idempotent requests and phones: a phone is not guessable from them. */
-  fingerprintKey: Buffer;
+  /**
+   * Keys of the fingerprints of idempotent requests and phones (a phone is not guessable from them): the
+   * first writes them; the others still match those written before a key rotation.
+   */
+  fingerprintKeys: readonly Buffer[];
 }
 
 export interface CreateLeadInput {
@@ -73,7 +76,7 @@ export function createLeadsService(deps: Deps) {
     section: string;
     fields: string[];
     /** Refused with 409 / 4090 once the lead is verified (`keepsPhone`: unless the phone stays). */
-    frozen: 'never' | 'verified' | { keepsPhone: string | null };
+    frozen: 'never' | 'verified' | { keepsPhone: string[] };
     /** Column values; personal ones sealed with the lead's stored id. */
     set: (id: string) => LeadChanges;
     mergeLoanInfo?: LoanInfo;
@@ -110,7 +113,7 @@ export function createLeadsService(deps: Deps) {
     if (section.reevaluate && isVerified(saved.status)) await deps.onVerifiedLeadChanged(actor, id);
   }
 
-  const phoneFingerprint = (phone: string) => createHmac('sha256', deps.fingerprintKey).update(`phone:${phone}`).digest('base64url');
+  const phoneFingerprint = (phone: string, key = deps.fingerprintKeys[0]!) => fingerprintOf(key, phone);
   const phoneChanges = (leadId: string, phone: string | undefined): LeadChanges =>
     phone === undefined ? {} : { phone_enc: sealer.seal(leadId, 'phone_enc', phone), phone_fp: phoneFingerprint(phone) };
   const emailChanges = (leadId: string, email: string | undefined): LeadChanges =>
@@ -164,7 +167,8 @@ export function createLeadsService(deps: Deps) {
       const now = clock.now();
       const id = newId();
       const row = newLeadRow(actor, id, input, affiliate, now);
-      const requestHash = requestFingerprint(deps.fingerprintKey, input);
+      const requestHashes = deps.fingerprintKeys.map((key) => requestFingerprint(key, input));
+      const requestHash = requestHashes[0]!;
       const fields = present(input.autoFinB2BLeadCreatePayload ?? {}).concat(input.affiliate ? ['affiliate'] : []);
       const created = { id: newId(), leadId: id, type: 'LEAD_CREATED', at: now, actor: actor.consumerKey, fields };
       const outbox = { id: newId(), type: 'lead.created' } as const;
@@ -185,7 +189,7 @@ export function createLeadsService(deps: Deps) {
           tx,
         );
         if (!claim.claimed) {
-          if (claim.requestHash !== requestHash) throw errors.idempotencyConflict();
+          if (!requestHashes.includes(claim.requestHash)) throw errors.idempotencyConflict();
           return { id: claim.leadId, replayed: true };
         }
         await leads.insert(row, created, outbox, tx);
@@ -200,7 +204,7 @@ export function createLeadsService(deps: Deps) {
       const loan = pick(payload, ['downPayment', 'term', 'purchaseIntention']);
       await write(actor, leadId, {
         type: 'LOAN_INFO_SAVED', section: 'loanInfo', fields: present(payload), reevaluate: true,
-        frozen: payload.phone === undefined ? 'never' : { keepsPhone: phoneFingerprint(payload.phone) },
+        frozen: payload.phone === undefined ? 'never' : { keepsPhone: deps.fingerprintKeys.map((key) => phoneFingerprint(payload.phone!, key)) },
         set: (id) => phoneChanges(id, payload.phone),
         mergeLoanInfo: Object.keys(loan).length ? loan : undefined,
       });

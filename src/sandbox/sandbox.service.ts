@@ -6,6 +6,7 @@
  */
 import { errors, type FailureKind } from '../http/app-error.ts';
 import type { Queryable } from '../db/database.ts';
+import type { EncryptedColumn } from '../db/sealed-values.ts';
 import type { FieldEncryption } from '../shared/field-encryption.ts';
 import { newId } from '../shared/ids.ts';
 import type { LeadsRepository } from '../leads/index.ts';
@@ -40,6 +41,11 @@ interface Deps {
 }
 
 const bodyContext = (id: string) => `sandbox-message:${id}:body`;
+
+/** The kept messages' encrypted bodies, for key rotation (the table exists in every environment). */
+export const sandboxEncryptedColumns: EncryptedColumn[] = [
+  { table: 'sandbox_messages', id: 'id', column: 'body_enc', context: bodyContext },
+];
 
 export function createSandboxService(deps: Deps) {
   return {

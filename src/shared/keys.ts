@@ -2,9 +2,17 @@
  * Secret keys: from the environment, or (outside production) generated once and kept under
  * DATA_DIR so tokens and encrypted data survive a restart.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+/**
+ * A key's public name: the first 16 lowercase hex digits of the SHA-256 of its 32 bytes (not of their
+ * base64 or hex text), the same whichever way the key is written. Stored values and tokens carry it.
+ */
+export function keyIdOf(key: Buffer): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 16);
+}
 
 export function loadOrCreateKey(dataDir: string, name: string, given: Buffer | undefined): Buffer {
   if (given) return given;

@@ -38,7 +38,8 @@ interface Deps {
   consents: Pick<ConsentRepository, 'record'>;
   providers: { sms: SmsSender; email: EmailSender; outbound: Outbound };
   bureau: Pick<Bureau, 'query' | 'save' | 'hasReport'>;
-  pinKey: Buffer;
+  /** Keys of PIN hashes: the first hashes new PINs; the others still check PINs sent before a key rotation. */
+  pinKeys: readonly Buffer[];
   clock: Clock;
   /** How long a confirmation may hold the bureau query before another may try (a crash mid-query). */
   bureauLeaseMs: number;
@@ -102,7 +103,7 @@ export function createVerificationService(deps: Deps) {
         if (!row || !(await recordPinSent(tx, context, row.status, channel))) throw errors.leadVerified();
         await verification.replacePin({
           leadId,
-          pinHash: hashPin(deps.pinKey, lead.id, pin),
+          pinHash: hashPin(deps.pinKeys[0]!, lead.id, pin),
           channel,
           sentAt,
           expiresAt: new Date(sentAt.getTime() + pinValidityMs),
@@ -147,7 +148,11 @@ export function createVerificationService(deps: Deps) {
       // Checked first, so a confirmation the bureau could not run anyway costs no try.
       if (!lead.person || !lead.address) throw errors.pinRejected('PERSON_AND_ADDRESS_REQUIRED');
       // The stored id, never the path's spelling of it (a uuid in upper case finds the same row).
-      const check = checkPin(await verification.pendingPin(leadId, tx), hashPin(deps.pinKey, row.id, payload.pin), now);
+      const pending = await verification.pendingPin(leadId, tx);
+      const hashes = deps.pinKeys.map((key) => hashPin(key, row.id, payload.pin));
+      // A PIN sent before a key rotation was hashed with a previous key.
+      const checks = hashes.map((hash) => checkPin(pending, hash, now));
+      const check = checks.find((c) => c.ok) ?? checks[0]!;
       if (!check.ok) {
         if (check.countsAsTry) await verification.countFailedAttempt(leadId, tx);
         return { rejected: check.reason } as const;

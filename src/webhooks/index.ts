@@ -1,6 +1,6 @@
 /** What other modules and the composition root may use of the webhooks module. */
 export { createWebhooksRepository, type WebhooksRepository } from './webhooks.repository.ts';
-export { createWebhooksService, type WebhooksService } from './webhooks.service.ts';
+export { createWebhooksService, webhookEncryptedColumns, type WebhooksService } from './webhooks.service.ts';
 export { createDeliveryWorker, type DeliveryTracer, type DeliveryWorker } from './delivery-worker.ts';
 export { createWebhookSender } from './webhook-sender.ts';
 export { createUrlPolicy, type Resolver } from './url-policy.ts';

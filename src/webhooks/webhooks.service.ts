@@ -6,6 +6,7 @@
  */
 import { errors } from '../http/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
+import type { EncryptedColumn } from '../db/sealed-values.ts';
 import type { FieldEncryption } from '../shared/field-encryption.ts';
 import { newId } from '../shared/ids.ts';
 import { newSecret } from './signing.ts';
@@ -13,6 +14,12 @@ import type { UrlPolicy } from './url-policy.ts';
 import type { DeliveryRow, EndpointRow, WebhooksRepository } from './webhooks.repository.ts';
 
 export const secretContext = (endpointId: string) => `webhook-secret:${endpointId}`;
+
+/** The endpoints' encrypted signing secrets (the current one and the one still valid after a rotation). */
+export const webhookEncryptedColumns: EncryptedColumn[] = [
+  { table: 'webhook_endpoints', id: 'id', column: 'secret_enc', context: secretContext },
+  { table: 'webhook_endpoints', id: 'id', column: 'previous_secret_enc', context: secretContext },
+];
 export const rotationOverlapMs = 24 * 60 * 60 * 1000;
 
 /** A company id, or null for the lender's own endpoints. */

@@ -1,0 +1,3 @@
+/** What the composition root and the process may use of the keys module. */
+export { createKeysService, MissingKeysError, type KeysService } from './keys.service.ts';
+export { keysRoutes } from './keys.routes.ts';
