@@ -36,6 +36,7 @@ import { createMetrics, registerMetrics } from './operations/metrics.ts';
 import { adminWebhooksRoutes, webhooksRoutes } from './webhooks/index.ts';
 import { requireAuth } from './http/partner-guard.ts';
 import { consolePlugin } from './console/console.plugin.ts';
+import { outcomesRoutes } from './outcomes/index.ts';
 
 export interface AppOptions {
   container: Container;
@@ -102,6 +103,8 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
     await app.register(
       lenderLeadsRoutes({ leads: container.lenderLeads, erasure: container.erasure, adminToken, operators }),
     );
+    const { outcomes, funnel } = container;
+    await app.register(outcomesRoutes({ outcomes, funnel, adminToken, operators }));
     await app.register(auditRoutes({ audit: container.audit, adminToken, operators }));
     await app.register(adminWebhooksRoutes({ webhooks: container.webhooks.service, adminToken, operators }));
   }

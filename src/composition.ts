@@ -50,6 +50,10 @@ import { createWebhookMetrics } from './webhooks/webhook-metrics.ts';
 import { createConsoleSessionsRepository } from './console/console-sessions.repository.ts';
 import { createConsoleSessions } from './console/console-sessions.ts';
 import { createConsoleSignIn } from './console/console-sign-in.ts';
+import { isVerified, outboxCtes, parseDate, verifiedStatuses } from './leads/index.ts';
+import {
+  createFunnelRepository, createFunnelService, createOutcomesRepository, createOutcomesService,
+} from './outcomes/index.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -194,20 +198,34 @@ export async function createContainer(options: ContainerOptions) {
     onVerifiedLeadChanged: (actor, leadId) => prequalification.reevaluate(actor, leadId),
     fingerprintKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'fingerprints', 32)),
   });
-  const leadQueries = createLeadQueries({ leads: leadsRepository, sealer });
+  const audit = createAuditService({ repository: createAuditRepository(db), clock });
+  // The lender's decisions (docs/lender-api.md, "Outcomes"): the lead is locked and named through the leads module.
+  const outcomes = createOutcomesService({
+    db, repository: createOutcomesRepository(db, outboxCtes), audit, encryption, clock,
+    leads: {
+      async lockForOutcome(leadId, tx) {
+        const row = await leadsRepository.lockById(leadId, tx);
+        return row && {
+          id: row.id, companyId: row.company_id, externalAutoId: row.external_auto_id, status: row.status,
+          verified: isVerified(row.status),
+        };
+      },
+    },
+  });
+  const funnel = createFunnelService({ repository: createFunnelRepository(db, verifiedStatuses), parseDate });
+  const leadQueries = createLeadQueries({ leads: leadsRepository, sealer, outcomes });
   const operatorsRepository = createOperatorsRepository(db);
   const operators = createOperatorsService({ repository: operatorsRepository, clock });
   // The operator console's sessions and sign-in (docs/console.md); sign-in attempts share the rate limits.
   const consoleSessions = createConsoleSessions({ repository: createConsoleSessionsRepository(db), clock });
   const consoleSignIn = createConsoleSignIn({ operators: operatorsRepository, limiter });
-  const audit = createAuditService({ repository: createAuditRepository(db), clock });
   const lenderLeadsRepository = createLenderLeadsRepository(db);
   const lenderLeads = createLenderLeadsService({
-    db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureau, consents, audit, sealer,
+    db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureau, consents, audit, sealer, outcomes,
   });
   const erasure = createPersonalDataErasure({
-    db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureau, sandboxMessages, audit, clock,
-    retentionDays: config.piiRetentionDays,
+    db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureau, sandboxMessages, outcomes, audit,
+    clock, retentionDays: config.piiRetentionDays,
   });
   let retentionTimer: NodeJS.Timeout | undefined;
   // The purge running now, if any: closing waits for it rather than pulling the database from under it.
@@ -297,6 +315,8 @@ export async function createContainer(options: ContainerOptions) {
     operators,
     audit,
     lenderLeads,
+    outcomes,
+    funnel,
     console: {
       sessions: consoleSessions, signIn: consoleSignIn,
       csrfKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'console-csrf', 32)),
