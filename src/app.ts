@@ -114,6 +114,7 @@ export async function buildApp({ container, logLevel = 'info', logStream, draini
     sandbox: container.sandbox !== undefined,
     lenderLeads: container.lenderLeads, companies: container.companies, webhooks: container.webhooks.service,
     catalogs: container.catalogs, operators: container.operators, audit: container.audit,
+    outcomes: container.outcomes, funnel: container.funnel,
   }), { prefix: '/console' });
   await app.register(
     async (partner) => {

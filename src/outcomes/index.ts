@@ -4,9 +4,12 @@ export {
   outcomeReasonLabels, type OutcomeStatus, type ConditionCode, type OutcomeReasonCode,
 } from './outcome-status.ts';
 export { createOutcomesRepository, outcomeSql, type OutboxWriter, type OutcomesRepository } from './outcomes.repository.ts';
-export { createOutcomesService, type OutcomesService, type OutcomeLeads, type PartnerOutcomeView } from './outcomes.service.ts';
+export {
+  createOutcomesService, type OutcomesService, type OutcomeLeads, type PartnerOutcomeView, type OperatorOutcomeView,
+} from './outcomes.service.ts';
 export { createFunnelRepository } from './funnel.repository.ts';
 export { createFunnelService, type FunnelService } from './funnel.service.ts';
 export { PartnerOutcome as PartnerOutcomeSchema, OperatorOutcome as OperatorOutcomeSchema } from './outcomes.schemas.ts';
 export type { OutcomeChange } from './outcome-rules.ts';
 export { outcomesRoutes } from './outcomes.routes.ts';
+export { parseOutcomeRequest } from './outcome-request.ts';

@@ -10,7 +10,7 @@ import type { FieldEncryption } from '../shared/field-encryption.ts';
 import { newId } from '../shared/ids.ts';
 import type { AuditOrigin } from '../audit/audit.service.ts';
 import { outcomeFieldErrors, type OutcomeChange } from './outcome-rules.ts';
-import { outcomeMayMove } from './outcome-status.ts';
+import { outcomeMayMove, type OutcomeReasonCode, type OutcomeStatus } from './outcome-status.ts';
 import type { OutcomeRow, OutcomeSubject, OutcomesRepository } from './outcomes.repository.ts';
 
 /** The lead an outcome is set on, locked until the transaction ends. */
@@ -39,11 +39,17 @@ export function partnerOutcome(row: OutcomeRow) {
 
 export type PartnerOutcomeView = ReturnType<typeof partnerOutcome>;
 
+export type OperatorOutcomeView = PartnerOutcomeView & {
+  operatorId: string;
+  note: string | null;
+  history: { status: OutcomeStatus; at: string; operatorId: string; reasonCode: OutcomeReasonCode | null }[];
+};
+
 export function createOutcomesService(deps: Deps) {
   const noteOf = (leadId: string, row: OutcomeRow) =>
     row.noteEnc === null ? null : deps.encryption.decrypt<string>(row.noteEnc, noteContext(leadId));
 
-  function operatorView(leadId: string, history: OutcomeRow[]) {
+  function operatorView(leadId: string, history: OutcomeRow[]): OperatorOutcomeView | null {
     const current = history.at(-1);
     if (!current) return null;
     return {
