@@ -22,6 +22,7 @@ import { containerFor, firstStart, listen, partnerToken } from './service.ts';
 import { leadWritePath } from './write-path.ts';
 import { productionShape } from './production-shape.ts';
 import { leadListScale } from './lead-list-scale.ts';
+import { funnelBench } from './funnel.ts';
 import { webhookLag } from './webhook-lag.ts';
 
 const api = '/mx/b2b/autofin/api';
@@ -134,6 +135,7 @@ export const sections: Record<string, (ctx: BenchContext) => Promise<void>> = {
 export const modes: Record<string, () => Promise<void>> = {
   production: productionShape,
   'lead-list': leadListScale,
+  funnel: funnelBench,
 };
 
 async function main() {

@@ -44,19 +44,22 @@ export function createFunnelRepository(db: Queryable, verifiedStatuses: readonly
       if (filter.createdFrom) add('l.created_at >= ?', filter.createdFrom);
       if (filter.createdTo) add('l.created_at < ?', filter.createdTo);
       if (filter.companyId) add('l.company_id = ?', filter.companyId);
+      // Grouped by company first, named after: the companies table is joined to 20 rows, not 100,000.
       const { rows } = await tx.query<StoredLine>(
-        `select l.company_id, c.name as company_name, count(*) as created,
-           count(*) filter (where l.status in (${verifiedList})) as verified,
-           count(*) filter (where l.status = 'PREQUALIFIED') as prequalified,
-           count(*) filter (where o.was_approved) as approved,
-           count(*) filter (where o.status = 'FUNDED') as funded,
-           coalesce(sum(o.amount_funded) filter (where o.status = 'FUNDED'), 0) as funded_amount
-         from leads l
-         join companies c on c.id = l.company_id
-         left join lead_outcomes o on o.lead_id = l.id and o.current
-         ${where.length ? `where ${where.join(' and ')}` : ''}
-         group by l.company_id, c.name
-         order by c.name, l.company_id`,
+        `with line as (
+           select l.company_id, count(*) as created,
+             count(*) filter (where l.status in (${verifiedList})) as verified,
+             count(*) filter (where l.status = 'PREQUALIFIED') as prequalified,
+             count(o.lead_id) filter (where o.was_approved) as approved,
+             count(o.lead_id) filter (where o.status = 'FUNDED') as funded,
+             coalesce(sum(o.amount_funded) filter (where o.status = 'FUNDED'), 0) as funded_amount
+           from leads l
+           left join lead_outcomes o on o.lead_id = l.id and o.current
+           ${where.length ? `where ${where.join(' and ')}` : ''}
+           group by l.company_id
+         )
+         select line.*, c.name as company_name from line join companies c on c.id = line.company_id
+         order by c.name, line.company_id`,
         params,
       );
       return rows.map((r) => ({

@@ -22,5 +22,6 @@ create index lead_outcomes_lead_idx on lead_outcomes (lead_id, seq);
 -- and the funnel read of it; and the leads whose current outcome has a status (the lists' filter).
 create index lead_outcomes_current_idx on lead_outcomes (lead_id) include (status, was_approved, amount_funded) where current;
 create index lead_outcomes_current_status_idx on lead_outcomes (status, lead_id) where current;
--- The funnel report reads every lead created in a window without visiting the table.
-create index leads_created_company_status_idx on leads (created_at) include (company_id, status)
+-- The funnel report reads every lead created in a window from this index alone (once vacuumed),
+-- without visiting the wide lead rows.
+create index leads_created_company_status_idx on leads (created_at) include (company_id, status, id)
