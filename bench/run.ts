@@ -23,6 +23,7 @@ import { leadListScale } from './lead-list-scale.ts';
 import { webhookLagMode } from './webhook-lag.ts';
 import { readsWithWrk } from './reads-wrk.ts';
 import { tracingOverhead } from './tracing-overhead.ts';
+import { funnelBench } from './funnel.ts';
 
 const logLevel = process.env.LOG_LEVEL ?? 'info';
 
@@ -83,6 +84,7 @@ export const modes: Record<string, () => Promise<void>> = {
   webhooks: webhookLagMode,
   reads: readsWithWrk,
   tracing: tracingOverhead,
+  funnel: funnelBench,
 };
 
 async function main() {

@@ -38,6 +38,7 @@ import { adminWebhooksRoutes, webhooksRoutes } from './webhooks/index.ts';
 import { requireAuth } from './http/partner-guard.ts';
 import { consolePlugin } from './console/console.plugin.ts';
 import type { Tracing } from './tracing/index.ts';
+import { outcomesRoutes } from './outcomes/index.ts';
 
 export interface AppOptions {
   container: Container;
@@ -110,6 +111,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(
       lenderLeadsRoutes({ leads: container.lenderLeads, erasure: container.erasure, adminToken, operators }),
     );
+    const { outcomes, funnel } = container;
+    await app.register(outcomesRoutes({ outcomes, funnel, adminToken, operators }));
     await app.register(auditRoutes({ audit: container.audit, adminToken, operators }));
     await app.register(adminWebhooksRoutes({ webhooks: container.webhooks.service, adminToken, operators }));
     await app.register(keysRoutes({ keys: container.keys, adminToken, operators }));
@@ -120,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sandbox: container.sandbox !== undefined,
     lenderLeads: container.lenderLeads, companies: container.companies, webhooks: container.webhooks.service,
     catalogs: container.catalogs, operators: container.operators, audit: container.audit,
+    outcomes: container.outcomes, funnel: container.funnel,
   }), { prefix: '/console' });
   await app.register(
     async (partner) => {

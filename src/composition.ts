@@ -56,6 +56,10 @@ import { createConsoleSessionsRepository } from './console/console-sessions.repo
 import { createConsoleSessions } from './console/console-sessions.ts';
 import { createConsoleSignIn } from './console/console-sign-in.ts';
 import type { Tracing } from './tracing/index.ts';
+import { isVerified, outboxCtes, parseDate, verifiedStatuses } from './leads/index.ts';
+import {
+  createFunnelRepository, createFunnelService, createOutcomesRepository, createOutcomesService, outcomeEncryptedColumns,
+} from './outcomes/index.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -210,20 +214,34 @@ export async function createContainer(givenOptions: ContainerOptions) {
     onVerifiedLeadChanged: (actor, leadId) => prequalification.reevaluate(actor, leadId),
     fingerprintKeys: derived('fingerprints'),
   });
-  const leadQueries = createLeadQueries({ leads: leadsRepository, sealer });
+  const audit = createAuditService({ repository: createAuditRepository(db), clock });
+  // The lender's decisions (docs/lender-api.md, "Outcomes"): the lead is locked and named through the leads module.
+  const outcomes = createOutcomesService({
+    db, repository: createOutcomesRepository(db, outboxCtes), audit, encryption, clock,
+    leads: {
+      async lockForOutcome(leadId, tx) {
+        const row = await leadsRepository.lockById(leadId, tx);
+        return row && {
+          id: row.id, companyId: row.company_id, externalAutoId: row.external_auto_id, status: row.status,
+          verified: isVerified(row.status),
+        };
+      },
+    },
+  });
+  const funnel = createFunnelService({ repository: createFunnelRepository(db, verifiedStatuses), parseDate });
+  const leadQueries = createLeadQueries({ leads: leadsRepository, sealer, outcomes });
   const operatorsRepository = createOperatorsRepository(db);
   const operators = createOperatorsService({ repository: operatorsRepository, clock });
   // The operator console's sessions and sign-in (docs/console.md); sign-in attempts share the rate limits.
   const consoleSessions = createConsoleSessions({ repository: createConsoleSessionsRepository(db), clock });
   const consoleSignIn = createConsoleSignIn({ operators: operatorsRepository, limiter });
-  const audit = createAuditService({ repository: createAuditRepository(db), clock });
   const lenderLeadsRepository = createLenderLeadsRepository(db);
   const lenderLeads = createLenderLeadsService({
-    db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureau, consents, audit, sealer,
+    db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureau, consents, audit, sealer, outcomes,
   });
   const erasure = createPersonalDataErasure({
-    db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureau, sandboxMessages, audit, clock,
-    retentionDays: config.piiRetentionDays,
+    db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureau, sandboxMessages, outcomes, audit,
+    clock, retentionDays: config.piiRetentionDays,
   });
   let retentionTimer: NodeJS.Timeout | undefined;
   // The purge running now, if any: closing waits for it rather than pulling the database from under it.
@@ -234,7 +252,7 @@ export async function createContainer(givenOptions: ContainerOptions) {
     signing: tokens,
     values: createSealedValues(db, [
       ...leadEncryptedColumns(derived('fingerprints')[0]!), ...reportEncryptedColumns, ...webhookEncryptedColumns,
-      ...sandboxEncryptedColumns,
+      ...sandboxEncryptedColumns, ...outcomeEncryptedColumns,
     ], encryption),
   });
 
@@ -321,6 +339,8 @@ export async function createContainer(givenOptions: ContainerOptions) {
     operators,
     audit,
     lenderLeads,
+    outcomes,
+    funnel,
     console: {
       sessions: consoleSessions, signIn: consoleSignIn,
       csrfKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'console-csrf', 32)),

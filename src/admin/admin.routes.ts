@@ -37,7 +37,7 @@ export const adminRoutes =
       '/admin/companies',
       {
         // Analysts read leads of every company, so they may see the companies too.
-        config: { operatorRoles: ['analyst'] },
+        config: { operatorRoles: ['analyst', 'officer'] },
         schema: { tags, security, operationId: 'listCompanies', summary: 'List companies', response: { 200: ok('admin', s.CompanyList, 'Every company.'), ...fails(false) } },
       },
       async () => deps.companies.listCompanies(),

@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../db/database.ts';
 
-export const AUDIT_ACTIONS = ['lead.read', 'leads.export', 'lead.personal_data_erased'] as const;
+export const AUDIT_ACTIONS = ['lead.read', 'leads.export', 'lead.personal_data_erased', 'outcome'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditEntry {

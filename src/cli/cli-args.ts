@@ -21,7 +21,7 @@ Usage:
   autofin affiliates list --company COMPANY_ID
   autofin catalogs import --vehicles FILE
   autofin catalogs import --zip-codes FILE
-  autofin operators create --name NAME --role admin|analyst [--email EMAIL [--password-stdin]]
+  autofin operators create --name NAME --role admin|analyst|officer [--email EMAIL [--password-stdin]]
                                                 (prints the key once; with --email, see "Passwords")
   autofin operators list
   autofin operators revoke OPERATOR_ID

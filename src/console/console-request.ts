@@ -30,7 +30,7 @@ declare module 'fastify' {
 }
 
 /** Route config of pages every signed-in operator may open (analysts too); others are admin-only. */
-export const everyone = { operatorRoles: ['analyst'] as const };
+export const everyone = { operatorRoles: ['analyst', 'officer'] as const };
 
 export const sessionCookie = 'autofin_session';
 export const cookiePath = '/console';

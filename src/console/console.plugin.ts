@@ -22,10 +22,13 @@ import { companiesRoutes, type CompaniesPagesDeps } from './companies.routes.ts'
 import { webhooksRoutes, type WebhooksPagesDeps } from './webhooks.routes.ts';
 import { catalogsRoutes, type CatalogsPagesDeps } from './catalogs.routes.ts';
 import { operatorsRoutes, type OperatorsPagesDeps } from './operators.routes.ts';
+import { outcomeRoutes, type OutcomePagesDeps } from './outcome.routes.ts';
+import { reportsRoutes, type ReportsPagesDeps } from './reports.routes.ts';
 import type { ConsoleSignIn } from './console-sign-in.ts';
 import { projectFile } from '../shared/project-files.ts';
 
-type PagesDeps = LeadsPagesDeps & CompaniesPagesDeps & WebhooksPagesDeps & CatalogsPagesDeps & OperatorsPagesDeps;
+type PagesDeps = LeadsPagesDeps & CompaniesPagesDeps & WebhooksPagesDeps & CatalogsPagesDeps & OperatorsPagesDeps
+  & OutcomePagesDeps & ReportsPagesDeps;
 
 export type ConsoleDeps = PagesDeps & {
   sessions: ConsoleSessions;
@@ -95,6 +98,8 @@ export const consolePlugin =
     app.get('/', { config: { consolePublic: true }, schema: { hide: true } }, toInbox);
     await app.register(signInRoutes(deps));
     await app.register(leadsRoutes(deps));
+    await app.register(outcomeRoutes(deps));
+    await app.register(reportsRoutes(deps));
     await app.register(companiesRoutes(deps));
     await app.register(webhooksRoutes(deps));
     await app.register(catalogsRoutes(deps));

@@ -70,7 +70,7 @@ export const decisionLabels: Record<string, string> = {
 
 export const outcomeLabels: Record<string, string> = { pass: 'Cumple', fail: 'No cumple', missing: 'Falta dato' };
 
-export const roleLabels: Record<string, string> = { admin: 'Administrador', analyst: 'Analista' };
+export const roleLabels: Record<string, string> = { admin: 'Administrador', analyst: 'Analista', officer: 'Oficial de crédito' };
 
 export const label = (labels: Record<string, string>, value: string | null | undefined): string =>
   value === null || value === undefined ? '—' : (labels[value] ?? value);

@@ -19,11 +19,12 @@ export interface PageContext {
   section?: Section;
 }
 
-export type Section = 'leads' | 'companies' | 'webhooks' | 'catalogs' | 'operators' | 'audit';
+export type Section = 'leads' | 'reports' | 'companies' | 'webhooks' | 'catalogs' | 'operators' | 'audit';
 
 const sections: readonly { section: Section; href: string; label: string; roles: readonly Role[] }[] = [
-  { section: 'leads', href: '/console/leads', label: 'Solicitudes', roles: ['admin', 'analyst'] },
-  { section: 'companies', href: '/console/companies', label: 'Empresas', roles: ['admin', 'analyst'] },
+  { section: 'leads', href: '/console/leads', label: 'Solicitudes', roles: ['admin', 'analyst', 'officer'] },
+  { section: 'reports', href: '/console/reports', label: 'Reportes', roles: ['admin', 'analyst', 'officer'] },
+  { section: 'companies', href: '/console/companies', label: 'Empresas', roles: ['admin', 'analyst', 'officer'] },
   { section: 'webhooks', href: '/console/webhooks', label: 'Webhooks', roles: ['admin'] },
   { section: 'catalogs', href: '/console/catalogs', label: 'Catálogos', roles: ['admin'] },
   { section: 'operators', href: '/console/operators', label: 'Operadores', roles: ['admin'] },

@@ -10,6 +10,9 @@ import { leadStatuses, type LeadStatus } from '../leads/lead-status.ts';
 import { uuidPattern } from '../shared/ids.ts';
 import { everyone, noticeOf, originOf, pageContext, sendPage } from './console-request.ts';
 import { inboxPage, leadPage, type InboxFilter } from './leads.views.ts';
+import { OUTCOME_STATUSES, type OutcomeStatus } from '../outcomes/index.ts';
+import { outcomeSection } from './outcome.views.ts';
+import { roleAllows } from '../operators/role.ts';
 
 export interface LeadsPagesDeps {
   lenderLeads: LenderLeadsService;
@@ -21,6 +24,7 @@ const datePattern = '^\\d{4}-\\d{2}-\\d{2}$';
 const InboxQuery = Type.Object({
   status: optional(`^(?:${leadStatuses.join('|')})$`),
   decision: optional('^(?:PREQUALIFIED|NOT_PREQUALIFIED|INCOMPLETE)$'),
+  outcome: optional(`^(?:${OUTCOME_STATUSES.join('|')})$`),
   companyId: optional(uuidPattern),
   from: optional(datePattern),
   to: optional(datePattern),
@@ -43,11 +47,12 @@ export const leadsRoutes =
         const q = request.query;
         const filter: InboxFilter = {
           status: q.status || undefined, decision: q.decision || undefined, companyId: q.companyId || undefined,
-          from: q.from || undefined, to: q.to || undefined,
+          from: q.from || undefined, to: q.to || undefined, outcome: q.outcome || undefined,
         };
         // "Hasta" includes its whole day in Mexico City.
         const query = {
           status: filter.status as LeadStatus | undefined, decision: filter.decision, companyId: filter.companyId,
+          outcome: filter.outcome as OutcomeStatus | undefined,
           createdFrom: filter.from && mexicoCityDayStart(filter.from),
           createdTo: filter.to && mexicoCityDayStart(nextDay(filter.to)),
         };
@@ -69,7 +74,10 @@ export const leadsRoutes =
         const lead = await deps.lenderLeads.read(originOf(request), request.params.leadId);
         const companies = await deps.companies.listCompanies();
         const company = companies.items.find((c) => c.id === lead.companyId);
-        return sendPage(reply, leadPage(pageContext(request, reply), lead, company?.name));
+        const context = pageContext(request, reply);
+        const canDecide = roleAllows(context.viewer?.role ?? 'analyst', ['officer']);
+        const outcome = outcomeSection(context.csrf, lead.id, lead.outcome, canDecide);
+        return sendPage(reply, leadPage(context, lead, company?.name, outcome));
       },
     );
   };

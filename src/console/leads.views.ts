@@ -11,6 +11,7 @@ import {
   thresholdLabels, warningLabels,
 } from './lead-labels.ts';
 import { page, type Notice, type PageContext } from './layout.ts';
+import { outcomeFilterField } from './outcome.views.ts';
 
 export interface InboxFilter {
   status?: string;
@@ -18,6 +19,7 @@ export interface InboxFilter {
   companyId?: string;
   from?: string;
   to?: string;
+  outcome?: string;
 }
 
 type LeadPage = Awaited<ReturnType<LenderLeadsService['list']>>;
@@ -57,6 +59,7 @@ export function inboxPage(
   const form = html`<form method="get" action="/console/leads" class="filters" aria-label="Filtros">
   <div><label for="status">Estado</label><select id="status" name="status">${option('', 'Todos', filter.status)}${leadStatuses.map((s) => option(s, statusLabels[s], filter.status))}</select></div>
   <div><label for="decision">Decisión</label><select id="decision" name="decision">${option('', 'Todas', filter.decision)}${Object.entries(decisionLabels).map(([v, t]) => option(v, t, filter.decision))}</select></div>
+  ${outcomeFilterField(filter.outcome)}
   <div><label for="companyId">Empresa</label><select id="companyId" name="companyId">${option('', 'Todas', filter.companyId)}${input.companies.map((c) => option(c.id, c.name, filter.companyId))}</select></div>
   <div><label for="from">Desde</label><input id="from" name="from" type="date" value="${filter.from ?? ''}"></div>
   <div><label for="to">Hasta</label><input id="to" name="to" type="date" value="${filter.to ?? ''}"></div>
@@ -119,7 +122,8 @@ function section(id: string, title: string, value: object | null, erased: boolea
   return html`<section aria-labelledby="${id}" class="card"><h2 id="${id}">${title}</h2>${body}</section>`;
 }
 
-export function leadPage(context: PageContext, lead: LeadRead, companyName: string | undefined): Html {
+/** `outcome`: the lender's decision section (outcome.views.ts). */
+export function leadPage(context: PageContext, lead: LeadRead, companyName: string | undefined, outcome?: Html): Html {
   const erased = lead.erasedAt !== null;
   const summary = facts([
     ['Empresa', companyName ?? lead.companyId],
@@ -187,7 +191,7 @@ export function leadPage(context: PageContext, lead: LeadRead, companyName: stri
   return page({ ...context, section: 'leads' }, `Solicitud ${shortId(lead.id)}`, html`
 <p><a href="/console/leads">← Volver a las solicitudes</a></p>
 <section aria-labelledby="resumen" class="card"><h2 id="resumen">Resumen</h2>${summary}</section>
-${decision}${warnings}${consent}${bureau}${explanation}
+${decision}${outcome ?? ''}${warnings}${consent}${bureau}${explanation}
 ${section('prestamo', 'Préstamo', lead.loanInfo, false)}
 ${section('contacto', 'Contacto', lead.contact, erased)}
 ${section('domicilio', 'Domicilio', lead.address, erased)}

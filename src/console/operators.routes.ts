@@ -23,7 +23,7 @@ const NewOperator = Type.Object({
   _csrf: Type.String(),
   name: Type.String({ minLength: 1, maxLength: 200 }),
   email: Type.Optional(Type.String({ maxLength: 320 })),
-  role: Type.Union([Type.Literal('admin'), Type.Literal('analyst')]),
+  role: Type.Union([Type.Literal('admin'), Type.Literal('analyst'), Type.Literal('officer')]),
   password: Type.Optional(Type.String({ maxLength: 1024 })),
 });
 const OperatorParams = Type.Object({ operatorId: Type.String({ pattern: uuidPattern }) });

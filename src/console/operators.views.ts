@@ -24,7 +24,7 @@ export function operatorsPage(
 <form method="post" action="/console/operators">${csrfField(context.csrf)}
 <label for="name">Nombre</label><input id="name" name="name" required maxlength="200">
 <label for="email">Correo electrónico</label><input id="email" name="email" type="email" maxlength="320">
-<label for="role">Rol</label><select id="role" name="role"><option value="analyst">${roleLabels.analyst}</option><option value="admin">${roleLabels.admin}</option></select>
+<label for="role">Rol</label><select id="role" name="role"><option value="analyst">${roleLabels.analyst}</option><option value="officer">${roleLabels.officer}</option><option value="admin">${roleLabels.admin}</option></select>
 <label for="password">Contraseña (12 caracteres o más; requiere correo)</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="12">
 <button type="submit">Crear operador</button></form></section>`, input.notice);
 }

@@ -70,6 +70,9 @@ export const errors = {
     new AppError(405, 4050, 'Method Not Allowed', null, { allow: allow.join(', ') }),
   leadVerified: () => new AppError(409, 4090, 'Lead already verified'),
   idempotencyConflict: () => new AppError(409, 4091, 'Idempotency-Key reused with another request'),
+  /** 409 / 4092: the lead's outcome may not move from `from` (null: none yet) to `to`, or the lead is not verified. */
+  outcomeTransition: (from: string | null, to: string) =>
+    new AppError(409, 4092, 'Outcome transition not allowed', { from, to }),
   requestTimeout: () => new AppError(408, 4080, 'Request Timeout'),
   payloadTooLarge: () => new AppError(413, 4130, 'Payload Too Large'),
   /** A path parameter over the router's limit; the URL is not echoed. */

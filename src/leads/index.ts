@@ -7,4 +7,5 @@ export { leadView, leadSummaryView } from './lead-view.ts';
 export { encodeCursor, decodeCursor, parseDate } from './lead-queries.ts';
 export { Lead as LeadSchema, LeadSummary as LeadSummarySchema, LeadEvents as LeadEventsSchema } from './lead-read.schemas.ts';
 export { recordPinSent, recordVerified, recordPrequalification, type TransitionContext } from './lead-transitions.ts';
-export { leadEventTypes, type LeadEventType } from './lead-outbox.ts';
+export { leadEventTypes, outboxCtes, type LeadEventType } from './lead-outbox.ts';
+export { verifiedStatuses } from './lead-status.ts';

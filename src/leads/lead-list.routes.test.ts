@@ -64,7 +64,7 @@ describe('the lead list (GET /leads)', () => {
     const { items, nextCursor } = res.json();
     assert.deepEqual(items.map((i: { id: string }) => i.id), [...ids].reverse());
     assert.equal(nextCursor, null);
-    assert.deepEqual(Object.keys(items[0]).sort(), ['affiliate', 'createdAt', 'decision', 'externalAutoId', 'id', 'status', 'updatedAt']);
+    assert.deepEqual(Object.keys(items[0]).sort(), ['affiliate', 'createdAt', 'decision', 'externalAutoId', 'id', 'outcomeStatus', 'status', 'updatedAt']);
     assert.equal(items[0].externalAutoId, 'STOCK-3');
     assert.equal(items[0].status, 'IN_PROGRESS');
     assert.equal(items[0].createdAt, clock.now().toISOString());

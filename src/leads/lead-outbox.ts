@@ -9,6 +9,7 @@ import { currentTraceparent } from '../shared/trace-context.ts';
 
 export const leadEventTypes = [
   'lead.created', 'lead.card_created', 'lead.updated', 'lead.pin_sent', 'lead.verified', 'lead.prequalification_decided',
+  'lead.outcome_changed',
 ] as const;
 export type LeadEventType = (typeof leadEventTypes)[number];
 
@@ -20,6 +21,8 @@ export interface OutboxEvent {
   /** lead.prequalification_decided only. */
   decision?: string;
   reasons?: string[];
+  /** lead.outcome_changed only: the partner's view of the lender's decision (never the note). */
+  outcome?: object;
 }
 
 /**
@@ -34,6 +37,7 @@ export function outboxCtes(source: string, event: OutboxEvent, at: string, p: (v
     extra.decision = event.decision;
     extra.reasons = event.reasons ?? [];
   }
+  if (event.outcome !== undefined) extra.outcome = event.outcome;
   return `outbox_event as (
       insert into webhook_events (id, type, company_id, lead_id, occurred_at, data, trace_parent)
       select ${p(event.id)}::uuid, ${p(event.type)}, company_id, id, ${at},

@@ -5,9 +5,11 @@ import type { LeadsRepository } from './leads.repository.ts';
 import type { LeadSealer } from './lead-record.ts';
 import type { LeadStatus } from './lead-status.ts';
 import { leadSummaryView, leadView } from './lead-view.ts';
+import type { OutcomeStatus, PartnerOutcomeView } from '../outcomes/index.ts';
 
 export interface ListQuery {
   status?: LeadStatus;
+  outcome?: OutcomeStatus;
   createdFrom?: string;
   createdTo?: string;
   limit?: number;
@@ -86,18 +88,24 @@ export function listQueryErrors(query: Record<string, unknown>): FieldError[] {
   return fieldErrors;
 }
 
-export function createLeadQueries(deps: { leads: LeadsRepository; sealer: LeadSealer }) {
+export function createLeadQueries(deps: {
+  leads: LeadsRepository;
+  sealer: LeadSealer;
+  /** The lender's decision as the partner sees it (the outcomes module). */
+  outcomes: { partnerView(leadId: string): Promise<PartnerOutcomeView | null> };
+}) {
   return {
     async getLead(companyId: string, leadId: string) {
       const row = await deps.leads.find(leadId, companyId);
       if (!row) throw errors.leadNotFound();
-      return leadView(deps.sealer.toLead(row));
+      return { ...leadView(deps.sealer.toLead(row)), outcome: await deps.outcomes.partnerView(row.id) };
     },
 
     async listLeads(companyId: string, query: ListQuery) {
       const limit = query.limit ?? 20;
       const rows = await deps.leads.list(companyId, {
         status: query.status,
+        outcome: query.outcome,
         excludeEmpty: query.status === undefined,
         ...listFilter(query),
         limit: limit + 1,

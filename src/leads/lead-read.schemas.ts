@@ -6,6 +6,7 @@ import { RFC_CHECK_DIGIT_MISMATCH } from './rfc.ts';
 import { REASON_CODES } from '../prequalification/rules/rule.ts';
 import { MISSING_DATA } from '../prequalification/evaluate.ts';
 import { dateFilter } from '../http/date-filter.schema.ts';
+import { OUTCOME_STATUSES, PartnerOutcomeSchema } from '../outcomes/index.ts';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const idName = Type.Object({ id: Type.String(), name: Type.String() });
@@ -90,6 +91,7 @@ export const Lead = Type.Object(
     ),
     prequalification: nullable(Prequalification),
     erasedAt: nullable(Type.String({ format: 'date-time', description: 'When the lender erased the personal data (contact, address, financial, person are null from then on)' })),
+    outcome: nullable(PartnerOutcomeSchema),
   },
   { $id: 'Lead', description: 'A section never saved is null. The PIN and the bureau report are never returned.' },
 );
@@ -98,6 +100,7 @@ export const LeadSummary = Type.Object(
   {
     id: Type.String({ format: 'uuid' }), status, createdAt: Type.String({ format: 'date-time' }), updatedAt: Type.String({ format: 'date-time' }),
     externalAutoId: nullable(Type.String()), affiliate, decision: nullable(decision),
+    outcomeStatus: nullable(Type.Enum(OUTCOME_STATUSES, { description: "The status of the lender's decision, null until there is one" })),
   },
   { $id: 'LeadSummary' },
 );
@@ -122,6 +125,7 @@ export const LeadEvents = Type.Object(
 export const LeadListQuery = Type.Object(
   {
     status: Type.Optional(status),
+    outcome: Type.Optional(Type.Enum(OUTCOME_STATUSES, { description: "Only leads whose lender's decision has this status" })),
     createdFrom: Type.Optional(dateFilter('ISO date or date-time, inclusive')),
     createdTo: Type.Optional(dateFilter('ISO date or date-time, exclusive')),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),

@@ -41,5 +41,6 @@ export function leadSummaryView(row: LeadRow) {
     externalAutoId: row.external_auto_id,
     affiliate: affiliateOf(row),
     decision: (row.prequalification as { decision?: string } | null)?.decision ?? null,
+    outcomeStatus: row.outcome_status ?? null,
   };
 }

@@ -2,6 +2,7 @@
 import type { Queryable } from '../db/database.ts';
 import { sql as statusSql, type LeadStatus } from './lead-status.ts';
 import { outboxCtes, type OutboxEvent } from './lead-outbox.ts';
+import { outcomeSql, type OutcomeStatus } from '../outcomes/index.ts';
 
 export interface LeadRow {
   id: string;
@@ -25,6 +26,8 @@ export interface LeadRow {
   updated_at: Date;
   /** When the lender erased the lead's personal data (null until then). */
   erased_at?: Date | null;
+  /** The status of the lender's current outcome (lists only). */
+  outcome_status?: OutcomeStatus | null;
 }
 
 /** Columns a write may change, and whether they hold JSON. */
@@ -76,6 +79,8 @@ export interface Transition {
 
 export interface LeadFilter {
   status?: LeadStatus;
+  /** Only leads whose current outcome has this status. */
+  outcome?: OutcomeStatus;
   /** Without a status filter, leads that are still empty (CREATED) are not listed. */
   excludeEmpty: boolean;
   createdFrom?: Date;
@@ -143,6 +148,12 @@ export function createLeadsRepository(db: Queryable) {
     /** The lead of that company, locked until the transaction ends (writes to one lead queue up). */
     async lock(id: string, companyId: string, tx: Queryable): Promise<LeadRow | undefined> {
       const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 and company_id = $2 for update', [id, companyId]);
+      return rows[0];
+    },
+
+    /** Any company's lead, locked until the transaction ends (the lender's outcome of it). */
+    async lockById(id: string, tx: Queryable): Promise<LeadRow | undefined> {
+      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 for update', [id]);
       return rows[0];
     },
 
@@ -228,6 +239,7 @@ export function createLeadsRepository(db: Queryable) {
       };
       if (filter.status) add('status = ?', filter.status);
       else if (filter.excludeEmpty) add('status <> ?', 'CREATED');
+      if (filter.outcome) add(outcomeSql.is('leads.id', '?'), filter.outcome);
       if (filter.createdFrom) add('created_at >= ?', filter.createdFrom);
       if (filter.createdTo) add('created_at < ?', filter.createdTo);
       if (filter.after) {
@@ -236,7 +248,8 @@ export function createLeadsRepository(db: Queryable) {
       }
       params.push(filter.limit);
       const { rows } = await tx.query<LeadRow>(
-        `select * from leads where ${where.join(' and ')} order by created_at desc, id desc limit $${params.length}`,
+        `select *, ${outcomeSql.statusOf('leads.id')} as outcome_status from leads where ${where.join(' and ')}
+         order by created_at desc, id desc limit $${params.length}`,
         params,
       );
       return rows;

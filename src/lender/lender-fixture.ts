@@ -24,7 +24,7 @@ export async function verifiedLead(t: TestApp, channel: 'SMS' | 'EMAIL', options
   return { leadId, requestId, partner };
 }
 
-export async function operatorKey(t: TestApp, role: 'admin' | 'analyst', name = `${role} operator`): Promise<{ id: string; key: string }> {
+export async function operatorKey(t: TestApp, role: 'admin' | 'analyst' | 'officer', name = `${role} operator`): Promise<{ id: string; key: string }> {
   const res = await t.app.inject({ method: 'POST', url: '/admin/operators', headers: t.admin, payload: { name, role } });
   assert.equal(res.statusCode, 201, show(res));
   return res.json();

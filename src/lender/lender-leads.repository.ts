@@ -1,10 +1,12 @@
 /** SQL of the lender's side of leads: every company's leads, read in pages or batches, and erasure. */
 import type { Queryable } from '../db/database.ts';
 import type { LeadRow, LeadStatus } from '../leads/index.ts';
+import { outcomeSql, type OutcomeStatus } from '../outcomes/index.ts';
 
 export interface LenderLeadFilter {
   companyId?: string;
   status?: LeadStatus;
+  outcome?: OutcomeStatus;
   decision?: string;
   affiliate?: string;
   createdFrom?: Date;
@@ -28,6 +30,7 @@ function conditions(filter: LenderLeadFilter): { where: string[]; params: unknow
   };
   if (filter.companyId) add('company_id = ?', filter.companyId);
   if (filter.status) add('status = ?', filter.status);
+  if (filter.outcome) add(outcomeSql.is('leads.id', '?'), filter.outcome);
   if (filter.decision) add("prequalification->>'decision' = ?", filter.decision);
   if (filter.affiliate) add('affiliate_user_id = ?', filter.affiliate);
   if (filter.createdFrom) add('created_at >= ?', filter.createdFrom);
@@ -51,7 +54,7 @@ export function createLenderLeadsRepository(db: Queryable) {
       }
       params.push(limit);
       const { rows } = await tx.query<ErasableRow>(
-        `select * from leads ${where.length ? `where ${where.join(' and ')}` : ''} order by created_at desc, id desc limit $${params.length}`,
+        `select *, ${outcomeSql.statusOf('leads.id')} as outcome_status from leads ${where.length ? `where ${where.join(' and ')}` : ''} order by created_at desc, id desc limit $${params.length}`,
         params,
       );
       return rows;

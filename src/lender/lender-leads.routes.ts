@@ -22,7 +22,7 @@ const fails = errorAnswers({
     404: [errorCase('No such lead', errors.leadNotFound())],
   },
 });
-const readers = { operatorRoles: ['analyst'] as const };
+const readers = { operatorRoles: ['analyst', 'officer'] as const };
 
 const originOf = (request: FastifyRequest): AuditOrigin => ({
   operatorId: requireOperator(request).operatorId,

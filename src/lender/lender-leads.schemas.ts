@@ -6,6 +6,7 @@ import { DECISIONS } from '../prequalification/evaluate.ts';
 import { uuidPattern } from '../shared/ids.ts';
 import { EXPORT_FORMATS } from './lead-export.ts';
 import { dateFilter } from '../http/date-filter.schema.ts';
+import { OperatorOutcomeSchema, OUTCOME_STATUSES } from '../outcomes/index.ts';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const dateTime = Type.String({ format: 'date-time' });
@@ -15,6 +16,7 @@ const companyId = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
 const filters = {
   companyId: Type.Optional(Type.String({ pattern: uuidPattern })),
   status: Type.Optional(Type.Enum(leadStatuses)),
+  outcome: Type.Optional(Type.Enum(OUTCOME_STATUSES, { description: "Only leads whose lender's decision has this status" })),
   decision: Type.Optional(Type.Enum([...DECISIONS])),
   affiliate: Type.Optional(Type.String({ pattern: uuidPattern, description: "The affiliate's user_id" })),
   createdFrom: Type.Optional(dateFilter('ISO date or date-time, inclusive')),
@@ -41,6 +43,7 @@ export const LenderLeadSummary = Type.Object(
     createdAt: dateTime, updatedAt: dateTime, externalAutoId: nullable(Type.String()),
     affiliate: nullable(Type.Object({ user_id: nullable(Type.String()), user_type: nullable(Type.String()) })),
     decision: nullable(Type.String()), erasedAt: nullable(dateTime),
+    outcomeStatus: nullable(Type.Enum(OUTCOME_STATUSES)),
   },
   { $id: 'LenderLeadSummary' },
 );
@@ -50,7 +53,7 @@ export const LenderLeadList = Type.Object(
   {
     $id: 'LenderLeadList',
     examples: [{
-      items: [{ id: leadId, companyId, status: 'PREQUALIFIED', createdAt: '2026-01-15T12:00:00.000Z', updatedAt: '2026-01-15T12:20:00.000Z', externalAutoId: null, affiliate: null, decision: 'PREQUALIFIED', erasedAt: null }],
+      items: [{ id: leadId, companyId, status: 'PREQUALIFIED', createdAt: '2026-01-15T12:00:00.000Z', updatedAt: '2026-01-15T12:20:00.000Z', externalAutoId: null, affiliate: null, decision: 'PREQUALIFIED', erasedAt: null, outcomeStatus: 'APPROVED' }],
       nextCursor: null,
     }],
   },
@@ -82,6 +85,7 @@ const Explanation = Type.Object({
 export const LenderLead = Type.Object(
   {
     ...LeadSchema.properties,
+    outcome: nullable(OperatorOutcomeSchema),
     companyId: Type.String({ format: 'uuid' }),
     consent: nullable(Consent),
     bureau: nullable(Bureau),

@@ -14,6 +14,7 @@ import { toPrequalificationInput } from '../prequalification/prequalification.se
 import { ruleInputs } from '../prequalification/explain.ts';
 import type { ConsentRepository } from '../consent/consent.repository.ts';
 import type { AuditOrigin, AuditService } from '../audit/audit.service.ts';
+import type { OutcomesService, OutcomeStatus } from '../outcomes/index.ts';
 import { bureauSummary } from './bureau-summary.ts';
 import { csvHeader, exportLine, exportRecord, type ExportFormat } from './lead-export.ts';
 import type { ErasableRow, LenderLeadFilter, LenderLeadsRepository } from './lender-leads.repository.ts';
@@ -21,6 +22,7 @@ import type { ErasableRow, LenderLeadFilter, LenderLeadsRepository } from './len
 export interface LenderLeadQuery {
   companyId?: string;
   status?: LeadStatus;
+  outcome?: OutcomeStatus;
   decision?: string;
   affiliate?: string;
   createdFrom?: string;
@@ -35,6 +37,7 @@ interface Deps {
   consents: Pick<ConsentRepository, 'of'>;
   audit: Pick<AuditService, 'record'>;
   sealer: LeadSealer;
+  outcomes: Pick<OutcomesService, 'operatorView'>;
 }
 
 /** Rows per database read of the export: bounded memory, few round trips. */
@@ -42,7 +45,7 @@ export const exportBatchSize = 500;
 
 function toFilter(query: LenderLeadQuery): LenderLeadFilter {
   return {
-    companyId: query.companyId?.toLowerCase(), status: query.status, decision: query.decision,
+    companyId: query.companyId?.toLowerCase(), status: query.status, outcome: query.outcome, decision: query.decision,
     affiliate: query.affiliate?.toLowerCase(),
     createdFrom: parseDate(query.createdFrom, 'createdFrom'), createdTo: parseDate(query.createdTo, 'createdTo'),
   };
@@ -100,14 +103,16 @@ export function createLenderLeadsService(deps: Deps) {
       const row = await deps.repository.find(leadId.toLowerCase());
       if (!row) throw errors.leadNotFound();
       const lead = deps.sealer.toLead(row);
-      const [bureau, consent, events] = await Promise.all([
+      const [bureau, consent, events, outcome] = await Promise.all([
         bureauOf(lead),
         deps.consents.of(lead.id),
         deps.leads.events(lead.id),
+        deps.outcomes.operatorView(lead.id),
       ]);
       await deps.audit.record(origin, { action: 'lead.read', leadId: lead.id });
       return {
         ...leadView(lead),
+        outcome,
         companyId: lead.companyId,
         consent: consent
           ? {

@@ -37,7 +37,7 @@ describe('the lender lists and exports every company’s leads', () => {
     const { items, nextCursor } = res.json();
     assert.deepEqual(items.map((i: { id: string }) => i.id), [ids.refused, ids.otherCompany, ids.good]);
     assert.equal(nextCursor, null);
-    assert.deepEqual(Object.keys(items[0]).sort(), ['affiliate', 'companyId', 'createdAt', 'decision', 'erasedAt', 'externalAutoId', 'id', 'status', 'updatedAt']);
+    assert.deepEqual(Object.keys(items[0]).sort(), ['affiliate', 'companyId', 'createdAt', 'decision', 'erasedAt', 'externalAutoId', 'id', 'outcomeStatus', 'status', 'updatedAt']);
     assert.equal(items[1].companyId, other.companyId);
     for (const secret of [
       leadDefaults.phone, leadDefaults.email, leadDefaults.person.lastName, leadDefaults.address.street,

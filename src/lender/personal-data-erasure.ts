@@ -20,6 +20,8 @@ interface Deps {
   reports: Pick<Bureau, 'erase'>;
   /** The sandbox's copies of the PIN messages sent for the lead (sandbox environment only). */
   sandboxMessages?: { deleteByLead(leadId: string, tx?: Queryable): Promise<void> };
+  /** The internal notes of the lender's decisions on the lead (the decisions stay). */
+  outcomes: { eraseNotes(leadId: string, tx: Queryable): Promise<void> };
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
   retentionDays: number;
@@ -39,6 +41,7 @@ export function createPersonalDataErasure(deps: Deps) {
       if (!erased) return false;
       await deps.reports.erase(erased.id, tx);
       await deps.sandboxMessages?.deleteByLead(erased.id, tx);
+      await deps.outcomes.eraseNotes(erased.id, tx);
       await deps.leads.insertEvent({ id: newId(), leadId: erased.id, type: 'PERSONAL_DATA_ERASED', at: now, actor: origin.operatorId, fields: ['contact', 'address', 'financial', 'person'] }, tx);
       await deps.audit.record(origin, { action: 'lead.personal_data_erased', leadId: erased.id }, tx);
       return true;

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { uuidPattern } from '../shared/ids.ts';
 import { ROLES } from './role.ts';
 
-const role = Type.Enum([...ROLES], { description: '`admin` manages everything; `analyst` reads and exports leads' });
+const role = Type.Enum([...ROLES], { description: '`admin` manages everything; `analyst` reads and exports leads; `officer` also sets their outcomes' });
 const example = { id: '9b2f4c1e-3d5a-4e6f-8a7b-1c2d3e4f5a6b', name: 'Ana (crédito)', role: 'analyst', email: 'ana@lender.example', createdAt: '2026-01-15T12:00:00.000Z' };
 
 export const OperatorCreate = Type.Object(

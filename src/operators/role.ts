@@ -1,8 +1,8 @@
 /**
  * Operator roles (docs/lender-api.md): `admin` manages everything; `analyst` only reads and
- * exports leads and lists companies.
+ * exports leads and lists companies; `officer` does what an analyst does and sets leads' outcomes.
  */
-export const ROLES = ['admin', 'analyst'] as const;
+export const ROLES = ['admin', 'analyst', 'officer'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** Who is calling the admin API. `ADMIN_TOKEN` is the bootstrap admin, recorded as "admin-token". */

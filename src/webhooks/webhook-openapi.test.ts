@@ -9,8 +9,13 @@ after(() => t.close());
 test('the OpenAPI document has a webhooks entry for every event type, with its body and the signature headers', async () => {
   const doc = (await t.app.inject({ method: 'GET', url: `${api}/openapi.json` })).json();
   assert.deepEqual(Object.keys(doc.webhooks), [
-    'lead.created', 'lead.card_created', 'lead.updated', 'lead.pin_sent', 'lead.verified', 'lead.prequalification_decided', 'webhook.test',
+    'lead.created', 'lead.card_created', 'lead.updated', 'lead.pin_sent', 'lead.verified', 'lead.prequalification_decided',
+    'lead.outcome_changed', 'webhook.test',
   ]);
+  const changed = doc.webhooks['lead.outcome_changed'].post.requestBody.content['application/json'].schema.properties.data;
+  assert.deepEqual(Object.keys(changed.properties), ['companyId', 'leadId', 'externalAutoId', 'status', 'outcome']);
+  const outcome = JSON.stringify(changed.properties.outcome);
+  assert.ok(!outcome.includes('note') && !outcome.includes('operatorId'), outcome);
   const decided = doc.webhooks['lead.prequalification_decided'].post;
   assert.deepEqual(decided.parameters.map((p: { name: string }) => p.name), ['webhook-id', 'webhook-timestamp', 'webhook-signature']);
   const body = decided.requestBody.content['application/json'].schema;

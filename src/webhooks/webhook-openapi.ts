@@ -5,6 +5,7 @@
 import { Type } from 'typebox';
 import { leadStatuses } from '../leads/lead-status.ts';
 import { leadEventTypes } from '../leads/index.ts';
+import { PartnerOutcomeSchema } from '../outcomes/index.ts';
 
 const describe: Record<string, string> = {
   'lead.created': 'A lead was created (op 5).',
@@ -13,6 +14,7 @@ const describe: Record<string, string> = {
   'lead.pin_sent': 'A PIN was handed to the SMS or e-mail provider.',
   'lead.verified': 'The PIN was confirmed.',
   'lead.prequalification_decided': 'Pre-qualification was evaluated, after verification and again on every re-evaluation.',
+  'lead.outcome_changed': "The lender's decision on the lead changed (in review, conditioned, approved, declined, funded, withdrawn); `outcome` is what GET /leads/{leadId} shows of it.",
   'webhook.test': 'Sent by POST /webhooks/{endpointId}/test.',
 };
 
@@ -43,6 +45,13 @@ function bodyOf(type: string) {
     data.decision = Type.Union([Type.Literal('PREQUALIFIED'), Type.Literal('NOT_PREQUALIFIED'), Type.Literal('INCOMPLETE')]);
     data.reasons = Type.Array(Type.String(), { description: 'Reason codes (docs/prequalification.md)' });
     Object.assign(example, { status: 'NOT_PREQUALIFIED', decision: 'NOT_PREQUALIFIED', reasons: ['PAYMENT_TO_INCOME_TOO_HIGH'] });
+  }
+  if (type === 'lead.outcome_changed') {
+    data.outcome = PartnerOutcomeSchema;
+    Object.assign(example, {
+      status: 'PREQUALIFIED',
+      outcome: { status: 'CONDITIONED', at: '2026-01-15T12:00:00.000Z', reasonCode: null, conditions: [{ code: 'PROOF_OF_INCOME', description: 'Últimos 3 recibos de nómina' }], amountApproved: null, amountFunded: null },
+    });
   }
   return Type.Object(
     { type: Type.Literal(type), timestamp: Type.String({ format: 'date-time', description: 'When the change happened' }), data: Type.Object(data) },

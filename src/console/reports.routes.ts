@@ -1,0 +1,48 @@
+/** `/console/reports`: the funnel report for every signed-in operator (analysts, officers, admins). */
+import type { FastifyPluginAsync } from 'fastify';
+import { Type, type Static } from 'typebox';
+import type { CompaniesService } from '../companies/companies.service.ts';
+import type { FunnelService } from '../outcomes/index.ts';
+import { uuidPattern } from '../shared/ids.ts';
+import { everyone, pageContext, sendPage } from './console-request.ts';
+import { reportsPage, type ReportFilter } from './reports.views.ts';
+
+export interface ReportsPagesDeps {
+  funnel: FunnelService;
+  companies: Pick<CompaniesService, 'listCompanies'>;
+}
+
+const optional = (pattern: string) =>
+  Type.Optional(Type.String({ pattern: `^(?:${pattern.replace(/^\^|\$$/g, '')})?$` }));
+const datePattern = '^\\d{4}-\\d{2}-\\d{2}$';
+const ReportQuery = Type.Object({
+  from: optional(datePattern), to: optional(datePattern), companyId: optional(uuidPattern),
+});
+
+// Days are Mexico City's (UTC-6 all year since 2022), "Hasta" included, as in the inbox.
+const dayStart = (day: string) => `${day}T00:00:00-06:00`;
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+export const reportsRoutes =
+  (deps: ReportsPagesDeps): FastifyPluginAsync =>
+  async (app) => {
+    app.get<{ Querystring: Static<typeof ReportQuery> }>(
+      '/reports',
+      { config: everyone, schema: { hide: true, querystring: ReportQuery } },
+      async (request, reply) => {
+        const q = request.query;
+        const filter: ReportFilter = {
+          from: q.from || undefined, to: q.to || undefined, companyId: q.companyId || undefined,
+        };
+        const [report, companies] = await Promise.all([
+          deps.funnel.report({
+            createdFrom: filter.from && dayStart(filter.from), createdTo: filter.to && dayStart(nextDay(filter.to)),
+            companyId: filter.companyId,
+          }),
+          deps.companies.listCompanies(),
+        ]);
+        const context = pageContext(request, reply);
+        return sendPage(reply, reportsPage(context, { filter, report, companies: companies.items }));
+      },
+    );
+  };

@@ -1,0 +1,117 @@
+/**
+ * The lender's decision on a lead (docs/lender-api.md, "Outcomes"): officers and admins set it, the
+ * partner reads it (without the internal note or the operator) and hears of each change through the
+ * `lead.outcome_changed` event, written in the same statement as the change. Each change is audited.
+ */
+import type { Db, Queryable } from '../db/database.ts';
+import { errors } from '../http/app-error.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { FieldEncryption } from '../shared/field-encryption.ts';
+import { newId } from '../shared/ids.ts';
+import type { AuditOrigin } from '../audit/audit.service.ts';
+import { outcomeFieldErrors, type OutcomeChange } from './outcome-rules.ts';
+import { outcomeMayMove, type OutcomeReasonCode, type OutcomeStatus } from './outcome-status.ts';
+import type { OutcomeRow, OutcomeSubject, OutcomesRepository } from './outcomes.repository.ts';
+import type { EncryptedColumn } from '../db/sealed-values.ts';
+
+/** The lead an outcome is set on, locked until the transaction ends. */
+export interface OutcomeLeads {
+  lockForOutcome(leadId: string, tx: Queryable): Promise<(OutcomeSubject & { verified: boolean }) | undefined>;
+}
+
+interface Deps {
+  db: Pick<Db, 'transaction'>;
+  repository: OutcomesRepository;
+  leads: OutcomeLeads;
+  audit: { record(origin: AuditOrigin, what: { action: 'outcome'; leadId: string }, tx?: Queryable): Promise<void> };
+  encryption: FieldEncryption;
+  clock: Clock;
+}
+
+const noteContext = (leadId: string) => `lead:${leadId}:outcome-note`;
+
+/** The internal notes, sealed with the data key (keys are rotated over them as over every sealed value). */
+export const outcomeEncryptedColumns: EncryptedColumn[] = [
+  { table: 'lead_outcomes', id: 'lead_id', column: 'note_enc', context: noteContext },
+];
+
+/** What the partner may see of an outcome: no note, no operator. */
+export function partnerOutcome(row: OutcomeRow) {
+  return {
+    status: row.status, at: row.at.toISOString(), reasonCode: row.reasonCode, conditions: row.conditions,
+    amountApproved: row.amountApproved, amountFunded: row.amountFunded,
+  };
+}
+
+export type PartnerOutcomeView = ReturnType<typeof partnerOutcome>;
+
+export type OperatorOutcomeView = PartnerOutcomeView & {
+  operatorId: string;
+  note: string | null;
+  history: { status: OutcomeStatus; at: string; operatorId: string; reasonCode: OutcomeReasonCode | null }[];
+};
+
+export function createOutcomesService(deps: Deps) {
+  const noteOf = (leadId: string, row: OutcomeRow) =>
+    row.noteEnc === null ? null : deps.encryption.decrypt<string>(row.noteEnc, noteContext(leadId));
+
+  function operatorView(leadId: string, history: OutcomeRow[]): OperatorOutcomeView | null {
+    const current = history.at(-1);
+    if (!current) return null;
+    return {
+      ...partnerOutcome(current), operatorId: current.operatorId, note: noteOf(leadId, current),
+      history: history.map((h) => ({
+        status: h.status, at: h.at.toISOString(), operatorId: h.operatorId, reasonCode: h.reasonCode,
+      })),
+    };
+  }
+
+  /** The stored row of a change allowed from `before`: amounts and the approval carried as the rules say. */
+  function nextRow(leadId: string, origin: AuditOrigin, change: OutcomeChange, before?: OutcomeRow): OutcomeRow {
+    return {
+      status: change.status, at: deps.clock.now(), operatorId: origin.operatorId, reasonCode: change.reasonCode ?? null,
+      conditions: change.conditions ?? null,
+      // FUNDED keeps the approved amount it was funded against.
+      amountApproved: change.status === 'FUNDED' ? (before?.amountApproved ?? null) : (change.amountApproved ?? null),
+      amountFunded: change.amountFunded ?? null,
+      noteEnc: change.note === undefined ? null : deps.encryption.encrypt(change.note, noteContext(leadId)),
+      wasApproved: change.status === 'APPROVED' || (before?.wasApproved ?? false),
+    };
+  }
+
+  return {
+    /** Sets the lead's outcome: 400 for fields that do not fit the status, then 409 / 4092 for a refused move. */
+    async record(origin: AuditOrigin, leadId: string, change: OutcomeChange) {
+      const id = leadId.toLowerCase();
+      return deps.db.transaction(async (tx) => {
+        const lead = await deps.leads.lockForOutcome(id, tx);
+        if (!lead) throw errors.leadNotFound();
+        const before = await deps.repository.current(id, tx);
+        const approvedBefore = before?.status === 'APPROVED' ? before.amountApproved : null;
+        const fieldErrors = outcomeFieldErrors(change, approvedBefore);
+        if (fieldErrors.length > 0) throw errors.invalidInput(fieldErrors);
+        const from = before?.status ?? null;
+        if (!lead.verified || !outcomeMayMove(from, change.status)) throw errors.outcomeTransition(from, change.status);
+        const row = nextRow(id, origin, change, before);
+        await deps.repository.record(lead, row, { id: newId(), outcome: partnerOutcome(row) }, tx);
+        await deps.audit.record(origin, { action: 'outcome', leadId: id }, tx);
+        return operatorView(id, await deps.repository.history(id, tx));
+      });
+    },
+
+    /** The lender's view: the current outcome with its note and the history; null when none. */
+    async operatorView(leadId: string) {
+      return operatorView(leadId, await deps.repository.history(leadId));
+    },
+
+    async partnerView(leadId: string): Promise<PartnerOutcomeView | null> {
+      const current = await deps.repository.current(leadId);
+      return current ? partnerOutcome(current) : null;
+    },
+
+    /** Erasure of the lead's personal data takes the notes with it (inside the erasure's transaction). */
+    eraseNotes: (leadId: string, tx: Queryable) => deps.repository.eraseNotes(leadId, tx),
+  };
+}
+
+export type OutcomesService = ReturnType<typeof createOutcomesService>;

@@ -1,0 +1,123 @@
+/**
+ * The lender's decision in a real browser: an officer records a conditioned approval with its
+ * conditions, then the approval and the funding, on a lead's page; the partner's GET /leads/{leadId}
+ * then shows the funded outcome. The reports page shows the funnel as a chart and as a table. axe
+ * checks both pages, which are photographed.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { api, show } from '../helper.ts';
+import { verifiedLead } from '../../src/lender/lender-fixture.ts';
+import { assertAccessible } from './accessibility.ts';
+import { browserTests, launchChromium } from './chromium.ts';
+import { startListeningService, type ListeningService } from './listening-service.ts';
+import { screenshot } from './screenshots.ts';
+
+const password = 'una contraseña larga';
+
+describe('the lender’s decision in the console', { skip: browserTests.skip }, () => {
+  let service: ListeningService;
+  let browser: Browser;
+  let page: Page;
+  let leadId: string;
+
+  before(async () => {
+    service = await startListeningService();
+    const t = service.testApp;
+    const res = await t.app.inject({
+      method: 'POST', url: '/admin/operators', headers: t.admin,
+      payload: { name: 'Olga (crédito)', role: 'officer', email: 'oficial@lender.mx', password },
+    });
+    assert.equal(res.statusCode, 201, show(res));
+    leadId = (await verifiedLead(t, 'SMS')).leadId;
+    browser = await launchChromium();
+    const context = await browser.newContext({ locale: 'es-MX', viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    await page.goto(`${service.base}/console/leads`);
+    await page.getByLabel('Correo electrónico').fill('oficial@lender.mx');
+    await page.getByLabel('Contraseña').fill(password);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.waitForURL(/\/console\/leads$/);
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  async function decide(fill: () => Promise<void>) {
+    await page.goto(`${service.base}/console/leads/${leadId}`);
+    await fill();
+    await page.getByRole('button', { name: 'Guardar decisión' }).click();
+    await page.waitForURL(new RegExp(`/console/leads/${leadId}#decision-credito$`));
+  }
+
+  test('an officer conditions, approves and funds a lead; the partner reads the funded outcome', async () => {
+    await page.goto(`${service.base}/console/leads/${leadId}`);
+    await assertAccessible(page, 'lead page with the decision form');
+    await decide(async () => {
+      await page.getByRole('combobox', { name: 'Decisión', exact: true }).selectOption({ label: 'Condicionada' });
+      await page.getByLabel('Condición 1', { exact: true }).selectOption({ label: 'Comprobante de ingresos' });
+      await page.getByLabel('Detalle de la condición 1').fill('Últimos 3 recibos de nómina');
+      await page.getByLabel('Condición 2', { exact: true }).selectOption({ label: 'Enganche mayor' });
+      await page.getByLabel('Detalle de la condición 2').fill('Enganche de 30%');
+      await page.getByLabel('Nota interna (no la ve el socio)').fill('Llamar el lunes');
+    });
+    const section = page.locator('section', { has: page.getByRole('heading', { name: 'Decisión del crédito' }) });
+    assert.match(await section.innerText(), /Condicionada[\s\S]*Comprobante de ingresos: Últimos 3 recibos de nómina/);
+    assert.match(await section.innerText(), /Llamar el lunes/);
+
+    await decide(async () => {
+      await page.getByRole('combobox', { name: 'Decisión', exact: true }).selectOption({ label: 'Aprobada' });
+      await page.getByLabel('Monto aprobado (MXN, aprobada)').fill('250,000.00');
+    });
+    await decide(async () => {
+      await page.getByRole('combobox', { name: 'Decisión', exact: true }).selectOption({ label: 'Fondeada' });
+      await page.getByLabel('Monto fondeado (MXN, fondeada)').fill('245000.50');
+    });
+    const text = await section.innerText();
+    assert.match(text, /Fondeada/);
+    assert.match(text, /MXN\s245,000\.50/);
+    const history = section.locator('table tbody tr');
+    assert.equal(await history.count(), 3);
+    await screenshot(page, 'console-lead-outcome');
+
+    const t = service.testApp;
+    const res = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}`, headers: t.partner.headers });
+    assert.equal(res.statusCode, 200, show(res));
+    const outcome = res.json().outcome;
+    assert.equal(outcome.status, 'FUNDED');
+    assert.equal(outcome.amountApproved, 250000);
+    assert.equal(outcome.amountFunded, 245000.5);
+    assert.ok(!res.body.includes('Llamar el lunes'), 'the note stays with the lender');
+  });
+
+  test('a refused move is explained and changes nothing', async () => {
+    await page.goto(`${service.base}/console/leads/${leadId}`);
+    await page.getByRole('combobox', { name: 'Decisión', exact: true }).selectOption({ label: 'En revisión' });
+    await page.getByRole('button', { name: 'Guardar decisión' }).click();
+    await page.getByText('la decisión actual no permite ese cambio').waitFor();
+    const t = service.testApp;
+    const res = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}`, headers: t.partner.headers });
+    assert.equal(res.json().outcome.status, 'FUNDED');
+  });
+
+  test('the inbox filters by outcome, and the reports page shows the funnel as a chart and a table', async () => {
+    await page.goto(`${service.base}/console/leads`);
+    await page.getByLabel('Resultado del crédito').selectOption({ label: 'Fondeada' });
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    await page.waitForURL(/outcome=FUNDED/);
+    assert.equal(await page.locator('table tbody tr').count(), 1);
+
+    await page.getByRole('link', { name: 'Reportes' }).click();
+    await page.waitForURL(/\/console\/reports$/);
+    const chart = page.getByRole('img', { name: /Embudo de solicitudes/ });
+    await chart.waitFor();
+    assert.match(await chart.locator('desc').textContent() ?? '', /Fondeadas: 1/);
+    const table = page.getByRole('table', { name: 'Embudo por empresa' });
+    const totals = await table.locator('tfoot tr').innerText();
+    assert.match(totals, /Total\s+1\s+1\s+1\s+1\s+1\s+MXN\s245,000\.50/);
+    await assertAccessible(page, 'reports page');
+    await screenshot(page, 'console-reports');
+  });
+});
