@@ -50,6 +50,7 @@ import { createWebhookMetrics } from './webhooks/webhook-metrics.ts';
 import { createConsoleSessionsRepository } from './console/console-sessions.repository.ts';
 import { createConsoleSessions } from './console/console-sessions.ts';
 import { createConsoleSignIn } from './console/console-sign-in.ts';
+import { createBackupService } from './backup/index.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -302,6 +303,8 @@ export async function createContainer(options: ContainerOptions) {
       csrfKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'console-csrf', 32)),
     },
     erasure,
+    /** Online copies of the embedded database (`GET /admin/backup`). */
+    backup: createBackupService({ db, clock }),
     /** Service metrics (PIN outcomes, provider calls, circuits, rate-limit refusals), served by /metrics. */
     metrics,
     webhooks,

@@ -6,4 +6,5 @@ process.exitCode = await runCli(process.argv.slice(2), process.env, {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   passwordInput: processPasswordInput(),
+  stderrIsTerminal: process.stderr.isTTY === true,
 });

@@ -31,6 +31,8 @@ Usage:
   autofin leads erase LEAD_ID                   (erases the lead's personal data; audited)
   autofin leads purge [--dry-run]               (the retention purge, now)
   autofin audit list [--limit N] [--cursor C]
+  autofin backup --out FILE                     (a consistent copy of the running embedded database)
+  autofin restore FILE [--data-dir DIR]         (into an empty DATA_DIR, default $DATA_DIR, else ./data)
 
 Filters: --company ID --status S --decision D --affiliate USER_ID --created-from DATE --created-to DATE
   autofin webhooks create --endpoint-url URL [--event-types TYPE,TYPE] [--description TEXT]

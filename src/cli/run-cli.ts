@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { parseCli, usage, type Command } from './cli-args.ts';
 import { createAdminClient, type AdminClient, type AdminResult } from './admin-client.ts';
 import { firstPassword, type PasswordInput } from './operator-password.ts';
+import { runBackupCli } from './backup-cli.ts';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -14,6 +15,8 @@ export interface CliIo {
   fetch?: typeof fetch;
   /** Where an operator's first password is typed or piped (`operators create --email`). */
   passwordInput?: PasswordInput;
+  /** stderr is a terminal: progress bars are drawn there. */
+  stderrIsTerminal?: boolean;
 }
 
 /** Without a stdin to read, a password can only be generated. */
@@ -137,6 +140,8 @@ export async function runCli(
   env: Record<string, string | undefined>,
   io: CliIo,
 ): Promise<number> {
+  // Backups and restores have a parser of their own (backup-cli.ts): restore runs without the service.
+  if (argv[0] === 'backup' || argv[0] === 'restore') return runBackupCli(argv, env, io);
   const parsed = parseCli(argv, env);
   if (parsed.kind === 'help') {
     io.stdout(`${usage}\n`);

@@ -26,6 +26,11 @@ export interface Db extends Queryable {
   readonly engine: Engine;
   /** Runs `fn` in one transaction. Keep it short: no provider call, hashing or sleep inside. */
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  /**
+   * The embedded engine only: a consistent copy of the whole database while it serves (a gzip'd tar of its
+   * folder, what `restoreDataDir` loads). Absent on PostgreSQL, whose backups are pg_dump's.
+   */
+  dumpDataDir?(): Promise<Blob>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

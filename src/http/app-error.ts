@@ -70,6 +70,9 @@ export const errors = {
     new AppError(405, 4050, 'Method Not Allowed', null, { allow: allow.join(', ') }),
   leadVerified: () => new AppError(409, 4090, 'Lead already verified'),
   idempotencyConflict: () => new AppError(409, 4091, 'Idempotency-Key reused with another request'),
+  /** 409 / 4095: `GET /admin/backup` on PostgreSQL, whose backups are the server's own (pg_dump). */
+  backupNotEmbedded: () =>
+    new AppError(409, 4095, 'Backups of a PostgreSQL database are taken with pg_dump', { engine: 'postgres', use: 'pg_dump' }),
   requestTimeout: () => new AppError(408, 4080, 'Request Timeout'),
   payloadTooLarge: () => new AppError(413, 4130, 'Payload Too Large'),
   /** A path parameter over the router's limit; the URL is not echoed. */
