@@ -23,6 +23,7 @@ import { leadWritePath } from './write-path.ts';
 import { productionShape } from './production-shape.ts';
 import { leadListScale } from './lead-list-scale.ts';
 import { webhookLag } from './webhook-lag.ts';
+import { runtimeStarts } from './runtime.ts';
 
 const api = '/mx/b2b/autofin/api';
 const logLevel = process.env.LOG_LEVEL ?? 'info';
@@ -134,6 +135,7 @@ export const sections: Record<string, (ctx: BenchContext) => Promise<void>> = {
 export const modes: Record<string, () => Promise<void>> = {
   production: productionShape,
   'lead-list': leadListScale,
+  runtime: runtimeStarts,
 };
 
 async function main() {
