@@ -3,7 +3,7 @@
  * terminal) and `autofin restore FILE` (loads such a file into an empty DATA_DIR, with the service stopped).
  * docs/operations.md, "Backups".
  */
-import { createWriteStream, existsSync, openAsBlob, renameSync, rmSync } from 'node:fs';
+import { closeSync, createWriteStream, existsSync, openAsBlob, openSync, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { RestoreRefusedError, restoreDataDir } from '../db/restore-data-dir.ts';
@@ -81,6 +81,8 @@ async function backup(out: string, url: string, token: string, io: CliIo): Promi
 async function restore(file: string, dataDir: string, io: CliIo): Promise<number> {
   let data: Blob;
   try {
+    // openAsBlob names a missing file only as an invalid argument: open it first for the real reason.
+    closeSync(openSync(file, 'r'));
     data = await openAsBlob(file);
   } catch (error) {
     io.stderr(json({ message: `cannot read ${file}`, reason: (error as NodeJS.ErrnoException).code ?? String(error) }));
