@@ -58,9 +58,13 @@ async function startOnce(variant: Variant, dataDir: string): Promise<Sample> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   let readyMs: number | undefined;
   let cpuMs = 0;
+  const fail = (why: string) => {
+    child.kill('SIGKILL'); // never left running behind the bench
+    return new Error(`${variant.label} ${why}: ${err}`);
+  };
   while (readyMs === undefined) {
-    if (child.exitCode !== null) throw new Error(`${variant.label} exited (${child.exitCode}): ${err}`);
-    if (performance.now() - started > 60_000) throw new Error(`${variant.label} not ready in 60 s: ${err}`);
+    if (child.exitCode !== null) throw fail(`exited (${child.exitCode})`);
+    if (performance.now() - started > 180_000) throw fail('not ready in 180 s');
     try {
       const res = await fetch(`http://127.0.0.1:${port}/health/ready`);
       await res.arrayBuffer();
