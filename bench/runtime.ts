@@ -18,6 +18,9 @@ import { median } from './measure.ts';
 const rounds = Number(process.env.BENCH_RUNTIME_ROUNDS ?? 3);
 const idleMs = 2000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+const describe = (s: { readyMs: number; cpuMs: number; rssBytes: number }) =>
+  `ready in ${Math.round(s.readyMs)} ms (CPU ${s.cpuMs} ms), ${mib(s.rssBytes)}`;
 
 interface Variant {
   label: string;
@@ -49,7 +52,9 @@ function versionOf(node: string): string | undefined {
 /** One start: spawn, poll /health/ready until 200, rest, read the RSS, stop with SIGTERM. */
 async function startOnce(variant: Variant, dataDir: string): Promise<Sample> {
   const port = await freePort();
-  const env: Record<string, string | undefined> = { ...process.env, ...variant.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  const env: Record<string, string | undefined> = {
+    ...process.env, ...variant.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn',
+  };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'NODE_OPTIONS']) delete env[name];
   const started = performance.now();
   const child = spawn(variant.node, serviceArgs(), { cwd: projectRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -91,10 +96,11 @@ export async function runtimeStarts(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'autofin-bench-runtime-'));
   const cache = join(folder, 'compile-cache');
   const variants: Variant[] = [];
-  if (v20?.startsWith('v20.')) variants.push({ label: `Node ${v20}`, node: candidates[0], env: { NODE_DISABLE_COMPILE_CACHE: '1' } });
+  const noCache = { NODE_DISABLE_COMPILE_CACHE: '1' };
+  if (v20?.startsWith('v20.')) variants.push({ label: `Node ${v20}`, node: candidates[0], env: noCache });
   else console.log(`no Node 20 at ${candidates[0]} (${v20 ?? 'missing'}): measuring Node 24 only`);
   variants.push(
-    { label: `Node ${v24}, no compile cache`, node: node24, env: { NODE_DISABLE_COMPILE_CACHE: '1' } },
+    { label: `Node ${v24}, no compile cache`, node: node24, env: noCache },
     { label: `Node ${v24}, compile cache`, node: node24, env: { NODE_COMPILE_CACHE: cache } },
   );
   try {
@@ -102,7 +108,8 @@ export async function runtimeStarts(): Promise<void> {
     const restoring = performance.now();
     await restoreDataDir(dataDir, await openAsBlob((await ensurePgliteTemplate()).pathname));
     console.log(`DATA_DIR restored from the test template in ${Math.round(performance.now() - restoring)} ms`);
-    console.log(`\nstart to ready (/health/ready 200) and idle RSS (${idleMs / 1000} s after ready) of dist/main.js, same DATA_DIR`);
+    const rest = `${idleMs / 1000} s after ready`;
+    console.log(`\nstart to ready (/health/ready 200) and idle RSS (${rest}) of dist/main.js, same DATA_DIR`);
     // The first start of the cached variant writes the cache: measured apart, as the cold start.
     const cold = await startOnce(variants[variants.length - 1], dataDir);
     const samples = new Map<string, Sample[]>(variants.map((v) => [v.label, []]));
@@ -112,21 +119,23 @@ export async function runtimeStarts(): Promise<void> {
       for (const variant of order) {
         const sample = await startOnce(variant, dataDir);
         samples.get(variant.label)!.push(sample);
-        console.log(`  round ${round}, ${variant.label}: ready in ${Math.round(sample.readyMs)} ms (CPU ${sample.cpuMs} ms), ${(sample.rssBytes / 2 ** 20).toFixed(0)} MiB`);
+        console.log(`  round ${round}, ${variant.label}: ${describe(sample)}`);
       }
     }
     const width = 48;
-    console.log(`  ${'runtime'.padEnd(width)}${'ready'.padStart(10)}${'CPU to ready'.padStart(14)}${'idle RSS'.padStart(10)}  (medians; each round's ready)`);
+    const heading = `${'ready'.padStart(10)}${'CPU to ready'.padStart(14)}${'idle RSS'.padStart(10)}`;
+    console.log(`  ${'runtime'.padEnd(width)}${heading}  (medians; each round's ready)`);
     for (const variant of variants) {
       const list = samples.get(variant.label)!;
       const ready = median(list.map((s) => s.readyMs));
       const cpu = median(list.map((s) => s.cpuMs));
       const rss = median(list.map((s) => s.rssBytes));
       const each = list.map((s) => `${Math.round(s.readyMs)}`).join(' ');
-      const columns = `${`${Math.round(ready)} ms`.padStart(10)}${`${Math.round(cpu)} ms`.padStart(14)}${`${(rss / 2 ** 20).toFixed(0)} MiB`.padStart(10)}`;
+      const ms = (value: number, width: number) => `${Math.round(value)} ms`.padStart(width);
+      const columns = `${ms(ready, 10)}${ms(cpu, 14)}${mib(rss).padStart(10)}`;
       console.log(`  ${variant.label.padEnd(width)}${columns}  ${each}`);
     }
-    console.log(`  (compile cache cold, writing it: ready in ${Math.round(cold.readyMs)} ms, CPU ${cold.cpuMs} ms, ${(cold.rssBytes / 2 ** 20).toFixed(0)} MiB)`);
+    console.log(`  (compile cache cold, writing it: ${describe(cold)})`);
     if (!existsSync(cache)) console.log('  note: no compile cache was written');
   } finally {
     rmSync(folder, { recursive: true, force: true });

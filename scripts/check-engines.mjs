@@ -13,7 +13,8 @@ const refusing = [];
 for (const [path, entry] of Object.entries(lock.packages)) {
   const theirs = entry.engines && !Array.isArray(entry.engines) ? entry.engines.node : undefined;
   if (path === '' || typeof theirs !== 'string') continue;
-  if (!semver.subset(ours, theirs)) refusing.push(`${path.replace(/^.*node_modules\//, '')}@${entry.version} wants node ${theirs}`);
+  if (semver.subset(ours, theirs)) continue;
+  refusing.push(`${path.replace(/^.*node_modules\//, '')}@${entry.version} wants node ${theirs}`);
 }
 console.log(`engines: the project names node ${ours}; checked on node ${process.version}`);
 if (refusing.length > 0) {

@@ -26,7 +26,9 @@ export const backupRoutes =
           200: documented({
             description: 'The backup',
             content: { 'application/gzip': { schema: Type.String({ format: 'binary', maxLength: 2 ** 40 }) } },
-          } as never, { description: 'The backup (gzip’d tar), with its size in Content-Length.', headers: ['X-Request-Id'] }),
+          } as never, {
+            description: 'The backup (gzip’d tar), with its size in Content-Length.', headers: ['X-Request-Id'],
+          }),
           ...errorAnswers({
             access: 'admin',
             cases: { 409: [errorCase('The service runs on PostgreSQL', errors.backupNotEmbedded())] },

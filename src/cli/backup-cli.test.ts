@@ -69,7 +69,8 @@ describe('autofin backup and autofin restore', () => {
     assert.deepEqual(readdirSync(used), ['notes.txt']);
     const missing = await run(['restore', join(folder, 'missing.tar.gz'), '--data-dir', join(folder, 'new')]);
     assert.equal(missing.code, 1);
-    assert.deepEqual(JSON.parse(missing.stderr), { message: `cannot read ${join(folder, 'missing.tar.gz')}`, reason: 'ENOENT' });
+    const expected = { message: `cannot read ${join(folder, 'missing.tar.gz')}`, reason: 'ENOENT' };
+    assert.deepEqual(JSON.parse(missing.stderr), expected);
   });
 
   test('the progress line shows the share and the sizes', () => {

@@ -23,7 +23,8 @@ export function progressLine(done: number, total: number | undefined): string {
   if (!total) return `\r${mb(done)} MB`;
   const share = Math.min(1, done / total);
   const filled = Math.round(share * 30);
-  return `\r[${'#'.repeat(filled)}${' '.repeat(30 - filled)}] ${String(Math.round(share * 100)).padStart(3)}%  ${mb(done)} of ${mb(total)} MB`;
+  const percent = String(Math.round(share * 100)).padStart(3);
+  return `\r[${'#'.repeat(filled)}${' '.repeat(30 - filled)}] ${percent}%  ${mb(done)} of ${mb(total)} MB`;
 }
 
 async function backup(out: string, url: string, token: string, io: CliIo): Promise<number> {
@@ -110,7 +111,9 @@ export async function runBackupCli(
   try {
     ({ values, positionals } = parseArgs({
       args: [...argv],
-      options: { out: { type: 'string' }, url: { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' } },
+      options: {
+        out: { type: 'string' }, url: { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' },
+      },
       allowPositionals: true,
       strict: true,
     }));
@@ -119,10 +122,14 @@ export async function runBackupCli(
   }
   const [name, ...args] = positionals;
   if (name === 'backup') {
-    if (args.length > 0 || values['data-dir'] !== undefined) return usageError(io, 'backup takes only --out FILE and --url URL');
+    if (args.length > 0 || values['data-dir'] !== undefined) {
+      return usageError(io, 'backup takes only --out FILE and --url URL');
+    }
     if (typeof values.out !== 'string' || values.out === '') return usageError(io, '--out is required');
     const token = env.AUTOFIN_OPERATOR_KEY || env.ADMIN_TOKEN;
-    if (!token) return usageError(io, 'ADMIN_TOKEN is not set: export the admin token of the service (or AUTOFIN_OPERATOR_KEY)');
+    if (!token) {
+      return usageError(io, 'ADMIN_TOKEN is not set: export the admin token of the service (or AUTOFIN_OPERATOR_KEY)');
+    }
     const url = ((values.url as string | undefined) ?? (env.AUTOFIN_URL || defaultUrl)).replace(/\/+$/, '');
     return backup(values.out, url, token, io);
   }

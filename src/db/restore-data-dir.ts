@@ -36,13 +36,15 @@ export async function restoreDataDir(dataDir: string, backup: Blob): Promise<Res
   try {
     try {
       pg = await PGlite.create(join(dataDir, 'pgdata'), { loadDataDir: backup });
-      const { rows } = await pg.query<{ version: number | null }>('select max(version) as version from schema_migrations');
+      const sql = 'select max(version) as version from schema_migrations';
+      const { rows } = await pg.query<{ version: number | null }>(sql);
       return { dataDir, schemaVersion: Number(rows[0]?.version ?? 0) };
     } catch (error) {
       // The folder was empty: leave it so, rather than half a database a later start would open.
       await pg?.close().catch(() => undefined);
       rmSync(join(dataDir, 'pgdata'), { recursive: true, force: true });
-      throw new RestoreRefusedError(`the file is not a backup of an autofin embedded database (${(error as Error).message})`);
+      const reason = (error as Error).message;
+      throw new RestoreRefusedError(`the file is not a backup of an autofin embedded database (${reason})`);
     }
   } finally {
     if (pg && !pg.closed) await pg.close().catch(() => undefined);

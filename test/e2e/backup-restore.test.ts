@@ -18,7 +18,10 @@ import { startServiceProcess, type ServiceProcess } from '../service-processes.t
 const bin = new URL('../../bin/autofin.mjs', import.meta.url).pathname;
 const api = '/mx/b2b/autofin/api';
 const adminToken = 'backup-admin-token-0123456789abcdef';
-const keys = { DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'), TOKEN_SIGNING_KEY: randomBytes(32).toString('base64') };
+const keys = {
+  DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  TOKEN_SIGNING_KEY: randomBytes(32).toString('base64'),
+};
 const writers = 4;
 /** Bounds the writes whatever the backup's speed. */
 const maxLeads = 600;
@@ -82,7 +85,8 @@ describe('an online backup of the embedded database while leads are written, res
     rmSync(folders, { recursive: true, force: true });
   });
 
-  test('every write acknowledged before the backup began is served from the restored copy', { timeout: 600_000 }, async () => {
+  const name = 'every write acknowledged before the backup began is served from the restored copy';
+  test(name, { timeout: 600_000 }, async () => {
     const headers = await tokenFor(live.base, credential);
     const acknowledged: Acknowledged[] = [];
     let stopped = false;
@@ -94,7 +98,8 @@ describe('an online backup of the embedded database while leads are written, res
         assert.equal(lead.status, 201, lead.text);
         const id = lead.json().id as string;
         const phone = `55${String(n).padStart(8, '0')}`;
-        const contact = await call(live.base, 'PUT', `${api}/leads/${id}/contact-info`, headers, { phone, email: `lead${n}@example.com` });
+        const body = { phone, email: `lead${n}@example.com` };
+        const contact = await call(live.base, 'PUT', `${api}/leads/${id}/contact-info`, headers, body);
         assert.ok(contact.status < 300, contact.text);
         acknowledged.push({ id, phone, at: performance.now() });
       }
@@ -127,7 +132,9 @@ describe('an online backup of the embedded database while leads are written, res
       assert.equal(lead.status, 200, `lead ${write.id} was acknowledged before the backup: ${lead.text}`);
       assert.equal(lead.json().contact?.phone, write.phone, lead.text);
     }
-    console.log(`backup: ${before.length} leads before, ${during.length} during ${Math.round(ended - began)} ms, ${statSync(file).size} bytes`);
+    const took = Math.round(ended - began);
+    const size = statSync(file).size;
+    console.log(`backup: ${before.length} leads before, ${during.length} during ${took} ms, ${size} bytes`);
   });
 
   test('restore refuses a DATA_DIR that holds anything, and leaves it as it was', { timeout: 120_000 }, async () => {
@@ -135,7 +142,8 @@ describe('an online backup of the embedded database while leads are written, res
     const run = await autofin(['restore', file, '--data-dir', restoredDir], {});
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.equal(run.stdout, '');
-    assert.match(JSON.parse(run.stderr).message, /is not empty \(.*pgdata.*\): a backup is restored only into an empty or new folder/);
+    const refusal = /is not empty \(.*pgdata.*\): a backup is restored only into an empty or new folder/;
+    assert.match(JSON.parse(run.stderr).message, refusal);
     assert.deepEqual(readdirSync(restoredDir).sort(), used);
     const health = await call(restored!.base, 'GET', '/health/ready', {});
     assert.equal(health.status, 200, health.text);
