@@ -24,6 +24,7 @@ import { webhookLagMode } from './webhook-lag.ts';
 import { readsWithWrk } from './reads-wrk.ts';
 import { tracingOverhead } from './tracing-overhead.ts';
 import { funnelBench } from './funnel.ts';
+import { runtimeStarts } from './runtime.ts';
 
 const logLevel = process.env.LOG_LEVEL ?? 'info';
 
@@ -85,6 +86,7 @@ export const modes: Record<string, () => Promise<void>> = {
   reads: readsWithWrk,
   tracing: tracingOverhead,
   funnel: funnelBench,
+  runtime: runtimeStarts,
 };
 
 async function main() {

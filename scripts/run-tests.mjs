@@ -31,7 +31,7 @@ if (files.length === 0) {
   process.exit(1);
 }
 const engine = process.env.DATABASE_URL ? 'postgres' : 'pglite';
-console.log(`running ${files.length} test files on ${engine}`);
+console.log(`running ${files.length} test files on ${engine}, Node ${process.version}`);
 
 const prepare = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/prepare-test-databases.ts'], { stdio: 'inherit' });
 if (prepare.status !== 0) process.exit(prepare.status ?? 1);

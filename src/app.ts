@@ -25,6 +25,7 @@ import { authRoutes } from './auth/auth.routes.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { catalogsAdminRoutes } from './admin/catalogs-admin.routes.ts';
 import { keysRoutes } from './keys/index.ts';
+import { backupRoutes } from './backup/index.ts';
 import { operatorsRoutes } from './operators/operators.routes.ts';
 import { auditRoutes } from './audit/audit.routes.ts';
 import { lenderLeadsRoutes } from './lender/lender-leads.routes.ts';
@@ -116,6 +117,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(auditRoutes({ audit: container.audit, adminToken, operators }));
     await app.register(adminWebhooksRoutes({ webhooks: container.webhooks.service, adminToken, operators }));
     await app.register(keysRoutes({ keys: container.keys, adminToken, operators }));
+    await app.register(backupRoutes({ backup: container.backup, adminToken, operators }));
   }
   // The operator console (docs/console.md): people sign in with an operator's e-mail and password.
   await app.register(consolePlugin({

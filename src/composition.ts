@@ -60,6 +60,7 @@ import { isVerified, outboxCtes, parseDate, verifiedStatuses } from './leads/ind
 import {
   createFunnelRepository, createFunnelService, createOutcomesRepository, createOutcomesService, outcomeEncryptedColumns,
 } from './outcomes/index.ts';
+import { createBackupService } from './backup/index.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -348,6 +349,8 @@ export async function createContainer(givenOptions: ContainerOptions) {
     erasure,
     /** Key rotation: the stored values' keys, checked before serving, and their re-encryption. */
     keys,
+    /** Online copies of the embedded database (`GET /admin/backup`). */
+    backup: createBackupService({ db, clock }),
     /** Service metrics (PIN outcomes, provider calls, circuits, rate-limit refusals), served by /metrics. */
     metrics,
     webhooks,

@@ -25,12 +25,16 @@ function packagesImportedBy(file: string): string[] {
   return [...new Set(specifiers.filter((s) => !s.startsWith('node:')).map(packageOf))].sort();
 }
 
-test('dist/ holds the bundles, their source maps and the stamp; a bundle imports only the packages kept out', () => {
+test('dist/ holds the entry, the bundles, their source maps and the stamp; a bundle imports only the packages kept out', () => {
   assert.deepEqual(readdirSync(inRoot('dist')).sort(), [
-    '.built', 'catalog-parse-worker.js', 'catalog-parse-worker.js.map', 'main.js', 'main.js.map',
+    '.built', 'catalog-parse-worker.js', 'catalog-parse-worker.js.map', 'main.js', 'service.js', 'service.js.map',
   ]);
+  // The entry turns on the compile cache, then imports the service's bundle.
+  const entry = readFileSync(inRoot('dist', 'main.js'), 'utf8');
+  assert.match(entry, /module\.enableCompileCache\?\.\(\);\nawait import\("\.\/service\.js"\);/);
+  assert.deepEqual(packagesImportedBy('main.js'), []);
   // Each reads files of its own folder at run time (scripts/build.mjs says which).
-  assert.deepEqual(packagesImportedBy('main.js'), ['@electric-sql/pglite', '@fastify/swagger', '@fastify/swagger-ui', 'pino']);
+  assert.deepEqual(packagesImportedBy('service.js'), ['@electric-sql/pglite', '@fastify/swagger', '@fastify/swagger-ui', 'pino']);
   // The worker the catalog files are parsed in (src/shared/worker-threads.ts starts it from dist/).
   assert.deepEqual(packagesImportedBy('catalog-parse-worker.js'), []);
 });

@@ -51,6 +51,8 @@ describe(`every operation of the OpenAPI document, fuzzed (FUZZ_SEED=${seed}, ${
     const cursor = (await t.app.inject({ method: 'GET', url: `${api}/leads?limit=1&status=IN_PROGRESS`, headers: t.partner.headers })).json().nextCursor ?? 'none';
     leadUrl = `${api}/leads/${leadId}`;
     document = (await t.app.inject({ method: 'GET', url: `${api}/openapi.json` })).json() as OpenApiDocument;
+    // Each admitted call copies the whole database (seconds): its answers are tested in src/backup/.
+    delete document.paths['/admin/backup'];
     assert.ok(Object.keys(document.paths).length > 20, 'the served document lists the operations');
     arbitrary = createRequestArbitrary(document, {
       leadId, otherLeadId, companyId: t.partner.companyId, consumerKey: (await t.newPartner()).consumerKey, cursor,

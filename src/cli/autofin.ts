@@ -7,4 +7,5 @@ process.exitCode = await runCli(process.argv.slice(2), process.env, {
   stderr: (text) => process.stderr.write(text),
   passwordInput: processPasswordInput(),
   progress: { interactive: process.stderr.isTTY === true, write: (text) => process.stderr.write(text) },
+  stderrIsTerminal: process.stderr.isTTY === true,
 });

@@ -34,6 +34,8 @@ Usage:
   autofin keys status                           (the encryption keys and the stored values under each)
   autofin keys reencrypt [--limit N]            (re-encrypts every value of a previous key with the current
                                                  one, N per call (default 1000), with a progress bar)
+  autofin backup --out FILE                     (a consistent copy of the running embedded database)
+  autofin restore FILE [--data-dir DIR]         (into an empty DATA_DIR, default $DATA_DIR, else ./data)
 
 Filters: --company ID --status S --decision D --affiliate USER_ID --created-from DATE --created-to DATE
   autofin webhooks create --endpoint-url URL [--event-types TYPE,TYPE] [--description TEXT]

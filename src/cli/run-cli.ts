@@ -8,6 +8,7 @@ import { parseCli, usage, type Command } from './cli-args.ts';
 import { createAdminClient, type AdminClient, type AdminResult } from './admin-client.ts';
 import { firstPassword, type PasswordInput } from './operator-password.ts';
 import { reencryptAll, type ProgressOutput } from './keys-reencrypt.ts';
+import { runBackupCli } from './backup-cli.ts';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -17,6 +18,8 @@ export interface CliIo {
   passwordInput?: PasswordInput;
   /** Where long commands show their progress (stderr; a bar when it is a terminal). */
   progress?: ProgressOutput;
+  /** stderr is a terminal: progress bars are drawn there. */
+  stderrIsTerminal?: boolean;
 }
 
 /** Without a stdin to read, a password can only be generated. */
@@ -144,6 +147,8 @@ export async function runCli(
   env: Record<string, string | undefined>,
   io: CliIo,
 ): Promise<number> {
+  // Backups and restores have a parser of their own (backup-cli.ts): restore runs without the service.
+  if (argv[0] === 'backup' || argv[0] === 'restore') return runBackupCli(argv, env, io);
   const parsed = parseCli(argv, env);
   if (parsed.kind === 'help') {
     io.stdout(`${usage}\n`);

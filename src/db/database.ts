@@ -32,6 +32,11 @@ export interface Db extends Queryable {
    * reconnect, since notifications sent meanwhile are lost. Resolves to a function that stops.
    */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /**
+   * The embedded engine only: a consistent copy of the whole database while it serves (a gzip'd tar of its
+   * folder, what `restoreDataDir` loads). Absent on PostgreSQL, whose backups are pg_dump's.
+   */
+  dumpDataDir?(): Promise<Blob>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -73,6 +73,9 @@ export const errors = {
   /** 409 / 4092: the lead's outcome may not move from `from` (null: none yet) to `to`, or the lead is not verified. */
   outcomeTransition: (from: string | null, to: string) =>
     new AppError(409, 4092, 'Outcome transition not allowed', { from, to }),
+  /** 409 / 4095: `GET /admin/backup` on PostgreSQL, whose backups are the server's own (pg_dump). */
+  backupNotEmbedded: () =>
+    new AppError(409, 4095, 'Backups of a PostgreSQL database are taken with pg_dump', { engine: 'postgres', use: 'pg_dump' }),
   requestTimeout: () => new AppError(408, 4080, 'Request Timeout'),
   payloadTooLarge: () => new AppError(413, 4130, 'Payload Too Large'),
   /** A path parameter over the router's limit; the URL is not echoed. */

@@ -50,6 +50,7 @@ export function tracedDb(db: Db, tracer: Tracer): Db {
     transaction: (fn) => db.transaction((tx) => fn(tracedTransaction(tx, tracer))),
     ping: () => db.ping(),
     listen: (channel, onNotice) => db.listen(channel, onNotice),
+    ...(db.dumpDataDir && { dumpDataDir: () => db.dumpDataDir!() }),
     close: () => db.close(),
   };
 }

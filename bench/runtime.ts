@@ -1,0 +1,143 @@
+/**
+ * `npm run bench -- runtime`: start-to-ready time and idle memory of `dist/main.js` on Node 20 (the
+ * machine's /usr/bin/node) and Node 24 (the project's node_modules/.bin/node), with and without Node's
+ * compile cache, in alternating rounds on one embedded DATA_DIR (restored from the test template, so no
+ * first start is measured). Ready is the first 200 from /health/ready, which waits for the catalogs;
+ * idle memory is the resident set after 2 s of rest. About 2 minutes.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, openAsBlob, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { restoreDataDir } from '../src/db/restore-data-dir.ts';
+import { ensurePgliteTemplate } from '../test/test-database.ts';
+import { freePort } from '../test/service-processes.ts';
+import { projectRoot, serviceArgs } from '../test/service-entry.ts';
+import { median } from './measure.ts';
+
+const rounds = Number(process.env.BENCH_RUNTIME_ROUNDS ?? 3);
+const idleMs = 2000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+const describe = (s: { readyMs: number; cpuMs: number; rssBytes: number }) =>
+  `ready in ${Math.round(s.readyMs)} ms (CPU ${s.cpuMs} ms), ${mib(s.rssBytes)}`;
+
+interface Variant {
+  label: string;
+  node: string;
+  env: Record<string, string>;
+}
+
+interface Sample {
+  readyMs: number;
+  /** CPU time (user + system) the process used until ready: less swayed by a loaded machine than wall time. */
+  cpuMs: number;
+  rssBytes: number;
+}
+
+/** User + system CPU of a process from /proc/<pid>/stat (fields 14 and 15, in 1/100 s). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function versionOf(node: string): string | undefined {
+  try {
+    return execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** One start: spawn, poll /health/ready until 200, rest, read the RSS, stop with SIGTERM. */
+async function startOnce(variant: Variant, dataDir: string): Promise<Sample> {
+  const port = await freePort();
+  const env: Record<string, string | undefined> = {
+    ...process.env, ...variant.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn',
+  };
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'NODE_OPTIONS']) delete env[name];
+  const started = performance.now();
+  const child = spawn(variant.node, serviceArgs(), { cwd: projectRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr!.on('data', (chunk) => (err += chunk));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let readyMs: number | undefined;
+  let cpuMs = 0;
+  const fail = (why: string) => {
+    child.kill('SIGKILL'); // never left running behind the bench
+    return new Error(`${variant.label} ${why}: ${err}`);
+  };
+  while (readyMs === undefined) {
+    if (child.exitCode !== null) throw fail(`exited (${child.exitCode})`);
+    if (performance.now() - started > 180_000) throw fail('not ready in 180 s');
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/health/ready`);
+      await res.arrayBuffer();
+      if (res.status === 200) {
+        readyMs = performance.now() - started;
+        cpuMs = cpuMsOf(child.pid!);
+      }
+    } catch {
+      await sleep(10);
+    }
+  }
+  await sleep(idleMs);
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const rssBytes = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+  child.kill('SIGTERM');
+  await exited;
+  return { readyMs, cpuMs, rssBytes };
+}
+
+export async function runtimeStarts(): Promise<void> {
+  const node24 = process.version.startsWith('v24.') ? process.execPath : join(projectRoot, 'node_modules/.bin/node');
+  const candidates = [process.env.BENCH_NODE20 ?? '/usr/bin/node', node24];
+  const [v20, v24] = candidates.map(versionOf);
+  const folder = mkdtempSync(join(tmpdir(), 'autofin-bench-runtime-'));
+  const cache = join(folder, 'compile-cache');
+  const variants: Variant[] = [];
+  const noCache = { NODE_DISABLE_COMPILE_CACHE: '1' };
+  if (v20?.startsWith('v20.')) variants.push({ label: `Node ${v20}`, node: candidates[0], env: noCache });
+  else console.log(`no Node 20 at ${candidates[0]} (${v20 ?? 'missing'}): measuring Node 24 only`);
+  variants.push(
+    { label: `Node ${v24}, no compile cache`, node: node24, env: noCache },
+    { label: `Node ${v24}, compile cache`, node: node24, env: { NODE_COMPILE_CACHE: cache } },
+  );
+  try {
+    const dataDir = join(folder, 'data');
+    const restoring = performance.now();
+    await restoreDataDir(dataDir, await openAsBlob((await ensurePgliteTemplate()).pathname));
+    console.log(`DATA_DIR restored from the test template in ${Math.round(performance.now() - restoring)} ms`);
+    const rest = `${idleMs / 1000} s after ready`;
+    console.log(`\nstart to ready (/health/ready 200) and idle RSS (${rest}) of dist/main.js, same DATA_DIR`);
+    // The first start of the cached variant writes the cache: measured apart, as the cold start.
+    const cold = await startOnce(variants[variants.length - 1], dataDir);
+    const samples = new Map<string, Sample[]>(variants.map((v) => [v.label, []]));
+    for (let round = 1; round <= rounds; round++) {
+      // Alternating order, so a drift in the machine's load falls on every variant alike.
+      const order = round % 2 === 0 ? [...variants].reverse() : variants;
+      for (const variant of order) {
+        const sample = await startOnce(variant, dataDir);
+        samples.get(variant.label)!.push(sample);
+        console.log(`  round ${round}, ${variant.label}: ${describe(sample)}`);
+      }
+    }
+    const width = 48;
+    const heading = `${'ready'.padStart(10)}${'CPU to ready'.padStart(14)}${'idle RSS'.padStart(10)}`;
+    console.log(`  ${'runtime'.padEnd(width)}${heading}  (medians; each round's ready)`);
+    for (const variant of variants) {
+      const list = samples.get(variant.label)!;
+      const ready = median(list.map((s) => s.readyMs));
+      const cpu = median(list.map((s) => s.cpuMs));
+      const rss = median(list.map((s) => s.rssBytes));
+      const each = list.map((s) => `${Math.round(s.readyMs)}`).join(' ');
+      const ms = (value: number, width: number) => `${Math.round(value)} ms`.padStart(width);
+      const columns = `${ms(ready, 10)}${ms(cpu, 14)}${mib(rss).padStart(10)}`;
+      console.log(`  ${variant.label.padEnd(width)}${columns}  ${each}`);
+    }
+    console.log(`  (compile cache cold, writing it: ${describe(cold)})`);
+    if (!existsSync(cache)) console.log('  note: no compile cache was written');
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
