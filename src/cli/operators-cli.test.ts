@@ -87,6 +87,14 @@ describe('autofin operators create: the first password', () => {
     assert.match(wrong.stderr, /--password-stdin needs --email/);
   });
 
+  test('--role officer makes a loan officer, who may then set outcomes', async () => {
+    const run = await autofin(['operators', 'create', '--name', 'Olga', '--role', 'officer']);
+    assert.equal(run.code, 0, run.stderr);
+    const created = JSON.parse(run.stdout);
+    assert.equal(created.role, 'officer');
+    assert.match(created.key, /^op_/);
+  });
+
   // A real terminal: `script` runs the CLI on a pseudo-terminal whose input is this test's typing.
   const hasScript = existsSync('/usr/bin/script');
   test('at a terminal the password is asked twice, hidden, and never shown', { skip: !hasScript && 'no /usr/bin/script' }, async () => {
