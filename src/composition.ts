@@ -381,7 +381,7 @@ function createWebhooks(options: ContainerOptions, encryption: ReturnType<typeof
     repository, sender, encryption, clock, timeoutMs: config.webhookTimeoutMs, onAttempt: metrics.onAttempt,
     pollMs: config.webhookPollMs, concurrency: config.webhookConcurrency,
     perEndpoint: config.webhookConcurrencyPerEndpoint,
-    // The migrations' trigger announces every delivery written on this channel (018_webhook_wake.sql).
+    // The migrations' trigger announces every delivery written on this channel (017_webhook_wake.sql).
     listen: (wake) => db.listen('autofin_webhooks', wake),
     warn: options.warn, tracer: options.tracing?.delivery,
   });
