@@ -10,6 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot, serviceArgs } from './service-entry.ts';
 import { startServiceProcess } from './service-processes.ts';
+import { isBuiltin } from 'node:module';
 
 const inRoot = (...parts: string[]) => join(projectRoot, ...parts);
 
@@ -22,19 +23,23 @@ function packagesImportedBy(file: string): string[] {
   const bundle = readFileSync(inRoot('dist', file), 'utf8');
   const specifiers = [...bundle.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
   const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
-  return [...new Set(specifiers.filter((s) => !s.startsWith('node:')).map(packageOf))].sort();
+  return [...new Set(specifiers.filter((s) => !isBuiltin(s)).map(packageOf))].sort();
 }
 
 test('dist/ holds the entry, the bundles, their source maps and the stamp; a bundle imports only the packages kept out', () => {
   assert.deepEqual(readdirSync(inRoot('dist')).sort(), [
     '.built', 'catalog-parse-worker.js', 'catalog-parse-worker.js.map', 'main.js', 'service.js', 'service.js.map',
+    'tracing.js', 'tracing.js.map',
   ]);
   // The entry turns on the compile cache, then imports the service's bundle.
   const entry = readFileSync(inRoot('dist', 'main.js'), 'utf8');
   assert.match(entry, /module\.enableCompileCache\?\.\(\);\nawait import\("\.\/service\.js"\);/);
   assert.deepEqual(packagesImportedBy('main.js'), []);
   // Each reads files of its own folder at run time (scripts/build.mjs says which).
-  assert.deepEqual(packagesImportedBy('service.js'), ['@electric-sql/pglite', '@fastify/swagger', '@fastify/swagger-ui', 'pino']);
+  // pg too: tracing's instrumentation patches it where it is loaded from node_modules.
+  assert.deepEqual(packagesImportedBy('service.js'), ['@electric-sql/pglite', '@fastify/swagger', '@fastify/swagger-ui', 'pg', 'pino']);
+  // Tracing's SDK, loaded only when tracing is configured (src/tracing/index.ts).
+  assert.deepEqual(packagesImportedBy('tracing.js'), []);
   // The worker the catalog files are parsed in (src/shared/worker-threads.ts starts it from dist/).
   assert.deepEqual(packagesImportedBy('catalog-parse-worker.js'), []);
 });

@@ -172,7 +172,7 @@ describe('pre-qualification through the API', () => {
     const { rows } = await t.database.db.query<{ row: string }>('select row_to_json(b)::text as row from bureau_reports b where lead_id = $1', [id]);
     assert.equal(rows.length, 1, 'the report is stored');
     const dump = rows[0].row;
-    assert.match(dump, /"report_enc"\s*:\s*"v1\./);
+    assert.match(dump, /"report_enc"\s*:\s*"v2\.[0-9a-f]{16}\./);
     for (const leak of [folio, 'SBX-', 'score', '780', 'BANCO DEMO', 'CREDIT_CARD', 'recordFound']) {
       assert.ok(!dump.replace(/"report_enc"\s*:\s*"[^"]*"/, '').includes(leak), `the row shows ${leak}: ${dump}`);
     }
