@@ -19,8 +19,10 @@ interface Profile {
   timeDeltas: number[];
 }
 
+export type Kinds = [string, (url: string, fn: string) => boolean][];
+
 /** The kinds of work, first match wins (by the script's URL, or the function's name for V8's own). */
-const kinds: [string, (url: string, fn: string) => boolean][] = [
+const kinds: Kinds = [
   ['validation (schemas, section checks)', (u) => /typebox|ajv|src\/http\/(schema-validator|validation|field-errors)|src\/leads\/(lead-sections|rfc|birth-date)|src\/catalogs\//.test(u)],
   ['encryption and fingerprints', (u) => /internal\/crypto|field-encryption|lead-record|src\/shared\/keys/.test(u)],
   ['logging', (u) => /pino|sonic-boom|thread-stream|lazy-request-logger|src\/shared\/logging/.test(u)],
@@ -43,6 +45,7 @@ export interface CpuBreakdown {
 export async function profileMainThread<T>(
   run: () => Promise<T>,
   requestsOf: (result: T) => number,
+  table: Kinds = kinds,
 ): Promise<{ result: T; breakdown: CpuBreakdown }> {
   const session = new Session();
   session.connect();
@@ -66,7 +69,7 @@ export async function profileMainThread<T>(
       const parent = parentOf.get(id);
       const kind = url === '' && parent !== undefined && !functionName.startsWith('(')
         ? kindOfNode(parent)
-        : kinds.find(([, match]) => match(url, functionName))?.[0] ?? 'other (V8, Node)';
+        : table.find(([, match]) => match(url, functionName))?.[0] ?? 'other (V8, Node)';
       kindOf.set(id, kind);
       return kind;
     };
@@ -90,7 +93,7 @@ export async function profileMainThread<T>(
 }
 
 /** Kinds in a stable order for a table of two breakdowns. */
-export function kindsOf(...breakdowns: CpuBreakdown[]): string[] {
+export function kindsOf(breakdowns: CpuBreakdown[], table: Kinds = kinds): string[] {
   const all = new Set(breakdowns.flatMap((b) => [...b.perRequest.keys()]));
-  return [...kinds.map(([k]) => k), 'other (V8, Node)'].filter((k) => all.has(k));
+  return [...table.map(([k]) => k), 'other (V8, Node)'].filter((k) => all.has(k));
 }

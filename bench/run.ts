@@ -25,6 +25,7 @@ import { readsWithWrk } from './reads-wrk.ts';
 import { tracingOverhead } from './tracing-overhead.ts';
 import { funnelBench } from './funnel.ts';
 import { runtimeStarts } from './runtime.ts';
+import { readSteps } from './read-steps.ts';
 
 const logLevel = process.env.LOG_LEVEL ?? 'info';
 
@@ -84,6 +85,7 @@ export const modes: Record<string, () => Promise<void>> = {
   'lead-list': leadListScale,
   webhooks: webhookLagMode,
   reads: readsWithWrk,
+  'read-steps': readSteps,
   tracing: tracingOverhead,
   funnel: funnelBench,
   runtime: runtimeStarts,

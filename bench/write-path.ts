@@ -195,7 +195,7 @@ async function cpuBreakdown(target: Target, referenceBase: string, seconds: numb
   const reference = await profileMainThread(load(referenceBase), requests);
   console.log('  main thread CPU per request by kind of work (V8 profile of one more round each; µs):');
   console.log(`    ${'kind'.padEnd(40)}${'service'.padStart(9)}${'reference'.padStart(11)}${'difference'.padStart(12)}`);
-  for (const kind of kindsOf(service.breakdown, reference.breakdown)) {
+  for (const kind of kindsOf([service.breakdown, reference.breakdown])) {
     const a = service.breakdown.perRequest.get(kind) ?? 0;
     const b = reference.breakdown.perRequest.get(kind) ?? 0;
     console.log(`    ${kind.padEnd(40)}${a.toFixed(0).padStart(9)}${b.toFixed(0).padStart(11)}${(a - b).toFixed(0).padStart(12)}`);
