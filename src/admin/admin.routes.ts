@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../http/app-error.ts';
 import { empty, errorAnswers, errorCase, ok, type ErrorCase } from '../http/openapi-answers.ts';
 import { registerAdminGuard } from '../http/admin-guard.ts';
+import { policy } from '../http/route-policy.ts';
 import type { CompaniesService } from '../companies/companies.service.ts';
 import type { OperatorResolver } from '../http/admin-guard.ts';
 import * as s from './admin.schemas.ts';
@@ -37,7 +38,7 @@ export const adminRoutes =
       '/admin/companies',
       {
         // Analysts read leads of every company, so they may see the companies too.
-        config: { operatorRoles: ['analyst', 'officer'] },
+        config: policy({ roles: ['analyst', 'officer'] }),
         schema: { tags, security, operationId: 'listCompanies', summary: 'List companies', response: { 200: ok('admin', s.CompanyList, 'Every company.'), ...fails(false) } },
       },
       async () => deps.companies.listCompanies(),
