@@ -1,7 +1,7 @@
 /**
  * One validation answer lists every failing field of the request. Fastify stops at the first failing
  * part (path, body, query, headers) and, as every route attaches its validation error instead of
- * failing at once, hands the request on: the first preHandler here then checks the other parts too,
+ * failing at once, hands the request on: a preHandler here, ahead of every route's own, checks the other parts,
  * adds the fields that passed the schema but fail the route's checks against data (its policy's
  * `bodyChecks` and `queryChecks`), and fails the request with the route's invalid-input answer.
  * Requests the schema accepts pass untouched: their checks against data run where the route's
