@@ -9,6 +9,7 @@ import { lazySerializerFactory } from './http/lazy-serializer.ts';
 import type { ValidatorFactory } from '@fastify/ajv-compiler';
 import type { Container } from './composition.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { registerRequestValidation } from './http/request-validation.ts';
 import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.ts';
 import { registerUnknownRouteHandler } from './http/unknown-route.ts';
 import { registerJsonParser } from './http/json-body.ts';
@@ -94,6 +95,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerJsonParser(app);
   const unknownRoute = registerUnknownRouteHandler(app, clock);
   registerErrorHandler(app, clock, unknownRoute);
+  registerRequestValidation(app);
   registerMetrics(app, metrics, config.adminToken);
   await registerOpenApi(app, { sandboxGuide: container.sandbox !== undefined });
   if (container.sandbox) await app.register(sandboxGuideRoute());
@@ -137,7 +139,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Partner route modules, in this order.
       await partner.register(catalogsRoutes({ store: container.catalogs.store }));
       await partner.register(
-        leadsRoutes({ leads: container.leads, queries: container.leadQueries, prefix: apiPrefix }),
+        leadsRoutes({
+          leads: container.leads, queries: container.leadQueries, prefix: apiPrefix,
+          catalogs: container.catalogs.store.lookup, clock,
+        }),
       );
       await partner.register(verificationRoutes({ verification: container.verification }));
       // Sandbox environment only: elsewhere the route does not exist (404 / 4044).

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../http/app-error.ts';
 import { empty, errorAnswers, errorCase, ok, type ErrorCase } from '../http/openapi-answers.ts';
 import { registerAdminGuard } from '../http/admin-guard.ts';
+import { policy } from '../http/route-policy.ts';
 import type { CompaniesService } from '../companies/companies.service.ts';
 import type { OperatorResolver } from '../http/admin-guard.ts';
 import * as s from './admin.schemas.ts';
@@ -16,6 +17,10 @@ const fails = (body: boolean, bad?: ErrorCase, notFound?: ErrorCase) => errorAns
   cases: { ...(bad ? { 400: [bad] } : {}), ...(notFound ? { 404: [notFound] } : {}) },
 });
 
+const tags = ['admin'];
+const security = [{ adminToken: [] }];
+type App = Parameters<FastifyPluginAsyncTypebox>[0];
+
 export const adminRoutes =
   (deps: {
     companies: CompaniesService;
@@ -24,98 +29,105 @@ export const adminRoutes =
   }): FastifyPluginAsyncTypebox =>
   async (app) => {
     registerAdminGuard(app, deps.adminToken, deps.operators);
-    const tags = ['admin'];
-    const security = [{ adminToken: [] }];
-
-    app.post(
-      '/admin/companies',
-      { schema: { tags, security, operationId: 'createCompany', summary: 'Create a company', body: s.CompanyCreate, response: { 201: ok('admin', s.Company, 'The new company.'), ...fails(true, invalid('name', 'must be at least 1 characters')) } } },
-      async (request, reply) => reply.code(201).send(await deps.companies.createCompany(request.body.name)),
-    );
-
-    app.get(
-      '/admin/companies',
-      {
-        // Analysts read leads of every company, so they may see the companies too.
-        config: { operatorRoles: ['analyst', 'officer'] },
-        schema: { tags, security, operationId: 'listCompanies', summary: 'List companies', response: { 200: ok('admin', s.CompanyList, 'Every company.'), ...fails(false) } },
-      },
-      async () => deps.companies.listCompanies(),
-    );
-
-    app.get(
-      '/admin/companies/:companyId',
-      {
-        schema: {
-          tags, security, operationId: 'showCompany', summary: 'Show one company',
-          params: s.CompanyIdParams, response: { 200: ok('admin', s.Company, 'The company.'), ...fails(false, badCompanyId, noCompany) },
-        },
-      },
-      async (request) => deps.companies.showCompany(request.params.companyId),
-    );
-
-    app.get(
-      '/admin/companies/:companyId/credentials',
-      {
-        schema: {
-          tags, security, operationId: 'listCredentials', summary: "List a company's credentials (never their secrets)",
-          params: s.CompanyIdParams, response: { 200: ok('admin', s.CredentialList, "The company's credentials, oldest first."), ...fails(false, badCompanyId, noCompany) },
-        },
-      },
-      async (request) => deps.companies.listCredentials(request.params.companyId),
-    );
-
-    app.get(
-      '/admin/companies/:companyId/affiliates',
-      {
-        schema: {
-          tags, security, operationId: 'listAffiliates', summary: "List a company's affiliates",
-          params: s.CompanyIdParams, response: { 200: ok('admin', s.AffiliateList, "The company's affiliates, oldest first."), ...fails(false, badCompanyId, noCompany) },
-        },
-      },
-      async (request) => deps.companies.listAffiliates(request.params.companyId),
-    );
-
-    app.post(
-      '/admin/companies/:companyId/credentials',
-      {
-        schema: {
-          tags, security, operationId: 'createCredential', summary: 'Create a credential (the secret is shown only here)',
-          params: s.CompanyIdParams,
-          response: { 201: ok('admin', s.CredentialSecret, 'The new credential, with its secret.'), ...fails(true, invalid('companyId', `must match the pattern ${uuidPattern}`), noCompany) },
-        },
-      },
-      async (request, reply) => reply.code(201).send(await deps.companies.createCredential(request.params.companyId)),
-    );
-
-    app.delete(
-      '/admin/credentials/:consumer_key',
-      {
-        schema: {
-          tags, security, operationId: 'revokeCredential', summary: 'Revoke a credential; its tokens answer 401 from then on',
-          params: s.ConsumerKeyParams,
-          response: {
-            204: empty('admin', 'Revoked.'),
-            ...fails(true, invalid('consumer_key', 'must be at most 128 characters'), errorCase('No such credential', errors.credentialNotFound())),
-          },
-        },
-      },
-      async (request, reply) => {
-        await deps.companies.revokeCredential(request.params.consumer_key);
-        return reply.code(204).send(null);
-      },
-    );
-
-    app.post(
-      '/admin/companies/:companyId/affiliates',
-      {
-        schema: {
-          tags, security, operationId: 'createAffiliate', summary: 'Add an affiliate to a company',
-          params: s.CompanyIdParams, body: s.AffiliateCreate,
-          response: { 201: ok('admin', s.Affiliate, 'The new affiliate.'), ...fails(true, invalid('user_type', 'is required'), noCompany) },
-        },
-      },
-      async (request, reply) =>
-        reply.code(201).send(await deps.companies.createAffiliate(request.params.companyId, request.body)),
-    );
+    companyRoutes(app, deps.companies);
+    credentialAndAffiliateRoutes(app, deps.companies);
   };
+
+/** Create, list and show companies. */
+function companyRoutes(app: App, companies: CompaniesService): void {
+  app.post(
+    '/admin/companies',
+    { schema: { tags, security, operationId: 'createCompany', summary: 'Create a company', body: s.CompanyCreate, response: { 201: ok('admin', s.Company, 'The new company.'), ...fails(true, invalid('name', 'must be at least 1 characters')) } } },
+    async (request, reply) => reply.code(201).send(await companies.createCompany(request.body.name)),
+  );
+
+  app.get(
+    '/admin/companies',
+    {
+      // Analysts read leads of every company, so they may see the companies too.
+      config: policy({ roles: ['analyst', 'officer'] }),
+      schema: { tags, security, operationId: 'listCompanies', summary: 'List companies', response: { 200: ok('admin', s.CompanyList, 'Every company.'), ...fails(false) } },
+    },
+    async () => companies.listCompanies(),
+  );
+
+  app.get(
+    '/admin/companies/:companyId',
+    {
+      schema: {
+        tags, security, operationId: 'showCompany', summary: 'Show one company',
+        params: s.CompanyIdParams, response: { 200: ok('admin', s.Company, 'The company.'), ...fails(false, badCompanyId, noCompany) },
+      },
+    },
+    async (request) => companies.showCompany(request.params.companyId),
+  );
+}
+
+/** A company's credentials and affiliates. */
+function credentialAndAffiliateRoutes(app: App, companies: CompaniesService): void {
+
+  app.get(
+    '/admin/companies/:companyId/credentials',
+    {
+      schema: {
+        tags, security, operationId: 'listCredentials', summary: "List a company's credentials (never their secrets)",
+        params: s.CompanyIdParams, response: { 200: ok('admin', s.CredentialList, "The company's credentials, oldest first."), ...fails(false, badCompanyId, noCompany) },
+      },
+    },
+    async (request) => companies.listCredentials(request.params.companyId),
+  );
+
+  app.get(
+    '/admin/companies/:companyId/affiliates',
+    {
+      schema: {
+        tags, security, operationId: 'listAffiliates', summary: "List a company's affiliates",
+        params: s.CompanyIdParams, response: { 200: ok('admin', s.AffiliateList, "The company's affiliates, oldest first."), ...fails(false, badCompanyId, noCompany) },
+      },
+    },
+    async (request) => companies.listAffiliates(request.params.companyId),
+  );
+
+  app.post(
+    '/admin/companies/:companyId/credentials',
+    {
+      schema: {
+        tags, security, operationId: 'createCredential', summary: 'Create a credential (the secret is shown only here)',
+        params: s.CompanyIdParams,
+        response: { 201: ok('admin', s.CredentialSecret, 'The new credential, with its secret.'), ...fails(true, invalid('companyId', `must match the pattern ${uuidPattern}`), noCompany) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await companies.createCredential(request.params.companyId)),
+  );
+
+  app.delete(
+    '/admin/credentials/:consumer_key',
+    {
+      schema: {
+        tags, security, operationId: 'revokeCredential', summary: 'Revoke a credential; its tokens answer 401 from then on',
+        params: s.ConsumerKeyParams,
+        response: {
+          204: empty('admin', 'Revoked.'),
+          ...fails(true, invalid('consumer_key', 'must be at most 128 characters'), errorCase('No such credential', errors.credentialNotFound())),
+        },
+      },
+    },
+    async (request, reply) => {
+      await companies.revokeCredential(request.params.consumer_key);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/admin/companies/:companyId/affiliates',
+    {
+      schema: {
+        tags, security, operationId: 'createAffiliate', summary: 'Add an affiliate to a company',
+        params: s.CompanyIdParams, body: s.AffiliateCreate,
+        response: { 201: ok('admin', s.Affiliate, 'The new affiliate.'), ...fails(true, invalid('user_type', 'is required'), noCompany) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await companies.createAffiliate(request.params.companyId, request.body)),
+  );
+}

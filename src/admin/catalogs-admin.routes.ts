@@ -13,7 +13,7 @@ import { CatalogFileError, type CatalogKind } from '../catalogs/catalog-file.ts'
 import type { CatalogImportResult, CatalogStore } from '../catalogs/catalog-store.ts';
 import type { CatalogsRepository } from '../catalogs/catalogs.repository.ts';
 
-/** The real ZIP catalog is about 13 MB as CSV: room for growth, still a bound. Only these routes get it. */
+/** Several times the real ZIP catalog as CSV: room for growth, still a bound. Only these routes get it. */
 export const catalogBodyLimitBytes = 64 * 1024 * 1024;
 export const catalogFileMediaTypes = ['application/gzip', 'application/octet-stream', 'text/csv'];
 
@@ -69,7 +69,7 @@ export const catalogsAdminRoutes =
   }): FastifyPluginAsyncTypebox =>
   async (app) => {
     registerAdminGuard(app, deps.adminToken, deps.operators);
-    // Raw bytes, in this plugin only: the rest of the API keeps JSON and the 64 KiB limit.
+    // Raw bytes, in this plugin only: the rest of the API keeps JSON and the service's body limit.
     app.addContentTypeParser(catalogFileMediaTypes, { parseAs: 'buffer', bodyLimit: catalogBodyLimitBytes }, (_request, body, done) =>
       done(null, body),
     );

@@ -64,7 +64,7 @@ export class CatalogFileError extends Error {
   }
 }
 
-// Far above the real files (12.7 MB unzipped): a bound so a gzip bomb cannot exhaust memory.
+// Far above the real files unzipped: a bound so a gzip bomb cannot exhaust memory.
 const maxTextBytes = 128 * 1024 * 1024;
 const maxTextLength = 200;
 const int32Max = 2_147_483_647;
@@ -156,7 +156,7 @@ function readRecords(text: string, columns: readonly string[], onRow: (row: RowR
   try {
     // Trailing blank lines are harmless; a blank line inside the file is refused below (1 field).
     // Field counts are checked below too, so that a wrong header is reported as such at line 1.
-    // No `info` option: it costs about 40% more time, and line numbers follow from the order (see below).
+    // No `info` option: it costs noticeably more time, and line numbers follow from the order (see below).
     records = parse(withoutTrailingNewlines(text), { record_delimiter: ['\r\n', '\n'], relax_column_count: true });
   } catch (err) {
     if (err instanceof CsvError) throw new CatalogFileError(Number(err.lines) || 0, `malformed CSV: ${err.message}`);

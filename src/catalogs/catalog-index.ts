@@ -1,6 +1,6 @@
 /**
- * The catalogs as an immutable in-memory index, built once per import: the catalog API (ops 1-4)
- * is read-heavy and its answers only change when a new catalog is imported. The index keeps the
+ * The catalogs as an immutable in-memory index, built once per import: the partner's catalog reads
+ * are read-heavy and its answers only change when a new catalog is imported. The index keeps the
  * values (lists and ZIP code information, also what lead checks look up); bodies and ETags are
  * rendered on request and kept in a render cache under a byte budget (render-cache.ts), so memory
  * does not grow with the number of answers ever asked for.

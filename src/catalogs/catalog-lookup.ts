@@ -29,7 +29,7 @@ export function createCatalogLookup(currentIndex: () => CatalogIndex): CatalogLo
       const info = currentIndex().zipCodes.info(zipCode);
       const wanted = foldName(name);
       // A ZIP code has at most a few hundred neighborhoods and this runs once per address saved:
-      // a linear scan is cheaper than keeping a folded copy of all 155,847 names in memory.
+      // a linear scan is cheaper than keeping a folded copy of every settlement's name in memory.
       const found = wanted === '' ? undefined : info?.neighborhoods.find((n) => foldName(n) === wanted);
       return found === undefined ? { matched: false, neighborhood: name } : { matched: true, neighborhood: found };
     },

@@ -1,7 +1,7 @@
 /**
  * A worker thread that parses one catalog file and makes the forms it is stored in
- * (catalog-parsing.ts starts it): decompressing and checking the 155,847 settlements of the ZIP
- * catalog takes about a second, which the service's event loop does not wait on. It answers with
+ * (catalog-parsing.ts starts it): decompressing and checking every settlement of the ZIP catalog
+ * takes a while, which the service's event loop does not wait on. It answers with
  * the catalog ready to store, or with the line and reason the file is refused for; any other
  * failure is thrown, and reaches the thread that started it as the worker's error.
  */
@@ -19,7 +19,7 @@ export type ParseAnswer = { stored: StoredCatalog } | { refused: { line: number;
 const { kind, bytes } = workerData as ParseRequest;
 let answer: ParseAnswer;
 try {
-  // Only texts cross to the other thread: copying 155,847 row objects there cost more than making them.
+  // Only texts cross to the other thread: copying every row object there costs more than making them.
   answer = { stored: kind === 'vehicles' ? storedVehicles(parseVehiclesFile(bytes)) : storedZipCodes(parseZipCodesFile(bytes)) };
 } catch (error) {
   if (!(error instanceof CatalogFileError)) throw error;

@@ -1,5 +1,5 @@
 /**
- * The catalog reads (ops 1–4 and the model years): each one's path under the API prefix and the
+ * The partner's catalog reads (the spec's and the model years): each one's path under the API prefix and the
  * index lookup that answers it (undefined: not in the catalog).
  */
 import type { CatalogAnswer, CatalogIndex } from './catalog-index.ts';

@@ -1,4 +1,4 @@
-/** Catalog operations 1–4 of the spec, plus the list of model years. */
+/** The partner's catalog reads of the spec, plus the list of model years. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors, type AppError } from '../http/app-error.ts';

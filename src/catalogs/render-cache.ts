@@ -13,11 +13,11 @@ export class RenderSlot {
   next: RenderSlot | undefined;
 }
 
-// 8 MiB holds about a quarter of everything the shipped catalogs can answer: all 85,190 bodies
-// (both formats) come to 32 MiB of bytes; a brands list is about 1.4 KiB, a ZIP code 150-500 bytes.
 /** What a body counts against the budget: its bytes and its ETag. */
 const sizeOf = (r: Representation): number => r.body.length + r.etag.length;
 
+// The budget holds a part of everything the shipped catalogs can answer (every body in both
+// formats): the bodies asked for often stay, the rest is rendered again on request.
 export const defaultRenderBudgetBytes = 8 * 2 ** 20;
 
 export class RenderCache {

@@ -11,6 +11,7 @@ import { catalogKinds, CatalogFileError, type CatalogKind } from '../catalogs/ca
 import type { CatalogStore } from '../catalogs/catalog-store.ts';
 import type { CatalogsRepository } from '../catalogs/catalogs.repository.ts';
 import { catalogBodyLimitBytes } from '../admin/catalogs-admin.routes.ts';
+import { policy } from '../http/route-policy.ts';
 import { noticeOf, pageContext, seeOther, sendPage } from './console-request.ts';
 import { catalogsPage } from './catalogs.views.ts';
 import type { Notice } from './layout.ts';
@@ -45,7 +46,7 @@ export const catalogsRoutes =
       upload.post<{ Body: Static<typeof ImportForm> }>(
         '/catalogs/import',
         {
-          bodyLimit: catalogBodyLimitBytes + 64 * 1024, config: { csrfInUpload: true },
+          bodyLimit: catalogBodyLimitBytes + 64 * 1024, config: policy({ csrfInUpload: true }),
           preValidation: (request, reply) => readImportForm(upload, request, reply),
           schema: { hide: true, body: ImportForm },
         },

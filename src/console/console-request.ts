@@ -5,6 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditOrigin } from '../audit/audit.service.ts';
 import type { AppError } from '../http/app-error.ts';
+import { policy } from '../http/route-policy.ts';
 import type { Role } from '../operators/role.ts';
 import type { Html } from './html.ts';
 import type { Notice, PageContext } from './layout.ts';
@@ -21,16 +22,10 @@ declare module 'fastify' {
     /** False only on a loopback address of the sandbox (set by the console's first hook). */
     consoleSecureCookies: boolean;
   }
-  interface FastifyContextConfig {
-    /** A console page anyone may open (sign-in, assets); every other one needs a session. */
-    consolePublic?: boolean;
-    /** A multipart form: the route checks its CSRF token itself, a field read from the upload before the file. */
-    csrfInUpload?: boolean;
-  }
 }
 
 /** Route config of pages every signed-in operator may open (analysts too); others are admin-only. */
-export const everyone = { operatorRoles: ['analyst', 'officer'] as const };
+export const everyone = policy({ roles: ['analyst', 'officer'] });
 
 export const sessionCookie = 'autofin_session';
 export const cookiePath = '/console';

@@ -12,6 +12,7 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormBody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import { AppError } from '../http/app-error.ts';
+import { policy, policyOf } from '../http/route-policy.ts';
 import { roleAllows } from '../operators/role.ts';
 import type { ConsoleSessions } from './console-sessions.ts';
 import { cookieOptions, csrfUserInfo, isLoopbackHost, pageContext, sendPage, sessionCookie } from './console-request.ts';
@@ -66,7 +67,7 @@ export const consolePlugin =
     // The stylesheet is public like the sign-in page that links it: the routes of this scope are marked so.
     await app.register(async (assets) => {
       assets.addHook('onRoute', (route) => {
-        route.config = { ...route.config, consolePublic: true };
+        route.config = { ...route.config, policy: { ...route.config?.policy, consolePublic: true } };
       });
       await assets.register(fastifyStatic, {
         root: assetsDir, prefix: '/assets/', decorateReply: false, index: false, maxAge: 60 * 60 * 1000, wildcard: false,
@@ -76,14 +77,14 @@ export const consolePlugin =
     app.addHook('onRequest', async (request, reply) => {
       request.consoleSecureCookies = !(deps.sandbox && isLoopbackHost(request.hostname));
       reply.headers(securityHeaders);
-      if (request.routeOptions.config.consolePublic) return;
+      if (policyOf(request).consolePublic) return;
       // A reply sent here (redirect, 403) ends the request: returned so the handler never runs.
       return requireSession(deps, request, reply);
     });
     // Every form, sign-in included, carries the CSRF token: checked before the body is validated.
     app.addHook('preValidation', (request, reply, done) => {
       // An upload's fields are read by its route, in order: such a route checks the token itself, before the file.
-      if (request.method !== 'POST' || request.routeOptions.config.csrfInUpload) return done();
+      if (request.method !== 'POST' || policyOf(request).csrfInUpload) return done();
       app.csrfProtection(request, reply, done);
     });
     app.addHook('onSend', async (request, reply, payload) => {
@@ -95,7 +96,7 @@ export const consolePlugin =
     app.setNotFoundHandler((request, reply) => sendPage(reply, errorPage(pageContext(request, reply), 404), 404));
 
     const toInbox = async (_request: FastifyRequest, reply: FastifyReply) => reply.redirect('/console/leads', 302);
-    app.get('/', { config: { consolePublic: true }, schema: { hide: true } }, toInbox);
+    app.get('/', { config: policy({ consolePublic: true }), schema: { hide: true } }, toInbox);
     await app.register(signInRoutes(deps));
     await app.register(leadsRoutes(deps));
     await app.register(outcomeRoutes(deps));
@@ -117,7 +118,7 @@ async function requireSession(
     return reply.redirect(`/console/sign-in${next}`, request.method === 'GET' ? 302 : 303);
   }
   request.consoleViewer = { operatorId: viewer.operatorId, name: viewer.name, role: viewer.role };
-  if (!roleAllows(viewer.role, request.routeOptions.config.operatorRoles)) {
+  if (!roleAllows(viewer.role, policyOf(request).roles)) {
     return sendPage(reply, errorPage(pageContext(request, reply), 403), 403);
   }
 }
@@ -125,8 +126,10 @@ async function requireSession(
 function renderError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const status = error instanceof AppError ? error.statusCode : (error.statusCode ?? 500);
   if (status >= 500) request.log.error({ err: { type: error.name, code: error.code } }, 'console page failed');
-  const detail = status === 400 && error.validation
-    ? `Datos no válidos: ${error.validation.map((v) => v.instancePath.replace(/^\//, '') || 'solicitud').join(', ')}.`
+  // A request its schema refused fails with the API's invalid-input error; the schema's own errors stay on the request.
+  const schemaErrors = error.validation ?? (request.validationError?.validation as FastifyError['validation']);
+  const detail = status === 400 && schemaErrors
+    ? `Datos no válidos: ${schemaErrors.map((v) => v.instancePath.replace(/^\//, '') || 'solicitud').join(', ')}.`
     : undefined;
   if (status === 429 && error instanceof AppError) reply.header('retry-after', '60');
   const shown = status >= 400 && status < 600 ? status : 500;

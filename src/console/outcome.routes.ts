@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { AppError } from '../http/app-error.ts';
+import { policy } from '../http/route-policy.ts';
 import { parseOutcomeRequest, type OutcomesService } from '../outcomes/index.ts';
 import { uuidPattern } from '../shared/ids.ts';
 import { originOf, pageContext, refusal, seeOther, sendPage } from './console-request.ts';
@@ -57,7 +58,7 @@ export const outcomeRoutes =
   async (app) => {
     app.post<{ Params: Static<typeof LeadParams>; Body: Static<typeof OutcomeForm> }>(
       '/leads/:leadId/outcome',
-      { config: { operatorRoles: ['officer'] }, schema: { hide: true, params: LeadParams, body: OutcomeForm } },
+      { config: policy({ roles: ['officer'] }), schema: { hide: true, params: LeadParams, body: OutcomeForm } },
       async (request, reply) => {
         const { leadId } = request.params;
         try {

@@ -10,7 +10,7 @@ import { html, type Html } from './html.ts';
 import { dateTime, label, money } from './format.ts';
 import { csrfField } from './layout.ts';
 
-/** Condition rows the form offers (the API takes up to 10; a form without script shows a fixed number). */
+/** Condition rows the form offers (the API takes more; a form without script shows a fixed number). */
 export const conditionRows = 3;
 
 const option = (value: string, text: string, selected?: string | null) =>

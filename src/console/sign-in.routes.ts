@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
+import { policy } from '../http/route-policy.ts';
 import type { ConsoleSessions } from './console-sessions.ts';
 import type { ConsoleSignIn } from './console-sign-in.ts';
 import { cookieOptions, everyone, noticeOf, pageContext, requireViewer, seeOther, sendPage, sessionCookie } from './console-request.ts';
@@ -33,7 +34,7 @@ export const signInRoutes =
   async (app) => {
     app.get<{ Querystring: Static<typeof SignInQuery> }>(
       '/sign-in',
-      { config: { consolePublic: true }, schema: { hide: true, querystring: SignInQuery } },
+      { config: policy({ consolePublic: true }), schema: { hide: true, querystring: SignInQuery } },
       async (request, reply) => {
         if (await deps.sessions.resolve(request.cookies[sessionCookie])) {
           return reply.redirect(safeNext(request.query.next) ?? '/console/leads', 302);
@@ -45,7 +46,7 @@ export const signInRoutes =
 
     app.post<{ Body: Static<typeof SignInForm> }>(
       '/sign-in',
-      { config: { consolePublic: true }, schema: { hide: true, body: SignInForm } },
+      { config: policy({ consolePublic: true }), schema: { hide: true, body: SignInForm } },
       async (request, reply) => {
         const { email, password } = request.body;
         const next = safeNext(request.body.next);

@@ -1,21 +1,19 @@
 /**
  * Guards the admin API and metrics. `Authorization: Bearer $ADMIN_TOKEN` acts as an admin; with an
  * operator resolver, an operator key (`op_…`) acts with its operator's role. A route opens itself
- * to other roles with `config.operatorRoles`; every other admin route is admin-only, so an analyst
- * gets 403 / 4030 there (docs/lender-api.md). Anything else, a partner token included, is 401.
+ * to other roles with its policy's `roles` (route-policy.ts); every other admin route is admin-only,
+ * so an analyst gets 403 / 4030 there (docs/lender-api.md). Anything else, a partner token included,
+ * is 401.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from './app-error.ts';
-import { adminTokenOperator, roleAllows, type OperatorContext, type Role } from '../operators/role.ts';
+import { policyOf } from './route-policy.ts';
+import { adminTokenOperator, roleAllows, type OperatorContext } from '../operators/role.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     operator: OperatorContext | undefined;
-  }
-  interface FastifyContextConfig {
-    /** Roles besides admin that may call the route (admin-only when absent). */
-    operatorRoles?: readonly Role[];
   }
 }
 
@@ -42,7 +40,7 @@ export function registerAdminGuard(scope: FastifyInstance, adminToken: string, o
       timingSafeEqual(digest(header), expected) ? adminTokenOperator : undefined;
     if (!operator && operators && header.startsWith('Bearer op_')) operator = await operators.authenticate(header.slice('Bearer '.length));
     if (!operator) throw errors.unauthorized('invalid admin token');
-    if (!roleAllows(operator.role, request.routeOptions.config.operatorRoles)) throw errors.forbidden();
+    if (!roleAllows(operator.role, policyOf(request).roles)) throw errors.forbidden();
     request.operator = operator;
   });
 }

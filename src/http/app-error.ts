@@ -39,7 +39,7 @@ export const errors = {
   /** 400 / 40015 with every failing field listed. */
   invalidInput: (fieldErrors: FieldError[] = []) =>
     new AppError(400, 40015, 'Bad Request', fieldErrors.length ? { errors: fieldErrors } : null),
-  /** 400 / 400: the contact update (op 8) keeps the spec's own code. */
+  /** 400 / 400: the contact update keeps the spec's own code. */
   invalidContact: (fieldErrors: FieldError[]) =>
     new AppError(400, 400, 'Bad Request', { errors: fieldErrors }),
   /** 400 / 4003 on PIN send and confirmation, with a machine-readable reason. */

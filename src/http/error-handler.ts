@@ -1,37 +1,20 @@
 /**
  * One handler renders every failure as an ErrorResponse: contract errors, schema validation,
- * Fastify's own errors (bad JSON, size, media type) and crashes, which never leak internals.
+ * Fastify's own errors (bad JSON, size, media type) and crashes, which never leak internals. It only
+ * maps an error to its answer: a request's field errors are gathered by validation
+ * (request-validation.ts) before they get here.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, errors, type FieldError } from './app-error.ts';
+import { AppError, errors } from './app-error.ts';
 import { sendError } from './error-response.ts';
 import { bodyNotAnObjectCode, bodyTooDeepCode, maxJsonDepth } from './json-body.ts';
-import { fieldErrorsOfRequest } from './field-errors-of-request.ts';
+import { invalidInputFor, policyOf, type InvalidInputStyle } from './route-policy.ts';
+import { toFieldErrors } from './validation-errors.ts';
 import type { Clock } from '../shared/clock.ts';
 
-/** How a route reports invalid input: the spec gives some operations their own code. */
-export type InvalidInputStyle = 'default' | 'contact' | 'pin';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    invalidInput?: InvalidInputStyle;
-  }
-}
-
-export function invalidInputFor(style: InvalidInputStyle | undefined, fields: FieldError[]): AppError {
-  if (style === 'contact') return errors.invalidContact(fields);
-  if (style === 'pin') return errors.pinRejected('INVALID_REQUEST', fields);
-  return errors.invalidInput(fields);
-}
-
-function fromFastifyError(
-  request: FastifyRequest,
-  error: FastifyError,
-  style: InvalidInputStyle | undefined,
-): AppError | undefined {
-  if (error.validation) {
-    return invalidInputFor(style, fieldErrorsOfRequest(request, error.validationContext ?? 'body', error.validation));
-  }
+function fromFastifyError(error: FastifyError, style: InvalidInputStyle | undefined): AppError | undefined {
+  // Reached only from a route registered before request validation: the failed part alone is listed.
+  if (error.validation) return invalidInputFor(style, toFieldErrors(error.validation, error.validationContext ?? 'body'));
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -62,10 +45,9 @@ export function registerErrorHandler(
   unknownRoute: (url: string) => AppError,
 ): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
-    const style = request.routeOptions?.config?.invalidInput;
     const known = error instanceof AppError
       ? error
-      : request.is404 ? unknownRoute(request.url) : fromFastifyError(request, error, style);
+      : request.is404 ? unknownRoute(request.url) : fromFastifyError(error, policyOf(request).invalidInput);
     if (known) {
       if (known.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       return sendError(request, reply, known, clock.now());

@@ -1,4 +1,4 @@
-/** The ErrorResponse body (spec part 7) and its one renderer. */
+/** The spec's ErrorResponse body and its one renderer. */
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppError } from './app-error.ts';

@@ -37,7 +37,7 @@ interface Window {
 export interface SharedRateLimiterOptions {
   counters: SharedCounters;
   now?: () => number;
-  /** How often the counts are exchanged (100–250 ms). */
+  /** How often the counts are exchanged. */
   syncMs?: number;
   /** Without a successful exchange for this long, the limits are per instance. */
   staleMs?: number;
@@ -60,6 +60,55 @@ export interface SharedRateLimiter extends RateLimiter {
   close(): void;
 }
 
+/** What is left of a counter's limit divided among the instances: its share until the next exchange. */
+const shareOf = (counter: Counter, instances: number) =>
+  Math.ceil(Math.max(0, counter.limit - counter.total - counter.pending) / instances);
+
+/** The window of this length that holds `nowMs`: the kept one, or a new, empty one when it has ended. */
+function windowIn(windows: Map<number, Window>, windowMs: number, nowMs: number): Window {
+  const windowStart = Math.floor(nowMs / windowMs) * windowMs;
+  let window = windows.get(windowMs);
+  if (!window || window.windowStart !== windowStart) {
+    window = { windowMs, windowStart, counters: new Map(), known: new Map() };
+    windows.set(windowMs, window);
+  }
+  return window;
+}
+
+interface Batch {
+  window: Window;
+  deltas: (readonly [string, number])[];
+}
+
+/** Every current window with the counts not yet added to the shared totals. */
+function batchOf(windows: Map<number, Window>, nowMs: number): Batch[] {
+  return [...windows.keys()].map((windowMs) => {
+    const window = windowIn(windows, windowMs, nowMs);
+    const deltas = [...window.counters].filter(([, c]) => c.pending !== 0)
+      .map(([key, c]) => [key, c.pending] as const);
+    return { window, deltas };
+  });
+}
+
+/** Takes in the totals an exchange read back: the counts it added are no longer pending. */
+function applyTotals(
+  windows: Map<number, Window>,
+  batch: Batch[],
+  totals: Map<string, number>[],
+  instances: number,
+): void {
+  batch.forEach(({ window, deltas }, i) => {
+    if (windows.get(window.windowMs) !== window) return; // a new window began meanwhile
+    window.known = totals[i];
+    for (const [key, delta] of deltas) window.counters.get(key)!.pending -= delta;
+    for (const [key, counter] of window.counters) {
+      counter.total = totals[i].get(key) ?? counter.total;
+      counter.sinceExchange = 0;
+      counter.share = shareOf(counter, instances);
+    }
+  });
+}
+
 export function createSharedRateLimiter(options: SharedRateLimiterOptions): SharedRateLimiter {
   const now = options.now ?? Date.now;
   const syncMs = options.syncMs ?? 200;
@@ -71,21 +120,10 @@ export function createSharedRateLimiter(options: SharedRateLimiterOptions): Shar
   let lastFailed = false;
   let failures = 0;
   let inFlight: Promise<void> | undefined;
+  const windowOf = (windowMs: number, nowMs: number) => windowIn(windows, windowMs, nowMs);
   for (const windowMs of options.windowsMs ?? [60_000]) windowOf(windowMs, now());
 
   const isShared = () => !lastFailed && lastSuccessAt !== undefined && now() - lastSuccessAt <= staleMs;
-  const shareOf = (counter: Counter) =>
-    Math.ceil(Math.max(0, counter.limit - counter.total - counter.pending) / instances);
-
-  function windowOf(windowMs: number, nowMs: number): Window {
-    const windowStart = Math.floor(nowMs / windowMs) * windowMs;
-    let window = windows.get(windowMs);
-    if (!window || window.windowStart !== windowStart) {
-      window = { windowMs, windowStart, counters: new Map(), known: new Map() };
-      windows.set(windowMs, window);
-    }
-    return window;
-  }
 
   function counterOf(
     key: string,
@@ -97,7 +135,7 @@ export function createSharedRateLimiter(options: SharedRateLimiterOptions): Shar
     let counter = window.counters.get(key);
     if (!counter) {
       counter = { limit, total: window.known.get(key) ?? 0, pending: 0, sinceExchange: 0, share: 0 };
-      counter.share = shareOf(counter);
+      counter.share = shareOf(counter, instances);
       window.counters.set(key, counter);
     }
     counter.limit = limit;
@@ -130,12 +168,7 @@ export function createSharedRateLimiter(options: SharedRateLimiterOptions): Shar
 
   async function runExchange(): Promise<void> {
     const nowMs = now();
-    const batch = [...windows.keys()].map((windowMs) => {
-      const window = windowOf(windowMs, nowMs);
-      const deltas = [...window.counters].filter(([, c]) => c.pending !== 0)
-        .map(([key, c]) => [key, c.pending] as const);
-      return { window, deltas };
-    });
+    const batch = batchOf(windows, nowMs);
     try {
       const { totals, instances: seen } = await options.counters.exchange(
         instanceId,
@@ -147,16 +180,7 @@ export function createSharedRateLimiter(options: SharedRateLimiterOptions): Shar
         })),
       );
       instances = seen;
-      batch.forEach(({ window, deltas }, i) => {
-        if (windows.get(window.windowMs) !== window) return; // a new window began meanwhile
-        window.known = totals[i];
-        for (const [key, delta] of deltas) window.counters.get(key)!.pending -= delta;
-        for (const [key, counter] of window.counters) {
-          counter.total = totals[i].get(key) ?? counter.total;
-          counter.sinceExchange = 0;
-          counter.share = shareOf(counter);
-        }
-      });
+      applyTotals(windows, batch, totals, instances);
       lastSuccessAt = nowMs;
       if (lastFailed) {
         lastFailed = false;

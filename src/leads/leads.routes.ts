@@ -5,7 +5,11 @@ import { errors } from '../http/app-error.ts';
 import { empty, errorAnswers, errorCase, ok, type ErrorCase } from '../http/openapi-answers.ts';
 import { requireAuth } from '../http/partner-guard.ts';
 import { sendEmpty } from '../http/empty-reply.ts';
+import { policy } from '../http/route-policy.ts';
+import type { CatalogLookup } from '../catalogs/catalog-lookup.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { LeadsService } from './leads.service.ts';
+import { addressErrors, financialErrors, personErrors, vehicleErrors } from './lead-sections.ts';
 import { listQueryErrors, type LeadQueries } from './lead-queries.ts';
 import * as s from './leads.schemas.ts';
 import { uuidPattern } from '../shared/ids.ts';
@@ -32,7 +36,11 @@ const actorOf = (auth: { companyId: string; consumerKey: string }) => ({
 });
 
 export const leadsRoutes =
-  (deps: { leads: LeadsService; queries: LeadQueries; prefix: string }): FastifyPluginAsyncTypebox =>
+  (deps: {
+    leads: LeadsService; queries: LeadQueries; prefix: string;
+    /** What the sections' checks against data read: the catalogs in memory, today's date. */
+    catalogs: CatalogLookup; clock: Clock;
+  }): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.post('/leads', {
       schema: {
@@ -62,7 +70,7 @@ export const leadsRoutes =
     });
 
     app.get('/leads', {
-      config: { queryChecks: listQueryErrors },
+      config: policy({ queryChecks: listQueryErrors }),
       schema: {
         tags, security, operationId: 'listLeads', summary: 'List the company’s leads',
         description: 'Newest first, in pages (`limit`, `cursor`). Without `status`, leads with no section saved yet (CREATED) are left out.',
@@ -97,7 +105,7 @@ export const leadsRoutes =
     });
 
     app.put('/leads/:leadId/contact', {
-      config: { invalidInput: 'contact' },
+      config: policy({ invalidInput: 'contact' }),
       schema: { tags, security, operationId: 'updateContact', summary: 'Update phone and e-mail', description: 'A 400 here has code 400 and lists every bad field in `additionalData.errors`. 204.', params: s.LeadIdParams, body: s.ContactPayload, response: { 204: noContent, ...saveFails(invalid('email', 'must match format "email"', 'contact')) } },
     }, async (request, reply) => {
       await deps.leads.updateContact(actorOf(requireAuth(request)), request.params.leadId, request.body);
@@ -105,7 +113,7 @@ export const leadsRoutes =
     });
 
     app.put('/leads/:leadId/address', {
-      config: { dataChecks: deps.leads.dataChecks.address },
+      config: policy({ bodyChecks: (body) => addressErrors(body, deps.catalogs) }),
       schema: { tags, security, operationId: 'saveAddress', summary: 'Save the address', description: 'The ZIP code must exist; the neighborhood is matched against its settlements. 200 with no body.', params: s.LeadIdParams, body: s.AddressPayload, response: { 200: empty200, ...saveFails(invalid('zipCode', 'is not a ZIP code of the SEPOMEX catalog')) } },
     }, async (request, reply) => {
       await deps.leads.saveAddress(actorOf(requireAuth(request)), request.params.leadId, request.body);
@@ -113,7 +121,7 @@ export const leadsRoutes =
     });
 
     app.put('/leads/:leadId/auto', {
-      config: { dataChecks: deps.leads.dataChecks.vehicle },
+      config: policy({ bodyChecks: (body) => vehicleErrors(body, deps.catalogs) }),
       schema: { tags, security, operationId: 'saveVehicle', summary: 'Save the vehicle and its estimated price', description: '`id` is a version id of the vehicle catalog. 204.', params: s.LeadIdParams, body: s.AutoLeadPayload, response: { 204: noContent, ...saveFails(invalid('id', 'is not a version of the vehicle catalog')) } },
     }, async (request, reply) => {
       await deps.leads.saveVehicle(actorOf(requireAuth(request)), request.params.leadId, request.body);
@@ -121,7 +129,7 @@ export const leadsRoutes =
     });
 
     app.put('/leads/:leadId/financial', {
-      config: { dataChecks: deps.leads.dataChecks.financial },
+      config: policy({ bodyChecks: (body) => financialErrors(body, deps.clock.now()) }),
       schema: { tags, security, operationId: 'saveFinancial', summary: 'Save employment and income', description: 'Replaces the financial section. 200 with no body.', params: s.LeadIdParams, body: s.FinancialPayload, response: { 200: empty200, ...saveFails(invalid('startDate.month', 'must be <= 12')) } },
     }, async (request, reply) => {
       await deps.leads.saveFinancial(actorOf(requireAuth(request)), request.params.leadId, request.body);
@@ -129,7 +137,7 @@ export const leadsRoutes =
     });
 
     app.post('/leads/:leadId/person', {
-      config: { dataChecks: deps.leads.dataChecks.person },
+      config: policy({ bodyChecks: (body) => personErrors(body, deps.clock.now()) }),
       schema: { tags, security, operationId: 'savePerson', summary: 'Save the person', description: 'Names, RFC and birth date (an adult; the RFC’s date must equal it). 200 with no body.', params: s.LeadIdParams, body: s.PersonPayload, response: { 200: empty200, ...saveFails(invalid('rfc', 'the date in the RFC (900215) must equal birthDate')) } },
     }, async (request, reply) => {
       await deps.leads.savePerson(actorOf(requireAuth(request)), request.params.leadId, request.body);

@@ -14,8 +14,7 @@ import { isVerified } from './lead-status.ts';
 import type { LeadChanges, LeadsRepository, NewLead } from './leads.repository.ts';
 import { phoneFingerprint as fingerprintOf, type LeadSealer, type LoanInfo } from './lead-record.ts';
 import {
-  addressErrors, checkAddress, checkFinancial, checkPerson, checkVehicle, financialErrors, personErrors, vehicleErrors,
-  type Financial, type Person, type Warning,
+  checkAddress, checkFinancial, checkPerson, checkVehicle, type Financial, type Person, type Warning,
 } from './lead-sections.ts';
 
 export interface Actor {
@@ -149,14 +148,6 @@ export function createLeadsService(deps: Deps) {
   }
 
   return {
-    /** The sections' checks against data, for a body the schema refused (every failing field in one answer). */
-    dataChecks: {
-      address: (body: Record<string, unknown>) => addressErrors(body, deps.catalogs),
-      vehicle: (body: Record<string, unknown>) => vehicleErrors(body, deps.catalogs),
-      person: (body: Record<string, unknown>) => personErrors(body, clock.now()),
-      financial: (body: Record<string, unknown>) => financialErrors(body, clock.now()),
-    },
-
     /** Op 5. With an Idempotency-Key, the same key and body within 24 h returns the first lead. */
     async createLead(
       actor: Actor,

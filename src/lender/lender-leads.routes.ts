@@ -9,6 +9,7 @@ import { Type } from 'typebox';
 import { errors } from '../http/app-error.ts';
 import { documented, empty, errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
 import { registerAdminGuard, requireOperator, type OperatorResolver } from '../http/admin-guard.ts';
+import { policy } from '../http/route-policy.ts';
 import type { AuditOrigin } from '../audit/audit.service.ts';
 import { exportContentTypes } from './lead-export.ts';
 import type { LenderLeadsService } from './lender-leads.service.ts';
@@ -22,7 +23,7 @@ const fails = errorAnswers({
     404: [errorCase('No such lead', errors.leadNotFound())],
   },
 });
-const readers = { operatorRoles: ['analyst', 'officer'] as const };
+const readers = policy({ roles: ['analyst', 'officer'] });
 
 const originOf = (request: FastifyRequest): AuditOrigin => ({
   operatorId: requireOperator(request).operatorId,

@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../http/app-error.ts';
 import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
 import { registerAdminGuard, requireOperator, type OperatorResolver } from '../http/admin-guard.ts';
+import { policy } from '../http/route-policy.ts';
 import type { OutcomesService } from './outcomes.service.ts';
 import type { FunnelService } from './funnel.service.ts';
 import * as s from './outcomes.schemas.ts';
@@ -42,7 +43,7 @@ export const outcomesRoutes =
     registerAdminGuard(app, deps.adminToken, deps.operators);
 
     app.post('/admin/leads/:leadId/outcome', {
-      config: { operatorRoles: ['officer'] },
+      config: policy({ roles: ['officer'] }),
       schema: {
         tags, security, operationId: 'setLeadOutcome', summary: "Set the lender's decision on a lead",
         description: 'Officers and admins. The lead must be verified; the move must be one the transition table allows (else 409 / 4092 with `additionalData {from, to}`). ' +
@@ -58,7 +59,7 @@ export const outcomesRoutes =
     });
 
     app.get('/admin/reports/funnel', {
-      config: { operatorRoles: ['analyst', 'officer'] },
+      config: policy({ roles: ['analyst', 'officer'] }),
       schema: {
         tags, security, operationId: 'funnelReport', summary: 'How far the leads of each company got',
         description: 'Leads created in the window (`createdFrom` inclusive, `createdTo` exclusive), per company: created, verified, pre-qualified, approved, funded and the funded amount. Companies without leads in the window are left out.',

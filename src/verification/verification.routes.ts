@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../http/app-error.ts';
 import { empty, errorAnswers, errorCase, type ErrorCase } from '../http/openapi-answers.ts';
 import { requireAuth } from '../http/partner-guard.ts';
+import { policy } from '../http/route-policy.ts';
 import { sendEmpty } from '../http/empty-reply.ts';
 import { traceProviderCalls } from '../http/call-context-hook.ts';
 import { LeadIdParams } from '../leads/leads.schemas.ts';
@@ -55,7 +56,7 @@ export const verificationRoutes =
     app.addHook('preHandler', traceProviderCalls);
 
     app.post('/leads/:leadId/pin', {
-      config: { invalidInput: 'pin' },
+      config: policy({ invalidInput: 'pin' }),
       schema: {
         tags, security, operationId: 'sendPin', summary: 'Send or resend a PIN',
         description: 'Sends a new 6-digit PIN, valid 10 minutes, replacing any earlier one. No phone / e-mail on file: 400 / 4003. ' +
@@ -69,7 +70,7 @@ export const verificationRoutes =
     });
 
     app.post('/leads/:leadId/pin/confirmation', {
-      config: { invalidInput: 'pin' },
+      config: policy({ invalidInput: 'pin' }),
       schema: {
         tags, security, operationId: 'confirmPin', summary: 'Confirm the PIN',
         description: 'Confirms the PIN, obtains the credit bureau report and pre-qualifies the lead. Wrong, expired, void or no PIN: 400 / 4003 ' +
