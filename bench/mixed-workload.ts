@@ -13,7 +13,7 @@
 import { cpuSnapshot, postgresSecondsBetween } from './cpu-accounting.ts';
 import { leadSections } from './lead-writes.ts';
 import { runConstantRate, type Operation, type RunResult } from './constant-rate.ts';
-import type { ServiceProcess } from '../test/service-processes.ts';
+import type { ServiceProcess } from '../test/processes/index.ts';
 
 const api = '/mx/b2b/autofin/api';
 const loanInfo = JSON.stringify({ downPayment: 80000, term: 48, purchaseIntention: 'WITHIN_A_MONTH' });

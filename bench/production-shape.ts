@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { createScratchDatabase, newPartnerOn, startOwnRedis, startServiceProcess, type ServiceProcess } from '../test/service-processes.ts';
+import { createScratchDatabase, newPartnerOn, startOwnRedis, startServiceProcess, type ServiceProcess } from '../test/processes/index.ts';
 import { recordAnswer, startBareServer } from './bare-server.ts';
 import { median } from './measure.ts';
 import { currentThreadCpuSeconds } from './cpu-accounting.ts';

@@ -19,7 +19,7 @@ import { median } from './measure.ts';
 import { benchConfig, containerFor, listen, partnerToken } from './service.ts';
 import { recordWritePath, serializeRecorded } from './write-reference.ts';
 import { openDatabase } from '../src/db/open-database.ts';
-import type { ServiceProcess } from '../test/service-processes.ts';
+import type { ServiceProcess } from '../test/processes/index.ts';
 
 const partners = 8;
 const rounds = 3;

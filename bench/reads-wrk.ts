@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createScratchDatabase, newPartnerOn, startOwnRedis, startServiceProcess, type ServiceProcess } from '../test/service-processes.ts';
+import { createScratchDatabase, newPartnerOn, startOwnRedis, startServiceProcess, type ServiceProcess } from '../test/processes/index.ts';
 import { processCpuSeconds } from './cpu-accounting.ts';
 import { median } from './measure.ts';
 
@@ -134,7 +134,7 @@ export async function readsWithWrk(): Promise<void> {
     `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`  ${'shape, request'.padEnd(48)}${'req/s'.padStart(9)}${'bare'.padStart(9)}${'ratio'.padStart(7)}` +
     `${'µs/req'.padStart(8)}${'bare'.padStart(7)}${'×'.padStart(7)}  target ratio ≥ ${target.ratio}, CPU ≤ ${target.cpu}×`);
-  const embedded = await startServiceProcess(common, 240_000);
+  const embedded = await startServiceProcess(common, { timeoutMs: 240_000 });
   try {
     await readsOf('embedded', embedded);
   } finally {
@@ -144,7 +144,8 @@ export async function readsWithWrk(): Promise<void> {
   const redis = await startOwnRedis();
   let shared: ServiceProcess | undefined;
   try {
-    shared = await startServiceProcess({ ...common, DATABASE_URL: database.url, REDIS_URL: redis.url }, 240_000);
+    const env = { ...common, DATABASE_URL: database.url, REDIS_URL: redis.url };
+    shared = await startServiceProcess(env, { timeoutMs: 240_000 });
     await readsOf('DATABASE_URL + REDIS_URL', shared);
   } finally {
     await shared?.stop();

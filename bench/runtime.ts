@@ -5,14 +5,13 @@
  * first start is measured). Ready is the first 200 from /health/ready, which waits for the catalogs;
  * idle memory is the resident set after 2 s of rest. About 2 minutes.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, openAsBlob, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, openAsBlob, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { restoreDataDir } from '../src/db/restore-data-dir.ts';
 import { ensurePgliteTemplate } from '../test/test-database.ts';
-import { freePort } from '../test/service-processes.ts';
-import { projectRoot, serviceArgs } from '../test/service-entry.ts';
+import { projectRoot, startServiceProcess, type ServiceProcess } from '../test/processes/index.ts';
 import { median } from './measure.ts';
 
 const rounds = Number(process.env.BENCH_RUNTIME_ROUNDS ?? 3);
@@ -35,12 +34,6 @@ interface Sample {
   rssBytes: number;
 }
 
-/** User + system CPU of a process from /proc/<pid>/stat (fields 14 and 15, in 1/100 s). */
-function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 function versionOf(node: string): string | undefined {
   try {
     return execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
@@ -51,42 +44,18 @@ function versionOf(node: string): string | undefined {
 
 /** One start: spawn, poll /health/ready until 200, rest, read the RSS, stop with SIGTERM. */
 async function startOnce(variant: Variant, dataDir: string): Promise<Sample> {
-  const port = await freePort();
-  const env: Record<string, string | undefined> = {
-    ...process.env, ...variant.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn',
-  };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'NODE_OPTIONS']) delete env[name];
-  const started = performance.now();
-  const child = spawn(variant.node, serviceArgs(), { cwd: projectRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  child.stderr!.on('data', (chunk) => (err += chunk));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  let readyMs: number | undefined;
-  let cpuMs = 0;
-  const fail = (why: string) => {
-    child.kill('SIGKILL'); // never left running behind the bench
-    return new Error(`${variant.label} ${why}: ${err}`);
-  };
-  while (readyMs === undefined) {
-    if (child.exitCode !== null) throw fail(`exited (${child.exitCode})`);
-    if (performance.now() - started > 180_000) throw fail('not ready in 180 s');
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/health/ready`);
-      await res.arrayBuffer();
-      if (res.status === 200) {
-        readyMs = performance.now() - started;
-        cpuMs = cpuMsOf(child.pid!);
-      }
-    } catch {
-      await sleep(10);
-    }
+  const env = { ...variant.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_OPTIONS: undefined };
+  let service: ServiceProcess;
+  try {
+    service = await startServiceProcess(env, { node: variant.node, ready: 'health', timeoutMs: 180_000 });
+  } catch (error) {
+    throw new Error(`${variant.label}: ${(error as Error).message}`, { cause: error });
   }
+  const cpuMs = Math.round(service.cpuSeconds() * 1000);
   await sleep(idleMs);
-  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-  const rssBytes = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-  child.kill('SIGTERM');
-  await exited;
-  return { readyMs, cpuMs, rssBytes };
+  const rssBytes = service.rssBytes();
+  await service.stop();
+  return { readyMs: service.startMs, cpuMs, rssBytes };
 }
 
 export async function runtimeStarts(): Promise<void> {

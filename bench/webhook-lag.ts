@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
-import { createScratchDatabase, newPartnerOn, startOwnRedis, startServiceProcess, type ServiceProcess } from '../test/service-processes.ts';
+import { createScratchDatabase, newPartnerOn, startOwnRedis, startServiceProcess, type ServiceProcess } from '../test/processes/index.ts';
 import { percentile, runConstantRate } from './constant-rate.ts';
 
 const api = '/mx/b2b/autofin/api';
@@ -100,7 +100,7 @@ export async function webhookLagMode(): Promise<void> {
   console.log(`  ${'shape'.padEnd(34)}${'rate/s'.padStart(6)}${'reached'.padStart(9)}${'events'.padStart(7)}` +
     `${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'max'.padStart(8)}${'lost'.padStart(6)}${'dup'.padStart(6)}` +
     `${'POST p99'.padStart(10)}${'µs/lead'.padStart(9)}  target p50 ≤ ${target.p50}, p99 ≤ ${target.p99} ms`);
-  const embedded = await startServiceProcess(common, 240_000);
+  const embedded = await startServiceProcess(common, { timeoutMs: 240_000 });
   try {
     await measureLag('embedded, one instance', [embedded], 100);
   } finally {
@@ -111,8 +111,8 @@ export async function webhookLagMode(): Promise<void> {
   const running: ServiceProcess[] = [];
   try {
     const shared = { ...common, DATABASE_URL: database.url, REDIS_URL: redis.url };
-    running.push(await startServiceProcess(shared, 240_000));
-    running.push(await startServiceProcess(shared, 240_000));
+    running.push(await startServiceProcess(shared, { timeoutMs: 240_000 }));
+    running.push(await startServiceProcess(shared, { timeoutMs: 240_000 }));
     await measureLag('PostgreSQL + Redis, two instances', running, 200);
   } finally {
     await Promise.all(running.map((r) => r.stop()));

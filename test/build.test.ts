@@ -8,8 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot, serviceArgs } from './service-entry.ts';
-import { startServiceProcess } from './service-processes.ts';
+import { projectRoot, serviceArgs, startServiceProcess } from './processes/index.ts';
 import { isBuiltin } from 'node:module';
 
 const inRoot = (...parts: string[]) => join(projectRoot, ...parts);

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildTestApp, show, type TestApp } from '../../test/helper.ts';
-import { bearer, operatorKey } from '../lender/lender-fixture.ts';
+import { bearer, operatorKey } from '../../test/lender-fixture.ts';
 import { readMigrations } from '../db/migrate.ts';
 import { restoreDataDir } from '../db/restore-data-dir.ts';
 

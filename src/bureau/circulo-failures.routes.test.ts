@@ -5,36 +5,22 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeCirculoKeys, type CirculoKeys } from '../../test/circulo-keys.ts';
-import { credentials, circuloApp, leadWithPin, timeoutMs } from '../../test/circulo/circulo-app.ts';
-import { startFakeCirculo, type FakeCirculo, type Scenario } from '../../test/circulo/fake-circulo.ts';
+import { startCirculoSetup, timeoutMs, type CirculoSetup } from '../../test/circulo/circulo-app.ts';
+import type { FakeCirculo, Scenario } from '../../test/circulo/fake-circulo.ts';
 import type { TestApp } from '../../test/helper.ts';
 import { assertError, assertNoContent, pinApi } from '../../test/lead-fixture.ts';
 
 describe('Círculo de Crédito failures in production mode', () => {
-  let keys: CirculoKeys;
+  let setup: CirculoSetup;
   let fake: FakeCirculo;
   let t: TestApp;
   before(async () => {
-    keys = makeCirculoKeys();
-    fake = await startFakeCirculo({ ...credentials, lenderPublicKey: keys.lenderPublicKey, circuloPrivateKey: keys.circuloPrivateKey, basePath: '/sandbox' });
-    t = await circuloApp(keys, fake);
+    setup = await startCirculoSetup();
+    ({ fake, t } = setup);
   });
-  after(async () => {
-    await t?.close();
-    await fake?.close();
-  });
+  after(() => setup?.close());
 
-  /** Confirms a fresh lead's PIN while the fake answers `scenario`; returns the answer and the lead. */
-  async function confirmWith(scenario: Scenario, downPayment?: number) {
-    fake.answer(scenario);
-    const { id, pin } = await leadWithPin(t, downPayment);
-    const before = fake.received.length;
-    const res = await pinApi(t).confirm(id, pin);
-    assert.equal(fake.received.length, before + 1, 'one query to Círculo');
-    assert.equal(fake.received.at(-1)!.refused, null, `the fake refused the request: ${fake.received.at(-1)!.refused}`);
-    return { id, pin, res, lead: await pinApi(t).read(id) };
-  }
+  const confirmWith = (scenario: Scenario, downPayment?: number) => setup.confirmWith(scenario, downPayment);
 
   const failures: [Scenario, number, string][] = [
     ['bad-request', 603002, 'a 400 is a rejected request'],
@@ -55,7 +41,7 @@ describe('Círculo de Crédito failures in production mode', () => {
 
   test('a Círculo that never answers is 412 / 603001 within the time limit; the same PIN then succeeds', async () => {
     fake.answer('hang');
-    const { id, pin } = await leadWithPin(t);
+    const { id, pin } = await setup.leadWithPin();
     const started = performance.now();
     assertError(await pinApi(t).confirm(id, pin), 412, 603001, 'Third-party message error');
     const elapsed = performance.now() - started;

@@ -6,39 +6,25 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeCirculoKeys, type CirculoKeys } from '../../test/circulo-keys.ts';
-import { credentials, circuloApp, leadWithPin } from '../../test/circulo/circulo-app.ts';
-import { startFakeCirculo, type FakeCirculo, type Scenario } from '../../test/circulo/fake-circulo.ts';
+import { credentials, startCirculoSetup, type CirculoSetup } from '../../test/circulo/circulo-app.ts';
+import type { FakeCirculo, Scenario } from '../../test/circulo/fake-circulo.ts';
 import type { TestApp } from '../../test/helper.ts';
-import { assertNoContent, leadDefaults, pinApi, sandboxBirthDate, sandboxRfc } from '../../test/lead-fixture.ts';
+import { assertNoContent, leadDefaults, sandboxBirthDate, sandboxRfc } from '../../test/lead-fixture.ts';
 
 const codes = (lead: { prequalification: { reasons: { code: string }[] } }) =>
   lead.prequalification.reasons.map((r) => r.code);
 
 describe('Círculo de Crédito in production mode', () => {
-  let keys: CirculoKeys;
+  let setup: CirculoSetup;
   let fake: FakeCirculo;
   let t: TestApp;
   before(async () => {
-    keys = makeCirculoKeys();
-    fake = await startFakeCirculo({ ...credentials, lenderPublicKey: keys.lenderPublicKey, circuloPrivateKey: keys.circuloPrivateKey, basePath: '/sandbox' });
-    t = await circuloApp(keys, fake);
+    setup = await startCirculoSetup();
+    ({ fake, t } = setup);
   });
-  after(async () => {
-    await t?.close();
-    await fake?.close();
-  });
+  after(() => setup?.close());
 
-  /** Confirms a fresh lead's PIN while the fake answers `scenario`; returns the answer and the lead. */
-  async function confirmWith(scenario: Scenario, downPayment?: number) {
-    fake.answer(scenario);
-    const { id, pin } = await leadWithPin(t, downPayment);
-    const before = fake.received.length;
-    const res = await pinApi(t).confirm(id, pin);
-    assert.equal(fake.received.length, before + 1, 'one query to Círculo');
-    assert.equal(fake.received.at(-1)!.refused, null, `the fake refused the request: ${fake.received.at(-1)!.refused}`);
-    return { id, pin, res, lead: await pinApi(t).read(id) };
-  }
+  const confirmWith = (scenario: Scenario, downPayment?: number) => setup.confirmWith(scenario, downPayment);
 
   test('an excellent history: the signed request carries the lead folded to Círculo\'s fields; PREQUALIFIED; the raw answer kept encrypted', async () => {
     const { id, res, lead } = await confirmWith('excellent');

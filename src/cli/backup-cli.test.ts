@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
-import { operatorKey } from '../lender/lender-fixture.ts';
+import { operatorKey } from '../../test/lender-fixture.ts';
 import { progressLine } from './backup-cli.ts';
 import { runCli } from './run-cli.ts';
 

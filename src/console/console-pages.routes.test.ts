@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { consoleClient } from '../../test/console-client.ts';
-import { verifiedLead } from '../lender/lender-fixture.ts';
+import { verifiedLead } from '../../test/lender-fixture.ts';
 import { readyLead } from '../../test/lead-fixture.ts';
 import { vehicleColumns } from '../catalogs/catalog-file.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { assertError, leadDefaults, readyLead, sandboxRfc } from '../../test/lead-fixture.ts';
-import { bearer, confirmingAgent, operatorKey, verifiedLead } from './lender-fixture.ts';
+import { bearer, confirmingAgent, operatorKey, verifiedLead } from '../../test/lender-fixture.ts';
 
 type Rule = {
   rule: string;

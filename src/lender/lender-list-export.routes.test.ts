@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp, show, type Partner, type TestApp } from '../../test/helper.ts';
 import { assertError, leadDefaults, readyLead } from '../../test/lead-fixture.ts';
-import { bearer, operatorKey, verifiedLead } from './lender-fixture.ts';
+import { bearer, operatorKey, verifiedLead } from '../../test/lender-fixture.ts';
 import { exportColumns } from './lead-export.ts';
 
 describe('the lender lists and exports every company’s leads', () => {

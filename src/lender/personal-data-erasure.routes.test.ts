@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { api, buildTestApp, createManualClock, show, type TestApp } from '../../test/helper.ts';
 import { assertError, leadDefaults, readyLead, sandboxRfc } from '../../test/lead-fixture.ts';
 import type { Queryable } from '../db/database.ts';
-import { bearer, operatorKey, verifiedLead } from './lender-fixture.ts';
+import { bearer, operatorKey, verifiedLead } from '../../test/lender-fixture.ts';
 
 /** Every text, JSON and byte value of every table but the shipped catalogs: what a dump would hold. */
 async function dump(db: Queryable): Promise<string> {

@@ -6,8 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp, show, type Partner, type TestApp } from '../../test/helper.ts';
 import { assertError } from '../../test/lead-fixture.ts';
-import { bearer, operatorKey } from '../lender/lender-fixture.ts';
-import { bodies, leadCopies, setOutcome, type LeadCopies } from './outcome-fixture.ts';
+import { bearer, operatorKey } from '../../test/lender-fixture.ts';
+import { bodies, leadCopies, setOutcome, type LeadCopies } from '../../test/outcome-fixture.ts';
 
 const counts = (...n: [number, number, number, number, number, number]) => ({
   created: n[0], verified: n[1], prequalified: n[2], approved: n[3], funded: n[4], fundedAmount: n[5],

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { startReceiver, type Receiver } from '../../test/webhook-receiver.ts';
-import { bodies, leadCopies, operatorOutcome, setOutcome, type LeadCopies } from './outcome-fixture.ts';
+import { bodies, leadCopies, operatorOutcome, setOutcome, type LeadCopies } from '../../test/outcome-fixture.ts';
 
 const note = 'Nota interna: el cliente mostró estados de cuenta 7731';
 

@@ -6,8 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { assertError, readyLead } from '../../test/lead-fixture.ts';
-import { bearer, operatorKey } from '../lender/lender-fixture.ts';
-import { bodies, leadCopies, operatorOutcome, setOutcome, type LeadCopies } from './outcome-fixture.ts';
+import { bearer, operatorKey } from '../../test/lender-fixture.ts';
+import { bodies, leadCopies, operatorOutcome, setOutcome, type LeadCopies } from '../../test/outcome-fixture.ts';
 
 type Status = keyof typeof bodies;
 const statuses = Object.keys(bodies) as Status[];

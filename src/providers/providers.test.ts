@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
+import { smtpDouble, twilioDouble } from '../../test/provider-doubles.ts';
 import type { ProviderLogger } from './logger-port.ts';
 import type { SmsMessage } from './ports.ts';
 import { createProviders, type ProvidersConfig } from './providers.ts';
@@ -19,18 +17,6 @@ function recorder(): ProviderLogger & { lines: string[] } {
   const lines: string[] = [];
   const write = (obj: object, msg?: string) => { lines.push(JSON.stringify({ ...obj, msg })); };
   return { lines, info: write, warn: write, error: write };
-}
-
-async function listenHttp(status: number, body: unknown): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(body)); });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => { server.closeAllConnections(); return new Promise((resolve) => server.close(() => resolve())); },
-  };
 }
 
 test('the defaults choose the log senders', async () => {
@@ -51,19 +37,15 @@ test('a chosen provider without its settings fails at start, naming the variable
 });
 
 test('twilio and smtp are wired to real listeners, and close() releases every pool', async () => {
-  const twilio = await listenHttp(201, { sid: 'SM1' });
-  const smtp = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], logger: false, closeTimeout: 500,
-    onData(stream, _session, cb) { stream.resume(); stream.on('end', () => cb()); },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const twilio = await twilioDouble();
+  const smtp = await smtpDouble();
   const logger = recorder();
   const providers = createProviders({
     ...base,
     smsProvider: 'twilio',
     twilio: { accountSid: 'AC1', authToken: 'super-secret-token', from: '+15005550006', baseUrl: twilio.url },
     emailProvider: 'smtp',
-    smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+    smtpUrl: smtp.url,
     emailFrom: 'no-reply@autofin.test',
   }, { logger });
   try {
@@ -74,6 +56,6 @@ test('twilio and smtp are wired to real listeners, and close() releases every po
     assert.ok(logger.lines.every((line) => !line.includes('super-secret-token')), 'no credential reaches the log');
   } finally {
     await providers.close();
-    await Promise.all([twilio.close(), new Promise<void>((resolve) => smtp.close(() => resolve()))]);
+    await Promise.all([twilio.close(), smtp.close()]);
   }
 });

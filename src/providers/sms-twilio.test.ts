@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { freePort } from '../../test/processes/index.ts';
 import { createOutbound } from './outbound.ts';
 import { createTwilioSmsSender } from './sms-twilio.ts';
 
@@ -38,15 +39,6 @@ function json(status: number, body: object) {
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
   };
-}
-
-/** A port that was just free: nothing listens there, so connecting is refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await stop(server);
-  return port;
 }
 
 test('a 201 from Twilio is ok, and Twilio receives the form fields with Basic auth', async (t) => {
@@ -132,7 +124,7 @@ test('the adapter itself stops at the abort of its signal', async (t) => {
 });
 
 test('a closed port is a timeout (unreachable)', async (t) => {
-  const port = await closedPort();
+  const port = await freePort();
   const sender = createTwilioSmsSender({ accountSid: SID, authToken: TOKEN, from: '+15005550006', baseUrl: `http://127.0.0.1:${port}` });
   t.after(() => sender.close());
   const outbound = createOutbound({ timeoutMs: 2_000 });

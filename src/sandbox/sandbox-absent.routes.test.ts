@@ -8,17 +8,17 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { assertError, assertNoContent, pinApi, pinFrom, readyLead } from '../../test/lead-fixture.ts';
-import { fakeTwilio, smtpSink, twilioEnv } from '../../test/provider-doubles.ts';
+import { twilioDouble, smtpDouble, twilioEnv } from '../../test/provider-doubles.ts';
 
 const key = () => randomBytes(32).toString('base64');
 
 describe('production: reserved sandbox values are ordinary recipients', () => {
   let t: TestApp;
-  let twilio: Awaited<ReturnType<typeof fakeTwilio>>;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
+  let twilio: Awaited<ReturnType<typeof twilioDouble>>;
+  let smtp: Awaited<ReturnType<typeof smtpDouble>>;
   before(async () => {
-    twilio = await fakeTwilio();
-    smtp = await smtpSink();
+    twilio = await twilioDouble();
+    smtp = await smtpDouble();
     t = await buildTestApp({
       env: {
         AUTOFIN_ENV: 'production', TOKEN_SIGNING_KEY: key(), DATA_ENCRYPTION_KEY: key(),
@@ -38,7 +38,7 @@ describe('production: reserved sandbox values are ordinary recipients', () => {
     const before = twilio.received.length;
     assertNoContent(await pins.send(id, 'SMS'));
     assert.equal(twilio.received.length, before + 1);
-    const form = twilio.received.at(-1)!;
+    const { form } = twilio.received.at(-1)!;
     assert.equal(form.get('To'), '+525500000001');
     assertNoContent(await pins.confirm(id, pinFrom(form.get('Body')!)));
   });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { api, buildTestApp, createManualClock, show, type Partner, type TestApp } from '../../test/helper.ts';
 import { assertError, assertNoContent, pinApi, pinFrom, readyLead } from '../../test/lead-fixture.ts';
-import { fakeTwilio, smtpSink, twilioEnv } from '../../test/provider-doubles.ts';
+import { twilioDouble, smtpDouble, twilioEnv } from '../../test/provider-doubles.ts';
 
 const magic = [
   { channel: 'SMS', phone: '5500000001', code: 601001 },
@@ -130,11 +130,11 @@ describe('sandbox: PIN messages readable through the API, magic recipients', () 
 
 describe('sandbox with Twilio and SMTP configured', () => {
   let t: TestApp;
-  let twilio: Awaited<ReturnType<typeof fakeTwilio>>;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
+  let twilio: Awaited<ReturnType<typeof twilioDouble>>;
+  let smtp: Awaited<ReturnType<typeof smtpDouble>>;
   before(async () => {
-    twilio = await fakeTwilio();
-    smtp = await smtpSink();
+    twilio = await twilioDouble();
+    smtp = await smtpDouble();
     t = await buildTestApp({
       env: { AUTOFIN_ENV: 'sandbox', ...twilioEnv(twilio.url), EMAIL_PROVIDER: 'smtp', SMTP_URL: smtp.url, EMAIL_FROM: 'AutoFin <no-reply@autofin.test>' },
     });
@@ -156,7 +156,7 @@ describe('sandbox with Twilio and SMTP configured', () => {
     assertNoContent(await pins.send(id, 'SMS'));
     assertNoContent(await pins.send(id, 'EMAIL'));
     const [email, sms] = await messagesOf(id);
-    assert.equal(sms.body, twilio.received.at(-1)!.get('Body'));
+    assert.equal(sms.body, twilio.received.at(-1)!.form.get('Body'));
     assert.equal(sms.to, '***********78');
     assert.equal(email.channel, 'EMAIL');
     assert.match(smtp.deliveries.at(-1)!.raw, new RegExp(pinFrom(email.body)));

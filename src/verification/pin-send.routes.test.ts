@@ -1,46 +1,22 @@
 /**
- * PIN send (op 13) through the real adapters: a fake Twilio (node:http on port 0) and a real SMTP
- * sink (smtp-server on port 0). Provider failures must answer 412 / 6XXYYY and change nothing.
+ * PIN send (op 13) through the real adapters and the Twilio and SMTP doubles (test/provider-doubles.ts).
+ * Provider failures must answer 412 / 6XXYYY and change nothing.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { buildTestApp, createManualClock, show, type TestApp } from '../../test/helper.ts';
 import { assertError, assertNoContent, leadDefaults, pinApi, pinFrom, readyLead, sandboxRfc } from '../../test/lead-fixture.ts';
-import { smtpSink, twilioCredentials } from '../../test/provider-doubles.ts';
+import { freePort } from '../../test/processes/index.ts';
+import { smtpDouble, twilioCredentials, twilioDouble, twilioEnv } from '../../test/provider-doubles.ts';
 
 const { SID, TOKEN, FROM } = twilioCredentials;
 const minute = 60_000;
 
-type Mode = 'ok' | 400 | 500 | 'hang';
-interface TwilioRequest { method?: string; url?: string; headers: IncomingMessage['headers']; form: URLSearchParams }
-
-/** A stand-in for api.twilio.com whose answer the test switches with `mode`. */
-async function fakeTwilio(mode: Mode = 'ok') {
-  const state = { mode, received: [] as TwilioRequest[] };
-  const server: Server = createServer((req, res: ServerResponse) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (raw += chunk));
-    req.on('end', () => {
-      state.received.push({ method: req.method, url: req.url, headers: req.headers, form: new URLSearchParams(raw) });
-      if (state.mode === 'hang') return;
-      const status = state.mode === 'ok' ? 201 : state.mode;
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(status === 201 ? { sid: 'SM1', status: 'queued' } : { code: 21211, message: 'refused', status }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return Object.assign(state, {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    lastPin: () => pinFrom(state.received.at(-1)!.form.get('Body')!),
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  });
+/** The Twilio double, switched to `mode`, with the PIN of the last SMS that reached it. */
+async function fakeTwilio(mode: Parameters<typeof twilioDouble>[0] = 'ok') {
+  const twilio = await twilioDouble(mode);
+  return Object.assign(twilio, { lastPin: () => pinFrom(twilio.received.at(-1)!.form.get('Body')!) });
 }
 
 /** The decoded text of a single-part message (7bit, quoted-printable or base64). */
@@ -55,27 +31,17 @@ function textOf(raw: string): string {
   return decodeURIComponent(bytes);
 }
 
-/** A port nothing listens on: connecting is refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-const twilioEnv = (url: string) => ({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, TWILIO_FROM: FROM, TWILIO_BASE_URL: url });
 const providerError = (res: Parameters<typeof assertError>[0], code: number) => assertError(res, 412, code, 'Third-party message error');
 
 describe('PIN send through Twilio and SMTP', () => {
   let t: TestApp;
   let pins: ReturnType<typeof pinApi>;
   let twilio: Awaited<ReturnType<typeof fakeTwilio>>;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
+  let smtp: Awaited<ReturnType<typeof smtpDouble>>;
   const clock = createManualClock();
   before(async () => {
     twilio = await fakeTwilio();
-    smtp = await smtpSink();
+    smtp = await smtpDouble();
     t = await buildTestApp({
       clock,
       env: { ...twilioEnv(twilio.url), EMAIL_PROVIDER: 'smtp', SMTP_URL: smtp.url, EMAIL_FROM: 'AutoFin <no-reply@autofin.test>' },
@@ -270,7 +236,7 @@ describe('PIN send when the provider hangs or is down', () => {
   let twilio: Awaited<ReturnType<typeof fakeTwilio>>;
   before(async () => {
     twilio = await fakeTwilio('hang');
-    const port = await closedPort();
+    const port = await freePort();
     t = await buildTestApp({
       env: { ...twilioEnv(twilio.url), EMAIL_PROVIDER: 'smtp', SMTP_URL: `smtp://127.0.0.1:${port}`, EMAIL_FROM: 'no-reply@autofin.test', PROVIDER_TIMEOUT_MS: '300' },
     });

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { api, show } from '../helper.ts';
 import { sandboxRfc } from '../lead-fixture.ts';
-import { verifiedLead } from '../../src/lender/lender-fixture.ts';
+import { verifiedLead } from '../lender-fixture.ts';
 import { vehicleColumns } from '../../src/catalogs/catalog-file.ts';
 import { assertAccessible } from './accessibility.ts';
 import { browserTests, launchChromium } from './chromium.ts';

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { api, show } from '../helper.ts';
-import { verifiedLead } from '../../src/lender/lender-fixture.ts';
+import { verifiedLead } from '../lender-fixture.ts';
 import { assertAccessible } from './accessibility.ts';
 import { browserTests, launchChromium } from './chromium.ts';
 import { startListeningService, type ListeningService } from './listening-service.ts';

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServiceProcess, type ServiceProcess } from '../service-processes.ts';
+import { startServiceProcess, type ServiceProcess } from '../processes/index.ts';
 
 const bin = new URL('../../bin/autofin.mjs', import.meta.url).pathname;
 const api = '/mx/b2b/autofin/api';

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createScratchDatabase, newPartnerOn, startServiceProcess } from '../service-processes.ts';
+import { createScratchDatabase, newPartnerOn, startServiceProcess } from '../processes/index.ts';
 
 const serverUrl = process.env.DATABASE_URL;
 const api = '/mx/b2b/autofin/api';

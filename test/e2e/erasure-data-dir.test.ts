@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createScratchDatabase, newPartnerOn, startServiceProcess, type ServiceProcess } from '../service-processes.ts';
+import { createScratchDatabase, newPartnerOn, startServiceProcess, type ServiceProcess } from '../processes/index.ts';
 
 const adminToken = 'erasure-admin-token-0123456789abcdef';
 const api = '/mx/b2b/autofin/api';
@@ -48,7 +48,7 @@ describe('erasure leaves no personal data in DATA_DIR', () => {
     service = await startServiceProcess({
       AUTOFIN_ENV: 'sandbox', ADMIN_TOKEN: adminToken, DATA_DIR: dataDir, SMS_PROVIDER: 'log', EMAIL_PROVIDER: 'log',
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
-    }, 180_000);
+    }, { timeoutMs: 180_000 });
   });
   after(async () => {
     await service?.stop();

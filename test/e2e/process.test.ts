@@ -7,54 +7,35 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/db/open-database.ts';
 import { passwordMatches } from '../../src/operators/password-hash.ts';
-import { serviceArgs } from '../service-entry.ts';
+import { spawnServiceProcess, startServiceProcess, type SpawnedService } from '../processes/index.ts';
 
-const root = new URL('../../', import.meta.url).pathname;
 const adminToken = 'e2e-admin-token-0123456789abcdef';
 const startTimeoutMs = 180_000;
 
-interface Instance {
-  child: ChildProcess;
-  port: number;
-  base: string;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
+const spawned: SpawnedService[] = [];
+
+// Debug lines include "request received", which tells a request in flight has reached the service.
+const envOn = (dataDir: string) => ({ DATA_DIR: dataDir, AUTOFIN_ENV: 'sandbox', ADMIN_TOKEN: adminToken, LOG_LEVEL: 'debug' });
+
+/** Spawns the service on `dataDir` without waiting. */
+async function spawnService(dataDir: string): Promise<SpawnedService> {
+  const instance = await spawnServiceProcess(envOn(dataDir));
+  spawned.push(instance);
+  return instance;
 }
 
-const children: ChildProcess[] = [];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function spawnService(dataDir: string): Promise<Instance> {
-  const port = await freePort();
-  const env: Record<string, string | undefined> = {
-    ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, AUTOFIN_ENV: 'sandbox', ADMIN_TOKEN: adminToken,
-  };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'TOKEN_SIGNING_KEY', 'DATA_ENCRYPTION_KEY']) delete env[name];
-  // Debug lines include "request received", which tells a request in flight has reached the service.
-  env.LOG_LEVEL = 'debug';
-  const child = spawn(process.execPath, serviceArgs(), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (chunk) => (out += chunk));
-  child.stderr!.on('data', (chunk) => (err += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, port, base: `http://127.0.0.1:${port}`, stdout: () => out, stderr: () => err, exited };
+/** Waits for the "Server listening" log line; fails with the child's output if it exits first. */
+async function startService(dataDir: string): Promise<SpawnedService> {
+  const instance = await startServiceProcess(envOn(dataDir), { timeoutMs: startTimeoutMs });
+  spawned.push(instance);
+  return instance;
 }
 
 async function waitFor(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
@@ -63,21 +44,6 @@ async function waitFor(what: string, condition: () => boolean, timeoutMs = 10_00
     if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-/** Waits for the "Server listening" log line; fails with the child's output if it exits first. */
-async function startService(dataDir: string): Promise<Instance> {
-  const instance = await spawnService(dataDir);
-  const deadline = Date.now() + startTimeoutMs;
-  let exitCode: number | null | undefined;
-  void instance.exited.then((code) => (exitCode = code));
-  while (!instance.stdout().includes(`Server listening at ${instance.base}`)) {
-    if (exitCode !== undefined || Date.now() > deadline) {
-      assert.fail(`the service did not start (exit ${exitCode}):\n${instance.stdout()}\n${instance.stderr()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return instance;
 }
 
 /** The console URL, e-mail and password of the sandbox's demo operator, as the first start's banner prints them. */
@@ -147,16 +113,16 @@ async function slowTokenRequest(port: number, credential: object, connection: 'c
 
 describe('the service as a process on one data directory', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'autofin-e2e-'));
-  let first: Instance;
+  let first: SpawnedService;
   let credential: { consumer_key: string; consumer_secret: string };
   let companyId: string;
-  let recovered: Instance;
+  let recovered: SpawnedService;
 
   before(async () => {
     first = await startService(dataDir);
   });
   after(async () => {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await Promise.all(spawned.map((instance) => instance.kill()));
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -212,7 +178,7 @@ describe('the service as a process on one data directory', () => {
 
   test('a second process on the same data directory exits non-zero saying it is in use; the first keeps serving', async () => {
     const second = await spawnService(dataDir);
-    const code = await second.exited;
+    const { code } = await second.exited;
     assert.notEqual(code, 0);
     assert.match(second.stderr(), /data directory .* is in use by another autofin process \(pid \d+\)/);
     assert.doesNotMatch(second.stderr(), /consumer_secret/);
@@ -230,7 +196,7 @@ describe('the service as a process on one data directory', () => {
     const response = await pending.finish();
     assert.match(response, /^HTTP\/1\.1 200 /, response);
     assert.match(response, /"access_token":"/);
-    assert.equal(await first.exited, 0, first.stderr());
+    assert.equal((await first.exited).code, 0, first.stderr());
     assert.match(first.stdout(), /"msg":"stopped"/);
     assert.ok(!existsSync(join(dataDir, 'autofin.lock')), 'the lock file is released');
   });
@@ -259,9 +225,8 @@ describe('the service as a process on one data directory', () => {
     assert.equal(created.status, 201);
     companyId = (await created.json()).id;
     // Crash right after the acknowledgement: no graceful stop, the lock file stays behind.
-    restarted.child.kill('SIGKILL');
-    await restarted.exited;
-    assert.equal(readFileSync(join(dataDir, 'autofin.lock'), 'utf8').trim(), String(restarted.child.pid));
+    await restarted.kill('SIGKILL');
+    assert.equal(readFileSync(join(dataDir, 'autofin.lock'), 'utf8').trim(), String(restarted.pid));
   });
 
   test('after kill -9 a start takes over the stale lock and the acknowledged company is still there', async () => {
@@ -283,7 +248,7 @@ describe('the service as a process on one data directory', () => {
       recovered.child.kill('SIGTERM');
       await waitFor('the stop to begin', () => recovered.stdout().includes('stopping: finishing requests in flight'));
       assert.match(await pending.finish(), /^HTTP\/1\.1 200 /);
-      const exit = await Promise.race([recovered.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 5000))]);
+      const exit = await Promise.race([recovered.exited.then((e) => e.code), new Promise((resolve) => setTimeout(() => resolve('still running'), 5000))]);
       pending.socket.destroy();
       assert.equal(exit, 0, 'the process exits within 5 s of the last answer');
     },

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { ensurePgliteTemplate } from '../test-database.ts';
 import { startOtlpReceiver, spanKind, type OtlpReceiver } from '../otlp-receiver.ts';
-import { createScratchDatabase, newPartnerOn, startServiceProcess } from '../service-processes.ts';
+import { createScratchDatabase, newPartnerOn, startServiceProcess } from '../processes/index.ts';
 
 const adminToken = 'e2e-admin-token-0123456789abcdef';
 const serverUrl = process.env.DATABASE_URL;
@@ -47,7 +47,7 @@ test('a traced request\'s spans, statements included, are exported when the proc
     ADMIN_TOKEN: adminToken, AUTOFIN_ENV: 'test', LOG_LEVEL: 'info',
     OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint, OTEL_BSP_SCHEDULE_DELAY: '600000',
     ...(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: dataDir! }),
-  }, 115_000);
+  }, { timeoutMs: 115_000 });
   const traceId = randomBytes(16).toString('hex');
   let stopped: number | null;
   try {

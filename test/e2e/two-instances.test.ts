@@ -10,7 +10,7 @@ import pg from 'pg';
 import { readMigrations } from '../../src/db/migrate.ts';
 import {
   createScratchDatabase, newPartnerOn, startOwnRedis, startServiceProcess, type OwnRedis, type ServiceProcess,
-} from '../service-processes.ts';
+} from '../processes/index.ts';
 
 const serverUrl = process.env.DATABASE_URL;
 const api = '/mx/b2b/autofin/api';

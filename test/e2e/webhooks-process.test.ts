@@ -5,28 +5,16 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { serviceArgs } from '../service-entry.ts';
+import { startServiceProcess, type ServiceProcess } from '../processes/index.ts';
 
-const root = new URL('../../', import.meta.url).pathname;
 const api = '/mx/b2b/autofin/api';
-const children: ChildProcess[] = [];
-
-interface Instance { child: ChildProcess; base: string; stdout: () => string; exited: Promise<number | null> }
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+const started: ServiceProcess[] = [];
 
 async function waitFor(what: string, condition: () => boolean, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -36,24 +24,13 @@ async function waitFor(what: string, condition: () => boolean, timeoutMs = 30_00
   }
 }
 
-async function start(dataDir: string): Promise<Instance & { stderr: () => string }> {
-  const port = await freePort();
-  const env: Record<string, string | undefined> = {
-    ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, AUTOFIN_ENV: 'sandbox',
-    ADMIN_TOKEN: 'e2e-admin-token-0123456789abcdef', WEBHOOK_TIMEOUT_MS: '1000', LOG_LEVEL: 'info',
-  };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'TOKEN_SIGNING_KEY', 'DATA_ENCRYPTION_KEY']) delete env[name];
-  const child = spawn(process.execPath, serviceArgs(), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (chunk) => (out += chunk));
-  child.stderr!.on('data', (chunk) => (err += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor('the service to listen', () => out.includes(`Server listening at ${base}`) || child.exitCode !== null, 115_000);
-  assert.equal(child.exitCode, null, err);
-  return { child, base, stdout: () => out, stderr: () => err, exited };
+async function start(dataDir: string): Promise<ServiceProcess> {
+  const service = await startServiceProcess({
+    DATA_DIR: dataDir, AUTOFIN_ENV: 'sandbox', ADMIN_TOKEN: 'e2e-admin-token-0123456789abcdef', WEBHOOK_TIMEOUT_MS: '1000',
+    LOG_LEVEL: 'info',
+  }, { timeoutMs: 115_000 });
+  started.push(service);
+  return service;
 }
 
 /** A receiver whose answers the test releases: each request waits until `mode` lets it through. */
@@ -113,7 +90,7 @@ describe('webhook delivery across process deaths', () => {
     receiver = await startReceiver();
   });
   after(async () => {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await Promise.all(started.map((service) => service.kill()));
     await receiver.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -129,8 +106,7 @@ describe('webhook delivery across process deaths', () => {
     ({ secret, id: endpointId } = endpoint.body);
     const created = await call(first.base, 'POST', '/leads', {});
     assert.equal(created.status, 201);
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await first.kill('SIGKILL');
     const leadId = created.body.id as string;
     assert.equal(deliveredTo(leadId).length, 0, 'not delivered before the crash');
 
@@ -146,7 +122,6 @@ describe('webhook delivery across process deaths', () => {
     assert.equal(event.data.leadId, leadId);
     const log = await call(second.base, 'GET', `/webhooks/${endpointId}/deliveries`);
     assert.equal(log.body.items[0].status, 'succeeded');
-    second.child.kill('SIGTERM');
-    assert.equal(await second.exited, 0);
+    assert.equal(await second.stop(), 0);
   });
 });

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { api, engine, installation, newPartner, partnerHeaders, type Instance, type PartnerAccess } from './service-process.ts';
+import { api, engine, newPartner, partnerHeaders, reliabilityInstallation, type Instance, type PartnerAccess } from './installation.ts';
 import { leadDefaults, sandboxBirthDate, sandboxRfc, versionId } from '../lead-fixture.ts';
 
 const writers = 8;
@@ -90,13 +90,13 @@ async function readBackEverything(base: string, headers: Record<string, string>)
 }
 
 describe(`SIGKILL under concurrent lead writes (${engine}), ${kills} times`, () => {
-  let install: Awaited<ReturnType<typeof installation>>;
+  let install: Awaited<ReturnType<typeof reliabilityInstallation>>;
   let partner: PartnerAccess;
   let instance: Instance;
   const figures: string[] = [];
 
   before(async () => {
-    install = await installation('crash');
+    install = await reliabilityInstallation('crash');
     instance = await install.start();
     partner = await newPartner(instance.base);
   });
@@ -112,8 +112,7 @@ describe(`SIGKILL under concurrent lead writes (${engine}), ${kills} times`, () 
       const running = Array.from({ length: writers }, () => writer(instance.base, headers, () => stopped));
       const before = totals.sections + totals.leads;
       await sleep(1500 + Math.floor(Math.random() * 2000));
-      instance.child.kill('SIGKILL');
-      const exit = await instance.exited;
+      const exit = await instance.kill('SIGKILL');
       assert.equal(exit.signal, 'SIGKILL');
       await sleep(200);
       stopped = true;

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keyIdOf } from '../../src/shared/keys.ts';
-import { createScratchDatabase, startServiceProcess, type ServiceProcess } from '../service-processes.ts';
+import { createScratchDatabase, startServiceProcess, type ServiceProcess } from '../processes/index.ts';
 import { createBalancedLoad } from './balanced-load.ts';
 
 const serverUrl = process.env.DATABASE_URL;
@@ -30,7 +30,7 @@ describe(`rotating both keys under load (${instances} instance${instances > 1 ? 
   let running: ServiceProcess[] = [];
   const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
   // A cold start on a loaded 2-core machine (migrations, catalog import) can take a minute or more.
-  const start = (keys: Record<string, string>) => startServiceProcess({ ...base, ...keys }, 240_000);
+  const start = (keys: Record<string, string>) => startServiceProcess({ ...base, ...keys }, { timeoutMs: 240_000 });
 
   before(async () => {
     base = {

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildTestApp, show, type TestApp } from '../helper.ts';
 import { pinApi, pinFrom, readyLead } from '../lead-fixture.ts';
-import { bureauDouble, smtpDouble, twilioDouble, type Mode } from './provider-doubles.ts';
+import { bureauDouble, smtpDouble, twilioDouble, type Mode } from '../provider-doubles.ts';
 
 const timeoutMs = 3000;
 const openMs = 1000;

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
-import { api, engine, installation, newPartner, type Instance, type PartnerAccess } from './service-process.ts';
+import { api, engine, newPartner, reliabilityInstallation, type Instance, type PartnerAccess } from './installation.ts';
 
 const clients = 16;
 const drainMs = 1500;
@@ -17,12 +17,12 @@ const drainMs = 1500;
 type Outcome = { id: string; at: number; status?: number; code?: number; connection?: string; error?: string };
 
 describe(`SIGTERM under load (${engine})`, () => {
-  let install: Awaited<ReturnType<typeof installation>>;
+  let install: Awaited<ReturnType<typeof reliabilityInstallation>>;
   let instance: Instance;
   let partner: PartnerAccess;
 
   before(async () => {
-    install = await installation('sigterm');
+    install = await reliabilityInstallation('sigterm');
     instance = await install.start({ LOG_LEVEL: 'debug', SHUTDOWN_DRAIN_MS: String(drainMs) });
     partner = await newPartner(instance.base);
   });
@@ -66,8 +66,7 @@ describe(`SIGTERM under load (${engine})`, () => {
     const loaded = Date.now() + 60_000;
     while (outcomes.filter((o) => o.status === 201).length < clients * 2 && Date.now() < loaded) await sleep(50);
     signalledAt = Date.now();
-    instance.child.kill('SIGTERM');
-    const exit = await instance.exited;
+    const exit = await instance.kill('SIGTERM');
     const exitedAt = Date.now();
     await sleep(300);
     stopped = true;

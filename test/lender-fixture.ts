@@ -3,8 +3,8 @@
  * with its own request id and user agent), operator keys, and admin calls.
  */
 import assert from 'node:assert/strict';
-import { api, show, type TestApp } from '../../test/helper.ts';
-import { pinFrom, readyLead, type ReadyLeadOptions } from '../../test/lead-fixture.ts';
+import { api, show, type TestApp } from './helper.ts';
+import { pinFrom, readyLead, type ReadyLeadOptions } from './lead-fixture.ts';
 
 export const confirmingAgent = 'DealerApp/2.1 (test)';
 

@@ -4,10 +4,10 @@
  * sections), and outcome calls.
  */
 import assert from 'node:assert/strict';
-import { show, type TestApp } from '../../test/helper.ts';
-import { newId } from '../shared/ids.ts';
-import type { LeadStatus } from '../leads/index.ts';
-import { verifiedLead } from '../lender/lender-fixture.ts';
+import { show, type TestApp } from './helper.ts';
+import { newId } from '../src/shared/ids.ts';
+import type { LeadStatus } from '../src/leads/index.ts';
+import { verifiedLead } from './lender-fixture.ts';
 
 /** A valid body of each status. */
 export const bodies = {

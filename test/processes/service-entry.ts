@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 
-export const projectRoot = new URL('../', import.meta.url).pathname;
+export const projectRoot = new URL('../../', import.meta.url).pathname;
 
 let built = false;
 
