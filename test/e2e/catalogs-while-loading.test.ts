@@ -1,5 +1,5 @@
 /**
- * The service listens before its catalogs are loaded (docs/performance.md, "Start and memory"):
+ * The service listens before its catalogs are loaded (docs/performance.md, "How starts are kept short"):
  * a catalog read sent the moment it listens, while the shipped catalogs are still being imported,
  * is answered with the catalog, never a 404. A service process on a scratch PostgreSQL database;
  * needs DATABASE_URL, skipped on the embedded engine.
