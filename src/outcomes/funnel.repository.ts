@@ -68,46 +68,44 @@ export function createFunnelRepository(db: Queryable, verifiedStatuses: readonly
       const param = (value: unknown) => `$${params.push(value)}`;
       const company = filter.companyId ? ` and company_id = ${param(filter.companyId)}` : '';
       const { days, parts } = splitWindow(filter.createdFrom, filter.createdTo);
-      const leadCounts: string[] = [];
-      const outcomeCounts: string[] = [];
+      // Rows of counts per company: whole days from the per-day counts, the parts of a day lead by lead.
+      const counts: string[] = [];
       if (days) {
         const within = [
           days.from && `day >= ${param(days.from)}::date`, days.to && `day < ${param(days.to)}::date`,
         ].filter(Boolean).map((c) => ` and ${c}`).join('');
-        leadCounts.push(`select company_id, status, leads from funnel_lead_days where true${within}${company}`);
-        outcomeCounts.push(
-          `select company_id, approved, funded, funded_amount from funnel_outcome_days where true${within}${company}`,
+        counts.push(
+          `select company_id, status, leads, 0, 0, 0 from funnel_lead_days where true${within}${company}`,
+          `select company_id, null, 0, approved, funded, funded_amount from funnel_outcome_days where true${within}${company}`,
         );
       }
       for (const part of parts) {
-        // Only the leads have these columns: unqualified, they name the lead's.
-        const created = `created_at >= ${param(part.from)} and created_at < ${param(part.to)}${company}`;
-        leadCounts.push(`select company_id, status, count(*) from leads where ${created} group by company_id, status`);
-        outcomeCounts.push(
-          `select l.company_id, count(*) filter (where o.was_approved), count(*) filter (where o.status = 'FUNDED'),
+        // created_at and company_id are the lead's (the outcomes have neither). Each lead's current
+        // outcome is looked up by its index (`offset 0` keeps the planner from scanning every outcome).
+        counts.push(
+          `select l.company_id, l.status, count(*), count(o.lead_id) filter (where o.was_approved),
+             count(o.lead_id) filter (where o.status = 'FUNDED'),
              coalesce(sum(o.amount_funded) filter (where o.status = 'FUNDED'), 0)
-           from leads l join lead_outcomes o on o.lead_id = l.id and o.current
-           where ${created} group by l.company_id`,
+           from leads l left join lateral (
+             select lead_id, status, was_approved, amount_funded from lead_outcomes
+             where lead_id = l.id and current offset 0
+           ) o on true
+           where created_at >= ${param(part.from)} and created_at < ${param(part.to)}${company}
+           group by l.company_id, l.status`,
         );
       }
-      if (!leadCounts.length) return [];
+      if (!counts.length) return [];
       // Grouped by company first, named after: the companies table is joined to one row per company.
       const { rows } = await tx.query<StoredLine>(
-        `with lead_count (company_id, status, leads) as (${leadCounts.join(' union all ')}),
-         outcome_count (company_id, approved, funded, funded_amount) as (${outcomeCounts.join(' union all ')}),
+        `with count_row (company_id, status, leads, approved, funded, funded_amount) as (${counts.join(' union all ')}),
          line as (
            select company_id, sum(leads) as created,
              coalesce(sum(leads) filter (where status in (${verifiedList})), 0) as verified,
-             coalesce(sum(leads) filter (where status = 'PREQUALIFIED'), 0) as prequalified
-           from lead_count group by company_id having sum(leads) > 0
-         ),
-         outcome as (
-           select company_id, sum(approved) as approved, sum(funded) as funded, sum(funded_amount) as funded_amount
-           from outcome_count group by company_id
+             coalesce(sum(leads) filter (where status = 'PREQUALIFIED'), 0) as prequalified,
+             sum(approved) as approved, sum(funded) as funded, sum(funded_amount) as funded_amount
+           from count_row group by company_id having sum(leads) > 0
          )
-         select line.*, coalesce(o.approved, 0) as approved, coalesce(o.funded, 0) as funded,
-           coalesce(o.funded_amount, 0) as funded_amount, c.name as company_name
-         from line join companies c on c.id = line.company_id left join outcome o on o.company_id = line.company_id
+         select line.*, c.name as company_name from line join companies c on c.id = line.company_id
          order by c.name, line.company_id`,
         params,
       );
