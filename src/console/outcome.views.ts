@@ -10,8 +10,10 @@ import { html, type Html } from './html.ts';
 import { dateTime, label, money } from './format.ts';
 import { csrfField } from './layout.ts';
 
-/** Condition rows the form offers (the API takes more; a form without script shows a fixed number). */
-export const conditionRows = 3;
+/** Condition rows the form offers: as many as the API takes; the empty ones are left out. */
+export const conditionRows = 10;
+/** Rows shown open; the others are behind a disclosure (a native one: no script). */
+const openConditionRows = 3;
 
 const option = (value: string, text: string, selected?: string | null) =>
   html`<option value="${value}"${value === (selected ?? '') ? html` selected` : ''}>${text}</option>`;
@@ -46,16 +48,20 @@ function history(outcome: OperatorOutcomeView): Html {
 }
 
 function form(csrf: string, leadId: string, outcome: OperatorOutcomeView | null): Html {
-  const rows = Array.from({ length: conditionRows }, (_, i) => html`<div class="condition">
+  const row = (i: number) => html`<div class="condition">
   <label for="conditionCode${i}">Condición ${i + 1}</label><select id="conditionCode${i}" name="conditionCode${i}">${CONDITION_CODES.map((c) => option(c, conditionLabels[c]))}</select>
   <label for="conditionDescription${i}">Detalle de la condición ${i + 1}</label><input id="conditionDescription${i}" name="conditionDescription${i}" maxlength="200">
-</div>`);
+</div>`;
+  const rows = Array.from({ length: conditionRows }, (_, i) => i);
+  const more = rows.slice(openConditionRows);
+  const conditions = html`${rows.slice(0, openConditionRows).map(row)}${more.length ? html`<details>
+<summary>Más condiciones (${more[0] + 1} a ${conditionRows})</summary>${more.map(row)}</details>` : ''}`;
   return html`<form method="post" action="/console/leads/${leadId}/outcome" class="outcome-form" aria-labelledby="cambiar-decision">
 ${csrfField(csrf)}
 <h3 id="cambiar-decision">Cambiar la decisión</h3>
 <div><label for="outcome-status">Decisión</label><select id="outcome-status" name="status">${OUTCOME_STATUSES.map((s) => option(s, outcomeStatusLabels[s], outcome?.status))}</select></div>
 <div><label for="reasonCode">Motivo (rechazada o retirada)</label><select id="reasonCode" name="reasonCode">${option('', 'Sin motivo')}${OUTCOME_REASON_CODES.map((r) => option(r, outcomeReasonLabels[r]))}</select></div>
-<fieldset><legend>Condiciones (condicionada): solo cuentan las que tienen detalle</legend>${rows}</fieldset>
+<fieldset><legend>Condiciones (condicionada, hasta ${conditionRows}): solo cuentan las que tienen detalle</legend>${conditions}</fieldset>
 <div><label for="amountApproved">Monto aprobado (MXN, aprobada)</label><input id="amountApproved" name="amountApproved" inputmode="decimal"></div>
 <div><label for="amountFunded">Monto fondeado (MXN, fondeada)</label><input id="amountFunded" name="amountFunded" inputmode="decimal"></div>
 <div><label for="note">Nota interna (no la ve el socio)</label><textarea id="note" name="note" maxlength="1000" rows="3"></textarea></div>

@@ -1,8 +1,10 @@
 /**
- * The funnel report's one grouped query: per company, the leads created in a window and how far
- * each got, from the service's verification and pre-qualification to the lender's outcome. It reads
- * the leads and companies tables (read-only) beside this module's own; the leads' covering index on
- * (created_at) with company and status lets it run without visiting the lead rows.
+ * The funnel report's one grouped statement: per company, the leads created in a window and how far
+ * each got, from the service's verification and pre-qualification to the lender's outcome. The whole
+ * UTC days of the window are summed from the per-day counts the migrations' triggers keep
+ * (019_funnel_days.sql: leads per status, current outcomes); the part of a day at either end is read
+ * lead by lead, from the leads' index on their creation time. It reads the leads, companies and those
+ * counts (read-only) beside this module's own outcomes.
  */
 import type { Queryable } from '../db/database.ts';
 
@@ -34,29 +36,74 @@ interface StoredLine {
   funded_amount: string | number;
 }
 
+const dayMs = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export interface WindowParts {
+  /** The whole UTC days of the window (`from` inclusive, `to` exclusive, either open), if it holds any. */
+  days?: { from?: string; to?: string };
+  /** The parts of a day left at either end, read lead by lead. */
+  parts: { from: Date; to: Date }[];
+}
+
+/** Splits a creation window into the whole days the per-day counts answer and the rest. */
+export function splitWindow(from?: Date, to?: Date): WindowParts {
+  const firstDay = from ? Math.ceil(from.getTime() / dayMs) * dayMs : -Infinity;
+  const endDay = to ? Math.floor(to.getTime() / dayMs) * dayMs : Infinity;
+  if (from && to && firstDay >= endDay) return { parts: from < to ? [{ from, to }] : [] };
+  const parts: { from: Date; to: Date }[] = [];
+  if (from && firstDay > from.getTime()) parts.push({ from, to: new Date(firstDay) });
+  if (to && endDay < to.getTime()) parts.push({ from: new Date(endDay), to });
+  return {
+    days: { from: from ? isoDay(firstDay) : undefined, to: to ? isoDay(endDay) : undefined },
+    parts,
+  };
+}
+
 export function createFunnelRepository(db: Queryable, verifiedStatuses: readonly string[]) {
   const verifiedList = verifiedStatuses.map((s) => `'${s.replace(/'/g, '')}'`).join(', ');
   return {
     async lines(filter: FunnelFilter, tx: Queryable = db): Promise<FunnelLine[]> {
-      const where: string[] = [];
       const params: unknown[] = [];
-      const add = (sql: string, value: unknown) => where.push(sql.replace('?', `$${params.push(value)}`));
-      if (filter.createdFrom) add('l.created_at >= ?', filter.createdFrom);
-      if (filter.createdTo) add('l.created_at < ?', filter.createdTo);
-      if (filter.companyId) add('l.company_id = ?', filter.companyId);
-      // Grouped by company first, named after: the companies table is joined to 20 rows, not 100,000.
+      const param = (value: unknown) => `$${params.push(value)}`;
+      const company = filter.companyId ? ` and company_id = ${param(filter.companyId)}` : '';
+      const { days, parts } = splitWindow(filter.createdFrom, filter.createdTo);
+      // Rows of counts per company: whole days from the per-day counts, the parts of a day lead by lead.
+      const counts: string[] = [];
+      if (days) {
+        const within = [
+          days.from && `day >= ${param(days.from)}::date`, days.to && `day < ${param(days.to)}::date`,
+        ].filter(Boolean).map((c) => ` and ${c}`).join('');
+        counts.push(
+          `select company_id, status, leads, 0, 0, 0 from funnel_lead_days where true${within}${company}`,
+          `select company_id, null, 0, approved, funded, funded_amount from funnel_outcome_days where true${within}${company}`,
+        );
+      }
+      for (const part of parts) {
+        // created_at and company_id are the lead's (the outcomes have neither). Each lead's current
+        // outcome is looked up by its index (`offset 0` keeps the planner from scanning every outcome).
+        counts.push(
+          `select l.company_id, l.status, count(*), count(o.lead_id) filter (where o.was_approved),
+             count(o.lead_id) filter (where o.status = 'FUNDED'),
+             coalesce(sum(o.amount_funded) filter (where o.status = 'FUNDED'), 0)
+           from leads l left join lateral (
+             select lead_id, status, was_approved, amount_funded from lead_outcomes
+             where lead_id = l.id and current offset 0
+           ) o on true
+           where created_at >= ${param(part.from)} and created_at < ${param(part.to)}${company}
+           group by l.company_id, l.status`,
+        );
+      }
+      if (!counts.length) return [];
+      // Grouped by company first, named after: the companies table is joined to one row per company.
       const { rows } = await tx.query<StoredLine>(
-        `with line as (
-           select l.company_id, count(*) as created,
-             count(*) filter (where l.status in (${verifiedList})) as verified,
-             count(*) filter (where l.status = 'PREQUALIFIED') as prequalified,
-             count(o.lead_id) filter (where o.was_approved) as approved,
-             count(o.lead_id) filter (where o.status = 'FUNDED') as funded,
-             coalesce(sum(o.amount_funded) filter (where o.status = 'FUNDED'), 0) as funded_amount
-           from leads l
-           left join lead_outcomes o on o.lead_id = l.id and o.current
-           ${where.length ? `where ${where.join(' and ')}` : ''}
-           group by l.company_id
+        `with count_row (company_id, status, leads, approved, funded, funded_amount) as (${counts.join(' union all ')}),
+         line as (
+           select company_id, sum(leads) as created,
+             coalesce(sum(leads) filter (where status in (${verifiedList})), 0) as verified,
+             coalesce(sum(leads) filter (where status = 'PREQUALIFIED'), 0) as prequalified,
+             sum(approved) as approved, sum(funded) as funded, sum(funded_amount) as funded_amount
+           from count_row group by company_id having sum(leads) > 0
          )
          select line.*, c.name as company_name from line join companies c on c.id = line.company_id
          order by c.name, line.company_id`,

@@ -55,12 +55,15 @@ describe('the lender’s decision in the console', { skip: browserTests.skip }, 
   test('an officer conditions, approves and funds a lead; the partner reads the funded outcome', async () => {
     await page.goto(`${service.base}/console/leads/${leadId}`);
     await assertAccessible(page, 'lead page with the decision form');
+    await page.getByText('Más condiciones (4 a 10)').click();
+    await page.getByLabel('Detalle de la condición 10', { exact: true }).waitFor();
+    await assertAccessible(page, 'decision form with all ten condition rows open');
     await decide(async () => {
       await page.getByRole('combobox', { name: 'Decisión', exact: true }).selectOption({ label: 'Condicionada' });
       await page.getByLabel('Condición 1', { exact: true }).selectOption({ label: 'Comprobante de ingresos' });
-      await page.getByLabel('Detalle de la condición 1').fill('Últimos 3 recibos de nómina');
+      await page.getByLabel('Detalle de la condición 1', { exact: true }).fill('Últimos 3 recibos de nómina');
       await page.getByLabel('Condición 2', { exact: true }).selectOption({ label: 'Enganche mayor' });
-      await page.getByLabel('Detalle de la condición 2').fill('Enganche de 30%');
+      await page.getByLabel('Detalle de la condición 2', { exact: true }).fill('Enganche de 30%');
       await page.getByLabel('Nota interna (no la ve el socio)').fill('Llamar el lunes');
     });
     const section = page.locator('section', { has: page.getByRole('heading', { name: 'Decisión del crédito' }) });
