@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { consoleClient, type ConsoleClient } from '../../test/console-client.ts';
-import { leadCopies, operatorOutcome, type LeadCopies } from '../outcomes/outcome-fixture.ts';
+import { leadCopies, operatorOutcome, type LeadCopies } from '../../test/outcome-fixture.ts';
 import { CONDITION_CODES } from '../outcomes/index.ts';
 
 const password = 'correct horse battery';

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp, show, type Partner, type TestApp } from '../../test/helper.ts';
-import { bodies, leadCopies, setOutcome, type LeadCopies } from './outcome-fixture.ts';
+import { bodies, leadCopies, setOutcome, type LeadCopies } from '../../test/outcome-fixture.ts';
 import { splitWindow } from './funnel.repository.ts';
 
 type Status = 'IN_PROGRESS' | 'PIN_SENT' | 'VERIFIED' | 'PREQUALIFIED' | 'NOT_PREQUALIFIED';
