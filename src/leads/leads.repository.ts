@@ -1,8 +1,26 @@
 /** SQL for leads, their events and idempotency keys. Every method takes an optional transaction. */
 import type { Queryable } from '../db/database.ts';
 import { sql as statusSql, type LeadStatus } from './lead-status.ts';
-import { outboxCtes, type OutboxEvent } from './lead-outbox.ts';
 import { outcomeSql, type OutcomeStatus } from '../outcomes/index.ts';
+
+/** The webhook event a change of a lead writes (docs/webhooks.md); its payload carries no personal data. */
+export interface OutboxEvent {
+  id: string;
+  type: 'lead.created' | 'lead.card_created' | 'lead.updated' | 'lead.pin_sent' | 'lead.verified' | 'lead.prequalification_decided';
+  /** Names of the sections and fields changed (lead.updated only). */
+  sections?: Record<string, string[]>;
+  /** lead.prequalification_decided only. */
+  decision?: string;
+  reasons?: string[];
+}
+
+/**
+ * The CTEs that write `event` for each row of `source` (a CTE returning the lead's id, company_id,
+ * external_auto_id and status after the change) in the change's own statement. The webhooks module
+ * owns those tables and offers this through the composition root; `p` adds a parameter and returns
+ * its placeholder, `at` is the placeholder of the change's time.
+ */
+export type LeadOutbox = (source: string, event: OutboxEvent, at: string, p: (value: unknown) => string) => string;
 
 export interface LeadRow {
   id: string;
@@ -63,18 +81,21 @@ export interface SectionWrite {
    */
   frozen: 'never' | 'verified' | { keepsPhone: string[] };
   event: { id: string; type: string; actor: string; fields: string[] };
-  /** The webhook event of the change (lead-outbox.ts). */
+  /** The webhook event of the change. */
   outbox: OutboxEvent;
 }
 
-/** A move of a verified-path status (PIN sent, verified, pre-qualified), its history entry and its event. */
+/**
+ * A move on a lead's verified path (PIN sent, verified, bureau report received, pre-qualified): its
+ * columns, its history entry and, when partners hear of it, its webhook event.
+ */
 export interface Transition {
   id: string;
   companyId: string;
   at: Date;
   set: LeadChanges;
   history: { id: string; type: string; actor: string; fields: string[] };
-  outbox: OutboxEvent;
+  outbox?: OutboxEvent;
 }
 
 export interface LeadFilter {
@@ -99,7 +120,7 @@ function setClauses(changes: LeadChanges, p: (value: unknown) => string): string
     .map((column) => `${column} = ${writable[column] ? `${p(toJson(changes[column]))}::jsonb` : p(changes[column])}`);
 }
 
-export function createLeadsRepository(db: Queryable) {
+export function createLeadsRepository(db: Queryable, outboxCtes: LeadOutbox) {
   return {
     /** The new lead, its history entry and its webhook event, in one statement. */
     async insert(row: NewLead, event: LeadEvent, outbox: OutboxEvent, tx: Queryable = db): Promise<void> {
@@ -138,7 +159,7 @@ export function createLeadsRepository(db: Queryable) {
          ), history as (
            insert into lead_events (id, lead_id, type, at, actor, fields)
            select ${p(change.history.id)}, id, ${p(change.history.type)}, $3, ${p(change.history.actor)}, ${p(JSON.stringify(change.history.fields))}::jsonb from updated
-         ), ${outboxCtes('updated', change.outbox, '$3', p)}
+         )${change.outbox ? `, ${outboxCtes('updated', change.outbox, '$3', p)}` : ''}
          select id from updated`,
         params,
       );
@@ -206,10 +227,30 @@ export function createLeadsRepository(db: Queryable) {
       return rows[0];
     },
 
-    async insertEvent(event: LeadEvent, tx: Queryable = db): Promise<void> {
-      await tx.query('insert into lead_events (id, lead_id, type, at, actor, fields) values ($1,$2,$3,$4,$5,$6::jsonb)', [
-        event.id, event.leadId, event.type, event.at, event.actor, JSON.stringify(event.fields),
-      ]);
+    /**
+     * Clears every sealed section, the phone's fingerprint and the warnings about those sections, and
+     * writes the history entry, in one statement; the lead keeps its status, decision, reasons, loan
+     * info, vehicle and events. Undefined for an unknown lead.
+     */
+    async erasePersonalData(
+      id: string,
+      at: Date,
+      history: { id: string; type: string; actor: string; fields: string[] },
+      tx: Queryable,
+    ): Promise<{ id: string } | undefined> {
+      const { rows } = await tx.query<{ id: string }>(
+        `with erased as (
+           update leads set phone_enc = null, phone_fp = null, email_enc = null, address_enc = null, financial_enc = null,
+             person_enc = null, warnings = '[]'::jsonb, erased_at = coalesce(erased_at, $2), updated_at = $2
+           where id = $1 returning id
+         ), history as (
+           insert into lead_events (id, lead_id, type, at, actor, fields)
+           select $3, id, $4, $2, $5, $6::jsonb from erased
+         )
+         select id from erased`,
+        [id, at, history.id, history.type, history.actor, JSON.stringify(history.fields)],
+      );
+      return rows[0];
     },
 
     async events(leadId: string, tx: Queryable = db): Promise<LeadEvent[]> {

@@ -1,5 +1,5 @@
 /**
- * Lead creation and the section writes (ops 5–12). Input is checked before any transaction; each
+ * Lead creation and the section writes. Input is checked before any transaction; each
  * write locks its lead, checks tenancy and status, changes only its own columns and records an
  * event, so concurrent writes to different sections never lose one another.
  */
@@ -11,6 +11,8 @@ import { newId } from '../shared/ids.ts';
 import type { CatalogLookup } from '../catalogs/catalog-lookup.ts';
 import type { CompaniesRepository } from '../companies/companies.repository.ts';
 import { isVerified } from './lead-status.ts';
+import type { Actor } from './actor.ts';
+import type { LeadLifecycle } from './lead-lifecycle.ts';
 import type { LeadChanges, LeadsRepository, NewLead } from './leads.repository.ts';
 import { phoneFingerprint as fingerprintOf, type LeadSealer, type LoanInfo } from './lead-record.ts';
 import {
@@ -18,10 +20,6 @@ import {
   type Financial, type Person, type Warning,
 } from './lead-sections.ts';
 
-export interface Actor {
-  companyId: string;
-  consumerKey: string;
-}
 
 interface Deps {
   db: Pick<Db, 'transaction'>;
@@ -30,8 +28,8 @@ interface Deps {
   sealer: LeadSealer;
   catalogs: CatalogLookup;
   clock: Clock;
-  /** Verified leads are re-evaluated when loan info, vehicle or financial data change. */
-  onVerifiedLeadChanged: (actor: Actor, leadId: string) => Promise<void>;
+  /** Verified leads are pre-qualified again when loan info, vehicle or financial data change. */
+  lifecycle: Pick<LeadLifecycle, 'reevaluate'>;
   /**
    * Keys of the fingerprints of idempotent requests and phones (a phone is not guessable from them): the
    * first writes them; the others still match those written before a key rotation.
@@ -104,13 +102,13 @@ export function createLeadsService(deps: Deps) {
       id, companyId: actor.companyId, at: clock.now(), set: section.set(id), mergeLoanInfo: section.mergeLoanInfo,
       warnings: section.warnings, frozen: section.frozen,
       event: { id: newId(), type: section.type, actor: actor.consumerKey, fields: section.fields },
-      // Op 7 creates the card in the partner's pipeline; every other section write is an update.
+      // Saving the contact info creates the card in the partner's pipeline; every other section write is an update.
       outbox: section.type === 'CONTACT_INFO_SAVED'
         ? { id: newId(), type: 'lead.card_created' }
         : { id: newId(), type: 'lead.updated', sections: { [section.section]: section.fields } },
     });
     if (!saved) throw (await leads.find(id, actor.companyId)) ? errors.leadVerified() : errors.leadNotFound();
-    if (section.reevaluate && isVerified(saved.status)) await deps.onVerifiedLeadChanged(actor, id);
+    if (section.reevaluate && isVerified(saved.status)) await deps.lifecycle.reevaluate(actor, id);
   }
 
   const phoneFingerprint = (phone: string, key = deps.fingerprintKeys[0]!) => fingerprintOf(key, phone);
@@ -157,7 +155,7 @@ export function createLeadsService(deps: Deps) {
       financial: (body: Record<string, unknown>) => financialErrors(body, clock.now()),
     },
 
-    /** Op 5. With an Idempotency-Key, the same key and body within 24 h returns the first lead. */
+    /** Create lead. With an Idempotency-Key, the same key and body within the window returns the first lead. */
     async createLead(
       actor: Actor,
       input: CreateLeadInput,
@@ -197,7 +195,7 @@ export function createLeadsService(deps: Deps) {
       });
     },
 
-    /** Op 6. Changing the phone of a verified lead is refused; the rest of loan info may change. */
+    /** Save loan info. Changing the phone of a verified lead is refused; the rest of loan info may change. */
     async saveLoanInfo(actor: Actor, leadId: string, payload: LoanInfo & { phone?: string }) {
       await requireLead(actor, leadId);
       requireFields(payload);
@@ -210,7 +208,7 @@ export function createLeadsService(deps: Deps) {
       });
     },
 
-    /** Op 7: saves phone and e-mail and turns the lead into a card of the partner's pipeline. */
+    /** Save contact info: saves phone and e-mail and turns the lead into a card of the partner's pipeline. */
     async saveContactInfo(actor: Actor, leadId: string, payload: { phone: string; email: string }) {
       await requireLead(actor, leadId);
       await write(actor, leadId, {
@@ -219,7 +217,7 @@ export function createLeadsService(deps: Deps) {
       });
     },
 
-    /** Op 8. */
+    /** Update contact: phone, e-mail or both. */
     async updateContact(actor: Actor, leadId: string, payload: { phone?: string; email?: string }) {
       await requireLead(actor, leadId);
       requireFields(payload, errors.invalidContact);
@@ -229,7 +227,7 @@ export function createLeadsService(deps: Deps) {
       });
     },
 
-    /** Op 9. */
+    /** Save address. */
     async saveAddress(actor: Actor, leadId: string, payload: Parameters<typeof checkAddress>[0]) {
       await requireLead(actor, leadId);
       const { address, warnings } = checkAddress(payload, deps.catalogs);
@@ -240,14 +238,14 @@ export function createLeadsService(deps: Deps) {
       });
     },
 
-    /** Op 10. */
+    /** Save vehicle. */
     async saveVehicle(actor: Actor, leadId: string, payload: { id: number; price?: number }) {
       await requireLead(actor, leadId);
       const vehicle = checkVehicle(payload, deps.catalogs);
       await write(actor, leadId, { type: 'VEHICLE_SAVED', section: 'vehicle', fields: present(payload), frozen: 'never', reevaluate: true, set: () => ({ vehicle }) });
     },
 
-    /** Op 11. */
+    /** Save employment and income. */
     async saveFinancial(actor: Actor, leadId: string, payload: Financial) {
       await requireLead(actor, leadId);
       requireFields(payload);
@@ -258,7 +256,7 @@ export function createLeadsService(deps: Deps) {
       });
     },
 
-    /** Op 12. */
+    /** Save person. */
     async savePerson(actor: Actor, leadId: string, payload: Person) {
       await requireLead(actor, leadId);
       const { person, warnings } = checkPerson(payload, clock.now());

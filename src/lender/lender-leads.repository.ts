@@ -1,4 +1,7 @@
-/** SQL of the lender's side of leads: every company's leads, read in pages or batches, and erasure. */
+/**
+ * SQL of the lender's side of leads: every company's leads, read in pages or batches. Reads only; the
+ * leads module writes the table (erasure goes through it).
+ */
 import type { Queryable } from '../db/database.ts';
 import type { LeadRow, LeadStatus } from '../leads/index.ts';
 import { outcomeSql, type OutcomeStatus } from '../outcomes/index.ts';
@@ -72,22 +75,6 @@ export function createLenderLeadsRepository(db: Queryable) {
 
     async find(id: string, tx: Queryable = db): Promise<ErasableRow | undefined> {
       const { rows } = await tx.query<ErasableRow>('select * from leads where id = $1', [id]);
-      return rows[0];
-    },
-
-    /**
-     * Clears every sealed section, the phone's fingerprint and the warnings about those sections,
-     * and the pending PIN; the lead keeps its status, decision, reasons, loan info, vehicle and
-     * events. Undefined for an unknown lead.
-     */
-    async erasePersonalData(id: string, at: Date, tx: Queryable): Promise<{ id: string } | undefined> {
-      const { rows } = await tx.query<{ id: string }>(
-        `update leads set phone_enc = null, phone_fp = null, email_enc = null, address_enc = null, financial_enc = null,
-           person_enc = null, warnings = '[]'::jsonb, erased_at = coalesce(erased_at, $2), updated_at = $2
-         where id = $1 returning id`,
-        [id, at],
-      );
-      if (rows[0]) await tx.query('delete from lead_pins where lead_id = $1', [id]);
       return rows[0];
     },
 

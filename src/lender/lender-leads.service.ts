@@ -7,12 +7,11 @@ import type { Db } from '../db/database.ts';
 import { errors } from '../http/app-error.ts';
 import type { Bureau, BureauReport } from '../bureau/index.ts';
 import {
-  decodeCursor, encodeCursor, leadSummaryView, leadView, parseDate, type Lead, type LeadSealer, type LeadsRepository,
-  type LeadStatus,
+  decodeCursor, encodeCursor, leadSummaryView, leadView, parseDate, toPrequalificationInput, type Lead,
+  type LeadLifecycle, type LeadSealer, type LeadStatus,
 } from '../leads/index.ts';
-import { toPrequalificationInput } from '../prequalification/prequalification.service.ts';
-import { ruleInputs } from '../prequalification/explain.ts';
-import type { ConsentRepository } from '../consent/consent.repository.ts';
+import { ruleInputs } from '../prequalification/index.ts';
+import type { Consents } from '../consent/index.ts';
 import type { AuditOrigin, AuditService } from '../audit/audit.service.ts';
 import type { OutcomesService, OutcomeStatus } from '../outcomes/index.ts';
 import { bureauSummary } from './bureau-summary.ts';
@@ -32,9 +31,9 @@ export interface LenderLeadQuery {
 interface Deps {
   db: Pick<Db, 'transaction'>;
   repository: LenderLeadsRepository;
-  leads: Pick<LeadsRepository, 'events'>;
+  leads: Pick<LeadLifecycle, 'events'>;
   reports: Pick<Bureau, 'reportOf'>;
-  consents: Pick<ConsentRepository, 'of'>;
+  consents: Pick<Consents, 'of'>;
   audit: Pick<AuditService, 'record'>;
   sealer: LeadSealer;
   outcomes: Pick<OutcomesService, 'operatorView'>;
