@@ -120,7 +120,8 @@ function setClauses(changes: LeadChanges, p: (value: unknown) => string): string
     .map((column) => `${column} = ${writable[column] ? `${p(toJson(changes[column]))}::jsonb` : p(changes[column])}`);
 }
 
-export function createLeadsRepository(db: Queryable, outboxCtes: LeadOutbox) {
+/** The writes that change a lead with its history entry and its webhook event, each in one statement. */
+function createLeadChanges(db: Queryable, outboxCtes: LeadOutbox) {
   return {
     /** The new lead, its history entry and its webhook event, in one statement. */
     async insert(row: NewLead, event: LeadEvent, outbox: OutboxEvent, tx: Queryable = db): Promise<void> {
@@ -166,35 +167,6 @@ export function createLeadsRepository(db: Queryable, outboxCtes: LeadOutbox) {
       return rows.length === 1;
     },
 
-    /** The lead of that company, locked until the transaction ends (writes to one lead queue up). */
-    async lock(id: string, companyId: string, tx: Queryable): Promise<LeadRow | undefined> {
-      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 and company_id = $2 for update', [id, companyId]);
-      return rows[0];
-    },
-
-    /** Any company's lead, locked until the transaction ends (the lender's outcome of it). */
-    async lockById(id: string, tx: Queryable): Promise<LeadRow | undefined> {
-      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 for update', [id]);
-      return rows[0];
-    },
-
-    async find(id: string, companyId: string, tx: Queryable = db): Promise<LeadRow | undefined> {
-      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 and company_id = $2', [id, companyId]);
-      return rows[0];
-    },
-
-    async update(id: string, changes: LeadChanges, updatedAt: Date, tx: Queryable = db): Promise<void> {
-      const sets: string[] = [];
-      const params: unknown[] = [id, updatedAt];
-      for (const column of columns) {
-        if (!(column in changes)) continue;
-        const value = changes[column];
-        params.push(writable[column] ? toJson(value) : value);
-        sets.push(`${column} = $${params.length}${writable[column] ? '::jsonb' : ''}`);
-      }
-      await tx.query(`update leads set ${[...sets, 'updated_at = $2'].join(', ')} where id = $1`, params);
-    },
-
     /**
      * Saves one section in a single statement: the change, the status move out of CREATED and the
      * event land together, and the row lock of the UPDATE orders concurrent writes to one lead.
@@ -226,30 +198,26 @@ export function createLeadsRepository(db: Queryable, outboxCtes: LeadOutbox) {
       );
       return rows[0];
     },
+  };
+}
 
-    /**
-     * Clears every sealed section, the phone's fingerprint and the warnings about those sections, and
-     * writes the history entry, in one statement; the lead keeps its status, decision, reasons, loan
-     * info, vehicle and events. Undefined for an unknown lead.
-     */
-    async erasePersonalData(
-      id: string,
-      at: Date,
-      history: { id: string; type: string; actor: string; fields: string[] },
-      tx: Queryable,
-    ): Promise<{ id: string } | undefined> {
-      const { rows } = await tx.query<{ id: string }>(
-        `with erased as (
-           update leads set phone_enc = null, phone_fp = null, email_enc = null, address_enc = null, financial_enc = null,
-             person_enc = null, warnings = '[]'::jsonb, erased_at = coalesce(erased_at, $2), updated_at = $2
-           where id = $1 returning id
-         ), history as (
-           insert into lead_events (id, lead_id, type, at, actor, fields)
-           select $3, id, $4, $2, $5, $6::jsonb from erased
-         )
-         select id from erased`,
-        [id, at, history.id, history.type, history.actor, JSON.stringify(history.fields)],
-      );
+/** Reads of leads and their history, and the row locks that order writes to one lead. */
+function createLeadReads(db: Queryable) {
+  return {
+    /** The lead of that company, locked until the transaction ends (writes to one lead queue up). */
+    async lock(id: string, companyId: string, tx: Queryable): Promise<LeadRow | undefined> {
+      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 and company_id = $2 for update', [id, companyId]);
+      return rows[0];
+    },
+
+    /** Any company's lead, locked until the transaction ends (the lender's outcome of it). */
+    async lockById(id: string, tx: Queryable): Promise<LeadRow | undefined> {
+      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 for update', [id]);
+      return rows[0];
+    },
+
+    async find(id: string, companyId: string, tx: Queryable = db): Promise<LeadRow | undefined> {
+      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 and company_id = $2', [id, companyId]);
       return rows[0];
     },
 
@@ -295,6 +263,49 @@ export function createLeadsRepository(db: Queryable, outboxCtes: LeadOutbox) {
       );
       return rows;
     },
+  };
+}
+
+/** Writes without a webhook event: a plain update, the erasure of personal data, idempotency keys. */
+function createLeadUpkeep(db: Queryable) {
+  return {
+    async update(id: string, changes: LeadChanges, updatedAt: Date, tx: Queryable = db): Promise<void> {
+      const sets: string[] = [];
+      const params: unknown[] = [id, updatedAt];
+      for (const column of columns) {
+        if (!(column in changes)) continue;
+        const value = changes[column];
+        params.push(writable[column] ? toJson(value) : value);
+        sets.push(`${column} = $${params.length}${writable[column] ? '::jsonb' : ''}`);
+      }
+      await tx.query(`update leads set ${[...sets, 'updated_at = $2'].join(', ')} where id = $1`, params);
+    },
+
+    /**
+     * Clears every sealed section, the phone's fingerprint and the warnings about those sections, and
+     * writes the history entry, in one statement; the lead keeps its status, decision, reasons, loan
+     * info, vehicle and events. Undefined for an unknown lead.
+     */
+    async erasePersonalData(
+      id: string,
+      at: Date,
+      history: { id: string; type: string; actor: string; fields: string[] },
+      tx: Queryable,
+    ): Promise<{ id: string } | undefined> {
+      const { rows } = await tx.query<{ id: string }>(
+        `with erased as (
+           update leads set phone_enc = null, phone_fp = null, email_enc = null, address_enc = null, financial_enc = null,
+             person_enc = null, warnings = '[]'::jsonb, erased_at = coalesce(erased_at, $2), updated_at = $2
+           where id = $1 returning id
+         ), history as (
+           insert into lead_events (id, lead_id, type, at, actor, fields)
+           select $3, id, $4, $2, $5, $6::jsonb from erased
+         )
+         select id from erased`,
+        [id, at, history.id, history.type, history.actor, JSON.stringify(history.fields)],
+      );
+      return rows[0];
+    },
 
     /** Claims an idempotency key; returns the lead of an earlier claim when the key was taken. */
     async claimIdempotencyKey(
@@ -317,6 +328,10 @@ export function createLeadsRepository(db: Queryable, outboxCtes: LeadOutbox) {
       return { claimed: false, requestHash: rows[0].request_hash, leadId: rows[0].lead_id };
     },
   };
+}
+
+export function createLeadsRepository(db: Queryable, outboxCtes: LeadOutbox) {
+  return { ...createLeadChanges(db, outboxCtes), ...createLeadReads(db), ...createLeadUpkeep(db) };
 }
 
 export type LeadsRepository = ReturnType<typeof createLeadsRepository>;

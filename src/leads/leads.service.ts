@@ -65,57 +65,28 @@ const present = (payload: object) =>
 const pick = <T extends object>(payload: T, keys: (keyof T)[]) =>
   Object.fromEntries(keys.filter((k) => payload[k] !== undefined).map((k) => [k, payload[k]])) as Partial<T>;
 
-export function createLeadsService(deps: Deps) {
+/** A section write: what it records and changes, and when it is refused. */
+interface Section {
+  type: string;
+  /** The section's name in the lead read (and in lead.updated events). */
+  section: string;
+  fields: string[];
+  /** Refused with 409 / 4090 once the lead is verified (`keepsPhone`: unless the phone stays). */
+  frozen: 'never' | 'verified' | { keepsPhone: string[] };
+  /** Column values; personal ones sealed with the lead's stored id. */
+  set: (id: string) => LeadChanges;
+  mergeLoanInfo?: LoanInfo;
+  warnings?: { field: string; list: Warning[] };
+  reevaluate?: boolean;
+}
+
+/** A keyed fingerprint of a phone, with the current key unless another is named. */
+const fingerprintWith = (deps: Deps, phone: string, key = deps.fingerprintKeys[0]!) => fingerprintOf(key, phone);
+
+/** Create lead, with its optional prefill and Idempotency-Key. */
+function createLeadCreation(deps: Deps) {
   const { leads, sealer, clock } = deps;
-
-  interface Section {
-    type: string;
-    /** The section's name in the lead read (and in lead.updated events). */
-    section: string;
-    fields: string[];
-    /** Refused with 409 / 4090 once the lead is verified (`keepsPhone`: unless the phone stays). */
-    frozen: 'never' | 'verified' | { keepsPhone: string[] };
-    /** Column values; personal ones sealed with the lead's stored id. */
-    set: (id: string) => LeadChanges;
-    mergeLoanInfo?: LoanInfo;
-    warnings?: { field: string; list: Warning[] };
-    reevaluate?: boolean;
-  }
-
-  /**
-   * The order of every section write: the lead (404 for an unknown or another company's lead), then
-   * the checks against data, then the write. The schema was checked before either.
-   */
-  async function requireLead(actor: Actor, pathId: string): Promise<void> {
-    if (!(await leads.find(pathId.toLowerCase(), actor.companyId))) throw errors.leadNotFound();
-  }
-
-  /** A write whose fields are all optional must carry one: `{}` has nothing to save. */
-  function requireFields(payload: object, invalid: (fields: FieldError[]) => AppError = errors.invalidInput): void {
-    if (present(payload).length === 0) throw invalid([{ field: 'body', errorDetail: 'has no field to save' }]);
-  }
-
-  async function write(actor: Actor, pathId: string, section: Section): Promise<void> {
-    // The stored form of the id: a value sealed with another spelling would never decrypt again.
-    const id = pathId.toLowerCase();
-    const saved = await leads.saveSection({
-      id, companyId: actor.companyId, at: clock.now(), set: section.set(id), mergeLoanInfo: section.mergeLoanInfo,
-      warnings: section.warnings, frozen: section.frozen,
-      event: { id: newId(), type: section.type, actor: actor.consumerKey, fields: section.fields },
-      // Saving the contact info creates the card in the partner's pipeline; every other section write is an update.
-      outbox: section.type === 'CONTACT_INFO_SAVED'
-        ? { id: newId(), type: 'lead.card_created' }
-        : { id: newId(), type: 'lead.updated', sections: { [section.section]: section.fields } },
-    });
-    if (!saved) throw (await leads.find(id, actor.companyId)) ? errors.leadVerified() : errors.leadNotFound();
-    if (section.reevaluate && isVerified(saved.status)) await deps.lifecycle.reevaluate(actor, id);
-  }
-
-  const phoneFingerprint = (phone: string, key = deps.fingerprintKeys[0]!) => fingerprintOf(key, phone);
-  const phoneChanges = (leadId: string, phone: string | undefined): LeadChanges =>
-    phone === undefined ? {} : { phone_enc: sealer.seal(leadId, 'phone_enc', phone), phone_fp: phoneFingerprint(phone) };
-  const emailChanges = (leadId: string, email: string | undefined): LeadChanges =>
-    email === undefined ? {} : { email_enc: sealer.seal(leadId, 'email_enc', email.trim()) };
+  const phoneFingerprint = (phone: string) => fingerprintWith(deps, phone);
 
   async function resolveAffiliate(actor: Actor, affiliate: CreateLeadInput['affiliate']) {
     if (!affiliate?.user_id) return { userId: null, userType: affiliate?.user_type ?? null };
@@ -147,14 +118,6 @@ export function createLeadsService(deps: Deps) {
   }
 
   return {
-    /** The sections' checks against data, for a body the schema refused (every failing field in one answer). */
-    dataChecks: {
-      address: (body: Record<string, unknown>) => addressErrors(body, deps.catalogs),
-      vehicle: (body: Record<string, unknown>) => vehicleErrors(body, deps.catalogs),
-      person: (body: Record<string, unknown>) => personErrors(body, clock.now()),
-      financial: (body: Record<string, unknown>) => financialErrors(body, clock.now()),
-    },
-
     /** Create lead. With an Idempotency-Key, the same key and body within the window returns the first lead. */
     async createLead(
       actor: Actor,
@@ -194,7 +157,57 @@ export function createLeadsService(deps: Deps) {
         return { id, replayed: false };
       });
     },
+  };
+}
 
+/** What every section write shares: the lead's check, the write itself and the contact columns. */
+function createSectionWriter(deps: Deps) {
+  const { leads, sealer, clock } = deps;
+
+  /**
+   * The order of every section write: the lead (404 for an unknown or another company's lead), then
+   * the checks against data, then the write. The schema was checked before either.
+   */
+  async function requireLead(actor: Actor, pathId: string): Promise<void> {
+    if (!(await leads.find(pathId.toLowerCase(), actor.companyId))) throw errors.leadNotFound();
+  }
+
+  /** A write whose fields are all optional must carry one: `{}` has nothing to save. */
+  function requireFields(payload: object, invalid: (fields: FieldError[]) => AppError = errors.invalidInput): void {
+    if (present(payload).length === 0) throw invalid([{ field: 'body', errorDetail: 'has no field to save' }]);
+  }
+
+  async function write(actor: Actor, pathId: string, section: Section): Promise<void> {
+    // The stored form of the id: a value sealed with another spelling would never decrypt again.
+    const id = pathId.toLowerCase();
+    const saved = await leads.saveSection({
+      id, companyId: actor.companyId, at: clock.now(), set: section.set(id), mergeLoanInfo: section.mergeLoanInfo,
+      warnings: section.warnings, frozen: section.frozen,
+      event: { id: newId(), type: section.type, actor: actor.consumerKey, fields: section.fields },
+      // Saving the contact info creates the card in the partner's pipeline; every other section write is an update.
+      outbox: section.type === 'CONTACT_INFO_SAVED'
+        ? { id: newId(), type: 'lead.card_created' }
+        : { id: newId(), type: 'lead.updated', sections: { [section.section]: section.fields } },
+    });
+    if (!saved) throw (await leads.find(id, actor.companyId)) ? errors.leadVerified() : errors.leadNotFound();
+    if (section.reevaluate && isVerified(saved.status)) await deps.lifecycle.reevaluate(actor, id);
+  }
+
+  const phoneFingerprint = (phone: string, key?: Buffer) => fingerprintWith(deps, phone, key);
+  const phoneChanges = (leadId: string, phone: string | undefined): LeadChanges =>
+    phone === undefined ? {} : { phone_enc: sealer.seal(leadId, 'phone_enc', phone), phone_fp: phoneFingerprint(phone) };
+  const emailChanges = (leadId: string, email: string | undefined): LeadChanges =>
+    email === undefined ? {} : { email_enc: sealer.seal(leadId, 'email_enc', email.trim()) };
+
+  return { requireLead, requireFields, write, phoneFingerprint, phoneChanges, emailChanges };
+}
+
+/** The section writes: each locks its lead, checks it, changes only its own columns and records an event. */
+function createSectionWrites(deps: Deps) {
+  const { sealer, clock } = deps;
+  const { requireLead, requireFields, write, phoneFingerprint, phoneChanges, emailChanges } = createSectionWriter(deps);
+
+  return {
     /** Save loan info. Changing the phone of a verified lead is refused; the rest of loan info may change. */
     async saveLoanInfo(actor: Actor, leadId: string, payload: LoanInfo & { phone?: string }) {
       await requireLead(actor, leadId);
@@ -266,6 +279,21 @@ export function createLeadsService(deps: Deps) {
         warnings: { field: 'person.rfc', list: warnings },
       });
     },
+  };
+}
+
+export function createLeadsService(deps: Deps) {
+  const { clock } = deps;
+  return {
+    /** The sections' checks against data, for a body the schema refused (every failing field in one answer). */
+    dataChecks: {
+      address: (body: Record<string, unknown>) => addressErrors(body, deps.catalogs),
+      vehicle: (body: Record<string, unknown>) => vehicleErrors(body, deps.catalogs),
+      person: (body: Record<string, unknown>) => personErrors(body, clock.now()),
+      financial: (body: Record<string, unknown>) => financialErrors(body, clock.now()),
+    },
+    ...createLeadCreation(deps),
+    ...createSectionWrites(deps),
   };
 }
 

@@ -137,35 +137,37 @@ export function createLenderLeadsService(deps: Deps) {
      */
     export(origin: AuditOrigin, query: LenderLeadQuery, format: ExportFormat): AsyncGenerator<string> {
       // Checked before the first byte is sent, so a bad filter is still a 400.
-      return exportLines(origin, query, toFilter(query), format);
+      return exportLines(deps, origin, query, toFilter(query), format);
     },
   };
+}
 
-  async function* exportLines(
-    origin: AuditOrigin,
-    query: LenderLeadQuery,
-    filter: LenderLeadFilter,
-    format: ExportFormat,
-  ): AsyncGenerator<string> {
-    let rows = 0;
-    try {
-      if (format === 'csv') yield csvHeader;
-      let after: { createdAt: Date; id: string } | undefined;
-      for (;;) {
-        const batch = await deps.repository.list(filter, after, exportBatchSize);
-        if (batch.length === 0) break;
-        let chunk = '';
-        for (const row of batch) chunk += exportLine(exportRecord(deps.sealer.toLead(row)), format);
-        const last = batch[batch.length - 1];
-        after = { createdAt: last.created_at, id: last.id };
-        yield chunk;
-        // Counted once the stream has taken the chunk: a client that leaves early is audited with what it got.
-        rows += batch.length;
-        if (batch.length < exportBatchSize) break;
-      }
-    } finally {
-      await deps.audit.record(origin, { action: 'leads.export', filter: { ...givenFilter(query), format }, rows });
+/** The export's lines, batch by batch, and its audit record when it ends (see `export`). */
+async function* exportLines(
+  deps: Pick<Deps, 'repository' | 'sealer' | 'audit'>,
+  origin: AuditOrigin,
+  query: LenderLeadQuery,
+  filter: LenderLeadFilter,
+  format: ExportFormat,
+): AsyncGenerator<string> {
+  let rows = 0;
+  try {
+    if (format === 'csv') yield csvHeader;
+    let after: { createdAt: Date; id: string } | undefined;
+    for (;;) {
+      const batch = await deps.repository.list(filter, after, exportBatchSize);
+      if (batch.length === 0) break;
+      let chunk = '';
+      for (const row of batch) chunk += exportLine(exportRecord(deps.sealer.toLead(row)), format);
+      const last = batch[batch.length - 1];
+      after = { createdAt: last.created_at, id: last.id };
+      yield chunk;
+      // Counted once the stream has taken the chunk: a client that leaves early is audited with what it got.
+      rows += batch.length;
+      if (batch.length < exportBatchSize) break;
     }
+  } finally {
+    await deps.audit.record(origin, { action: 'leads.export', filter: { ...givenFilter(query), format }, rows });
   }
 }
 

@@ -45,7 +45,8 @@ interface Deps {
   sandbox?: Pick<SandboxService, 'failureFor' | 'record'>;
 }
 
-export function createVerificationService(deps: Deps) {
+/** PIN send: the throttle, the provider, then the PIN stored with the lead's move to PIN_SENT. */
+function createPinSending(deps: Deps) {
   const { leads, verification, clock } = deps;
 
   async function readLead(actor: Actor, leadId: string): Promise<Lead> {
@@ -109,12 +110,14 @@ export function createVerificationService(deps: Deps) {
         await deps.sandbox?.record({ leadId: row.id, channel, ...sent, sentAt }, tx);
       });
     },
+  };
+}
 
-    /** Forgets the lead's PIN (erasure of the lead's personal data). */
-    async erasePin(leadId: string, tx: Queryable): Promise<void> {
-      await verification.consumePin(leadId, tx);
-    },
+/** PIN confirmation: the PIN checked, the lead verified, the bureau asked, its report stored and applied. */
+function createPinConfirmation(deps: Deps) {
+  const { leads, verification, clock } = deps;
 
+  return {
     async confirmPin(
       actor: Actor,
       leadId: string,
@@ -133,6 +136,7 @@ export function createVerificationService(deps: Deps) {
       await storeReport(actor, leadId, result.value);
     },
   };
+
 
   /** Checks the PIN; a wrong try is counted (and committed) before the 400 is answered. */
   async function confirmInTransaction(
@@ -193,6 +197,17 @@ export function createVerificationService(deps: Deps) {
       await leads.recordReport(tx, context, lead, answer.report);
     });
   }
+}
+
+export function createVerificationService(deps: Deps) {
+  return {
+    ...createPinSending(deps),
+    /** Forgets the lead's PIN (erasure of the lead's personal data). */
+    async erasePin(leadId: string, tx: Queryable): Promise<void> {
+      await deps.verification.consumePin(leadId, tx);
+    },
+    ...createPinConfirmation(deps),
+  };
 }
 
 export type VerificationService = ReturnType<typeof createVerificationService>;

@@ -60,7 +60,8 @@ export type EndpointChanges = Partial<Pick<EndpointRow, 'url' | 'event_types' | 
 
 const ownerIs = (n: number) => `company_id is not distinct from $${n}::uuid`;
 
-export function createWebhooksRepository(db: Db) {
+/** The endpoints, each the partner's (or the lender's, owner null). */
+function createEndpointStatements(db: Db) {
   return {
     async insertEndpoint(row: Omit<EndpointRow, 'previous_secret_enc' | 'previous_secret_until' | 'failing_since'>): Promise<void> {
       await db.query(
@@ -125,7 +126,12 @@ export function createWebhooksRepository(db: Db) {
       );
       return rowCount === 1;
     },
+  };
+}
 
+/** The deliveries as their endpoint's owner sees them: a test delivery, the list, a manual retry. */
+function createOwnerDeliveryStatements(db: Db) {
+  return {
     /** A `webhook.test` event and its one delivery, to this endpoint only. */
     async insertTestDelivery(t: {
       eventId: string; deliveryId: string; endpointId: string; companyId: string | null; at: Date; data: object;
@@ -169,7 +175,12 @@ export function createWebhooksRepository(db: Db) {
       );
       return rowCount === 1;
     },
+  };
+}
 
+/** What the delivery worker and its metrics do with deliveries: claim, record, give back, count. */
+function createWorkerStatements(db: Db) {
+  return {
     /**
      * Leases up to `limit` due deliveries of enabled endpoints until `leaseUntil`, at most `perEndpoint`
      * of an endpoint less those of it this instance has in flight (`busy`). A delivery waits while an
@@ -263,6 +274,10 @@ export function createWebhooksRepository(db: Db) {
       };
     },
   };
+}
+
+export function createWebhooksRepository(db: Db) {
+  return { ...createEndpointStatements(db), ...createOwnerDeliveryStatements(db), ...createWorkerStatements(db) };
 }
 
 export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;
