@@ -23,7 +23,7 @@ import { createLeadSealer } from './leads/lead-record.ts';
 import { createLeadsRepository } from './leads/leads.repository.ts';
 import { createLeadsService } from './leads/leads.service.ts';
 import { createLeadQueries } from './leads/lead-queries.ts';
-import { createLeadLifecycle } from './leads/index.ts';
+import { createLeadLifecycle, createLenderLeadQueries } from './leads/index.ts';
 import { hkdfSync } from 'node:crypto';
 import pino from 'pino';
 import type { EmailMessage, SmsMessage } from './providers/ports.ts';
@@ -42,7 +42,6 @@ import { createOperatorsService } from './operators/operators.service.ts';
 import { createConsents } from './consent/index.ts';
 import { createAuditRepository } from './audit/audit.repository.ts';
 import { createAuditService } from './audit/audit.service.ts';
-import { createLenderLeadsRepository } from './lender/lender-leads.repository.ts';
 import { createLenderLeadsService } from './lender/lender-leads.service.ts';
 import { createPersonalDataErasure } from './lender/personal-data-erasure.ts';
 import {
@@ -241,12 +240,12 @@ export async function createContainer(givenOptions: ContainerOptions) {
   // The operator console's sessions and sign-in (docs/console.md); sign-in attempts share the rate limits.
   const consoleSessions = createConsoleSessions({ repository: createConsoleSessionsRepository(db), clock });
   const consoleSignIn = createConsoleSignIn({ operators: operatorsRepository, limiter });
-  const lenderLeadsRepository = createLenderLeadsRepository(db);
+  const lenderLeadQueries = createLenderLeadQueries(db);
   const lenderLeads = createLenderLeadsService({
-    db, repository: lenderLeadsRepository, leads: leadLifecycle, reports: bureau, consents, audit, sealer, outcomes,
+    db, queries: lenderLeadQueries, leads: leadLifecycle, reports: bureau, consents, audit, sealer, outcomes,
   });
   const erasure = createPersonalDataErasure({
-    db, repository: lenderLeadsRepository, leads: leadLifecycle, pins: verification, reports: bureau, sandbox, outcomes,
+    db, queries: lenderLeadQueries, leads: leadLifecycle, pins: verification, reports: bureau, sandbox, outcomes,
     audit, clock, retentionDays: config.piiRetentionDays,
   });
   let retentionTimer: NodeJS.Timeout | undefined;

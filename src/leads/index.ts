@@ -9,4 +9,7 @@ export {
   createLeadLifecycle, toPrequalificationInput, type LeadLifecycle, type Prequalify, type TransitionContext,
 } from './lead-lifecycle.ts';
 export type { LeadOutbox, LeadRow } from './leads.repository.ts';
+export {
+  createLenderLeadQueries, type ErasableRow, type LenderLeadFilter, type LenderLeadQueries, type StatusCount,
+} from './lender-lead-queries.ts';
 export { verifiedStatuses } from './lead-status.ts';

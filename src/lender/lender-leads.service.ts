@@ -8,7 +8,7 @@ import { errors } from '../http/app-error.ts';
 import type { Bureau, BureauReport } from '../bureau/index.ts';
 import {
   decodeCursor, encodeCursor, leadSummaryView, leadView, parseDate, toPrequalificationInput, type Lead,
-  type LeadLifecycle, type LeadSealer, type LeadStatus,
+  type LeadLifecycle, type LeadSealer, type LeadStatus, type ErasableRow, type LenderLeadFilter, type LenderLeadQueries,
 } from '../leads/index.ts';
 import { ruleInputs } from '../prequalification/index.ts';
 import type { Consents } from '../consent/index.ts';
@@ -16,7 +16,6 @@ import type { AuditOrigin, AuditService } from '../audit/audit.service.ts';
 import type { OutcomesService, OutcomeStatus } from '../outcomes/index.ts';
 import { bureauSummary } from './bureau-summary.ts';
 import { csvHeader, exportLine, exportRecord, type ExportFormat } from './lead-export.ts';
-import type { ErasableRow, LenderLeadFilter, LenderLeadsRepository } from './lender-leads.repository.ts';
 
 export interface LenderLeadQuery {
   companyId?: string;
@@ -30,7 +29,8 @@ export interface LenderLeadQuery {
 
 interface Deps {
   db: Pick<Db, 'transaction'>;
-  repository: LenderLeadsRepository;
+  /** Every company's leads, read through the leads module. */
+  queries: LenderLeadQueries;
   leads: Pick<LeadLifecycle, 'events'>;
   reports: Pick<Bureau, 'reportOf'>;
   consents: Pick<Consents, 'of'>;
@@ -80,7 +80,7 @@ export function createLenderLeadsService(deps: Deps) {
   return {
     async list(query: LenderLeadQuery & { limit?: number; cursor?: string }) {
       const limit = query.limit ?? 20;
-      const rows = await deps.repository.list(
+      const rows = await deps.queries.list(
         toFilter(query),
         query.cursor ? decodeCursor(query.cursor) : undefined,
         limit + 1,
@@ -95,11 +95,11 @@ export function createLenderLeadsService(deps: Deps) {
 
     /** Leads per status for the same filter (the status itself ignored). Not audited: no personal data. */
     async statusCounts(query: LenderLeadQuery) {
-      return deps.repository.countByStatus({ ...toFilter(query), status: undefined });
+      return deps.queries.countByStatus({ ...toFilter(query), status: undefined });
     },
 
     async read(origin: AuditOrigin, leadId: string) {
-      const row = await deps.repository.find(leadId.toLowerCase());
+      const row = await deps.queries.find(leadId.toLowerCase());
       if (!row) throw errors.leadNotFound();
       const lead = deps.sealer.toLead(row);
       const [bureau, consent, events, outcome] = await Promise.all([
@@ -144,7 +144,7 @@ export function createLenderLeadsService(deps: Deps) {
 
 /** The export's lines, batch by batch, and its audit record when it ends (see `export`). */
 async function* exportLines(
-  deps: Pick<Deps, 'repository' | 'sealer' | 'audit'>,
+  deps: Pick<Deps, 'queries' | 'sealer' | 'audit'>,
   origin: AuditOrigin,
   query: LenderLeadQuery,
   filter: LenderLeadFilter,
@@ -155,7 +155,7 @@ async function* exportLines(
     if (format === 'csv') yield csvHeader;
     let after: { createdAt: Date; id: string } | undefined;
     for (;;) {
-      const batch = await deps.repository.list(filter, after, exportBatchSize);
+      const batch = await deps.queries.list(filter, after, exportBatchSize);
       if (batch.length === 0) break;
       let chunk = '';
       for (const row of batch) chunk += exportLine(exportRecord(deps.sealer.toLead(row)), format);

@@ -7,14 +7,14 @@
 import type { Db, Queryable } from '../db/database.ts';
 import { errors } from '../http/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { LeadLifecycle } from '../leads/index.ts';
+import type { LeadLifecycle, LenderLeadQueries } from '../leads/index.ts';
 import type { AuditOrigin, AuditService } from '../audit/audit.service.ts';
 import type { Bureau } from '../bureau/index.ts';
-import type { LenderLeadsRepository } from './lender-leads.repository.ts';
 
 interface Deps {
   db: Pick<Db, 'transaction'>;
-  repository: Pick<LenderLeadsRepository, 'unchangedSince'>;
+  /** The leads the retention policy is due to erase (the leads module's read). */
+  queries: Pick<LenderLeadQueries, 'unchangedSince'>;
   /** Each owner erases its own rows: the lead's sealed sections (with the history entry), its PIN, its report. */
   leads: Pick<LeadLifecycle, 'erasePersonalData'>;
   pins: { erasePin(leadId: string, tx: Queryable): Promise<void> };
@@ -59,10 +59,10 @@ export function createPersonalDataErasure(deps: Deps) {
       const cutoff = new Date(deps.clock.now().getTime() - deps.retentionDays * dayMs);
       const leadIds: string[] = [];
       if (options.dryRun) {
-        leadIds.push(...(await deps.repository.unchangedSince(cutoff, 10_000)));
+        leadIds.push(...(await deps.queries.unchangedSince(cutoff, 10_000)));
       } else {
         for (;;) {
-          const batch = await deps.repository.unchangedSince(cutoff, purgeBatch);
+          const batch = await deps.queries.unchangedSince(cutoff, purgeBatch);
           for (const id of batch) if (await erase(options.origin ?? retentionOperator, id)) leadIds.push(id);
           if (batch.length < purgeBatch) break;
         }

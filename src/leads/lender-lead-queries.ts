@@ -1,9 +1,12 @@
 /**
- * SQL of the lender's side of leads: every company's leads, read in pages or batches. Reads only; the
- * leads module writes the table (erasure goes through it).
+ * The lender's reads of leads: every company's leads, read in pages or batches, counted by status, and
+ * those the retention policy is due to erase. Reads only, for src/lender.
  */
 import type { Queryable } from '../db/database.ts';
-import type { LeadRow, LeadStatus } from '../leads/index.ts';
+import type { LeadStatus } from './lead-status.ts';
+import type { LeadRow } from './leads.repository.ts';
+// The lists filter and show leads by their current outcome: a read of lead_outcomes inside this
+// statement (a subquery), through the SQL the outcomes module gives.
 import { outcomeSql, type OutcomeStatus } from '../outcomes/index.ts';
 
 export interface LenderLeadFilter {
@@ -41,7 +44,7 @@ function conditions(filter: LenderLeadFilter): { where: string[]; params: unknow
   return { where, params };
 }
 
-export function createLenderLeadsRepository(db: Queryable) {
+export function createLenderLeadQueries(db: Queryable) {
   return {
     /** Newest first, after the (created_at, id) of the previous page or batch. */
     async list(
@@ -89,4 +92,4 @@ export function createLenderLeadsRepository(db: Queryable) {
   };
 }
 
-export type LenderLeadsRepository = ReturnType<typeof createLenderLeadsRepository>;
+export type LenderLeadQueries = ReturnType<typeof createLenderLeadQueries>;
