@@ -1,7 +1,8 @@
 /**
- * SQL for webhook endpoints and deliveries. Events and their first deliveries are written by the
- * leads module with the change itself (src/leads/lead-outbox.ts); this module reads them, tries
- * them and records every attempt. `owner` is a company id, or null for the lender's endpoints.
+ * SQL for webhook endpoints and deliveries. Events and their first deliveries are written in the
+ * statement of the lead change itself, by the CTEs of outbox.ts that the leads and outcomes modules
+ * are handed; this module reads them, tries them and records every attempt. `owner` is a company
+ * id, or null for the lender's endpoints.
  */
 import type { Db, Queryable } from '../db/database.ts';
 
