@@ -11,7 +11,7 @@
  */
 import type { Container } from '../src/composition.ts';
 import { createTestDatabase } from '../test/test-database.ts';
-import { createFunnelRepository } from '../src/outcomes/index.ts';
+import { createFunnelRepository } from '../src/outcomes/funnel.repository.ts';
 import { verifiedStatuses } from '../src/leads/index.ts';
 import { benchAdminToken, benchConfig, containerFor, listen } from './service.ts';
 

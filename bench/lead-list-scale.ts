@@ -14,7 +14,7 @@
  */
 import autocannon from 'autocannon';
 import type { Queryable } from '../src/db/database.ts';
-import { createLenderLeadsRepository } from '../src/lender/lender-leads.repository.ts';
+import { createLenderLeadQueries } from '../src/leads/index.ts';
 import { newId } from '../src/shared/ids.ts';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.ts';
 import { runConstantRateInWorker } from './constant-rate.ts';
@@ -121,7 +121,7 @@ export async function leadListScale(): Promise<void> {
     const companyId = (await container.auth.authenticate(headers.authorization)).companyId;
     const stored = (await container.leadsRepository.find(id, companyId))!;
     const { verification: _v, prequalification: _p, ...template } = stored;
-    const lender = createLenderLeadsRepository(database.db);
+    const lender = createLenderLeadQueries(database.db);
     console.log(`\nlead lists of one company on PostgreSQL, limit=20: autocannon 5 connections for 3 s (saturation),`);
     console.log(`then a constant rate for ${fixedSeconds} s each from a worker thread (latency from the scheduled send); p50 / p99 in ms;`);
     console.log(`µs/req: CPU of the service's thread per request at ${fixedRates.at(-1)} req/s (the page's own cost, whatever the load);`);

@@ -23,29 +23,32 @@ import { createLeadSealer } from './leads/lead-record.ts';
 import { createLeadsRepository } from './leads/leads.repository.ts';
 import { createLeadsService } from './leads/leads.service.ts';
 import { createLeadQueries } from './leads/lead-queries.ts';
+import { createLeadLifecycle, createLenderLeadQueries } from './leads/index.ts';
 import { hkdfSync } from 'node:crypto';
 import pino from 'pino';
 import type { EmailMessage, SmsMessage } from './providers/ports.ts';
 import type { ProviderLogger } from './providers/logger-port.ts';
 import { createProviders } from './providers/providers.ts';
 import { createBureau } from './bureau/index.ts';
-import { loadPrequalificationConfig, type PrequalificationConfig } from './prequalification/rules-config.ts';
-import { createPrequalificationService } from './prequalification/prequalification.service.ts';
+import { evaluatePrequalification, loadPrequalificationConfig, type PrequalificationConfig } from './prequalification/index.ts';
 import { createVerificationRepository } from './verification/verification.repository.ts';
-import { createVerificationService } from './verification/verification.service.ts';
-import { instrumentVerification } from './verification/verification-metrics.ts';
+import { createVerificationService, instrumentVerification } from './verification/index.ts';
 import { withCallContext } from './providers/call-context.ts';
 import { createServiceMetrics } from './operations/service-metrics.ts';
-import { createSandboxMessagesRepository, createSandboxService } from './sandbox/index.ts';
+import { createSandboxService } from './sandbox/index.ts';
+import { createSandboxMessagesRepository } from './sandbox/sandbox-messages.repository.ts';
 import { createOperatorsRepository } from './operators/operators.repository.ts';
 import { createOperatorsService } from './operators/operators.service.ts';
-import { createConsentRepository } from './consent/consent.repository.ts';
+import { createConsents } from './consent/index.ts';
 import { createAuditRepository } from './audit/audit.repository.ts';
 import { createAuditService } from './audit/audit.service.ts';
-import { createLenderLeadsRepository } from './lender/lender-leads.repository.ts';
 import { createLenderLeadsService } from './lender/lender-leads.service.ts';
 import { createPersonalDataErasure } from './lender/personal-data-erasure.ts';
-import { createDeliveryWorker, createUrlPolicy, createWebhookSender, createWebhooksRepository, createWebhooksService, type Resolver, webhookEncryptedColumns } from './webhooks/index.ts';
+import {
+  createDeliveryWorker, createUrlPolicy, createWebhookSender, createWebhooksService, outboxCtes, type Resolver,
+  webhookEncryptedColumns,
+} from './webhooks/index.ts';
+import { createWebhooksRepository } from './webhooks/webhooks.repository.ts';
 import { createWebhookMetrics } from './webhooks/webhook-metrics.ts';
 import { createSealedValues } from './db/sealed-values.ts';
 import { createKeysService } from './keys/index.ts';
@@ -56,10 +59,10 @@ import { createConsoleSessionsRepository } from './console/console-sessions.repo
 import { createConsoleSessions } from './console/console-sessions.ts';
 import { createConsoleSignIn } from './console/console-sign-in.ts';
 import type { Tracing } from './tracing/index.ts';
-import { isVerified, outboxCtes, parseDate, verifiedStatuses } from './leads/index.ts';
-import {
-  createFunnelRepository, createFunnelService, createOutcomesRepository, createOutcomesService, outcomeEncryptedColumns,
-} from './outcomes/index.ts';
+import { isVerified, parseDate, verifiedStatuses } from './leads/index.ts';
+import { createFunnelService, createOutcomesService, outcomeEncryptedColumns } from './outcomes/index.ts';
+import { createOutcomesRepository } from './outcomes/outcomes.repository.ts';
+import { createFunnelRepository } from './outcomes/funnel.repository.ts';
 import { createBackupService } from './backup/index.ts';
 
 export interface ContainerOptions {
@@ -153,7 +156,8 @@ export async function createContainer(givenOptions: ContainerOptions) {
   const catalogStore = options.catalogStore ?? createCatalogStore();
   let catalogRefresh: NodeJS.Timeout | undefined;
 
-  const leadsRepository = createLeadsRepository(db);
+  // The webhooks module owns the outbox tables; lead changes join its CTEs to their own statement.
+  const leadsRepository = createLeadsRepository(db, outboxCtes);
   const encryption = createFieldEncryption(options.encryptionKey, config.dataEncryptionPreviousKeys);
   // Keys derived from the data encryption keys, current first: the first writes, every one still matches
   // what was written before a rotation (PIN hashes, fingerprints of phones and idempotent requests).
@@ -175,26 +179,26 @@ export async function createContainer(givenOptions: ContainerOptions) {
   });
   metrics.observeCircuits(providers.outbound.state);
   const bureau = createBureau(config, { db, encryption, outbound: providers.outbound, clock, logger: providerLogger });
-  const prequalification = createPrequalificationService({
+  const prequalificationConfig = options.prequalificationConfig ?? loadPrequalificationConfig();
+  // Reads, moves and erasure of leads for the other modules; pre-qualification applied with the pure evaluator.
+  const leadLifecycle = createLeadLifecycle({
     db,
-    leads: leadsRepository,
-    reports: bureau,
+    repository: leadsRepository,
     sealer,
-    config: options.prequalificationConfig ?? loadPrequalificationConfig(),
+    reports: bureau,
+    prequalify: (input, now) => evaluatePrequalification(input, prequalificationConfig, now),
     clock,
   });
   // Only the sandbox environment has magic recipients and readable PIN messages (docs/sandbox.md).
   const sandboxMessages = config.environment === 'sandbox' ? createSandboxMessagesRepository(db) : undefined;
   const sandbox = sandboxMessages
-    ? createSandboxService({ messages: sandboxMessages, leads: leadsRepository, encryption })
+    ? createSandboxService({ messages: sandboxMessages, leads: leadLifecycle, encryption })
     : undefined;
-  const consents = createConsentRepository(db);
+  const consents = createConsents(db);
   const verificationService = createVerificationService({
     db,
-    leads: leadsRepository,
+    leads: leadLifecycle,
     verification: verificationRepository,
-    sealer,
-    prequalification,
     consents,
     providers,
     bureau,
@@ -212,7 +216,7 @@ export async function createContainer(givenOptions: ContainerOptions) {
     sealer,
     catalogs: catalogStore.lookup,
     clock,
-    onVerifiedLeadChanged: (actor, leadId) => prequalification.reevaluate(actor, leadId),
+    lifecycle: leadLifecycle,
     fingerprintKeys: derived('fingerprints'),
   });
   const audit = createAuditService({ repository: createAuditRepository(db), clock });
@@ -236,13 +240,13 @@ export async function createContainer(givenOptions: ContainerOptions) {
   // The operator console's sessions and sign-in (docs/console.md); sign-in attempts share the rate limits.
   const consoleSessions = createConsoleSessions({ repository: createConsoleSessionsRepository(db), clock });
   const consoleSignIn = createConsoleSignIn({ operators: operatorsRepository, limiter });
-  const lenderLeadsRepository = createLenderLeadsRepository(db);
+  const lenderLeadQueries = createLenderLeadQueries(db);
   const lenderLeads = createLenderLeadsService({
-    db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureau, consents, audit, sealer, outcomes,
+    db, queries: lenderLeadQueries, leads: leadLifecycle, reports: bureau, consents, audit, sealer, outcomes,
   });
   const erasure = createPersonalDataErasure({
-    db, repository: lenderLeadsRepository, leads: leadsRepository, reports: bureau, sandboxMessages, outcomes, audit,
-    clock, retentionDays: config.piiRetentionDays,
+    db, queries: lenderLeadQueries, leads: leadLifecycle, pins: verification, reports: bureau, sandbox, outcomes,
+    audit, clock, retentionDays: config.piiRetentionDays,
   });
   let retentionTimer: NodeJS.Timeout | undefined;
   // The purge running now, if any: closing waits for it rather than pulling the database from under it.

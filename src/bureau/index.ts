@@ -1,12 +1,12 @@
 /**
- * The credit bureau module's face. Verification asks it for a lead's report and stores the answer;
- * pre-qualification reads the stored report. Behind it: the adapter BUREAU_PROVIDER chooses
- * (sandbox, the `http` gateway contract of docs/bureau-http-contract.md, or Círculo de Crédito as in
- * docs/bureau-circulo.md) and the encrypted report store. Calls go through the shared outbound layer
+ * The credit bureau module's face. Verification asks it about a lead's subject (the person and address
+ * it builds) and stores the answer; the leads module reads the stored report to pre-qualify. Behind
+ * it: the adapter BUREAU_PROVIDER chooses (sandbox, the `http` gateway contract of
+ * docs/bureau-http-contract.md, or Círculo de Crédito as in docs/bureau-circulo.md) and the encrypted
+ * report store. Calls go through the shared outbound layer
  * (time limit, circuit breaker); its failures become 412 / 603XXX in src/providers/outbound.ts.
  */
 import type { Queryable } from '../db/database.ts';
-import type { Lead } from '../leads/index.ts';
 import type { ProviderLogger } from '../providers/logger-port.ts';
 import type { Outbound } from '../providers/outbound.ts';
 import type { ProviderResult } from '../providers/ports.ts';
@@ -15,10 +15,9 @@ import type { FieldEncryption } from '../shared/field-encryption.ts';
 import type { CirculoSettings } from '../config/circulo-settings.ts';
 import { createCirculoBureau } from './circulo-bureau.ts';
 import { createHttpBureau } from './http-bureau.ts';
-import type { BureauAnswer, BureauProvider, BureauReport } from './report.ts';
+import type { BureauAnswer, BureauProvider, BureauReport, BureauSubject } from './report.ts';
 import { createReportStore } from './report-store.ts';
 import { createSandboxBureau } from './sandbox-bureau.ts';
-import { subjectOf } from './subject.ts';
 
 export { reportEncryptedColumns } from './report-store.ts';
 export type { BureauAccount, BureauAnswer, BureauInquiry, BureauProvider, BureauReport, BureauSubject } from './report.ts';
@@ -40,8 +39,8 @@ export interface BureauDeps {
 
 export interface Bureau {
   readonly name: string;
-  /** One query for the lead, within the provider time limit and behind the bureau's circuit. */
-  query(lead: Lead): Promise<ProviderResult<BureauAnswer>>;
+  /** One query about the subject (the caller builds it), within the provider time limit, behind the circuit. */
+  query(subject: BureauSubject): Promise<ProviderResult<BureauAnswer>>;
   /** Stores the answer encrypted with the lead, replacing an earlier one. */
   save(leadId: string, answer: BureauAnswer, receivedAt: Date, tx?: Queryable): Promise<void>;
   reportOf(leadId: string, tx?: Queryable): Promise<BureauReport | undefined>;
@@ -73,9 +72,7 @@ export function createBureau(
   deps.logger.info({ bureauProvider: provider.name }, 'bureau ready');
   return {
     name: provider.name,
-    async query(lead) {
-      const subject = subjectOf(lead);
-      if (!subject) return { ok: false, kind: 'rejected', detail: 'the lead has no person or address' };
+    async query(subject) {
       return deps.outbound.call('bureau', (signal) => provider.query(subject, signal));
     },
     save: store.save,

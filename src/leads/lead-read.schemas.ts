@@ -3,15 +3,15 @@ import { Type, type TSchema } from 'typebox';
 import { leadStatuses } from './lead-status.ts';
 import { businessLines, employmentTypes, jobTitles, purchaseIntentions } from './leads.schemas.ts';
 import { RFC_CHECK_DIGIT_MISMATCH } from './rfc.ts';
-import { REASON_CODES } from '../prequalification/rules/rule.ts';
-import { MISSING_DATA } from '../prequalification/evaluate.ts';
+// Reason codes live with the decision; pre-qualification imports nothing of leads.
+import { DECISIONS, MISSING_DATA, REASON_CODES } from '../prequalification/index.ts';
 import { dateFilter } from '../http/date-filter.schema.ts';
 import { OUTCOME_STATUSES, PartnerOutcomeSchema } from '../outcomes/index.ts';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const idName = Type.Object({ id: Type.String(), name: Type.String() });
 const status = Type.Enum(leadStatuses);
-const decision = Type.Enum(['PREQUALIFIED', 'NOT_PREQUALIFIED', 'INCOMPLETE'] as const);
+const decision = Type.Enum(DECISIONS);
 /** What a lead's history records, in the order a lead usually meets them. */
 export const leadEventTypes = [
   'LEAD_CREATED', 'LOAN_INFO_SAVED', 'CONTACT_INFO_SAVED', 'CONTACT_UPDATED', 'ADDRESS_SAVED', 'VEHICLE_SAVED', 'FINANCIAL_SAVED',

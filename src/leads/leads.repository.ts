@@ -1,8 +1,28 @@
 /** SQL for leads, their events and idempotency keys. Every method takes an optional transaction. */
 import type { Queryable } from '../db/database.ts';
 import { sql as statusSql, type LeadStatus } from './lead-status.ts';
-import { outboxCtes, type OutboxEvent } from './lead-outbox.ts';
+// The company's list filters and shows leads by their current outcome: a read of lead_outcomes inside
+// the list's statement (a subquery), through the SQL the outcomes module gives.
 import { outcomeSql, type OutcomeStatus } from '../outcomes/index.ts';
+
+/** The webhook event a change of a lead writes (docs/webhooks.md); its payload carries no personal data. */
+export interface OutboxEvent {
+  id: string;
+  type: 'lead.created' | 'lead.card_created' | 'lead.updated' | 'lead.pin_sent' | 'lead.verified' | 'lead.prequalification_decided';
+  /** Names of the sections and fields changed (lead.updated only). */
+  sections?: Record<string, string[]>;
+  /** lead.prequalification_decided only. */
+  decision?: string;
+  reasons?: string[];
+}
+
+/**
+ * The CTEs that write `event` for each row of `source` (a CTE returning the lead's id, company_id,
+ * external_auto_id and status after the change) in the change's own statement. The webhooks module
+ * owns those tables and offers this through the composition root; `p` adds a parameter and returns
+ * its placeholder, `at` is the placeholder of the change's time.
+ */
+export type LeadOutbox = (source: string, event: OutboxEvent, at: string, p: (value: unknown) => string) => string;
 
 export interface LeadRow {
   id: string;
@@ -63,18 +83,21 @@ export interface SectionWrite {
    */
   frozen: 'never' | 'verified' | { keepsPhone: string[] };
   event: { id: string; type: string; actor: string; fields: string[] };
-  /** The webhook event of the change (lead-outbox.ts). */
+  /** The webhook event of the change. */
   outbox: OutboxEvent;
 }
 
-/** A move of a verified-path status (PIN sent, verified, pre-qualified), its history entry and its event. */
+/**
+ * A move on a lead's verified path (PIN sent, verified, bureau report received, pre-qualified): its
+ * columns, its history entry and, when partners hear of it, its webhook event.
+ */
 export interface Transition {
   id: string;
   companyId: string;
   at: Date;
   set: LeadChanges;
   history: { id: string; type: string; actor: string; fields: string[] };
-  outbox: OutboxEvent;
+  outbox?: OutboxEvent;
 }
 
 export interface LeadFilter {
@@ -99,7 +122,8 @@ function setClauses(changes: LeadChanges, p: (value: unknown) => string): string
     .map((column) => `${column} = ${writable[column] ? `${p(toJson(changes[column]))}::jsonb` : p(changes[column])}`);
 }
 
-export function createLeadsRepository(db: Queryable) {
+/** The writes that change a lead with its history entry and its webhook event, each in one statement. */
+function createLeadChanges(db: Queryable, outboxCtes: LeadOutbox) {
   return {
     /** The new lead, its history entry and its webhook event, in one statement. */
     async insert(row: NewLead, event: LeadEvent, outbox: OutboxEvent, tx: Queryable = db): Promise<void> {
@@ -138,40 +162,11 @@ export function createLeadsRepository(db: Queryable) {
          ), history as (
            insert into lead_events (id, lead_id, type, at, actor, fields)
            select ${p(change.history.id)}, id, ${p(change.history.type)}, $3, ${p(change.history.actor)}, ${p(JSON.stringify(change.history.fields))}::jsonb from updated
-         ), ${outboxCtes('updated', change.outbox, '$3', p)}
+         )${change.outbox ? `, ${outboxCtes('updated', change.outbox, '$3', p)}` : ''}
          select id from updated`,
         params,
       );
       return rows.length === 1;
-    },
-
-    /** The lead of that company, locked until the transaction ends (writes to one lead queue up). */
-    async lock(id: string, companyId: string, tx: Queryable): Promise<LeadRow | undefined> {
-      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 and company_id = $2 for update', [id, companyId]);
-      return rows[0];
-    },
-
-    /** Any company's lead, locked until the transaction ends (the lender's outcome of it). */
-    async lockById(id: string, tx: Queryable): Promise<LeadRow | undefined> {
-      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 for update', [id]);
-      return rows[0];
-    },
-
-    async find(id: string, companyId: string, tx: Queryable = db): Promise<LeadRow | undefined> {
-      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 and company_id = $2', [id, companyId]);
-      return rows[0];
-    },
-
-    async update(id: string, changes: LeadChanges, updatedAt: Date, tx: Queryable = db): Promise<void> {
-      const sets: string[] = [];
-      const params: unknown[] = [id, updatedAt];
-      for (const column of columns) {
-        if (!(column in changes)) continue;
-        const value = changes[column];
-        params.push(writable[column] ? toJson(value) : value);
-        sets.push(`${column} = $${params.length}${writable[column] ? '::jsonb' : ''}`);
-      }
-      await tx.query(`update leads set ${[...sets, 'updated_at = $2'].join(', ')} where id = $1`, params);
     },
 
     /**
@@ -205,11 +200,27 @@ export function createLeadsRepository(db: Queryable) {
       );
       return rows[0];
     },
+  };
+}
 
-    async insertEvent(event: LeadEvent, tx: Queryable = db): Promise<void> {
-      await tx.query('insert into lead_events (id, lead_id, type, at, actor, fields) values ($1,$2,$3,$4,$5,$6::jsonb)', [
-        event.id, event.leadId, event.type, event.at, event.actor, JSON.stringify(event.fields),
-      ]);
+/** Reads of leads and their history, and the row locks that order writes to one lead. */
+function createLeadReads(db: Queryable) {
+  return {
+    /** The lead of that company, locked until the transaction ends (writes to one lead queue up). */
+    async lock(id: string, companyId: string, tx: Queryable): Promise<LeadRow | undefined> {
+      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 and company_id = $2 for update', [id, companyId]);
+      return rows[0];
+    },
+
+    /** Any company's lead, locked until the transaction ends (the lender's outcome of it). */
+    async lockById(id: string, tx: Queryable): Promise<LeadRow | undefined> {
+      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 for update', [id]);
+      return rows[0];
+    },
+
+    async find(id: string, companyId: string, tx: Queryable = db): Promise<LeadRow | undefined> {
+      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 and company_id = $2', [id, companyId]);
+      return rows[0];
     },
 
     async events(leadId: string, tx: Queryable = db): Promise<LeadEvent[]> {
@@ -254,6 +265,49 @@ export function createLeadsRepository(db: Queryable) {
       );
       return rows;
     },
+  };
+}
+
+/** Writes without a webhook event: a plain update, the erasure of personal data, idempotency keys. */
+function createLeadUpkeep(db: Queryable) {
+  return {
+    async update(id: string, changes: LeadChanges, updatedAt: Date, tx: Queryable = db): Promise<void> {
+      const sets: string[] = [];
+      const params: unknown[] = [id, updatedAt];
+      for (const column of columns) {
+        if (!(column in changes)) continue;
+        const value = changes[column];
+        params.push(writable[column] ? toJson(value) : value);
+        sets.push(`${column} = $${params.length}${writable[column] ? '::jsonb' : ''}`);
+      }
+      await tx.query(`update leads set ${[...sets, 'updated_at = $2'].join(', ')} where id = $1`, params);
+    },
+
+    /**
+     * Clears every sealed section, the phone's fingerprint and the warnings about those sections, and
+     * writes the history entry, in one statement; the lead keeps its status, decision, reasons, loan
+     * info, vehicle and events. Undefined for an unknown lead.
+     */
+    async erasePersonalData(
+      id: string,
+      at: Date,
+      history: { id: string; type: string; actor: string; fields: string[] },
+      tx: Queryable,
+    ): Promise<{ id: string } | undefined> {
+      const { rows } = await tx.query<{ id: string }>(
+        `with erased as (
+           update leads set phone_enc = null, phone_fp = null, email_enc = null, address_enc = null, financial_enc = null,
+             person_enc = null, warnings = '[]'::jsonb, erased_at = coalesce(erased_at, $2), updated_at = $2
+           where id = $1 returning id
+         ), history as (
+           insert into lead_events (id, lead_id, type, at, actor, fields)
+           select $3, id, $4, $2, $5, $6::jsonb from erased
+         )
+         select id from erased`,
+        [id, at, history.id, history.type, history.actor, JSON.stringify(history.fields)],
+      );
+      return rows[0];
+    },
 
     /** Claims an idempotency key; returns the lead of an earlier claim when the key was taken. */
     async claimIdempotencyKey(
@@ -276,6 +330,10 @@ export function createLeadsRepository(db: Queryable) {
       return { claimed: false, requestHash: rows[0].request_hash, leadId: rows[0].lead_id };
     },
   };
+}
+
+export function createLeadsRepository(db: Queryable, outboxCtes: LeadOutbox) {
+  return { ...createLeadChanges(db, outboxCtes), ...createLeadReads(db), ...createLeadUpkeep(db) };
 }
 
 export type LeadsRepository = ReturnType<typeof createLeadsRepository>;

@@ -1,4 +1,4 @@
-/** Lead operations 5–12 of the spec, plus read, list and history. Handlers stay thin. */
+/** Lead creation and the section writes, plus read, list and history. Handlers stay thin. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errors } from '../http/app-error.ts';

@@ -1,5 +1,5 @@
 /**
- * Lead creation and the section writes (ops 5–12). Input is checked before any transaction; each
+ * Lead creation and the section writes. Input is checked before any transaction; each
  * write locks its lead, checks tenancy and status, changes only its own columns and records an
  * event, so concurrent writes to different sections never lose one another.
  */
@@ -11,16 +11,14 @@ import { newId } from '../shared/ids.ts';
 import type { CatalogLookup } from '../catalogs/catalog-lookup.ts';
 import type { CompaniesRepository } from '../companies/companies.repository.ts';
 import { isVerified } from './lead-status.ts';
+import type { Actor } from './actor.ts';
+import type { LeadLifecycle } from './lead-lifecycle.ts';
 import type { LeadChanges, LeadsRepository, NewLead } from './leads.repository.ts';
 import { phoneFingerprint as fingerprintOf, type LeadSealer, type LoanInfo } from './lead-record.ts';
 import {
   checkAddress, checkFinancial, checkPerson, checkVehicle, type Financial, type Person, type Warning,
 } from './lead-sections.ts';
 
-export interface Actor {
-  companyId: string;
-  consumerKey: string;
-}
 
 interface Deps {
   db: Pick<Db, 'transaction'>;
@@ -29,8 +27,8 @@ interface Deps {
   sealer: LeadSealer;
   catalogs: CatalogLookup;
   clock: Clock;
-  /** Verified leads are re-evaluated when loan info, vehicle or financial data change. */
-  onVerifiedLeadChanged: (actor: Actor, leadId: string) => Promise<void>;
+  /** Verified leads are pre-qualified again when loan info, vehicle or financial data change. */
+  lifecycle: Pick<LeadLifecycle, 'reevaluate'>;
   /**
    * Keys of the fingerprints of idempotent requests and phones (a phone is not guessable from them): the
    * first writes them; the others still match those written before a key rotation.
@@ -66,57 +64,28 @@ const present = (payload: object) =>
 const pick = <T extends object>(payload: T, keys: (keyof T)[]) =>
   Object.fromEntries(keys.filter((k) => payload[k] !== undefined).map((k) => [k, payload[k]])) as Partial<T>;
 
-export function createLeadsService(deps: Deps) {
+/** A section write: what it records and changes, and when it is refused. */
+interface Section {
+  type: string;
+  /** The section's name in the lead read (and in lead.updated events). */
+  section: string;
+  fields: string[];
+  /** Refused with 409 / 4090 once the lead is verified (`keepsPhone`: unless the phone stays). */
+  frozen: 'never' | 'verified' | { keepsPhone: string[] };
+  /** Column values; personal ones sealed with the lead's stored id. */
+  set: (id: string) => LeadChanges;
+  mergeLoanInfo?: LoanInfo;
+  warnings?: { field: string; list: Warning[] };
+  reevaluate?: boolean;
+}
+
+/** A keyed fingerprint of a phone, with the current key unless another is named. */
+const fingerprintWith = (deps: Deps, phone: string, key = deps.fingerprintKeys[0]!) => fingerprintOf(key, phone);
+
+/** Create lead, with its optional prefill and Idempotency-Key. */
+function createLeadCreation(deps: Deps) {
   const { leads, sealer, clock } = deps;
-
-  interface Section {
-    type: string;
-    /** The section's name in the lead read (and in lead.updated events). */
-    section: string;
-    fields: string[];
-    /** Refused with 409 / 4090 once the lead is verified (`keepsPhone`: unless the phone stays). */
-    frozen: 'never' | 'verified' | { keepsPhone: string[] };
-    /** Column values; personal ones sealed with the lead's stored id. */
-    set: (id: string) => LeadChanges;
-    mergeLoanInfo?: LoanInfo;
-    warnings?: { field: string; list: Warning[] };
-    reevaluate?: boolean;
-  }
-
-  /**
-   * The order of every section write: the lead (404 for an unknown or another company's lead), then
-   * the checks against data, then the write. The schema was checked before either.
-   */
-  async function requireLead(actor: Actor, pathId: string): Promise<void> {
-    if (!(await leads.find(pathId.toLowerCase(), actor.companyId))) throw errors.leadNotFound();
-  }
-
-  /** A write whose fields are all optional must carry one: `{}` has nothing to save. */
-  function requireFields(payload: object, invalid: (fields: FieldError[]) => AppError = errors.invalidInput): void {
-    if (present(payload).length === 0) throw invalid([{ field: 'body', errorDetail: 'has no field to save' }]);
-  }
-
-  async function write(actor: Actor, pathId: string, section: Section): Promise<void> {
-    // The stored form of the id: a value sealed with another spelling would never decrypt again.
-    const id = pathId.toLowerCase();
-    const saved = await leads.saveSection({
-      id, companyId: actor.companyId, at: clock.now(), set: section.set(id), mergeLoanInfo: section.mergeLoanInfo,
-      warnings: section.warnings, frozen: section.frozen,
-      event: { id: newId(), type: section.type, actor: actor.consumerKey, fields: section.fields },
-      // Op 7 creates the card in the partner's pipeline; every other section write is an update.
-      outbox: section.type === 'CONTACT_INFO_SAVED'
-        ? { id: newId(), type: 'lead.card_created' }
-        : { id: newId(), type: 'lead.updated', sections: { [section.section]: section.fields } },
-    });
-    if (!saved) throw (await leads.find(id, actor.companyId)) ? errors.leadVerified() : errors.leadNotFound();
-    if (section.reevaluate && isVerified(saved.status)) await deps.onVerifiedLeadChanged(actor, id);
-  }
-
-  const phoneFingerprint = (phone: string, key = deps.fingerprintKeys[0]!) => fingerprintOf(key, phone);
-  const phoneChanges = (leadId: string, phone: string | undefined): LeadChanges =>
-    phone === undefined ? {} : { phone_enc: sealer.seal(leadId, 'phone_enc', phone), phone_fp: phoneFingerprint(phone) };
-  const emailChanges = (leadId: string, email: string | undefined): LeadChanges =>
-    email === undefined ? {} : { email_enc: sealer.seal(leadId, 'email_enc', email.trim()) };
+  const phoneFingerprint = (phone: string) => fingerprintWith(deps, phone);
 
   async function resolveAffiliate(actor: Actor, affiliate: CreateLeadInput['affiliate']) {
     if (!affiliate?.user_id) return { userId: null, userType: affiliate?.user_type ?? null };
@@ -148,7 +117,7 @@ export function createLeadsService(deps: Deps) {
   }
 
   return {
-    /** Op 5. With an Idempotency-Key, the same key and body within 24 h returns the first lead. */
+    /** Create lead. With an Idempotency-Key, the same key and body within the window returns the first lead. */
     async createLead(
       actor: Actor,
       input: CreateLeadInput,
@@ -187,8 +156,58 @@ export function createLeadsService(deps: Deps) {
         return { id, replayed: false };
       });
     },
+  };
+}
 
-    /** Op 6. Changing the phone of a verified lead is refused; the rest of loan info may change. */
+/** What every section write shares: the lead's check, the write itself and the contact columns. */
+function createSectionWriter(deps: Deps) {
+  const { leads, sealer, clock } = deps;
+
+  /**
+   * The order of every section write: the lead (404 for an unknown or another company's lead), then
+   * the checks against data, then the write. The schema was checked before either.
+   */
+  async function requireLead(actor: Actor, pathId: string): Promise<void> {
+    if (!(await leads.find(pathId.toLowerCase(), actor.companyId))) throw errors.leadNotFound();
+  }
+
+  /** A write whose fields are all optional must carry one: `{}` has nothing to save. */
+  function requireFields(payload: object, invalid: (fields: FieldError[]) => AppError = errors.invalidInput): void {
+    if (present(payload).length === 0) throw invalid([{ field: 'body', errorDetail: 'has no field to save' }]);
+  }
+
+  async function write(actor: Actor, pathId: string, section: Section): Promise<void> {
+    // The stored form of the id: a value sealed with another spelling would never decrypt again.
+    const id = pathId.toLowerCase();
+    const saved = await leads.saveSection({
+      id, companyId: actor.companyId, at: clock.now(), set: section.set(id), mergeLoanInfo: section.mergeLoanInfo,
+      warnings: section.warnings, frozen: section.frozen,
+      event: { id: newId(), type: section.type, actor: actor.consumerKey, fields: section.fields },
+      // Saving the contact info creates the card in the partner's pipeline; every other section write is an update.
+      outbox: section.type === 'CONTACT_INFO_SAVED'
+        ? { id: newId(), type: 'lead.card_created' }
+        : { id: newId(), type: 'lead.updated', sections: { [section.section]: section.fields } },
+    });
+    if (!saved) throw (await leads.find(id, actor.companyId)) ? errors.leadVerified() : errors.leadNotFound();
+    if (section.reevaluate && isVerified(saved.status)) await deps.lifecycle.reevaluate(actor, id);
+  }
+
+  const phoneFingerprint = (phone: string, key?: Buffer) => fingerprintWith(deps, phone, key);
+  const phoneChanges = (leadId: string, phone: string | undefined): LeadChanges =>
+    phone === undefined ? {} : { phone_enc: sealer.seal(leadId, 'phone_enc', phone), phone_fp: phoneFingerprint(phone) };
+  const emailChanges = (leadId: string, email: string | undefined): LeadChanges =>
+    email === undefined ? {} : { email_enc: sealer.seal(leadId, 'email_enc', email.trim()) };
+
+  return { requireLead, requireFields, write, phoneFingerprint, phoneChanges, emailChanges };
+}
+
+/** The section writes: each locks its lead, checks it, changes only its own columns and records an event. */
+function createSectionWrites(deps: Deps) {
+  const { sealer, clock } = deps;
+  const { requireLead, requireFields, write, phoneFingerprint, phoneChanges, emailChanges } = createSectionWriter(deps);
+
+  return {
+    /** Save loan info. Changing the phone of a verified lead is refused; the rest of loan info may change. */
     async saveLoanInfo(actor: Actor, leadId: string, payload: LoanInfo & { phone?: string }) {
       await requireLead(actor, leadId);
       requireFields(payload);
@@ -201,7 +220,7 @@ export function createLeadsService(deps: Deps) {
       });
     },
 
-    /** Op 7: saves phone and e-mail and turns the lead into a card of the partner's pipeline. */
+    /** Save contact info: saves phone and e-mail and turns the lead into a card of the partner's pipeline. */
     async saveContactInfo(actor: Actor, leadId: string, payload: { phone: string; email: string }) {
       await requireLead(actor, leadId);
       await write(actor, leadId, {
@@ -210,7 +229,7 @@ export function createLeadsService(deps: Deps) {
       });
     },
 
-    /** Op 8. */
+    /** Update contact: phone, e-mail or both. */
     async updateContact(actor: Actor, leadId: string, payload: { phone?: string; email?: string }) {
       await requireLead(actor, leadId);
       requireFields(payload, errors.invalidContact);
@@ -220,7 +239,7 @@ export function createLeadsService(deps: Deps) {
       });
     },
 
-    /** Op 9. */
+    /** Save address. */
     async saveAddress(actor: Actor, leadId: string, payload: Parameters<typeof checkAddress>[0]) {
       await requireLead(actor, leadId);
       const { address, warnings } = checkAddress(payload, deps.catalogs);
@@ -231,14 +250,14 @@ export function createLeadsService(deps: Deps) {
       });
     },
 
-    /** Op 10. */
+    /** Save vehicle. */
     async saveVehicle(actor: Actor, leadId: string, payload: { id: number; price?: number }) {
       await requireLead(actor, leadId);
       const vehicle = checkVehicle(payload, deps.catalogs);
       await write(actor, leadId, { type: 'VEHICLE_SAVED', section: 'vehicle', fields: present(payload), frozen: 'never', reevaluate: true, set: () => ({ vehicle }) });
     },
 
-    /** Op 11. */
+    /** Save employment and income. */
     async saveFinancial(actor: Actor, leadId: string, payload: Financial) {
       await requireLead(actor, leadId);
       requireFields(payload);
@@ -249,7 +268,7 @@ export function createLeadsService(deps: Deps) {
       });
     },
 
-    /** Op 12. */
+    /** Save person. */
     async savePerson(actor: Actor, leadId: string, payload: Person) {
       await requireLead(actor, leadId);
       const { person, warnings } = checkPerson(payload, clock.now());
@@ -259,6 +278,13 @@ export function createLeadsService(deps: Deps) {
         warnings: { field: 'person.rfc', list: warnings },
       });
     },
+  };
+}
+
+export function createLeadsService(deps: Deps) {
+  return {
+    ...createLeadCreation(deps),
+    ...createSectionWrites(deps),
   };
 }
 

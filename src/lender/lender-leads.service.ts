@@ -7,17 +7,15 @@ import type { Db } from '../db/database.ts';
 import { errors } from '../http/app-error.ts';
 import type { Bureau, BureauReport } from '../bureau/index.ts';
 import {
-  decodeCursor, encodeCursor, leadSummaryView, leadView, parseDate, type Lead, type LeadSealer, type LeadsRepository,
-  type LeadStatus,
+  decodeCursor, encodeCursor, leadSummaryView, leadView, parseDate, toPrequalificationInput, type Lead,
+  type LeadLifecycle, type LeadSealer, type LeadStatus, type ErasableRow, type LenderLeadFilter, type LenderLeadQueries,
 } from '../leads/index.ts';
-import { toPrequalificationInput } from '../prequalification/prequalification.service.ts';
-import { ruleInputs } from '../prequalification/explain.ts';
-import type { ConsentRepository } from '../consent/consent.repository.ts';
+import { ruleInputs } from '../prequalification/index.ts';
+import type { Consents } from '../consent/index.ts';
 import type { AuditOrigin, AuditService } from '../audit/audit.service.ts';
 import type { OutcomesService, OutcomeStatus } from '../outcomes/index.ts';
 import { bureauSummary } from './bureau-summary.ts';
 import { csvHeader, exportLine, exportRecord, type ExportFormat } from './lead-export.ts';
-import type { ErasableRow, LenderLeadFilter, LenderLeadsRepository } from './lender-leads.repository.ts';
 
 export interface LenderLeadQuery {
   companyId?: string;
@@ -31,10 +29,11 @@ export interface LenderLeadQuery {
 
 interface Deps {
   db: Pick<Db, 'transaction'>;
-  repository: LenderLeadsRepository;
-  leads: Pick<LeadsRepository, 'events'>;
+  /** Every company's leads, read through the leads module. */
+  queries: LenderLeadQueries;
+  leads: Pick<LeadLifecycle, 'events'>;
   reports: Pick<Bureau, 'reportOf'>;
-  consents: Pick<ConsentRepository, 'of'>;
+  consents: Pick<Consents, 'of'>;
   audit: Pick<AuditService, 'record'>;
   sealer: LeadSealer;
   outcomes: Pick<OutcomesService, 'operatorView'>;
@@ -81,7 +80,7 @@ export function createLenderLeadsService(deps: Deps) {
   return {
     async list(query: LenderLeadQuery & { limit?: number; cursor?: string }) {
       const limit = query.limit ?? 20;
-      const rows = await deps.repository.list(
+      const rows = await deps.queries.list(
         toFilter(query),
         query.cursor ? decodeCursor(query.cursor) : undefined,
         limit + 1,
@@ -96,11 +95,11 @@ export function createLenderLeadsService(deps: Deps) {
 
     /** Leads per status for the same filter (the status itself ignored). Not audited: no personal data. */
     async statusCounts(query: LenderLeadQuery) {
-      return deps.repository.countByStatus({ ...toFilter(query), status: undefined });
+      return deps.queries.countByStatus({ ...toFilter(query), status: undefined });
     },
 
     async read(origin: AuditOrigin, leadId: string) {
-      const row = await deps.repository.find(leadId.toLowerCase());
+      const row = await deps.queries.find(leadId.toLowerCase());
       if (!row) throw errors.leadNotFound();
       const lead = deps.sealer.toLead(row);
       const [bureau, consent, events, outcome] = await Promise.all([
@@ -138,35 +137,37 @@ export function createLenderLeadsService(deps: Deps) {
      */
     export(origin: AuditOrigin, query: LenderLeadQuery, format: ExportFormat): AsyncGenerator<string> {
       // Checked before the first byte is sent, so a bad filter is still a 400.
-      return exportLines(origin, query, toFilter(query), format);
+      return exportLines(deps, origin, query, toFilter(query), format);
     },
   };
+}
 
-  async function* exportLines(
-    origin: AuditOrigin,
-    query: LenderLeadQuery,
-    filter: LenderLeadFilter,
-    format: ExportFormat,
-  ): AsyncGenerator<string> {
-    let rows = 0;
-    try {
-      if (format === 'csv') yield csvHeader;
-      let after: { createdAt: Date; id: string } | undefined;
-      for (;;) {
-        const batch = await deps.repository.list(filter, after, exportBatchSize);
-        if (batch.length === 0) break;
-        let chunk = '';
-        for (const row of batch) chunk += exportLine(exportRecord(deps.sealer.toLead(row)), format);
-        const last = batch[batch.length - 1];
-        after = { createdAt: last.created_at, id: last.id };
-        yield chunk;
-        // Counted once the stream has taken the chunk: a client that leaves early is audited with what it got.
-        rows += batch.length;
-        if (batch.length < exportBatchSize) break;
-      }
-    } finally {
-      await deps.audit.record(origin, { action: 'leads.export', filter: { ...givenFilter(query), format }, rows });
+/** The export's lines, batch by batch, and its audit record when it ends (see `export`). */
+async function* exportLines(
+  deps: Pick<Deps, 'queries' | 'sealer' | 'audit'>,
+  origin: AuditOrigin,
+  query: LenderLeadQuery,
+  filter: LenderLeadFilter,
+  format: ExportFormat,
+): AsyncGenerator<string> {
+  let rows = 0;
+  try {
+    if (format === 'csv') yield csvHeader;
+    let after: { createdAt: Date; id: string } | undefined;
+    for (;;) {
+      const batch = await deps.queries.list(filter, after, exportBatchSize);
+      if (batch.length === 0) break;
+      let chunk = '';
+      for (const row of batch) chunk += exportLine(exportRecord(deps.sealer.toLead(row)), format);
+      const last = batch[batch.length - 1];
+      after = { createdAt: last.created_at, id: last.id };
+      yield chunk;
+      // Counted once the stream has taken the chunk: a client that leaves early is audited with what it got.
+      rows += batch.length;
+      if (batch.length < exportBatchSize) break;
     }
+  } finally {
+    await deps.audit.record(origin, { action: 'leads.export', filter: { ...givenFilter(query), format }, rows });
   }
 }
 

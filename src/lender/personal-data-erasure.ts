@@ -7,19 +7,20 @@
 import type { Db, Queryable } from '../db/database.ts';
 import { errors } from '../http/app-error.ts';
 import type { Clock } from '../shared/clock.ts';
-import { newId } from '../shared/ids.ts';
-import type { LeadsRepository } from '../leads/index.ts';
+import type { LeadLifecycle, LenderLeadQueries } from '../leads/index.ts';
 import type { AuditOrigin, AuditService } from '../audit/audit.service.ts';
 import type { Bureau } from '../bureau/index.ts';
-import type { LenderLeadsRepository } from './lender-leads.repository.ts';
 
 interface Deps {
   db: Pick<Db, 'transaction'>;
-  repository: LenderLeadsRepository;
-  leads: Pick<LeadsRepository, 'insertEvent'>;
+  /** The leads the retention policy is due to erase (the leads module's read). */
+  queries: Pick<LenderLeadQueries, 'unchangedSince'>;
+  /** Each owner erases its own rows: the lead's sealed sections (with the history entry), its PIN, its report. */
+  leads: Pick<LeadLifecycle, 'erasePersonalData'>;
+  pins: { erasePin(leadId: string, tx: Queryable): Promise<void> };
   reports: Pick<Bureau, 'erase'>;
   /** The sandbox's copies of the PIN messages sent for the lead (sandbox environment only). */
-  sandboxMessages?: { deleteByLead(leadId: string, tx?: Queryable): Promise<void> };
+  sandbox?: { eraseLead(leadId: string, tx: Queryable): Promise<void> };
   /** The internal notes of the lender's decisions on the lead (the decisions stay). */
   outcomes: { eraseNotes(leadId: string, tx: Queryable): Promise<void> };
   audit: Pick<AuditService, 'record'>;
@@ -37,12 +38,12 @@ export function createPersonalDataErasure(deps: Deps) {
   async function erase(origin: AuditOrigin, leadId: string): Promise<boolean> {
     const now = deps.clock.now();
     return deps.db.transaction(async (tx) => {
-      const erased = await deps.repository.erasePersonalData(leadId, now, tx);
+      const erased = await deps.leads.erasePersonalData(leadId, now, origin.operatorId, tx);
       if (!erased) return false;
+      await deps.pins.erasePin(erased.id, tx);
       await deps.reports.erase(erased.id, tx);
-      await deps.sandboxMessages?.deleteByLead(erased.id, tx);
+      await deps.sandbox?.eraseLead(erased.id, tx);
       await deps.outcomes.eraseNotes(erased.id, tx);
-      await deps.leads.insertEvent({ id: newId(), leadId: erased.id, type: 'PERSONAL_DATA_ERASED', at: now, actor: origin.operatorId, fields: ['contact', 'address', 'financial', 'person'] }, tx);
       await deps.audit.record(origin, { action: 'lead.personal_data_erased', leadId: erased.id }, tx);
       return true;
     });
@@ -58,10 +59,10 @@ export function createPersonalDataErasure(deps: Deps) {
       const cutoff = new Date(deps.clock.now().getTime() - deps.retentionDays * dayMs);
       const leadIds: string[] = [];
       if (options.dryRun) {
-        leadIds.push(...(await deps.repository.unchangedSince(cutoff, 10_000)));
+        leadIds.push(...(await deps.queries.unchangedSince(cutoff, 10_000)));
       } else {
         for (;;) {
-          const batch = await deps.repository.unchangedSince(cutoff, purgeBatch);
+          const batch = await deps.queries.unchangedSince(cutoff, purgeBatch);
           for (const id of batch) if (await erase(options.origin ?? retentionOperator, id)) leadIds.push(id);
           if (batch.length < purgeBatch) break;
         }

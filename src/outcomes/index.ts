@@ -3,12 +3,11 @@ export {
   OUTCOME_STATUSES, CONDITION_CODES, OUTCOME_REASON_CODES, outcomeMayMove, outcomeStatusLabels, conditionLabels,
   outcomeReasonLabels, type OutcomeStatus, type ConditionCode, type OutcomeReasonCode,
 } from './outcome-status.ts';
-export { createOutcomesRepository, outcomeSql, type OutboxWriter, type OutcomesRepository } from './outcomes.repository.ts';
+export { outcomeSql, type OutboxWriter } from './outcomes.repository.ts';
 export {
   createOutcomesService, outcomeEncryptedColumns,
   type OutcomesService, type OutcomeLeads, type PartnerOutcomeView, type OperatorOutcomeView,
 } from './outcomes.service.ts';
-export { createFunnelRepository } from './funnel.repository.ts';
 export { createFunnelService, type FunnelService } from './funnel.service.ts';
 export { PartnerOutcome as PartnerOutcomeSchema, OperatorOutcome as OperatorOutcomeSchema } from './outcomes.schemas.ts';
 export type { OutcomeChange } from './outcome-rules.ts';

@@ -25,7 +25,7 @@ export interface OutcomeSubject {
   status: string;
 }
 
-/** Writes a lead event and its deliveries as CTEs of the change's statement (the leads' outbox). */
+/** Writes a lead event and its deliveries as CTEs of the change's statement (the webhooks module's outbox). */
 export type OutboxWriter = (
   source: string,
   event: { id: string; type: 'lead.outcome_changed'; outcome: object },

@@ -1,4 +1,3 @@
 /** What other modules may use of the sandbox module. */
 export { createSandboxService, sandboxEncryptedColumns, type SandboxService, type SentMessage } from './sandbox.service.ts';
-export { createSandboxMessagesRepository } from './sandbox-messages.repository.ts';
 export { sandboxRoutes, sandboxGuideRoute, sandboxGuidePath } from './sandbox.routes.ts';

@@ -21,12 +21,12 @@ export function createSandboxMessagesRepository(db: Queryable) {
       );
     },
 
-    /** Newest first; messages sent in the same instant keep the order they were recorded in. */
     /** Forgets a lead's messages (its personal data is being erased). */
     async deleteByLead(leadId: string, tx: Queryable = db): Promise<void> {
       await tx.query('delete from sandbox_messages where lead_id = $1', [leadId]);
     },
 
+    /** Newest first; messages sent in the same instant keep the order they were recorded in. */
     async listByLead(leadId: string, limit: number, tx: Queryable = db): Promise<StoredMessage[]> {
       const { rows } = await tx.query<Row>(
         `select id, lead_id, channel, to_masked, body_enc, sent_at from sandbox_messages

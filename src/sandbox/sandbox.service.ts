@@ -9,12 +9,11 @@ import type { Queryable } from '../db/database.ts';
 import type { EncryptedColumn } from '../db/sealed-values.ts';
 import type { FieldEncryption } from '../shared/field-encryption.ts';
 import { newId } from '../shared/ids.ts';
-import type { LeadsRepository } from '../leads/index.ts';
 import { magicFailure, type MagicChannel } from './magic-values.ts';
 import { maskRecipient } from './recipient-mask.ts';
 import type { SandboxMessagesRepository } from './sandbox-messages.repository.ts';
 
-/** A lead's PIN messages are few (5 sends per 10 minutes); the newest this many are listed. */
+/** A lead's PIN messages are few (the PIN send limit bounds them); the newest this many are listed. */
 export const messagesListed = 50;
 
 export interface SentMessage {
@@ -36,7 +35,8 @@ export interface MessageView {
 
 interface Deps {
   messages: SandboxMessagesRepository;
-  leads: Pick<LeadsRepository, 'find'>;
+  /** The company's lead (the leads module's `find`): its stored id, or undefined. */
+  leads: { find(leadId: string, companyId: string): Promise<{ id: string } | undefined> };
   encryption: FieldEncryption;
 }
 
@@ -65,6 +65,11 @@ export function createSandboxService(deps: Deps) {
         bodyEnc: deps.encryption.encrypt(message.body, bodyContext(id)),
         sentAt: message.sentAt,
       }, tx);
+    },
+
+    /** Forgets the lead's messages (erasure of the lead's personal data). */
+    async eraseLead(leadId: string, tx: Queryable): Promise<void> {
+      await deps.messages.deleteByLead(leadId, tx);
     },
 
     async listMessages(companyId: string, leadId: string): Promise<{ items: MessageView[] }> {

@@ -1,6 +1,7 @@
 /**
- * PIN rules (docs/api.md, "PIN"), pure: 6 random digits, kept only as a keyed hash, valid 10 minutes,
- * void after 5 wrong confirmations; at most 5 sends per lead in any 10 minutes.
+ * PIN rules (docs/api.md, "PIN"), pure: random digits, kept only as a keyed hash, valid for
+ * `pinValidityMs`, void after `maxFailedAttempts` wrong confirmations; at most `maxSendsPerWindow`
+ * sends per lead in any `sendWindowMs`.
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 

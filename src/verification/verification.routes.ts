@@ -1,4 +1,4 @@
-/** Ops 13 and 14: send a PIN to the lead's person, and confirm it. */
+/** Send PIN and confirm PIN: a PIN to the lead's person, and its confirmation. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../http/app-error.ts';
 import { empty, errorAnswers, errorCase, type ErrorCase } from '../http/openapi-answers.ts';

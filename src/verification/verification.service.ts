@@ -1,24 +1,23 @@
 /**
- * PIN send (op 13) and PIN confirmation (op 14). Provider calls never run inside a transaction;
+ * PIN send and PIN confirmation. Provider calls never run inside a transaction;
  * a provider failure changes nothing (docs/api.md, "412: third-party failures"): a failed send leaves
  * the previous PIN as it was, and a bureau failure leaves the lead VERIFIED with its confirmed PIN, so the same
  * confirmation can simply be retried.
  */
 import { errors, toAppError } from '../http/app-error.ts';
-import type { Db } from '../db/database.ts';
+import type { Db, Queryable } from '../db/database.ts';
 import type { Clock } from '../shared/clock.ts';
 import { newId } from '../shared/ids.ts';
 import type { EmailSender, SmsSender } from '../providers/ports.ts';
 import type { Bureau, BureauAnswer } from '../bureau/index.ts';
 import type { Outbound } from '../providers/outbound.ts';
-import { isVerified, recordPinSent, recordVerified, type Actor, type Lead, type LeadSealer, type LeadsRepository } from '../leads/index.ts';
-import type { PrequalificationService } from '../prequalification/prequalification.service.ts';
+import { isVerified, type Actor, type Lead, type LeadLifecycle } from '../leads/index.ts';
 import type { SandboxService } from '../sandbox/index.ts';
 import { checkPin, generatePin, hashPin, pinValidityMs, sendThrottle, sendWindowMs, toE164 } from './pin.ts';
 import { pinEmail, pinSms } from './pin-message.ts';
 import type { VerificationRepository } from './verification.repository.ts';
-import type { ConsentRepository } from '../consent/consent.repository.ts';
-import { maskDestination } from '../consent/mask.ts';
+import { maskDestination, type Consents } from '../consent/index.ts';
+import { subjectOf } from './bureau-subject.ts';
 
 export type Channel = 'SMS' | 'EMAIL';
 
@@ -31,11 +30,10 @@ export interface CallOrigin {
 
 interface Deps {
   db: Pick<Db, 'transaction'>;
-  leads: LeadsRepository;
+  /** The lead, read and moved through its owner (history, webhook event and pre-qualification included). */
+  leads: Pick<LeadLifecycle, 'find' | 'lock' | 'recordPinSent' | 'recordVerified' | 'recordReport'>;
   verification: VerificationRepository;
-  sealer: LeadSealer;
-  prequalification: Pick<PrequalificationService, 'apply'>;
-  consents: Pick<ConsentRepository, 'record'>;
+  consents: Pick<Consents, 'record'>;
   providers: { sms: SmsSender; email: EmailSender; outbound: Outbound };
   bureau: Pick<Bureau, 'query' | 'save' | 'hasReport'>;
   /** Keys of PIN hashes: the first hashes new PINs; the others still check PINs sent before a key rotation. */
@@ -47,16 +45,17 @@ interface Deps {
   sandbox?: Pick<SandboxService, 'failureFor' | 'record'>;
 }
 
-export function createVerificationService(deps: Deps) {
+/** PIN send: the throttle, the provider, then the PIN stored with the lead's move to PIN_SENT. */
+function createPinSending(deps: Deps) {
   const { leads, verification, clock } = deps;
 
   async function readLead(actor: Actor, leadId: string): Promise<Lead> {
-    const row = await leads.find(leadId, actor.companyId);
-    if (!row) throw errors.leadNotFound();
-    return deps.sealer.toLead(row);
+    const lead = await leads.find(leadId, actor.companyId);
+    if (!lead) throw errors.leadNotFound();
+    return lead;
   }
 
-  /** Reserves one of the 5 sends of the window, under the lead's lock so two sends can't both pass. */
+  /** Reserves one of the sends the window allows, under the lead's lock so two sends can't both pass. */
   async function reserveSend(actor: Actor, leadId: string, now: Date): Promise<string> {
     return deps.db.transaction(async (tx) => {
       const row = await leads.lock(leadId, actor.companyId, tx);
@@ -100,7 +99,7 @@ export function createVerificationService(deps: Deps) {
       await deps.db.transaction(async (tx) => {
         const row = await leads.lock(leadId, actor.companyId, tx);
         const context = { leadId, companyId: actor.companyId, actor: actor.consumerKey, at: sentAt };
-        if (!row || !(await recordPinSent(tx, context, row.status, channel))) throw errors.leadVerified();
+        if (!row || !(await leads.recordPinSent(tx, context, row.status, channel))) throw errors.leadVerified();
         await verification.replacePin({
           leadId,
           pinHash: hashPin(deps.pinKeys[0]!, lead.id, pin),
@@ -111,7 +110,14 @@ export function createVerificationService(deps: Deps) {
         await deps.sandbox?.record({ leadId: row.id, channel, ...sent, sentAt }, tx);
       });
     },
+  };
+}
 
+/** PIN confirmation: the PIN checked, the lead verified, the bureau asked, its report stored and applied. */
+function createPinConfirmation(deps: Deps) {
+  const { leads, verification, clock } = deps;
+
+  return {
     async confirmPin(
       actor: Actor,
       leadId: string,
@@ -119,7 +125,10 @@ export function createVerificationService(deps: Deps) {
       origin?: CallOrigin,
     ): Promise<void> {
       const lead = await confirmInTransaction(actor, leadId, payload, origin);
-      const result = await deps.bureau.query(lead);
+      const subject = subjectOf(lead);
+      const result = subject
+        ? await deps.bureau.query(subject)
+        : ({ ok: false, kind: 'rejected', detail: 'the lead has no person or address' } as const);
       if (!result.ok) {
         await verification.releaseBureauLease(lead.id);
         throw toAppError('bureau', result);
@@ -127,6 +136,7 @@ export function createVerificationService(deps: Deps) {
       await storeReport(actor, leadId, result.value);
     },
   };
+
 
   /** Checks the PIN; a wrong try is counted (and committed) before the 400 is answered. */
   async function confirmInTransaction(
@@ -137,19 +147,18 @@ export function createVerificationService(deps: Deps) {
   ): Promise<Lead> {
     const now = clock.now();
     const outcome = await deps.db.transaction(async (tx) => {
-      const row = await leads.lock(leadId, actor.companyId, tx);
-      if (!row) throw errors.leadNotFound();
+      const lead = await leads.lock(leadId, actor.companyId, tx);
+      if (!lead) throw errors.leadNotFound();
       // Refused without counting as a try: the partner's form did not match, the person did not guess.
       if (payload.pinConfirmation !== undefined && payload.pinConfirmation !== payload.pin) {
         throw errors.pinRejected('PIN_CONFIRMATION_MISMATCH', [{ field: 'pinConfirmation', errorDetail: 'must equal pin' }]);
       }
-      const lead = deps.sealer.toLead(row);
       if (lead.prequalification && (await deps.bureau.hasReport(leadId, tx))) throw errors.leadVerified();
       // Checked first, so a confirmation the bureau could not run anyway costs no try.
       if (!lead.person || !lead.address) throw errors.pinRejected('PERSON_AND_ADDRESS_REQUIRED');
       // The stored id, never the path's spelling of it (a uuid in upper case finds the same row).
       const pending = await verification.pendingPin(leadId, tx);
-      const hashes = deps.pinKeys.map((key) => hashPin(key, row.id, payload.pin));
+      const hashes = deps.pinKeys.map((key) => hashPin(key, lead.id, payload.pin));
       // A PIN sent before a key rotation was hashed with a previous key.
       const checks = hashes.map((hash) => checkPin(pending, hash, now));
       const check = checks.find((c) => c.ok) ?? checks[0]!;
@@ -161,11 +170,11 @@ export function createVerificationService(deps: Deps) {
       const leaseUntil = new Date(now.getTime() + deps.bureauLeaseMs);
       if (!(await verification.takeBureauLease(leadId, now, leaseUntil, tx))) throw errors.leadVerified();
       const context = { leadId, companyId: actor.companyId, actor: actor.consumerKey, at: now };
-      if (await recordVerified(tx, context, lead.status, lead.verification!)) {
+      if (await leads.recordVerified(tx, context, lead.status, lead.verification!)) {
         await verification.markPinVerified(leadId, now, tx);
         const channel = lead.verification!.channel;
         await deps.consents.record({
-          leadId: row.id, channel, destinationMasked: maskDestination(channel, channel === 'SMS' ? lead.phone : lead.email),
+          leadId: lead.id, channel, destinationMasked: maskDestination(channel, channel === 'SMS' ? lead.phone : lead.email),
           pinSentAt: new Date(lead.verification!.pinSentAt), confirmedAt: now, consumerKey: actor.consumerKey,
           requestId: origin?.requestId ?? null, clientAddress: origin?.clientAddress ?? null,
           userAgent: origin?.userAgent ?? null,
@@ -180,14 +189,25 @@ export function createVerificationService(deps: Deps) {
   async function storeReport(actor: Actor, leadId: string, answer: BureauAnswer): Promise<void> {
     const now = clock.now();
     await deps.db.transaction(async (tx) => {
-      const row = await leads.lock(leadId, actor.companyId, tx);
-      if (!row) throw errors.leadNotFound();
+      const lead = await leads.lock(leadId, actor.companyId, tx);
+      if (!lead) throw errors.leadNotFound();
       await deps.bureau.save(leadId, answer, now, tx);
       await verification.consumePin(leadId, tx);
-      await leads.insertEvent({ id: newId(), leadId, type: 'BUREAU_REPORT_RECEIVED', at: now, actor: actor.consumerKey, fields: [] }, tx);
-      await deps.prequalification.apply(tx, actor, deps.sealer.toLead(row), answer.report, now);
+      const context = { leadId: lead.id, companyId: actor.companyId, actor: actor.consumerKey, at: now };
+      await leads.recordReport(tx, context, lead, answer.report);
     });
   }
+}
+
+export function createVerificationService(deps: Deps) {
+  return {
+    ...createPinSending(deps),
+    /** Forgets the lead's PIN (erasure of the lead's personal data). */
+    async erasePin(leadId: string, tx: Queryable): Promise<void> {
+      await deps.verification.consumePin(leadId, tx);
+    },
+    ...createPinConfirmation(deps),
+  };
 }
 
 export type VerificationService = ReturnType<typeof createVerificationService>;

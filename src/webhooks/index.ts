@@ -1,5 +1,5 @@
 /** What other modules and the composition root may use of the webhooks module. */
-export { createWebhooksRepository, type WebhooksRepository } from './webhooks.repository.ts';
+export { leadEventTypes, outboxCtes, type LeadEventType, type OutboxEvent } from './outbox.ts';
 export { createWebhooksService, webhookEncryptedColumns, type WebhooksService } from './webhooks.service.ts';
 export { createDeliveryWorker, type DeliveryTracer, type DeliveryWorker } from './delivery-worker.ts';
 export { createWebhookSender } from './webhook-sender.ts';

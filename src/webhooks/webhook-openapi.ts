@@ -4,7 +4,7 @@
  */
 import { Type } from 'typebox';
 import { leadStatuses } from '../leads/lead-status.ts';
-import { leadEventTypes } from '../leads/index.ts';
+import { leadEventTypes } from './outbox.ts';
 import { PartnerOutcomeSchema } from '../outcomes/index.ts';
 
 const describe: Record<string, string> = {

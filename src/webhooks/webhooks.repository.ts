@@ -1,7 +1,8 @@
 /**
- * SQL for webhook endpoints and deliveries. Events and their first deliveries are written by the
- * leads module with the change itself (src/leads/lead-outbox.ts); this module reads them, tries
- * them and records every attempt. `owner` is a company id, or null for the lender's endpoints.
+ * SQL for webhook endpoints and deliveries. Events and their first deliveries are written in the
+ * statement of the lead change itself, by the CTEs of outbox.ts that the leads and outcomes modules
+ * are handed; this module reads them, tries them and records every attempt. `owner` is a company
+ * id, or null for the lender's endpoints.
  */
 import type { Db, Queryable } from '../db/database.ts';
 
@@ -60,7 +61,8 @@ export type EndpointChanges = Partial<Pick<EndpointRow, 'url' | 'event_types' | 
 
 const ownerIs = (n: number) => `company_id is not distinct from $${n}::uuid`;
 
-export function createWebhooksRepository(db: Db) {
+/** The endpoints, each the partner's (or the lender's, owner null). */
+function createEndpointStatements(db: Db) {
   return {
     async insertEndpoint(row: Omit<EndpointRow, 'previous_secret_enc' | 'previous_secret_until' | 'failing_since'>): Promise<void> {
       await db.query(
@@ -125,7 +127,12 @@ export function createWebhooksRepository(db: Db) {
       );
       return rowCount === 1;
     },
+  };
+}
 
+/** The deliveries as their endpoint's owner sees them: a test delivery, the list, a manual retry. */
+function createOwnerDeliveryStatements(db: Db) {
+  return {
     /** A `webhook.test` event and its one delivery, to this endpoint only. */
     async insertTestDelivery(t: {
       eventId: string; deliveryId: string; endpointId: string; companyId: string | null; at: Date; data: object;
@@ -169,7 +176,12 @@ export function createWebhooksRepository(db: Db) {
       );
       return rowCount === 1;
     },
+  };
+}
 
+/** What the delivery worker and its metrics do with deliveries: claim, record, give back, count. */
+function createWorkerStatements(db: Db) {
+  return {
     /**
      * Leases up to `limit` due deliveries of enabled endpoints until `leaseUntil`, at most `perEndpoint`
      * of an endpoint less those of it this instance has in flight (`busy`). A delivery waits while an
@@ -263,6 +275,10 @@ export function createWebhooksRepository(db: Db) {
       };
     },
   };
+}
+
+export function createWebhooksRepository(db: Db) {
+  return { ...createEndpointStatements(db), ...createOwnerDeliveryStatements(db), ...createWorkerStatements(db) };
 }
 
 export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;

@@ -1,7 +1,7 @@
 /** Request and response schemas of the webhook routes (partner and lender share them). */
 import { Type, type TSchema } from 'typebox';
 import { uuidPattern } from '../shared/ids.ts';
-import { leadEventTypes } from '../leads/index.ts';
+import { leadEventTypes } from './outbox.ts';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const id = '7c9e6679-7425-40de-944b-e07fc1f90ae7';

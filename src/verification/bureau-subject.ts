@@ -1,6 +1,6 @@
 /** What the bureau is asked about a verified lead: its person and its address as the ZIP catalog gave it. */
 import type { Lead } from '../leads/index.ts';
-import type { BureauSubject } from './report.ts';
+import type { BureauSubject } from '../bureau/index.ts';
 
 /** Null when the lead lacks its person or address (the PIN confirmation refuses it before any query). */
 export function subjectOf(lead: Lead): BureauSubject | null {

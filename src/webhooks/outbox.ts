@@ -1,7 +1,9 @@
 /**
  * The outbox of lead events (docs/webhooks.md): every change of a lead writes its event, and one
  * pending delivery per subscribed endpoint, in the same SQL statement as the change itself, so an
- * acknowledged change is never without its event and an event never without its change.
+ * acknowledged change is never without its event and an event never without its change. The modules
+ * that change leads (leads, outcomes) are handed `outboxCtes` by the composition root and join it to
+ * their statement; only this module writes the webhook tables.
  * Payloads are thin and carry no personal data: a receiver reads details with GET /leads/{leadId}.
  * With tracing on, an event keeps the trace of the request that wrote it, and its deliveries join it.
  */

@@ -1,6 +1,12 @@
-/** SQL of the lender's side of leads: every company's leads, read in pages or batches, and erasure. */
+/**
+ * The lender's reads of leads: every company's leads, read in pages or batches, counted by status, and
+ * those the retention policy is due to erase. Reads only, for src/lender.
+ */
 import type { Queryable } from '../db/database.ts';
-import type { LeadRow, LeadStatus } from '../leads/index.ts';
+import type { LeadStatus } from './lead-status.ts';
+import type { LeadRow } from './leads.repository.ts';
+// The lists filter and show leads by their current outcome: a read of lead_outcomes inside this
+// statement (a subquery), through the SQL the outcomes module gives.
 import { outcomeSql, type OutcomeStatus } from '../outcomes/index.ts';
 
 export interface LenderLeadFilter {
@@ -38,7 +44,7 @@ function conditions(filter: LenderLeadFilter): { where: string[]; params: unknow
   return { where, params };
 }
 
-export function createLenderLeadsRepository(db: Queryable) {
+export function createLenderLeadQueries(db: Queryable) {
   return {
     /** Newest first, after the (created_at, id) of the previous page or batch. */
     async list(
@@ -75,22 +81,6 @@ export function createLenderLeadsRepository(db: Queryable) {
       return rows[0];
     },
 
-    /**
-     * Clears every sealed section, the phone's fingerprint and the warnings about those sections,
-     * and the pending PIN; the lead keeps its status, decision, reasons, loan info, vehicle and
-     * events. Undefined for an unknown lead.
-     */
-    async erasePersonalData(id: string, at: Date, tx: Queryable): Promise<{ id: string } | undefined> {
-      const { rows } = await tx.query<{ id: string }>(
-        `update leads set phone_enc = null, phone_fp = null, email_enc = null, address_enc = null, financial_enc = null,
-           person_enc = null, warnings = '[]'::jsonb, erased_at = coalesce(erased_at, $2), updated_at = $2
-         where id = $1 returning id`,
-        [id, at],
-      );
-      if (rows[0]) await tx.query('delete from lead_pins where lead_id = $1', [id]);
-      return rows[0];
-    },
-
     /** Leads not erased yet that have not changed since `before`, oldest first. */
     async unchangedSince(before: Date, limit: number, tx: Queryable = db): Promise<string[]> {
       const { rows } = await tx.query<{ id: string }>(
@@ -102,4 +92,4 @@ export function createLenderLeadsRepository(db: Queryable) {
   };
 }
 
-export type LenderLeadsRepository = ReturnType<typeof createLenderLeadsRepository>;
+export type LenderLeadQueries = ReturnType<typeof createLenderLeadQueries>;
