@@ -30,7 +30,7 @@ function owners(): Map<string, string> {
   const section = doc.split(/^## /m).find((s) => s.startsWith('Tables and their owners'));
   assert.ok(section, 'docs/architecture.md has a section "Tables and their owners"');
   const map = new Map<string, string>();
-  for (const [, table, owner] of section.matchAll(/^\|\s*`([a-z_]+)`\s*\|\s*`([a-z/_-]+)`\s*\|/gm)) {
+  for (const [, table, owner] of section.matchAll(/^\|\s*`([a-z_]+)`\s*\|\s*`([a-z/_-]+)`[^|\n]*\|/gm)) {
     assert.ok(!map.has(table!), `${table} is listed once`);
     map.set(table!, owner!);
   }
