@@ -1,3 +1,4 @@
+/* global module */
 /**
  * Module boundaries of src/ (docs/architecture.md, "Modules"), checked by `npm run lint`:
  * - no import circles;
@@ -24,7 +25,7 @@ module.exports = {
     {
       name: 'root-internals',
       severity: 'error',
-      comment: "The composition root uses each module through its index.ts.",
+      comment: 'The composition root uses each module through its index.ts.',
       from: { path: '^src/[^/]+\\.ts$', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/[^/]+/(?!index\\.ts$).+' },
     },

@@ -12,7 +12,13 @@ export interface Operation {
   /** Share of the requests (weights are normalised). */
   weight: number;
   /** The request to send (the base picks the instance). */
-  request(i: number): { base: string; method: 'GET' | 'POST' | 'PUT'; path: string; headers: Record<string, string>; body?: string };
+  request(i: number): {
+    base: string;
+    method: 'GET' | 'POST' | 'PUT';
+    path: string;
+    headers: Record<string, string>;
+    body?: string;
+  };
   /** Called with the answer of a 2xx, e.g. to remember a created lead. */
   onAnswer?(body: string): void;
 }
@@ -38,7 +44,7 @@ export interface RunResult {
 }
 
 export const percentile = (sorted: number[], p: number) =>
-  (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]);
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
 export async function runConstantRate(
   operations: Operation[],

@@ -57,7 +57,11 @@ export function cpuSnapshot(): CpuSnapshot | undefined {
   const postgresByPid = new Map(postgresPids().map((pid) => [pid, cpuSeconds(`/proc/${pid}/stat`)]));
   const postgres = [...postgresByPid.values()].reduce((sum, seconds) => sum + seconds, 0);
   // cpu user nice system idle iowait irq softirq steal
-  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   return {
     mainThread,
     otherThreads,
@@ -80,8 +84,11 @@ export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests:
   type Seconds = Exclude<keyof CpuSnapshot, 'postgresByPid'>;
   const per = (key: Seconds) => ((after[key] - before[key]) * 1e6) / Math.max(1, requests);
   return {
-    mainThread: per('mainThread'), otherThreads: per('otherThreads'),
-    postgres: (postgresSecondsBetween(before, after) * 1e6) / Math.max(1, requests), postgresByPid: new Map(),
-    machineBusy: per('machineBusy'), steal: per('steal'),
+    mainThread: per('mainThread'),
+    otherThreads: per('otherThreads'),
+    postgres: (postgresSecondsBetween(before, after) * 1e6) / Math.max(1, requests),
+    postgresByPid: new Map(),
+    machineBusy: per('machineBusy'),
+    steal: per('steal'),
   };
 }

@@ -23,14 +23,29 @@ export type Kinds = [string, (url: string, fn: string) => boolean][];
 
 /** The kinds of work, first match wins (by the script's URL, or the function's name for V8's own). */
 const kinds: Kinds = [
-  ['validation (schemas, section checks)', (u) => /typebox|ajv|src\/http\/(schema-validator|validation|field-errors)|src\/leads\/(lead-sections|rfc|birth-date)|src\/catalogs\//.test(u)],
+  [
+    'validation (schemas, section checks)',
+    (u) =>
+      /typebox|ajv|src\/http\/(schema-validator|validation|field-errors)|src\/leads\/(lead-sections|rfc|birth-date)|src\/catalogs\//.test(
+        u,
+      ),
+  ],
   ['encryption and fingerprints', (u) => /internal\/crypto|field-encryption|lead-record|src\/shared\/keys/.test(u)],
   ['logging', (u) => /pino|sonic-boom|thread-stream|lazy-request-logger|src\/shared\/logging/.test(u)],
   ['database driver', (u) => /node_modules\/(pg|pg-[a-z]+|postgres-[a-z]+|@electric-sql)\/|src\/db\//.test(u)],
   ['JSON answers', (u) => /fast-json-stringify|secure-json-parse|json-body/.test(u)],
-  ['HTTP and Fastify', (u) => /fastify|find-my-way|avvio|light-my-request|node:_http|node:internal\/(http|stream|net|streams)|node:net|node:stream|_http_/.test(u)],
+  [
+    'HTTP and Fastify',
+    (u) =>
+      /fastify|find-my-way|avvio|light-my-request|node:_http|node:internal\/(http|stream|net|streams)|node:net|node:stream|_http_/.test(
+        u,
+      ),
+  ],
   ['rate limit, auth, other service code', (u) => /\/src\//.test(u)],
-  ['promises, timers, async context', (u) => /node:internal\/(async_hooks|process\/task_queues|timers|promise)|node:async_hooks|node:timers/.test(u)],
+  [
+    'promises, timers, async context',
+    (u) => /node:internal\/(async_hooks|process\/task_queues|timers|promise)|node:async_hooks|node:timers/.test(u),
+  ],
   ['garbage collector', (_u, f) => f === '(garbage collector)'],
   ['V8 outside any script (program)', (_u, f) => f === '(program)'],
   ['idle', (_u, f) => f === '(idle)'],
@@ -67,9 +82,10 @@ export async function profileMainThread<T>(
       if (known) return known;
       const { url, functionName } = byId.get(id)!.callFrame;
       const parent = parentOf.get(id);
-      const kind = url === '' && parent !== undefined && !functionName.startsWith('(')
-        ? kindOfNode(parent)
-        : table.find(([, match]) => match(url, functionName))?.[0] ?? 'other (V8, Node)';
+      const kind =
+        url === '' && parent !== undefined && !functionName.startsWith('(')
+          ? kindOfNode(parent)
+          : (table.find(([, match]) => match(url, functionName))?.[0] ?? 'other (V8, Node)');
       kindOf.set(id, kind);
       return kind;
     };

@@ -23,7 +23,10 @@ const t0 = Date.parse('2026-01-01T00:00:00Z');
 /** What the console's reports page asks for 2026-02-01 to 2026-03-02: days starting at 06:00 UTC. */
 const mexicoCityDays = { createdFrom: new Date('2026-02-01T06:00:00Z'), createdTo: new Date('2026-03-03T06:00:00Z') };
 
-interface Statement { sql: string; params: unknown[] }
+interface Statement {
+  sql: string;
+  params: unknown[];
+}
 type FunnelFilter = Parameters<ReturnType<typeof createFunnelRepository>['lines']>[0];
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
@@ -79,7 +82,9 @@ async function funnelStatement(container: Container, filter: FunnelFilter): Prom
 
 const line = (label: string, times: number[]) => {
   const sorted = [...times].sort((a, b) => a - b);
-  console.log(`  ${label.padEnd(46)}${percentile(sorted, 0.5).toFixed(1).padStart(8)}${percentile(sorted, 0.99).toFixed(1).padStart(8)}`);
+  console.log(
+    `  ${label.padEnd(46)}${percentile(sorted, 0.5).toFixed(1).padStart(8)}${percentile(sorted, 0.99).toFixed(1).padStart(8)}`,
+  );
 };
 
 export async function funnelBench(): Promise<void> {
@@ -92,19 +97,32 @@ export async function funnelBench(): Promise<void> {
   try {
     const companyIds: string[] = [];
     for (let i = 0; i < companies; i++) {
-      const res = await app.inject({ method: 'POST', url: '/admin/companies', headers: admin, payload: { name: `Bench Autos ${i}` } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/admin/companies',
+        headers: admin,
+        payload: { name: `Bench Autos ${i}` },
+      });
       companyIds.push(res.json().id);
     }
     const seedStart = performance.now();
     await seed(container, companyIds);
-    console.log(`\nfunnel report and outcome change on ${container.db.engine}, ${leadCount.toLocaleString('en')} leads of ${companies} companies`);
-    console.log(`(seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s); ${rounds} requests each, one at a time, in ms`);
+    console.log(
+      `\nfunnel report and outcome change on ${container.db.engine}, ${leadCount.toLocaleString('en')} leads of ${companies} companies`,
+    );
+    console.log(
+      `(seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s); ${rounds} requests each, one at a time, in ms`,
+    );
     console.log(`  ${''.padEnd(46)}${'p50'.padStart(8)}${'p99'.padStart(8)}`);
-    const funnel = (query: string) => () => app.inject({ method: 'GET', url: `/admin/reports/funnel${query}`, headers: admin });
+    const funnel = (query: string) => () =>
+      app.inject({ method: 'GET', url: `/admin/reports/funnel${query}`, headers: admin });
     for (const [label, query] of [
       ['GET /admin/reports/funnel (all 100 days)', ''],
       ['  …, a 30-day window', '?createdFrom=2026-02-01&createdTo=2026-03-03'],
-      ['  …, 30 Mexico City days (the console’s)', `?createdFrom=${mexicoCityDays.createdFrom.toISOString()}&createdTo=${mexicoCityDays.createdTo.toISOString()}`],
+      [
+        '  …, 30 Mexico City days (the console’s)',
+        `?createdFrom=${mexicoCityDays.createdFrom.toISOString()}&createdTo=${mexicoCityDays.createdTo.toISOString()}`,
+      ],
       ['  …, one company, all days', `?companyId=${companyIds[3]}`],
     ] as const) {
       for (let i = 0; i < 10; i++) await timed(funnel(query), 200);
@@ -116,19 +134,29 @@ export async function funnelBench(): Promise<void> {
       `select id from leads l where status = 'PREQUALIFIED'
          and not exists (select 1 from lead_outcomes o where o.lead_id = l.id) limit ${rounds + 10}`,
     );
-    const change = (id: string) => () => app.inject({
-      method: 'POST', url: `/admin/leads/${id}/outcome`, headers: admin, payload: { status: 'IN_REVIEW', note: 'bench' },
-    });
+    const change = (id: string) => () =>
+      app.inject({
+        method: 'POST',
+        url: `/admin/leads/${id}/outcome`,
+        headers: admin,
+        payload: { status: 'IN_REVIEW', note: 'bench' },
+      });
     for (const { id } of rows.slice(0, 10)) await timed(change(id), 200);
     const times: number[] = [];
     for (const { id } of rows.slice(10)) times.push(await timed(change(id), 200));
     line('POST /admin/leads/{leadId}/outcome (first outcome)', times);
-    for (const [label, filter] of [['all days', {}], ['30 Mexico City days', mexicoCityDays]] as const) {
+    for (const [label, filter] of [
+      ['all days', {}],
+      ['30 Mexico City days', mexicoCityDays],
+    ] as const) {
       const statement = await funnelStatement(container, filter);
       const plan = await container.db.query<{ 'QUERY PLAN': string }>(
-        `explain (analyze, costs off, timing off, summary on) ${statement.sql}`, statement.params,
+        `explain (analyze, costs off, timing off, summary on) ${statement.sql}`,
+        statement.params,
       );
-      console.log(`  plan of the funnel (${label}): ${plan.rows.map((r) => r['QUERY PLAN'].trim().replace(/^->\s*/, '')).join(' | ')}`);
+      console.log(
+        `  plan of the funnel (${label}): ${plan.rows.map((r) => r['QUERY PLAN'].trim().replace(/^->\s*/, '')).join(' | ')}`,
+      );
     }
   } finally {
     await app.close();

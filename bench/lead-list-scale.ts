@@ -44,15 +44,26 @@ async function explain(database: TestDatabase, label: string, statement: { sql: 
   for (const mode of ['force_custom_plan', 'force_generic_plan']) {
     const lines = await database.db.transaction(async (tx) => {
       await tx.query(`set local plan_cache_mode = ${mode}`);
-      const { rows } = await tx.query<{ 'QUERY PLAN': string }>(`explain (analyze, costs off, timing off, summary on) ${statement.sql}`, statement.params);
+      const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
+        `explain (analyze, costs off, timing off, summary on) ${statement.sql}`,
+        statement.params,
+      );
       return rows.map((r) => r['QUERY PLAN']);
     });
     const kept = lines.filter((l) => !/Index Cond|Planning|Buffers/.test(l));
-    console.log(`    plan of ${label} (${mode.replace('force_', '').replace('_plan', '')}): ${kept.map((l) => l.trim().replace(/^->\s*/, '')).join(' | ')}`);
+    console.log(
+      `    plan of ${label} (${mode.replace('force_', '').replace('_plan', '')}): ${kept.map((l) => l.trim().replace(/^->\s*/, '')).join(' | ')}`,
+    );
   }
 }
 
-async function seed(container: Container, template: Parameters<Container['leadsRepository']['insert']>[0], from: number, to: number, t0: number) {
+async function seed(
+  container: Container,
+  template: Parameters<Container['leadsRepository']['insert']>[0],
+  from: number,
+  to: number,
+  t0: number,
+) {
   let count = from;
   const insertOne = async (n: number) => {
     const at = new Date(t0 + n * 1000);
@@ -91,7 +102,11 @@ async function measurePage(url: string, headers: Record<string, string>): Promis
   const { origin, pathname, search } = new URL(url);
   for (const rate of fixedRates) {
     const cpuBefore = currentThreadCpuSeconds() ?? 0;
-    const run = await runConstantRateInWorker([{ name: pathname, weight: 1, base: origin, method: 'GET', path: `${pathname}${search}`, headers }], rate, fixedSeconds);
+    const run = await runConstantRateInWorker(
+      [{ name: pathname, weight: 1, base: origin, method: 'GET', path: `${pathname}${search}`, headers }],
+      rate,
+      fixedSeconds,
+    );
     const op = run.operations[0];
     micros = (((currentThreadCpuSeconds() ?? 0) - cpuBefore) * 1e6) / Math.max(1, op.count);
     non2xx += op.failures;
@@ -117,17 +132,30 @@ export async function leadListScale(): Promise<void> {
     const admin = { authorization: `Bearer ${benchAdminToken}` };
     const created = await app.inject({ method: 'POST', url: `${api}/leads`, headers, payload: {} });
     const { id } = created.json() as { id: string };
-    await app.inject({ method: 'PUT', url: `${api}/leads/${id}/loan-info`, headers, payload: { downPayment: 80000, term: 48, purchaseIntention: 'WITHIN_A_MONTH' } });
+    await app.inject({
+      method: 'PUT',
+      url: `${api}/leads/${id}/loan-info`,
+      headers,
+      payload: { downPayment: 80000, term: 48, purchaseIntention: 'WITHIN_A_MONTH' },
+    });
     const companyId = (await container.auth.authenticate(headers.authorization)).companyId;
     const stored = (await container.leadsRepository.find(id, companyId))!;
     const { verification: _v, prequalification: _p, ...template } = stored;
     const lender = createLenderLeadQueries(database.db);
     console.log(`\nlead lists of one company on PostgreSQL, limit=20: autocannon 5 connections for 3 s (saturation),`);
-    console.log(`then a constant rate for ${fixedSeconds} s each from a worker thread (latency from the scheduled send); p50 / p99 in ms;`);
-    console.log(`µs/req: CPU of the service's thread per request at ${fixedRates.at(-1)} req/s (the page's own cost, whatever the load);`);
-    console.log(`"bare, same SQL": a bare Fastify route running the statements the service ran for that page (list-reference.ts)`);
+    console.log(
+      `then a constant rate for ${fixedSeconds} s each from a worker thread (latency from the scheduled send); p50 / p99 in ms;`,
+    );
+    console.log(
+      `µs/req: CPU of the service's thread per request at ${fixedRates.at(-1)} req/s (the page's own cost, whatever the load);`,
+    );
+    console.log(
+      `"bare, same SQL": a bare Fastify route running the statements the service ran for that page (list-reference.ts)`,
+    );
     const rateHeads = fixedRates.map((r) => `${r}/s p50/p99`.padStart(18)).join('');
-    console.log(`  ${'leads'.padStart(8)}${'seed s'.padStart(8)}  ${'list, page'.padEnd(20)}${'sat. req/s'.padStart(11)}${'p50/p99'.padStart(12)}${rateHeads}${'µs/req'.padStart(8)}${'non-2xx'.padStart(9)}`);
+    console.log(
+      `  ${'leads'.padStart(8)}${'seed s'.padStart(8)}  ${'list, page'.padEnd(20)}${'sat. req/s'.padStart(11)}${'p50/p99'.padStart(12)}${rateHeads}${'µs/req'.padStart(8)}${'non-2xx'.padStart(9)}`,
+    );
     let count = 1;
     const t0 = Date.parse('2026-01-01T00:00:00Z');
     for (const size of sizes) {
@@ -137,7 +165,9 @@ export async function leadListScale(): Promise<void> {
       const seedSeconds = (performance.now() - seedStart) / 1000;
       await database.db.query('analyze leads');
       const middleAt = new Date(t0 + (size / 2) * 1000);
-      const middle = Buffer.from(`${middleAt.toISOString()}|ffffffff-ffff-ffff-ffff-ffffffffffff`).toString('base64url');
+      const middle = Buffer.from(`${middleAt.toISOString()}|ffffffff-ffff-ffff-ffff-ffffffffffff`).toString(
+        'base64url',
+      );
       const cases = [
         { name: 'GET /leads, first', path: `${api}/leads?limit=20`, headers },
         { name: 'GET /leads, middle', path: `${api}/leads?limit=20&cursor=${middle}`, headers },
@@ -147,7 +177,9 @@ export async function leadListScale(): Promise<void> {
       for (const c of cases) {
         console.log(pageRow(size, seedSeconds, c.name, await measurePage(`${base}${c.path}`, c.headers)));
         if (!c.name.endsWith('middle')) continue;
-        const statements = await recordStatements(database.db, () => app.inject({ method: 'GET', url: c.path, headers: c.headers }));
+        const statements = await recordStatements(database.db, () =>
+          app.inject({ method: 'GET', url: c.path, headers: c.headers }),
+        );
         const reference = await startListReference(database.db, [{ path: '/page', statements }]);
         try {
           if (statements.length !== 1) console.log(`    (the reference below replays ${statements.length} statements)`);
@@ -157,7 +189,13 @@ export async function leadListScale(): Promise<void> {
         }
       }
       const after = { createdAt: middleAt, id: 'ffffffff-ffff-ffff-ffff-ffffffffffff' };
-      await explain(database, 'GET /leads, middle', await statementOf((tx) => container.leadsRepository.list(companyId, { excludeEmpty: true, after, limit: 21 }, tx)));
+      await explain(
+        database,
+        'GET /leads, middle',
+        await statementOf((tx) =>
+          container.leadsRepository.list(companyId, { excludeEmpty: true, after, limit: 21 }, tx),
+        ),
+      );
       await explain(database, 'admin, middle', await statementOf((tx) => lender.list({}, after, 21, tx)));
     }
   } finally {

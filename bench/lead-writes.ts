@@ -24,7 +24,14 @@ export interface WriteResult {
   generatorCpuSeconds?: number;
 }
 
-const person = { firstName: 'Ana', secondName: 'María', lastName: 'López', secondLastName: 'García', rfc: 'LOGA900215A16', birthDate: '1990-02-15' };
+const person = {
+  firstName: 'Ana',
+  secondName: 'María',
+  lastName: 'López',
+  secondLastName: 'García',
+  rfc: 'LOGA900215A16',
+  birthDate: '1990-02-15',
+};
 
 /** The six section writes of a lead, in the order a partner sends them: method, section, body. */
 export function leadSections(phone: string) {
@@ -89,7 +96,12 @@ async function driveLeadWrites(
   const sectionRequests = [0, 1, 2, 3, 4, 5].map((i) => ({
     setupRequest(request: Record<string, unknown>, context: Context) {
       const [method, section, body] = context.sections![i];
-      return { ...request, method, path: `/mx/b2b/autofin/api/leads/${context.id}/${section}`, body: JSON.stringify(body) };
+      return {
+        ...request,
+        method,
+        path: `/mx/b2b/autofin/api/leads/${context.id}/${section}`,
+        body: JSON.stringify(body),
+      };
     },
     onResponse(status: number, _body: string, context: Context) {
       const [method, section] = context.sections![i];
@@ -127,8 +139,12 @@ async function driveLeadWrites(
   const cpuAfter = currentThreadCpuSeconds();
   return {
     generatorCpuSeconds: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
-    leads, requests: result.requests.total, seconds: elapsed, leadsPerSecond: leads / elapsed,
-    requestsPerSecond: result.requests.total / elapsed, p99Ms: result.latency.p99,
+    leads,
+    requests: result.requests.total,
+    seconds: elapsed,
+    leadsPerSecond: leads / elapsed,
+    requestsPerSecond: result.requests.total / elapsed,
+    p99Ms: result.latency.p99,
     errors: errors + result.errors + result.timeouts,
   };
 }
@@ -138,9 +154,17 @@ export function pgbenchInsertRate(databaseUrl: string, clients: number, seconds:
   const dir = mkdtempSync(join(tmpdir(), 'autofin-pgbench-'));
   const script = join(dir, 'insert.sql');
   writeFileSync(script, "insert into autofin_bench_insert (v) values ('x');\n");
-  const psql = spawnSync('psql', [databaseUrl, '-qc', 'drop table if exists autofin_bench_insert; create table autofin_bench_insert (id bigserial primary key, v text)']);
+  const psql = spawnSync('psql', [
+    databaseUrl,
+    '-qc',
+    'drop table if exists autofin_bench_insert; create table autofin_bench_insert (id bigserial primary key, v text)',
+  ]);
   if (psql.status !== 0) return undefined;
-  const run = spawnSync('pgbench', ['-n', '-c', String(clients), '-j', '2', '-T', String(seconds), '-f', script, databaseUrl], { encoding: 'utf8' });
+  const run = spawnSync(
+    'pgbench',
+    ['-n', '-c', String(clients), '-j', '2', '-T', String(seconds), '-f', script, databaseUrl],
+    { encoding: 'utf8' },
+  );
   spawnSync('psql', [databaseUrl, '-qc', 'drop table if exists autofin_bench_insert']);
   const match = /tps = ([\d.]+)/.exec(run.stdout ?? '');
   return match ? Number(match[1]) : undefined;

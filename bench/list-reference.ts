@@ -24,7 +24,8 @@ export async function recordStatements(db: Db, request: () => Promise<unknown>):
     const { steps } = await rec.record(request);
     if (steps.length === 0) throw new Error('the request ran no statement');
     return steps.map((step) => {
-      if ('transaction' in step) throw new Error('a list request ran a transaction: the list reference replays single statements only');
+      if ('transaction' in step)
+        throw new Error('a list request ran a transaction: the list reference replays single statements only');
       return step;
     });
   } finally {

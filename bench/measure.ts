@@ -71,7 +71,8 @@ export function median(values: number[]): number {
 export function medianOf(runs: Measurement[], name = runs[0].name): Measurement {
   const m = median(runs.map((r) => r.requestsPerSecond));
   const closest = runs.reduce((a, b) =>
-    (Math.abs(b.requestsPerSecond - m) < Math.abs(a.requestsPerSecond - m) ? b : a));
+    Math.abs(b.requestsPerSecond - m) < Math.abs(a.requestsPerSecond - m) ? b : a,
+  );
   return {
     ...closest,
     name,

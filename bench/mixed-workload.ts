@@ -39,7 +39,14 @@ export interface RunCpu {
 }
 
 const weights = {
-  brands: 22, zip: 18, create: 10, loanInfo: 13, pinSend: 4, pinConfirm: 4, read: 15, page: 14,
+  brands: 22,
+  zip: 18,
+  create: 10,
+  loanInfo: 13,
+  pinSend: 4,
+  pinConfirm: 4,
+  read: 15,
+  page: 14,
 };
 const weightSum = Object.values(weights).reduce((a, b) => a + b, 0);
 
@@ -52,7 +59,8 @@ export async function mixedWorkload(instances: ServiceProcess[], partners: Partn
   async function call(partner: number, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) {
     const base = instances[made++ % instances.length].base;
     const res = await fetch(`${base}${api}${path}`, {
-      method, headers: body === undefined ? partners[partner].headers : json(partners[partner].headers),
+      method,
+      headers: body === undefined ? partners[partner].headers : json(partners[partner].headers),
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -60,7 +68,8 @@ export async function mixedWorkload(instances: ServiceProcess[], partners: Partn
     return text;
   }
 
-  const newLead = async (partner: number) => (JSON.parse(await call(partner, 'POST', '/leads', {})) as { id: string }).id;
+  const newLead = async (partner: number) =>
+    (JSON.parse(await call(partner, 'POST', '/leads', {})) as { id: string }).id;
 
   /** `count` leads made by `make`, 16 at a time. */
   async function many<T>(count: number, make: (k: number) => Promise<T>): Promise<T[]> {
@@ -83,9 +92,12 @@ export async function mixedWorkload(instances: ServiceProcess[], partners: Partn
   async function confirmable(k: number): Promise<ConfirmLead> {
     const partner = k % partners.length;
     const id = await newLead(partner);
-    for (const [method, section, body] of leadSections(nextPhone())) await call(partner, method, `/leads/${id}/${section}`, body);
+    for (const [method, section, body] of leadSections(nextPhone()))
+      await call(partner, method, `/leads/${id}/${section}`, body);
     await call(partner, 'POST', `/leads/${id}/pin`, { channel: 'SMS' });
-    const messages = JSON.parse(await call(partner, 'GET', `/sandbox/leads/${id}/messages`)) as { items: { body: string }[] };
+    const messages = JSON.parse(await call(partner, 'GET', `/sandbox/leads/${id}/messages`)) as {
+      items: { body: string }[];
+    };
     const pin = /\b(\d{6})\b/.exec(messages.items[0]?.body ?? '')?.[1];
     if (!pin) throw new Error(`no PIN message for lead ${id}`);
     return { partner, id, pin };
@@ -108,20 +120,44 @@ export async function mixedWorkload(instances: ServiceProcess[], partners: Partn
   let confirms = 0;
 
   const operations: Operation[] = [
-    { name: 'GET catalog brands', weight: weights.brands, request: (i) => ({ base: at(i), method: 'GET', path: `${api}/catalogs/years/2020/brands`, headers: who(i) }) },
-    { name: 'GET catalog zip-code', weight: weights.zip, request: (i) => ({ base: at(i), method: 'GET', path: `${api}/catalogs/zip-code/06700`, headers: who(i) }) },
-    { name: 'POST /leads', weight: weights.create, request: (i) => ({ base: at(i), method: 'POST', path: `${api}/leads`, headers: json(who(i)), body: '{}' }) },
+    {
+      name: 'GET catalog brands',
+      weight: weights.brands,
+      request: (i) => ({ base: at(i), method: 'GET', path: `${api}/catalogs/years/2020/brands`, headers: who(i) }),
+    },
+    {
+      name: 'GET catalog zip-code',
+      weight: weights.zip,
+      request: (i) => ({ base: at(i), method: 'GET', path: `${api}/catalogs/zip-code/06700`, headers: who(i) }),
+    },
+    {
+      name: 'POST /leads',
+      weight: weights.create,
+      request: (i) => ({ base: at(i), method: 'POST', path: `${api}/leads`, headers: json(who(i)), body: '{}' }),
+    },
     {
       name: 'PUT loan-info',
       weight: weights.loanInfo,
-      request: (i) => ({ base: at(i), method: 'PUT', path: `${api}/leads/${lead(i).id}/loan-info`, headers: json(partners[lead(i).partner].headers), body: loanInfo }),
+      request: (i) => ({
+        base: at(i),
+        method: 'PUT',
+        path: `${api}/leads/${lead(i).id}/loan-info`,
+        headers: json(partners[lead(i).partner].headers),
+        body: loanInfo,
+      }),
     },
     {
       name: 'POST pin (send)',
       weight: weights.pinSend,
       request: (i) => {
         const target = sendPool[Math.floor(sends++ / sendsPerLead) % sendPool.length];
-        return { base: at(i), method: 'POST', path: `${api}/leads/${target.id}/pin`, headers: json(partners[target.partner].headers), body: '{"channel":"SMS"}' };
+        return {
+          base: at(i),
+          method: 'POST',
+          path: `${api}/leads/${target.id}/pin`,
+          headers: json(partners[target.partner].headers),
+          body: '{"channel":"SMS"}',
+        };
       },
     },
     {
@@ -129,11 +165,30 @@ export async function mixedWorkload(instances: ServiceProcess[], partners: Partn
       weight: weights.pinConfirm,
       request: (i) => {
         const target = confirmPool[confirms++ % confirmPool.length];
-        return { base: at(i), method: 'POST', path: `${api}/leads/${target.id}/pin/confirmation`, headers: json(partners[target.partner].headers), body: JSON.stringify({ pin: target.pin }) };
+        return {
+          base: at(i),
+          method: 'POST',
+          path: `${api}/leads/${target.id}/pin/confirmation`,
+          headers: json(partners[target.partner].headers),
+          body: JSON.stringify({ pin: target.pin }),
+        };
       },
     },
-    { name: 'GET /leads/:id', weight: weights.read, request: (i) => ({ base: at(i), method: 'GET', path: `${api}/leads/${lead(i).id}`, headers: partners[lead(i).partner].headers }) },
-    { name: 'GET /leads (page)', weight: weights.page, request: (i) => ({ base: at(i), method: 'GET', path: `${api}/leads?limit=20`, headers: who(i) }) },
+    {
+      name: 'GET /leads/:id',
+      weight: weights.read,
+      request: (i) => ({
+        base: at(i),
+        method: 'GET',
+        path: `${api}/leads/${lead(i).id}`,
+        headers: partners[lead(i).partner].headers,
+      }),
+    },
+    {
+      name: 'GET /leads (page)',
+      weight: weights.page,
+      request: (i) => ({ base: at(i), method: 'GET', path: `${api}/leads?limit=20`, headers: who(i) }),
+    },
   ];
 
   return {

@@ -18,7 +18,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { createScratchDatabase, newPartnerOn, startOwnRedis, startServiceProcess, type ServiceProcess } from '../test/processes/index.ts';
+import {
+  createScratchDatabase,
+  newPartnerOn,
+  startOwnRedis,
+  startServiceProcess,
+  type ServiceProcess,
+} from '../test/processes/index.ts';
 import { recordAnswer, startBareServer } from './bare-server.ts';
 import { median } from './measure.ts';
 import { currentThreadCpuSeconds } from './cpu-accounting.ts';
@@ -67,9 +73,13 @@ export async function startAndRestart(label: string, env: Record<string, string>
   await sleep(Math.max(0, idleSeconds - 2) * 1000);
   const rssIdle = again.rssBytes();
   const cell = (listening: number, ready: number) => `${sec(listening)} / ${sec(ready)}`.padStart(18);
-  console.log(`  ${label.padEnd(36)}${cell(first.startMs, firstReady)}${cell(again.startMs, againReady)}` +
-    `${mib(rss).padStart(10)}${mib(rssIdle).padStart(10)}` +
-    `  (after the first start ${mib(rssFirst)}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+  console.log(
+    `  ${label.padEnd(36)}${cell(first.startMs, firstReady)}${cell(again.startMs, againReady)}` +
+      `${mib(rss).padStart(10)}${mib(rssIdle).padStart(10)}` +
+      `  (after the first start ${mib(rssFirst)}; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})`,
+  );
   return again;
 }
 
@@ -81,7 +91,13 @@ async function cannon(url: string, headers: Record<string, string>, connections:
 async function readsAcross(instances: ServiceProcess[], headers: Record<string, string>) {
   const path = `${api}/catalogs/years/2020/brands`;
   const res = await fetch(`${instances[0].base}${path}`, { headers });
-  const bare = await startBareServer([recordAnswer('/brands', { statusCode: res.status, headers: Object.fromEntries(res.headers), rawPayload: Buffer.from(await res.arrayBuffer()) })]);
+  const bare = await startBareServer([
+    recordAnswer('/brands', {
+      statusCode: res.status,
+      headers: Object.fromEntries(res.headers),
+      rawPayload: Buffer.from(await res.arrayBuffer()),
+    }),
+  ]);
   const ratios: number[] = [];
   const service: number[] = [];
   const bareRates: number[] = [];
@@ -113,12 +129,22 @@ async function readsAcross(instances: ServiceProcess[], headers: Record<string, 
   } finally {
     await bare.app.close();
   }
-  console.log(`\ncatalog reads (GET brands of 2020), autocannon 5 connections per instance vs 10 on the bare route, 5 rounds of 2 s, medians`);
-  console.log(`  two instances (PostgreSQL + Redis)  ${Math.round(median(service)).toLocaleString('en').padStart(8)} req/s  p99 ${median(p99s)} ms  non-2xx/errors ${non2xx}`);
-  console.log(`  bare Fastify, same answer           ${Math.round(median(bareRates)).toLocaleString('en').padStart(8)} req/s`);
-  console.log(`  ratio                               ${median(ratios).toFixed(2).padStart(8)}  (target 0.6, aim 0.8; rounds ${ratios.map((r) => r.toFixed(2)).join(', ')})`);
+  console.log(
+    `\ncatalog reads (GET brands of 2020), autocannon 5 connections per instance vs 10 on the bare route, 5 rounds of 2 s, medians`,
+  );
+  console.log(
+    `  two instances (PostgreSQL + Redis)  ${Math.round(median(service)).toLocaleString('en').padStart(8)} req/s  p99 ${median(p99s)} ms  non-2xx/errors ${non2xx}`,
+  );
+  console.log(
+    `  bare Fastify, same answer           ${Math.round(median(bareRates)).toLocaleString('en').padStart(8)} req/s`,
+  );
+  console.log(
+    `  ratio                               ${median(ratios).toFixed(2).padStart(8)}  (target 0.6, aim 0.8; rounds ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
+  );
   const cpuRatio = median(bareCpu) / median(serviceCpu);
-  console.log(`  CPU per request: service ${median(serviceCpu).toFixed(0)} µs (both processes), bare ${median(bareCpu).toFixed(0)} µs; bare / service ${cpuRatio.toFixed(2)}`);
+  console.log(
+    `  CPU per request: service ${median(serviceCpu).toFixed(0)} µs (both processes), bare ${median(bareCpu).toFixed(0)} µs; bare / service ${cpuRatio.toFixed(2)}`,
+  );
 }
 
 const outageRate = Number(process.env.BENCH_OUTAGE_RATE ?? 200);
@@ -126,16 +152,24 @@ const outageRate = Number(process.env.BENCH_OUTAGE_RATE ?? 200);
 // keep a slow moment of the machine in one or two of them from deciding it.
 const outageRounds = Number(process.env.BENCH_OUTAGE_ROUNDS ?? 9);
 function mixedTable(title: string, { result, cpu }: { result: RunResult; cpu?: RunCpu }, baseline?: RunResult) {
-  console.log(`\n${title}: target ${result.targetRate} req/s, achieved ${Math.round(result.achievedRate)} req/s, generator lag at worst ${result.maxLagMs.toFixed(0)} ms`);
+  console.log(
+    `\n${title}: target ${result.targetRate} req/s, achieved ${Math.round(result.achievedRate)} req/s, generator lag at worst ${result.maxLagMs.toFixed(0)} ms`,
+  );
   if (cpu) {
     const cores = (x: number) => x.toFixed(2);
     const perRequest = Math.round((cpu.services / Math.max(1, result.achievedRate)) * 1e6);
-    console.log(`  CPU in cores: service processes ${cores(cpu.services)} (${perRequest} µs a request), generator ${cores(cpu.generator)}, PostgreSQL ${cores(cpu.postgres)}, machine ${cores(cpu.machine)} of ${cpus().length}`);
+    console.log(
+      `  CPU in cores: service processes ${cores(cpu.services)} (${perRequest} µs a request), generator ${cores(cpu.generator)}, PostgreSQL ${cores(cpu.postgres)}, machine ${cores(cpu.machine)} of ${cpus().length}`,
+    );
   }
-  console.log(`  ${'operation'.padEnd(24)}${'count'.padStart(7)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'max ms'.padStart(9)}${'failed'.padStart(8)}${baseline ? '  p99 / without outage' : ''}`);
+  console.log(
+    `  ${'operation'.padEnd(24)}${'count'.padStart(7)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'max ms'.padStart(9)}${'failed'.padStart(8)}${baseline ? '  p99 / without outage' : ''}`,
+  );
   for (const [k, op] of result.operations.entries()) {
     const ratio = baseline ? `  ${(op.p99Ms / Math.max(0.1, baseline.operations[k].p99Ms)).toFixed(2)}` : '';
-    console.log(`  ${op.name.padEnd(24)}${String(op.count).padStart(7)}${op.p50Ms.toFixed(1).padStart(9)}${op.p99Ms.toFixed(1).padStart(9)}${op.maxMs.toFixed(0).padStart(9)}${String(op.failures).padStart(8)}${ratio}`);
+    console.log(
+      `  ${op.name.padEnd(24)}${String(op.count).padStart(7)}${op.p50Ms.toFixed(1).padStart(9)}${op.p99Ms.toFixed(1).padStart(9)}${op.maxMs.toFixed(0).padStart(9)}${String(op.failures).padStart(8)}${ratio}`,
+    );
   }
   for (const f of result.failures.slice(0, 5)) console.log(`  failure: ${f}`);
 }
@@ -148,32 +182,51 @@ function mixedTable(title: string, { result, cpu }: { result: RunResult; cpu?: R
  * verdict is the pooled ratio; the median of the rounds' ratios is printed beside it.
  */
 function outageSummary(rounds: { without: RunResult; with: RunResult }[]) {
-  console.log(`\nRedis outage, ${rounds.length} rounds of a run without and a run with it: p99 ms of each round, the median of the rounds' ratios, and the p99 of all rounds' requests (target 1.5)`);
+  console.log(
+    `\nRedis outage, ${rounds.length} rounds of a run without and a run with it: p99 ms of each round, the median of the rounds' ratios, and the p99 of all rounds' requests (target 1.5)`,
+  );
   const width = rounds.length * 7 + 2;
-  console.log(`  ${'operation'.padEnd(24)}${'without'.padStart(width)}${'with the outage'.padStart(width)}  median ratio (rounds)  |  pooled p99 without / with = ratio`);
+  console.log(
+    `  ${'operation'.padEnd(24)}${'without'.padStart(width)}${'with the outage'.padStart(width)}  median ratio (rounds)  |  pooled p99 without / with = ratio`,
+  );
   const ms = (values: number[]) => values.map((v) => v.toFixed(1)).join(', ');
   const pooledP99 = (runs: RunResult[], k: number) =>
-    percentile(runs.flatMap((r) => r.operations[k].sortedMs).sort((a, b) => a - b), 0.99);
+    percentile(
+      runs.flatMap((r) => r.operations[k].sortedMs).sort((a, b) => a - b),
+      0.99,
+    );
   let worst = 0;
   for (const [k, op] of rounds[0].without.operations.entries()) {
     const without = rounds.map((r) => r.without.operations[k].p99Ms);
     const withOutage = rounds.map((r) => r.with.operations[k].p99Ms);
     const ratios = rounds.map((_, i) => withOutage[i] / Math.max(0.1, without[i]));
     const failed = rounds.reduce((n, r) => n + r.with.operations[k].failures + r.without.operations[k].failures, 0);
-    const pooledWithout = pooledP99(rounds.map((r) => r.without), k);
-    const pooledWith = pooledP99(rounds.map((r) => r.with), k);
+    const pooledWithout = pooledP99(
+      rounds.map((r) => r.without),
+      k,
+    );
+    const pooledWith = pooledP99(
+      rounds.map((r) => r.with),
+      k,
+    );
     const pooled = pooledWith / Math.max(0.1, pooledWithout);
     worst = Math.max(worst, pooled);
-    console.log(`  ${op.name.padEnd(24)}${ms(without).padStart(width)}${ms(withOutage).padStart(width)}  ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(', ')})` +
-      `  |  ${pooledWithout.toFixed(1)} / ${pooledWith.toFixed(1)} = ${pooled.toFixed(2)}${failed ? `, ${failed} failed` : ''}`);
+    console.log(
+      `  ${op.name.padEnd(24)}${ms(without).padStart(width)}${ms(withOutage).padStart(width)}  ${median(ratios).toFixed(2)} (${ratios.map((r) => r.toFixed(2)).join(', ')})` +
+        `  |  ${pooledWithout.toFixed(1)} / ${pooledWith.toFixed(1)} = ${pooled.toFixed(2)}${failed ? `, ${failed} failed` : ''}`,
+    );
   }
   console.log(`  worst pooled ratio ${worst.toFixed(2)}: ${worst <= 1.5 ? 'meets' : 'above'} the target 1.5`);
 }
 
 /** Doubling rates of 4 s from 100 req/s until one is not sustained, then one between the last two. */
 async function highestSustained(mix: Mix) {
-  console.log('\nthe highest rate sustained: runs of 4 s, sustained when at least 95 % of the target is reached and every');
-  console.log('operation answers its p99 within 500 ms with no failure (CPU in cores: the services, the generator, PostgreSQL)');
+  console.log(
+    '\nthe highest rate sustained: runs of 4 s, sustained when at least 95 % of the target is reached and every',
+  );
+  console.log(
+    'operation answers its p99 within 500 ms with no failure (CPU in cores: the services, the generator, PostgreSQL)',
+  );
   let best: MixRun | undefined;
   let failedAt: number | undefined;
   const attempt = async (rate: number) => {
@@ -181,8 +234,12 @@ async function highestSustained(mix: Mix) {
     const worst = Math.max(...run.result.operations.map((o) => o.p99Ms));
     const failed = run.result.operations.reduce((n, o) => n + o.failures, 0);
     const ok = run.result.achievedRate >= 0.95 * rate && worst <= 500 && failed === 0;
-    const cpu = run.cpu ? `CPU ${run.cpu.services.toFixed(2)} / ${run.cpu.generator.toFixed(2)} / ${run.cpu.postgres.toFixed(2)}, machine ${run.cpu.machine.toFixed(2)}` : '';
-    console.log(`  ${String(rate).padStart(5)} req/s: achieved ${Math.round(run.result.achievedRate)}, worst p99 ${worst.toFixed(0)} ms, failed ${failed}, generator lag ${run.result.maxLagMs.toFixed(0)} ms, ${cpu}  ${ok ? 'sustained' : 'not sustained'}`);
+    const cpu = run.cpu
+      ? `CPU ${run.cpu.services.toFixed(2)} / ${run.cpu.generator.toFixed(2)} / ${run.cpu.postgres.toFixed(2)}, machine ${run.cpu.machine.toFixed(2)}`
+      : '';
+    console.log(
+      `  ${String(rate).padStart(5)} req/s: achieved ${Math.round(run.result.achievedRate)}, worst p99 ${worst.toFixed(0)} ms, failed ${failed}, generator lag ${run.result.maxLagMs.toFixed(0)} ms, ${cpu}  ${ok ? 'sustained' : 'not sustained'}`,
+    );
     if (ok) best = run;
     return ok;
   };
@@ -226,9 +283,13 @@ async function startsOnly(serverUrl: string, common: Record<string, string>): Pr
 }
 
 function startHeader(): void {
-  console.log('\nstart and memory (service processes; from spawning node to "Server listening" / to /health/ready answering)');
-  console.log(`  ${''.padEnd(36)}${'first'.padStart(18)}${'restart'.padStart(18)}${'RSS 2 s'.padStart(10)}` +
-    `${`RSS ${idleSeconds} s`.padStart(10)}`);
+  console.log(
+    '\nstart and memory (service processes; from spawning node to "Server listening" / to /health/ready answering)',
+  );
+  console.log(
+    `  ${''.padEnd(36)}${'first'.padStart(18)}${'restart'.padStart(18)}${'RSS 2 s'.padStart(10)}` +
+      `${`RSS ${idleSeconds} s`.padStart(10)}`,
+  );
 }
 
 export async function productionShape(): Promise<void> {
@@ -240,8 +301,12 @@ export async function productionShape(): Promise<void> {
   // The sandbox environment: the `log` SMS provider answers at once, and the PIN it sent can be read
   // back (docs/sandbox.md), so the workload can confirm PINs.
   const common = {
-    AUTOFIN_ENV: 'sandbox', ADMIN_TOKEN: adminToken, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '10000000',
-    TOKEN_SIGNING_KEY: randomBytes(32).toString('hex'), DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    AUTOFIN_ENV: 'sandbox',
+    ADMIN_TOKEN: adminToken,
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    TOKEN_SIGNING_KEY: randomBytes(32).toString('hex'),
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   };
   if (args.includes('starts')) return startsOnly(serverUrl, common);
   const database = await createScratchDatabase(serverUrl);
@@ -268,12 +333,18 @@ export async function productionShape(): Promise<void> {
     if (!only || only === 'writes') {
       // Partners of their own: the leads they write stay out of the mixed workload's lead lists.
       const writers = await Promise.all(running.map((i) => newPartnerOn(i.base, adminToken)));
-      await writesAcross(running, writers.map((w) => w.token), database.url);
+      await writesAcross(
+        running,
+        writers.map((w) => w.token),
+        database.url,
+      );
       if (only) return;
     }
 
     const mix = await mixedWorkload(running, partners);
-    console.log('\nmixed partner workload over both instances (constant-rate generator, latency from the scheduled send)');
+    console.log(
+      '\nmixed partner workload over both instances (constant-rate generator, latency from the scheduled send)',
+    );
     await mix.run(200, 2); // warm-up
     if (only !== 'outage') {
       for (const rate of [500, 2000]) mixedTable(`mixed at ${rate} req/s for 8 s`, await mix.run(rate, 8));
@@ -299,9 +370,24 @@ export async function productionShape(): Promise<void> {
       await sleep(3_000); // the instances reconnect (attempts at most 2 s apart) before the next round
     }
     outageSummary(rounds);
-    const shared1 = await Promise.all(running.map(async (i) => /^autofin_rate_limits_shared (\d)/m.exec(await (await fetch(`${i.base}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } })).text())?.[1]));
-    const warnings = running.map((i) => i.output().split('\n').filter((l) => l.includes('"level":40')).length);
-    console.log(`  after Redis is back: autofin_rate_limits_shared ${shared1.join(', ')}; warnings logged per instance ${warnings.join(', ')}`);
+    const shared1 = await Promise.all(
+      running.map(
+        async (i) =>
+          /^autofin_rate_limits_shared (\d)/m.exec(
+            await (await fetch(`${i.base}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } })).text(),
+          )?.[1],
+      ),
+    );
+    const warnings = running.map(
+      (i) =>
+        i
+          .output()
+          .split('\n')
+          .filter((l) => l.includes('"level":40')).length,
+    );
+    console.log(
+      `  after Redis is back: autofin_rate_limits_shared ${shared1.join(', ')}; warnings logged per instance ${warnings.join(', ')}`,
+    );
   } finally {
     await Promise.all(running.map((i) => i.stop()));
     await redis.stop();

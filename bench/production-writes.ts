@@ -72,7 +72,8 @@ interface ReferenceProcess {
 function startReferenceProcess(file: string, companyId: string, databaseUrl: string): Promise<ReferenceProcess> {
   const script = new URL('./write-reference-process.ts', import.meta.url).pathname;
   const child = spawn(process.execPath, ['--import', 'tsx', script, file, companyId], {
-    env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
@@ -114,11 +115,7 @@ async function referenceOn(databaseUrl: string) {
   }
 }
 
-export async function writesAcross(
-  instances: ServiceProcess[],
-  tokens: string[],
-  databaseUrl: string,
-): Promise<void> {
+export async function writesAcross(instances: ServiceProcess[], tokens: string[], databaseUrl: string): Promise<void> {
   const each = partners / instances.length;
   const reference = await referenceOn(databaseUrl);
   const service: WriteResult[] = [];
@@ -156,32 +153,52 @@ export async function writesAcross(
 }
 
 function report(
-  service: WriteResult[], reference: WriteResult[], serviceCpu: number[], referenceCpu: number[], tps: number[],
+  service: WriteResult[],
+  reference: WriteResult[],
+  serviceCpu: number[],
+  referenceCpu: number[],
+  tps: number[],
 ) {
   const n = (v: number) => Math.round(v).toLocaleString('en').padStart(9);
   const row = (label: string, runs: WriteResult[]) => {
     const rate = median(runs.map((r) => r.requestsPerSecond));
     const errors = runs.reduce((total, r) => total + r.errors, 0);
-    console.log(`  ${label.padEnd(36)}${n(median(runs.map((r) => r.leadsPerSecond)))}${n(rate)}` +
-      `${median(runs.map((r) => r.p99Ms)).toFixed(1).padStart(9)}${String(errors).padStart(8)}`);
+    console.log(
+      `  ${label.padEnd(36)}${n(median(runs.map((r) => r.leadsPerSecond)))}${n(rate)}` +
+        `${median(runs.map((r) => r.p99Ms))
+          .toFixed(1)
+          .padStart(9)}${String(errors).padStart(8)}`,
+    );
   };
-  console.log(`\nlead write path across both instances: ${partners} partners (${partners / 2} on each), each creating a lead and saving its six sections (7 requests)`);
-  console.log(`  against the reference: a bare Fastify route per request running the service's statements (write-reference.ts),`);
+  console.log(
+    `\nlead write path across both instances: ${partners} partners (${partners / 2} on each), each creating a lead and saving its six sections (7 requests)`,
+  );
+  console.log(
+    `  against the reference: a bare Fastify route per request running the service's statements (write-reference.ts),`,
+  );
   console.log(`  as two processes with ${partners / 2} partners on each;`);
   console.log(`  ${rounds} alternating rounds of ${seconds} s (the instances, the reference, pgbench), medians`);
-  console.log(`  ${''.padEnd(36)}${'leads/s'.padStart(9)}${'req/s'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}`);
+  console.log(
+    `  ${''.padEnd(36)}${'leads/s'.padStart(9)}${'req/s'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}`,
+  );
   row('two instances (PostgreSQL + Redis)', service);
   row('the reference (two processes)', reference);
   const ratios = service.map((r, i) => r.requestsPerSecond / reference[i].requestsPerSecond);
   const ratio = median(ratios);
-  console.log(`  ${'ratio service / reference'.padEnd(36)}${ratio.toFixed(2).padStart(18)}  ${ratio >= target ? 'meets' : 'below'} the target ${target} (rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')})`);
-  console.log(`  CPU per request: service ${median(serviceCpu).toFixed(0)} µs (both processes), reference ${median(referenceCpu).toFixed(0)} µs (both processes)`);
+  console.log(
+    `  ${'ratio service / reference'.padEnd(36)}${ratio.toFixed(2).padStart(18)}  ${ratio >= target ? 'meets' : 'below'} the target ${target} (rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
+  );
+  console.log(
+    `  CPU per request: service ${median(serviceCpu).toFixed(0)} µs (both processes), reference ${median(referenceCpu).toFixed(0)} µs (both processes)`,
+  );
   if (tps.length === 0) {
     console.log('  pgbench unavailable: no database rate');
     return;
   }
   const pgbench = median(tps);
   const ofPgbench = service.slice(0, tps.length).map((r, i) => r.requestsPerSecond / tps[i]);
-  console.log(`  pgbench single-row inserts ${Math.round(pgbench).toLocaleString('en')} tps, ${partners} clients; requests / pgbench inserts ` +
-    `${median(ofPgbench).toFixed(2)} (the database's own rate, no target)`);
+  console.log(
+    `  pgbench single-row inserts ${Math.round(pgbench).toLocaleString('en')} tps, ${partners} clients; requests / pgbench inserts ` +
+      `${median(ofPgbench).toFixed(2)} (the database's own rate, no target)`,
+  );
 }

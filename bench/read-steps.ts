@@ -28,14 +28,23 @@ const steps: Kinds = [
   ['credential status (cache, auth service)', (u) => /src\/auth\/(credential-status-cache|auth\.service)/.test(u)],
   ['rate limit', (u) => /src\/http\/(rate-limiter|shared-rate-limiter|partner-guard)/.test(u)],
   ['metrics (prom-client labels, histogram)', (u) => /prom-client|src\/operations\//.test(u)],
-  ['request id, security headers, lifecycle', (u) => /src\/http\/(request-lifecycle|request-id|connection-policy|call-context)/.test(u)],
+  [
+    'request id, security headers, lifecycle',
+    (u) => /src\/http\/(request-lifecycle|request-id|connection-policy|call-context)/.test(u),
+  ],
   ['access log line (pino)', (u) => /pino|sonic-boom|src\/http\/lazy-request-logger|src\/shared\/logging/.test(u)],
   ['catalog answer (lookup, Accept, ETag)', (u) => /src\/catalogs\//.test(u)],
   ['database (credential status reads)', (u) => /node_modules\/(pg|pg-[a-z]+|@electric-sql)\/|src\/db\//.test(u)],
   ['other service code', (u) => /\/src\//.test(u)],
   ['Fastify (routing, hooks, reply)', (u) => /fastify|find-my-way|avvio|light-my-request/.test(u)],
-  ['Node HTTP and sockets', (u) => /node:_http|node:internal\/(http|stream|net|streams)|node:net|node:stream|_http_/.test(u)],
-  ['promises, timers, async context', (u) => /node:internal\/(async_hooks|process\/task_queues|timers|promise)|node:async_hooks|node:timers/.test(u)],
+  [
+    'Node HTTP and sockets',
+    (u) => /node:_http|node:internal\/(http|stream|net|streams)|node:net|node:stream|_http_/.test(u),
+  ],
+  [
+    'promises, timers, async context',
+    (u) => /node:internal\/(async_hooks|process\/task_queues|timers|promise)|node:async_hooks|node:timers/.test(u),
+  ],
   ['garbage collector', (_u, f) => f === '(garbage collector)'],
   ['V8 outside any script (program)', (_u, f) => f === '(program)'],
   ['idle', (_u, f) => f === '(idle)'],
@@ -43,7 +52,15 @@ const steps: Kinds = [
 
 async function wrk(url: string, token: string, duration: number): Promise<number> {
   const { stdout } = await run('taskset', [
-    '-c', '1', 'wrk', '-t1', '-c50', `-d${duration}s`, '-H', `authorization: Bearer ${token}`, url,
+    '-c',
+    '1',
+    'wrk',
+    '-t1',
+    '-c50',
+    `-d${duration}s`,
+    '-H',
+    `authorization: Bearer ${token}`,
+    url,
   ]);
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
   if (non2xx > 0) throw new Error(`${url}: ${non2xx} answers other than 2xx`);
@@ -78,14 +95,20 @@ export async function readSteps(): Promise<void> {
     try {
       for (const c of cases) {
         await wrk(c.url, token, 1); // warm-up: JIT, connections, the answer's first render
-        const { breakdown } = await profileMainThread(() => wrk(c.url, token, seconds), (requests) => requests, steps);
+        const { breakdown } = await profileMainThread(
+          () => wrk(c.url, token, seconds),
+          (requests) => requests,
+          steps,
+        );
         breakdowns.push(breakdown);
       }
     } finally {
       await bare.app.close();
     }
-    console.log(`engine ${database.db.engine}, log level ${logLevel}; wrk -t1 -c50 for ${seconds} s per read, ` +
-      'CPU µs of the main thread per request by step (share):');
+    console.log(
+      `engine ${database.db.engine}, log level ${logLevel}; wrk -t1 -c50 for ${seconds} s per read, ` +
+        'CPU µs of the main thread per request by step (share):',
+    );
     console.log(`  ${'step'.padEnd(44)}${cases.map((c) => c.name.padStart(18)).join('')}`);
     for (const step of kindsOf(breakdowns, steps)) {
       const cells = breakdowns.map((b) => {

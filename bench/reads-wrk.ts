@@ -13,7 +13,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createScratchDatabase, newPartnerOn, startOwnRedis, startServiceProcess, type ServiceProcess } from '../test/processes/index.ts';
+import {
+  createScratchDatabase,
+  newPartnerOn,
+  startOwnRedis,
+  startServiceProcess,
+  type ServiceProcess,
+} from '../test/processes/index.ts';
 import { processCpuSeconds } from './cpu-accounting.ts';
 import { median } from './measure.ts';
 
@@ -39,20 +45,25 @@ function hasWrk(): boolean {
   return true;
 }
 
-const pin = (pid: number, core: number) => execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
+const pin = (pid: number, core: number) =>
+  execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
 
 /** One wrk run on core 1: requests, req/s and the server's CPU µs per request. */
 function wrkRun(url: string, token: string, pid: number, seconds: number) {
   const before = processCpuSeconds(pid);
-  const out = execFileSync('taskset', [
-    '-c', '1', 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '-H', `authorization: Bearer ${token}`, url,
-  ], { encoding: 'utf8' });
+  const out = execFileSync(
+    'taskset',
+    ['-c', '1', 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '-H', `authorization: Bearer ${token}`, url],
+    { encoding: 'utf8' },
+  );
   const cpu = processCpuSeconds(pid) - before;
   const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
   const errors = /Socket errors: (.*)/.exec(out)?.[1];
   return {
-    requests, non2xx, errors,
+    requests,
+    non2xx,
+    errors,
     rate: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
     cpuMicros: (cpu * 1e6) / Math.max(1, requests),
   };
@@ -62,7 +73,9 @@ async function startBare(answers: object[]): Promise<{ base: string; pid: number
   const dir = mkdtempSync(join(tmpdir(), 'autofin-bare-'));
   const file = join(dir, 'answers.json');
   writeFileSync(file, JSON.stringify(answers));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-process.ts', file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-process.ts', file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk) => {
@@ -82,8 +95,17 @@ async function readsOf(label: string, service: ServiceProcess): Promise<void> {
   for (const c of cases) {
     const res = await fetch(`${service.base}${c.path}`, { headers });
     if (res.status !== 200) throw new Error(`${c.path}: ${res.status} ${await res.text()}`);
-    const kept = Object.fromEntries([...res.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name)));
-    answers.push({ path: c.bare, status: res.status, headers: kept, body: Buffer.from(await res.arrayBuffer()).toString('base64') });
+    const kept = Object.fromEntries(
+      [...res.headers].filter(
+        ([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name),
+      ),
+    );
+    answers.push({
+      path: c.bare,
+      status: res.status,
+      headers: kept,
+      body: Buffer.from(await res.arrayBuffer()).toString('base64'),
+    });
   }
   const bare = await startBare(answers);
   try {
@@ -107,10 +129,16 @@ async function readsOf(label: string, service: ServiceProcess): Promise<void> {
       const bad = runs.reduce((sum, r) => sum + r.s.non2xx + r.b.non2xx, 0);
       const errors = runs.flatMap((r) => [r.s.errors, r.b.errors]).filter(Boolean);
       const verdict = ratio >= target.ratio && sCpu / bCpu <= target.cpu ? 'meets' : 'misses';
-      console.log(`  ${`${label}, ${c.name}`.padEnd(48)}${Math.round(median(runs.map((r) => r.s.rate))).toLocaleString('en').padStart(9)}` +
-        `${Math.round(median(runs.map((r) => r.b.rate))).toLocaleString('en').padStart(9)}${ratio.toFixed(2).padStart(7)}` +
-        `${sCpu.toFixed(0).padStart(8)}${bCpu.toFixed(0).padStart(7)}${(sCpu / bCpu).toFixed(2).padStart(7)}  ${verdict}` +
-        `  (rounds ${runs.map((r) => r.ratio.toFixed(2)).join(', ')}${bad ? `; non-2xx ${bad}` : ''}${errors.length ? `; socket errors ${errors[0]}` : ''})`);
+      console.log(
+        `  ${`${label}, ${c.name}`.padEnd(48)}${Math.round(median(runs.map((r) => r.s.rate)))
+          .toLocaleString('en')
+          .padStart(9)}` +
+          `${Math.round(median(runs.map((r) => r.b.rate)))
+            .toLocaleString('en')
+            .padStart(9)}${ratio.toFixed(2).padStart(7)}` +
+          `${sCpu.toFixed(0).padStart(8)}${bCpu.toFixed(0).padStart(7)}${(sCpu / bCpu).toFixed(2).padStart(7)}  ${verdict}` +
+          `  (rounds ${runs.map((r) => r.ratio.toFixed(2)).join(', ')}${bad ? `; non-2xx ${bad}` : ''}${errors.length ? `; socket errors ${errors[0]}` : ''})`,
+      );
     }
   } finally {
     bare.child.kill('SIGTERM');
@@ -119,21 +147,34 @@ async function readsOf(label: string, service: ServiceProcess): Promise<void> {
 
 export async function readsWithWrk(): Promise<void> {
   if (!hasWrk()) {
-    console.log('wrk is not installed: on Debian or Ubuntu `apt-get install -y wrk` (https://github.com/wg/wrk elsewhere)');
+    console.log(
+      'wrk is not installed: on Debian or Ubuntu `apt-get install -y wrk` (https://github.com/wg/wrk elsewhere)',
+    );
     process.exitCode = 1;
     return;
   }
-  if (cpus().length < 2) throw new Error('the reads bench pins the servers to core 0 and wrk to core 1: it needs 2 cores');
+  if (cpus().length < 2)
+    throw new Error('the reads bench pins the servers to core 0 and wrk to core 1: it needs 2 cores');
   const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
   const common = {
-    AUTOFIN_ENV: 'bench', ADMIN_TOKEN: adminToken, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', RATE_LIMIT_PER_MINUTE: '10000000',
-    TOKEN_SIGNING_KEY: randomBytes(32).toString('hex'), DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    AUTOFIN_ENV: 'bench',
+    ADMIN_TOKEN: adminToken,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    TOKEN_SIGNING_KEY: randomBytes(32).toString('hex'),
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   };
-  console.log(`catalog reads with wrk -t1 -c${connections} (core 1) against one service process and a bare Fastify process ` +
-    `(both on core 0), ${rounds} alternating rounds of ${roundSeconds} s after a 1 s warm-up each, medians; ` +
-    `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`  ${'shape, request'.padEnd(48)}${'req/s'.padStart(9)}${'bare'.padStart(9)}${'ratio'.padStart(7)}` +
-    `${'µs/req'.padStart(8)}${'bare'.padStart(7)}${'×'.padStart(7)}  target ratio ≥ ${target.ratio}, CPU ≤ ${target.cpu}×`);
+  console.log(
+    `catalog reads with wrk -t1 -c${connections} (core 1) against one service process and a bare Fastify process ` +
+      `(both on core 0), ${rounds} alternating rounds of ${roundSeconds} s after a 1 s warm-up each, medians; ` +
+      `load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+  );
+  console.log(
+    `  ${'shape, request'.padEnd(48)}${'req/s'.padStart(9)}${'bare'.padStart(9)}${'ratio'.padStart(7)}` +
+      `${'µs/req'.padStart(8)}${'bare'.padStart(7)}${'×'.padStart(7)}  target ratio ≥ ${target.ratio}, CPU ≤ ${target.cpu}×`,
+  );
   const embedded = await startServiceProcess(common, { timeoutMs: 240_000 });
   try {
     await readsOf('embedded', embedded);

@@ -35,7 +35,8 @@ const gc = runInNewContext('gc') as () => void;
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const width = 38;
-const line = (label: string, value: string, note = '') => console.log(`  ${label.padEnd(width)}${value.padStart(8)}  ${note}`);
+const line = (label: string, value: string, note = '') =>
+  console.log(`  ${label.padEnd(width)}${value.padStart(8)}  ${note}`);
 
 export interface BenchContext {
   app: FastifyInstance;
@@ -53,7 +54,11 @@ async function reportFirstStart() {
   console.log('\nfirst start on a fresh embedded database (what `npm start` does the first time)');
   line('open (initdb) + lock', seconds(started.openMs));
   line('migrations', seconds(started.migrateMs));
-  line('container.prepare() (catalog import)', seconds(started.prepareMs), `${vehicles?.rowCount} versions, ${zips?.rowCount} settlements`);
+  line(
+    'container.prepare() (catalog import)',
+    seconds(started.prepareMs),
+    `${vehicles?.rowCount} versions, ${zips?.rowCount} settlements`,
+  );
   line('total', seconds(started.openMs + started.migrateMs + started.prepareMs));
   return started;
 }
@@ -95,15 +100,24 @@ async function main() {
   const chosen = process.argv.slice(2);
   const mode = chosen.find((name) => name in modes);
   if (mode) {
-    const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
     console.log(`autofin bench, mode ${mode}: Node ${process.version}, ${os.cpus().length} CPUs, load average ${load}`);
     await modes[mode]();
     return;
   }
   const unknown = chosen.filter((name) => !(name in sections));
-  if (unknown.length > 0) throw new Error(`unknown bench section ${unknown.join(', ')}: choose from ${Object.keys(sections).join(', ')}`);
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
-  console.log(`autofin bench: Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load average ${load}, log level ${logLevel} to /dev/null`);
+  if (unknown.length > 0)
+    throw new Error(`unknown bench section ${unknown.join(', ')}: choose from ${Object.keys(sections).join(', ')}`);
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  console.log(
+    `autofin bench: Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), load average ${load}, log level ${logLevel} to /dev/null`,
+  );
   const started = await reportFirstStart();
   await reportMemory(started.container);
 
@@ -116,7 +130,9 @@ async function main() {
     container = await containerFor(started.config, database.db);
     await container.prepare();
   }
-  console.log(`\nengine under load: ${container.db.engine}${database ? ' (a fresh schema on DATABASE_URL)' : ' (the database just created)'}`);
+  console.log(
+    `\nengine under load: ${container.db.engine}${database ? ' (a fresh schema on DATABASE_URL)' : ' (the database just created)'}`,
+  );
   const { app, base } = await listen(container, logLevel);
   try {
     const token = await partnerToken(app);

@@ -84,8 +84,12 @@ export async function listen(
 /** A company, a credential and a partner token, through the admin API and the token endpoint. */
 export async function partnerToken(app: FastifyInstance): Promise<string> {
   const admin = { authorization: `Bearer ${benchAdminToken}` };
-  const company = (await app.inject({ method: 'POST', url: '/admin/companies', headers: admin, payload: { name: 'Bench Autos' } })).json();
-  const credential = (await app.inject({ method: 'POST', url: `/admin/companies/${company.id}/credentials`, headers: admin })).json();
+  const company = (
+    await app.inject({ method: 'POST', url: '/admin/companies', headers: admin, payload: { name: 'Bench Autos' } })
+  ).json();
+  const credential = (
+    await app.inject({ method: 'POST', url: `/admin/companies/${company.id}/credentials`, headers: admin })
+  ).json();
   const token = await app.inject({ method: 'POST', url: '/auth/token', payload: credential });
   if (token.statusCode !== 200) throw new Error(`no partner token: ${token.statusCode} ${token.body}`);
   return token.json().access_token as string;

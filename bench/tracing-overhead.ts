@@ -69,7 +69,9 @@ async function oneRound(tracing: Tracing | undefined, database: Awaited<ReturnTy
 export async function tracingOverhead(): Promise<void> {
   const database = await createTestDatabase();
   const sink = await startSink();
-  console.log(`engine: ${database.db.engine}; ${seconds} s per request and round after 1 s of warm-up; every request sampled`);
+  console.log(
+    `engine: ${database.db.engine}; ${seconds} s per request and round after 1 s of warm-up; every request sampled`,
+  );
   const rounds: { tracing: boolean; figures: Record<string, Figures> }[] = [];
   try {
     for (const on of [false, true, false, true, false, true]) {
@@ -89,12 +91,16 @@ export async function tracingOverhead(): Promise<void> {
   for (const name of Object.keys(rounds[0].figures)) {
     for (const round of rounds) {
       const f = round.figures[name];
-      console.log(`  ${name.padEnd(14)}${col(round.tracing ? 'on' : 'off')}${col(f.rps.toFixed(0))}${col(f.cpuMicros.toFixed(0))}${col(String(f.non2xx))}`);
+      console.log(
+        `  ${name.padEnd(14)}${col(round.tracing ? 'on' : 'off')}${col(f.rps.toFixed(0))}${col(f.cpuMicros.toFixed(0))}${col(String(f.non2xx))}`,
+      );
     }
     const medianOf = (on: boolean, key: keyof Figures) =>
       median(rounds.filter((r) => r.tracing === on).map((r) => r.figures[name][key]));
     const ratio = medianOf(true, 'rps') / medianOf(false, 'rps');
     const extra = medianOf(true, 'cpuMicros') - medianOf(false, 'cpuMicros');
-    console.log(`  ${name.padEnd(14)}  on / off throughput ${ratio.toFixed(2)}, CPU ${extra >= 0 ? '+' : ''}${extra.toFixed(0)} µs per request`);
+    console.log(
+      `  ${name.padEnd(14)}  on / off throughput ${ratio.toFixed(2)}, CPU ${extra >= 0 ? '+' : ''}${extra.toFixed(0)} µs per request`,
+    );
   }
 }

@@ -16,7 +16,13 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
-import { createScratchDatabase, newPartnerOn, startOwnRedis, startServiceProcess, type ServiceProcess } from '../test/processes/index.ts';
+import {
+  createScratchDatabase,
+  newPartnerOn,
+  startOwnRedis,
+  startServiceProcess,
+  type ServiceProcess,
+} from '../test/processes/index.ts';
 import { percentile, runConstantRate } from './constant-rate.ts';
 
 const api = '/mx/b2b/autofin/api';
@@ -56,22 +62,38 @@ async function measureLag(label: string, instances: ServiceProcess[], rate: numb
     const partner = await newPartnerOn(instances[0].base, adminToken);
     const json = { ...partner.headers, 'content-type': 'application/json' };
     const subscribed = await fetch(`${instances[0].base}${api}/webhooks`, {
-      method: 'POST', headers: json, body: JSON.stringify({ url: receiver.url, eventTypes: ['lead.created'] }),
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ url: receiver.url, eventTypes: ['lead.created'] }),
     });
     if (subscribed.status !== 201) throw new Error(`subscribe: ${subscribed.status} ${await subscribed.text()}`);
     const acked = new Map<string, number>();
     const cpuBefore = instances.map((i) => i.cpuSeconds());
-    const run = await runConstantRate([{
-      name: 'POST /leads', weight: 1,
-      request: (i) => ({ base: instances[i % instances.length].base, method: 'POST', path: `${api}/leads`, headers: json, body: '{}' }),
-      onAnswer: (body) => acked.set((JSON.parse(body) as { id: string }).id, performance.now()),
-    }], rate, seconds);
+    const run = await runConstantRate(
+      [
+        {
+          name: 'POST /leads',
+          weight: 1,
+          request: (i) => ({
+            base: instances[i % instances.length].base,
+            method: 'POST',
+            path: `${api}/leads`,
+            headers: json,
+            body: '{}',
+          }),
+          onAnswer: (body) => acked.set((JSON.parse(body) as { id: string }).id, performance.now()),
+        },
+      ],
+      rate,
+      seconds,
+    );
     const deadline = performance.now() + 10_000;
     while ([...acked.keys()].some((id) => !receiver.arrivals.has(id)) && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const cpu = instances.reduce((sum, i, k) => sum + i.cpuSeconds() - cpuBefore[k], 0);
-    const lags = [...acked].filter(([id]) => receiver.arrivals.has(id))
+    const lags = [...acked]
+      .filter(([id]) => receiver.arrivals.has(id))
       .map(([id, at]) => receiver.arrivals.get(id)! - at);
     const sorted = lags.sort((a, b) => a - b);
     const lost = acked.size - lags.length;
@@ -79,10 +101,12 @@ async function measureLag(label: string, instances: ServiceProcess[], rate: numb
     const meets = percentile(sorted, 0.5) <= target.p50 && percentile(sorted, 0.99) <= target.p99 && lost === 0;
     const verdict = meets ? 'meets' : 'misses';
     const post = run.operations[0];
-    console.log(`  ${label.padEnd(34)}${String(rate).padStart(6)}${run.achievedRate.toFixed(0).padStart(9)}` +
-      `${String(acked.size).padStart(7)}${ms(0.5).padStart(9)}${ms(0.99).padStart(9)}${(sorted.at(-1) ?? NaN).toFixed(0).padStart(8)}` +
-      `${String(lost).padStart(6)}${String(receiver.duplicates()).padStart(6)}${post.p99Ms.toFixed(0).padStart(10)}` +
-      `${((cpu * 1e6) / Math.max(1, acked.size)).toFixed(0).padStart(9)}  ${verdict}`);
+    console.log(
+      `  ${label.padEnd(34)}${String(rate).padStart(6)}${run.achievedRate.toFixed(0).padStart(9)}` +
+        `${String(acked.size).padStart(7)}${ms(0.5).padStart(9)}${ms(0.99).padStart(9)}${(sorted.at(-1) ?? NaN).toFixed(0).padStart(8)}` +
+        `${String(lost).padStart(6)}${String(receiver.duplicates()).padStart(6)}${post.p99Ms.toFixed(0).padStart(10)}` +
+        `${((cpu * 1e6) / Math.max(1, acked.size)).toFixed(0).padStart(9)}  ${verdict}`,
+    );
     if (run.failures.length > 0) console.log(`    failed writes: ${post.failures}; first: ${run.failures[0]}`);
   } finally {
     await receiver.close();
@@ -92,14 +116,24 @@ async function measureLag(label: string, instances: ServiceProcess[], rate: numb
 export async function webhookLagMode(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
   const common = {
-    AUTOFIN_ENV: 'sandbox', ADMIN_TOKEN: adminToken, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '10000000',
-    TOKEN_SIGNING_KEY: randomBytes(32).toString('hex'), DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    AUTOFIN_ENV: 'sandbox',
+    ADMIN_TOKEN: adminToken,
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    TOKEN_SIGNING_KEY: randomBytes(32).toString('hex'),
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   };
-  console.log(`webhook lag: acknowledged write (201 of POST /leads) → arrival at a loopback receiver, ${seconds} s ` +
-    `at a fixed rate per shape; ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`  ${'shape'.padEnd(34)}${'rate/s'.padStart(6)}${'reached'.padStart(9)}${'events'.padStart(7)}` +
-    `${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'max'.padStart(8)}${'lost'.padStart(6)}${'dup'.padStart(6)}` +
-    `${'POST p99'.padStart(10)}${'µs/lead'.padStart(9)}  target p50 ≤ ${target.p50}, p99 ≤ ${target.p99} ms`);
+  console.log(
+    `webhook lag: acknowledged write (201 of POST /leads) → arrival at a loopback receiver, ${seconds} s ` +
+      `at a fixed rate per shape; ${cpus().length} CPUs, load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+  );
+  console.log(
+    `  ${'shape'.padEnd(34)}${'rate/s'.padStart(6)}${'reached'.padStart(9)}${'events'.padStart(7)}` +
+      `${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'max'.padStart(8)}${'lost'.padStart(6)}${'dup'.padStart(6)}` +
+      `${'POST p99'.padStart(10)}${'µs/lead'.padStart(9)}  target p50 ≤ ${target.p50}, p99 ≤ ${target.p99} ms`,
+  );
   const embedded = await startServiceProcess(common, { timeoutMs: 240_000 });
   try {
     await measureLag('embedded, one instance', [embedded], 100);

@@ -30,7 +30,9 @@ interface Target {
 
 function row(label: string, r: WriteResult) {
   const n = (v: number) => Math.round(v).toLocaleString('en').padStart(9);
-  console.log(`  ${label.padEnd(34)}${n(r.leadsPerSecond)}${n(r.requestsPerSecond)}${r.p99Ms.toFixed(1).padStart(9)}${String(r.errors).padStart(8)}`);
+  console.log(
+    `  ${label.padEnd(34)}${n(r.leadsPerSecond)}${n(r.requestsPerSecond)}${r.p99Ms.toFixed(1).padStart(9)}${String(r.errors).padStart(8)}`,
+  );
 }
 
 /** A second service on a fresh schema of PostgreSQL, unless the load already runs there. */
@@ -82,7 +84,14 @@ function cpuShare(cpu: CpuSnapshot, result: WriteResult): CpuShare | undefined {
 
 function meanShare(shares: CpuShare[]): CpuShare {
   const mean = (key: keyof CpuShare) => shares.reduce((sum, x) => sum + x[key], 0) / shares.length;
-  return { service: mean('service'), serviceHelpers: mean('serviceHelpers'), generator: mean('generator'), postgres: mean('postgres'), machine: mean('machine'), steal: mean('steal') };
+  return {
+    service: mean('service'),
+    serviceHelpers: mean('serviceHelpers'),
+    generator: mean('generator'),
+    postgres: mean('postgres'),
+    machine: mean('machine'),
+    steal: mean('steal'),
+  };
 }
 
 function cpuLines(
@@ -95,8 +104,11 @@ function cpuLines(
   if (shares.length === 0) return;
   const cpu = meanShare(shares);
   const us = (v: number) => `${Math.round(v).toLocaleString('en')} µs`;
-  const line = (label: string, value: number, note = '') => console.log(`    ${label.padEnd(34)}${us(value).padStart(10)}  ${note}`);
-  console.log(`  CPU per request of the service on ${engine} (this machine's ${cores} cores, from /proc, mean of the rounds):`);
+  const line = (label: string, value: number, note = '') =>
+    console.log(`    ${label.padEnd(34)}${us(value).padStart(10)}  ${note}`);
+  console.log(
+    `  CPU per request of the service on ${engine} (this machine's ${cores} cores, from /proc, mean of the rounds):`,
+  );
   line('service thread', cpu.service);
   line("service's GC and I/O threads", cpu.serviceHelpers);
   line('load generator thread', cpu.generator);
@@ -108,7 +120,9 @@ function cpuLines(
   if (rest > 0) {
     const ceiling = (cores * 1e6) / rest;
     const ofPgbench = tps ? `, ${(ceiling / tps).toFixed(2)} of pgbench's rate` : '';
-    console.log(`    a service costing nothing would leave the rest to fill the cores at ≈ ${Math.round(ceiling).toLocaleString('en')} req/s${ofPgbench}`);
+    console.log(
+      `    a service costing nothing would leave the rest to fill the cores at ≈ ${Math.round(ceiling).toLocaleString('en')} req/s${ofPgbench}`,
+    );
   }
 }
 
@@ -155,11 +169,15 @@ async function againstReference(target: Target, engine: string, pgbenchUrl: stri
     const ratios = results.map((r, i) => r.requestsPerSecond / referenceResults[i].requestsPerSecond);
     const ratio = median(ratios);
     const each = ratios.map((r) => r.toFixed(2)).join(', ');
-    console.log(`  ${'ratio service / reference'.padEnd(34)}${ratio.toFixed(2).padStart(18)}  ${ratio >= referenceTarget ? 'meets' : 'below'} the target ${referenceTarget} (rounds: ${each})`);
+    console.log(
+      `  ${'ratio service / reference'.padEnd(34)}${ratio.toFixed(2).padStart(18)}  ${ratio >= referenceTarget ? 'meets' : 'below'} the target ${referenceTarget} (rounds: ${each})`,
+    );
     if (shares.length > 0 && referenceThread.length > 0) {
       const serviceThread = shares.reduce((sum, x) => sum + x.service, 0) / shares.length;
       const referenceMean = referenceThread.reduce((a, b) => a + b, 0) / referenceThread.length;
-      console.log(`  ${'main thread CPU per request'.padEnd(34)}${`${Math.round(serviceThread)} µs`.padStart(18)}  service; reference ${Math.round(referenceMean)} µs`);
+      console.log(
+        `  ${'main thread CPU per request'.padEnd(34)}${`${Math.round(serviceThread)} µs`.padStart(18)}  service; reference ${Math.round(referenceMean)} µs`,
+      );
     }
     if (pgbenchUrl) pgbenchLines(results, rates, shares, pgbenchBusy);
     else cpuLines(engine, shares, undefined, os.cpus().length, undefined);
@@ -177,13 +195,17 @@ function pgbenchLines(results: WriteResult[], rates: number[], shares: CpuShare[
     return;
   }
   const tps = median(rates);
-  console.log(`  ${'pgbench single-row inserts'.padEnd(34)}${Math.round(tps).toLocaleString('en').padStart(18)} tps, ${writeConcurrency} clients`);
+  console.log(
+    `  ${'pgbench single-row inserts'.padEnd(34)}${Math.round(tps).toLocaleString('en').padStart(18)} tps, ${writeConcurrency} clients`,
+  );
   const ratios = results.slice(0, rates.length).map((r, i) => r.requestsPerSecond / rates[i]);
   const ratio = median(ratios);
   const each = ratios.map((r) => r.toFixed(2)).join(', ');
   // The database's own rate, for scale: the target is the ratio to the reference above, which runs the
   // same statements; the line below shows what this machine leaves to any service measured this way.
-  console.log(`  ${'ratio requests / pgbench inserts'.padEnd(34)}${ratio.toFixed(2).padStart(18)}  no target (rounds: ${each})`);
+  console.log(
+    `  ${'ratio requests / pgbench inserts'.padEnd(34)}${ratio.toFixed(2).padStart(18)}  no target (rounds: ${each})`,
+  );
   cpuLines('PostgreSQL', shares, rates.length === rounds ? pgbenchBusy : undefined, os.cpus().length, tps);
 }
 
@@ -194,22 +216,36 @@ async function cpuBreakdown(target: Target, referenceBase: string, seconds: numb
   const service = await profileMainThread(load(target.base), requests);
   const reference = await profileMainThread(load(referenceBase), requests);
   console.log('  main thread CPU per request by kind of work (V8 profile of one more round each; µs):');
-  console.log(`    ${'kind'.padEnd(40)}${'service'.padStart(9)}${'reference'.padStart(11)}${'difference'.padStart(12)}`);
+  console.log(
+    `    ${'kind'.padEnd(40)}${'service'.padStart(9)}${'reference'.padStart(11)}${'difference'.padStart(12)}`,
+  );
   for (const kind of kindsOf([service.breakdown, reference.breakdown])) {
     const a = service.breakdown.perRequest.get(kind) ?? 0;
     const b = reference.breakdown.perRequest.get(kind) ?? 0;
-    console.log(`    ${kind.padEnd(40)}${a.toFixed(0).padStart(9)}${b.toFixed(0).padStart(11)}${(a - b).toFixed(0).padStart(12)}`);
+    console.log(
+      `    ${kind.padEnd(40)}${a.toFixed(0).padStart(9)}${b.toFixed(0).padStart(11)}${(a - b).toFixed(0).padStart(12)}`,
+    );
   }
   const a = service.breakdown.totalMicros;
   const b = reference.breakdown.totalMicros;
-  console.log(`    ${'total'.padEnd(40)}${a.toFixed(0).padStart(9)}${b.toFixed(0).padStart(11)}${(a - b).toFixed(0).padStart(12)}`);
+  console.log(
+    `    ${'total'.padEnd(40)}${a.toFixed(0).padStart(9)}${b.toFixed(0).padStart(11)}${(a - b).toFixed(0).padStart(12)}`,
+  );
 }
 
 export async function leadWritePath(ctx: Target, logLevel: string): Promise<void> {
-  console.log(`\nlead write path: ${writeConcurrency} concurrent partners, each creating a lead and saving its six sections (7 requests)`);
-  console.log(`  against a reference: a bare Fastify route per request running the service's own SQL statements (write-reference.ts)`);
-  console.log(`  ${rounds} alternating rounds (service, reference, then pgbench on PostgreSQL), ${embeddedSeconds} s each embedded, ${writeSeconds} s on PostgreSQL; medians`);
-  console.log(`  ${'engine'.padEnd(34)}${'leads/s'.padStart(9)}${'req/s'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}`);
+  console.log(
+    `\nlead write path: ${writeConcurrency} concurrent partners, each creating a lead and saving its six sections (7 requests)`,
+  );
+  console.log(
+    `  against a reference: a bare Fastify route per request running the service's own SQL statements (write-reference.ts)`,
+  );
+  console.log(
+    `  ${rounds} alternating rounds (service, reference, then pgbench on PostgreSQL), ${embeddedSeconds} s each embedded, ${writeSeconds} s on PostgreSQL; medians`,
+  );
+  console.log(
+    `  ${'engine'.padEnd(34)}${'leads/s'.padStart(9)}${'req/s'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}`,
+  );
   const url = process.env.DATABASE_URL || defaultPostgres;
   let postgres: Awaited<ReturnType<typeof onPostgres>> | undefined;
   let target: Target = ctx;

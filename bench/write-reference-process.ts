@@ -10,10 +10,14 @@ import { deserializeRecorded, startWriteReference } from './write-reference.ts';
 
 const [file, companyId] = process.argv.slice(2);
 const databaseUrl = process.env.DATABASE_URL;
-if (!file || !companyId || !databaseUrl) throw new Error('usage: DATABASE_URL=… write-reference-process.ts <recorded file> <company id>');
+if (!file || !companyId || !databaseUrl)
+  throw new Error('usage: DATABASE_URL=… write-reference-process.ts <recorded file> <company id>');
 const db = await openDatabase({ databaseUrl, dataDir: '' });
 const reference = await startWriteReference(db, companyId, deserializeRecorded(readFileSync(file)));
 process.stdout.write(`listening ${reference.base}\n`);
 process.once('SIGTERM', () => {
-  void reference.app.close().then(() => db.close()).then(() => process.exit(0));
+  void reference.app
+    .close()
+    .then(() => db.close())
+    .then(() => process.exit(0));
 });

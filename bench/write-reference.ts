@@ -45,16 +45,26 @@ export async function recordWritePath(app: FastifyInstance, db: Db, token: strin
       const record = pass === 2 ? rec.record : unrecorded;
       recorded = [];
       const created = await record(() => app.inject({ method: 'POST', url: `${api}/leads`, headers, payload: '{}' }));
-      if (created.result.statusCode !== 201) throw new Error(`lead creation: ${created.result.statusCode} ${created.result.body}`);
+      if (created.result.statusCode !== 201)
+        throw new Error(`lead creation: ${created.result.statusCode} ${created.result.body}`);
       const leadId = (created.result.json() as { id: string }).id;
-      recorded.push({ method: 'POST', url: `${api}/leads`, status: 201, body: '', steps: withLead(created.steps, leadId) });
+      recorded.push({
+        method: 'POST',
+        url: `${api}/leads`,
+        status: 201,
+        body: '',
+        steps: withLead(created.steps, leadId),
+      });
       for (const [method, section, body] of leadSections(`55123456${pass}0`)) {
         const url = `${api}/leads/${leadId}/${section}`;
         const answer = await record(() => app.inject({ method, url, headers, payload: JSON.stringify(body) }));
         const { statusCode, body: text } = answer.result;
         if (statusCode >= 300) throw new Error(`${section}: ${statusCode} ${text}`);
         recorded.push({
-          method, url: `${api}/leads/:id/${section}`, status: statusCode, body: text,
+          method,
+          url: `${api}/leads/:id/${section}`,
+          status: statusCode,
+          body: text,
           contentType: answer.result.headers['content-type'] as string | undefined,
           steps: withLead(answer.steps, leadId),
         });
@@ -73,9 +83,11 @@ const withLead = (steps: Step[], leadId: string) =>
 
 /** The steps with every statement's parameters mapped. */
 function mapParams(steps: Step[], map: (param: unknown) => unknown): Step[] {
-  return steps.map((step) => ('transaction' in step
-    ? { transaction: mapParams(step.transaction, map) }
-    : { sql: step.sql, params: step.params.map(map) }));
+  return steps.map((step) =>
+    'transaction' in step
+      ? { transaction: mapParams(step.transaction, map) }
+      : { sql: step.sql, params: step.params.map(map) },
+  );
 }
 
 /**
@@ -167,7 +179,10 @@ export async function startWriteReference(
       handler: async (request, reply) => {
         await replay(db, r.steps, (request.params as { id: string }).id.toLowerCase(), companyId);
         if (r.status === 204) return reply.code(204).send();
-        return reply.code(r.status).header('content-type', r.contentType ?? 'application/json').send(r.body);
+        return reply
+          .code(r.status)
+          .header('content-type', r.contentType ?? 'application/json')
+          .send(r.body);
       },
     });
   }

@@ -4,4 +4,6 @@ import { ensurePgliteTemplate, ensurePostgresTemplate } from '../test/test-datab
 const started = Date.now();
 if (process.env.DATABASE_URL) await ensurePostgresTemplate(process.env.DATABASE_URL);
 else await ensurePgliteTemplate();
-console.log(`test database template ready (${process.env.DATABASE_URL ? 'postgres' : 'pglite'}) in ${Date.now() - started} ms`);
+console.log(
+  `test database template ready (${process.env.DATABASE_URL ? 'postgres' : 'pglite'}) in ${Date.now() - started} ms`,
+);

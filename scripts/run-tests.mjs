@@ -25,7 +25,9 @@ const args = process.argv.slice(2);
 const reliability = args[0] === '--reliability';
 const files = reliability
   ? find(reliabilityDir, [], null).sort()
-  : args.length > 0 ? args : [...find('src'), ...find('test')].sort();
+  : args.length > 0
+    ? args
+    : [...find('src'), ...find('test')].sort();
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
@@ -33,7 +35,9 @@ if (files.length === 0) {
 const engine = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 console.log(`running ${files.length} test files on ${engine}, Node ${process.version}`);
 
-const prepare = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/prepare-test-databases.ts'], { stdio: 'inherit' });
+const prepare = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/prepare-test-databases.ts'], {
+  stdio: 'inherit',
+});
 if (prepare.status !== 0) process.exit(prepare.status ?? 1);
 // The tests that start whole processes run the build, as `npm start` does: made here once, before
 // files run side by side, so that two of them never write dist/ at the same time.
@@ -57,6 +61,10 @@ function runFiles(list, concurrency, timeoutMs) {
 // A reliability file starts and kills whole processes: one file at a time, each test within 15 minutes.
 // Otherwise both batches always run, and either one failing fails the run.
 if (reliability) process.exit(runFiles(files, 1, 900_000));
-const others = runFiles(files.filter((f) => !isBrowser(f)), 2, 120_000);
+const others = runFiles(
+  files.filter((f) => !isBrowser(f)),
+  2,
+  120_000,
+);
 const browser = runFiles(files.filter(isBrowser), 1, 300_000);
 process.exit(others || browser);

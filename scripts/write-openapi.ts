@@ -13,10 +13,18 @@ import { loadConfig } from '../src/config/config.ts';
 import { openPgliteDb } from '../src/db/pglite-db.ts';
 import { systemClock } from '../src/shared/clock.ts';
 
-const config = loadConfig({ ADMIN_TOKEN: 'document-the-admin-api', DATA_DIR: mkdtempSync(join(tmpdir(), 'autofin-openapi-')) });
+const config = loadConfig({
+  ADMIN_TOKEN: 'document-the-admin-api',
+  DATA_DIR: mkdtempSync(join(tmpdir(), 'autofin-openapi-')),
+});
 const db = await openPgliteDb(undefined);
 const container = await createContainer({
-  config, db, clock: systemClock, signingKey: randomBytes(32), encryptionKey: randomBytes(32), warn: () => {},
+  config,
+  db,
+  clock: systemClock,
+  signingKey: randomBytes(32),
+  encryptionKey: randomBytes(32),
+  warn: () => {},
 });
 const app = await buildApp({ container, logLevel: 'silent' });
 await app.ready();

@@ -122,13 +122,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(backupRoutes({ backup: container.backup, adminToken, operators }));
   }
   // The operator console (docs/console.md): people sign in with an operator's e-mail and password.
-  await app.register(consolePlugin({
-    sessions: container.console.sessions, signIn: container.console.signIn, csrfKey: container.console.csrfKey,
-    sandbox: container.sandbox !== undefined,
-    lenderLeads: container.lenderLeads, companies: container.companies, webhooks: container.webhooks.service,
-    catalogs: container.catalogs, operators: container.operators, audit: container.audit,
-    outcomes: container.outcomes, funnel: container.funnel,
-  }), { prefix: '/console' });
+  await app.register(
+    consolePlugin({
+      sessions: container.console.sessions,
+      signIn: container.console.signIn,
+      csrfKey: container.console.csrfKey,
+      sandbox: container.sandbox !== undefined,
+      lenderLeads: container.lenderLeads,
+      companies: container.companies,
+      webhooks: container.webhooks.service,
+      catalogs: container.catalogs,
+      operators: container.operators,
+      audit: container.audit,
+      outcomes: container.outcomes,
+      funnel: container.funnel,
+    }),
+    { prefix: '/console' },
+  );
   await app.register(
     async (partner) => {
       registerPartnerGuard(partner, {
@@ -140,17 +150,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await partner.register(catalogsRoutes({ store: container.catalogs.store }));
       await partner.register(
         leadsRoutes({
-          leads: container.leads, queries: container.leadQueries, prefix: apiPrefix,
-          catalogs: container.catalogs.store.lookup, clock,
+          leads: container.leads,
+          queries: container.leadQueries,
+          prefix: apiPrefix,
+          catalogs: container.catalogs.store.lookup,
+          clock,
         }),
       );
       await partner.register(verificationRoutes({ verification: container.verification }));
       // Sandbox environment only: elsewhere the route does not exist (404 / 4044).
       if (container.sandbox) await partner.register(sandboxRoutes({ sandbox: container.sandbox }));
-      await partner.register(webhooksRoutes({
-        service: container.webhooks.service, ownerOf: (request) => requireAuth(request).companyId, path: '/webhooks',
-        locationPrefix: `${apiPrefix}/webhooks`, tags: ['webhooks'], security: [{ bearerAuth: [] }], operationPrefix: '', access: 'partner',
-      }));
+      await partner.register(
+        webhooksRoutes({
+          service: container.webhooks.service,
+          ownerOf: (request) => requireAuth(request).companyId,
+          path: '/webhooks',
+          locationPrefix: `${apiPrefix}/webhooks`,
+          tags: ['webhooks'],
+          security: [{ bearerAuth: [] }],
+          operationPrefix: '',
+          access: 'partner',
+        }),
+      );
     },
     { prefix: apiPrefix },
   );

@@ -30,7 +30,11 @@ import type { EmailMessage, SmsMessage } from './providers/ports.ts';
 import type { ProviderLogger } from './providers/logger-port.ts';
 import { createProviders } from './providers/providers.ts';
 import { createBureau } from './bureau/index.ts';
-import { evaluatePrequalification, loadPrequalificationConfig, type PrequalificationConfig } from './prequalification/index.ts';
+import {
+  evaluatePrequalification,
+  loadPrequalificationConfig,
+  type PrequalificationConfig,
+} from './prequalification/index.ts';
 import { createVerificationRepository } from './verification/verification.repository.ts';
 import { createVerificationService, instrumentVerification } from './verification/index.ts';
 import { withCallContext } from './providers/call-context.ts';
@@ -45,7 +49,12 @@ import { createAuditService } from './audit/audit.service.ts';
 import { createLenderLeadsService } from './lender/lender-leads.service.ts';
 import { createPersonalDataErasure } from './lender/personal-data-erasure.ts';
 import {
-  createDeliveryWorker, createUrlPolicy, createWebhookSender, createWebhooksService, outboxCtes, type Resolver,
+  createDeliveryWorker,
+  createUrlPolicy,
+  createWebhookSender,
+  createWebhooksService,
+  outboxCtes,
+  type Resolver,
   webhookEncryptedColumns,
 } from './webhooks/index.ts';
 import { createWebhooksRepository } from './webhooks/webhooks.repository.ts';
@@ -162,7 +171,8 @@ export async function createContainer(givenOptions: ContainerOptions) {
   // Keys derived from the data encryption keys, current first: the first writes, every one still matches
   // what was written before a rotation (PIN hashes, fingerprints of phones and idempotent requests).
   const encryptionKeys = [options.encryptionKey, ...config.dataEncryptionPreviousKeys];
-  const derived = (purpose: string) => encryptionKeys.map((key) => Buffer.from(hkdfSync('sha256', key, 'autofin', purpose, 32)));
+  const derived = (purpose: string) =>
+    encryptionKeys.map((key) => Buffer.from(hkdfSync('sha256', key, 'autofin', purpose, 32)));
   const sealer = createLeadSealer(encryption);
   const verificationRepository = createVerificationRepository(db);
   const metrics = createServiceMetrics();
@@ -222,14 +232,23 @@ export async function createContainer(givenOptions: ContainerOptions) {
   const audit = createAuditService({ repository: createAuditRepository(db), clock });
   // The lender's decisions (docs/lender-api.md, "Outcomes"): the lead is locked and named through the leads module.
   const outcomes = createOutcomesService({
-    db, repository: createOutcomesRepository(db, outboxCtes), audit, encryption, clock,
+    db,
+    repository: createOutcomesRepository(db, outboxCtes),
+    audit,
+    encryption,
+    clock,
     leads: {
       async lockForOutcome(leadId, tx) {
         const row = await leadsRepository.lockById(leadId, tx);
-        return row && {
-          id: row.id, companyId: row.company_id, externalAutoId: row.external_auto_id, status: row.status,
-          verified: isVerified(row.status),
-        };
+        return (
+          row && {
+            id: row.id,
+            companyId: row.company_id,
+            externalAutoId: row.external_auto_id,
+            status: row.status,
+            verified: isVerified(row.status),
+          }
+        );
       },
     },
   });
@@ -242,11 +261,26 @@ export async function createContainer(givenOptions: ContainerOptions) {
   const consoleSignIn = createConsoleSignIn({ operators: operatorsRepository, limiter });
   const lenderLeadQueries = createLenderLeadQueries(db);
   const lenderLeads = createLenderLeadsService({
-    db, queries: lenderLeadQueries, leads: leadLifecycle, reports: bureau, consents, audit, sealer, outcomes,
+    db,
+    queries: lenderLeadQueries,
+    leads: leadLifecycle,
+    reports: bureau,
+    consents,
+    audit,
+    sealer,
+    outcomes,
   });
   const erasure = createPersonalDataErasure({
-    db, queries: lenderLeadQueries, leads: leadLifecycle, pins: verification, reports: bureau, sandbox, outcomes,
-    audit, clock, retentionDays: config.piiRetentionDays,
+    db,
+    queries: lenderLeadQueries,
+    leads: leadLifecycle,
+    pins: verification,
+    reports: bureau,
+    sandbox,
+    outcomes,
+    audit,
+    clock,
+    retentionDays: config.piiRetentionDays,
   });
   let retentionTimer: NodeJS.Timeout | undefined;
   // The purge running now, if any: closing waits for it rather than pulling the database from under it.
@@ -255,10 +289,17 @@ export async function createContainer(givenOptions: ContainerOptions) {
   const keys = createKeysService({
     encryption,
     signing: tokens,
-    values: createSealedValues(db, [
-      ...leadEncryptedColumns(derived('fingerprints')[0]!), ...reportEncryptedColumns, ...webhookEncryptedColumns,
-      ...sandboxEncryptedColumns, ...outcomeEncryptedColumns,
-    ], encryption),
+    values: createSealedValues(
+      db,
+      [
+        ...leadEncryptedColumns(derived('fingerprints')[0]!),
+        ...reportEncryptedColumns,
+        ...webhookEncryptedColumns,
+        ...sandboxEncryptedColumns,
+        ...outcomeEncryptedColumns,
+      ],
+      encryption,
+    ),
   });
 
   /** Imports the shipped catalogs a fresh database lacks, and loads the index. */
@@ -318,10 +359,11 @@ export async function createContainer(givenOptions: ContainerOptions) {
       catalogRefresh.unref();
       // The retention purge, daily on every instance (erasing twice changes nothing).
       // Console sessions that can no longer be used are forgotten with it.
-      const purge = () => (purging = Promise.all([
-        erasure.purge({ dryRun: false }).catch((e) => options.warn('retention purge failed', e)),
-        consoleSessions.purgeDead().catch((e) => options.warn('console session purge failed', e)),
-      ]));
+      const purge = () =>
+        (purging = Promise.all([
+          erasure.purge({ dryRun: false }).catch((e) => options.warn('retention purge failed', e)),
+          consoleSessions.purgeDead().catch((e) => options.warn('console session purge failed', e)),
+        ]));
       // A minute after start, then daily.
       retentionTimer = setTimeout(() => {
         void purge();
@@ -347,7 +389,8 @@ export async function createContainer(givenOptions: ContainerOptions) {
     outcomes,
     funnel,
     console: {
-      sessions: consoleSessions, signIn: consoleSignIn,
+      sessions: consoleSessions,
+      signIn: consoleSignIn,
       csrfKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'console-csrf', 32)),
     },
     erasure,
@@ -382,12 +425,19 @@ function createWebhooks(options: ContainerOptions, encryption: ReturnType<typeof
   const sender = createWebhookSender({ policy, timeoutMs: config.webhookTimeoutMs });
   const metrics = createWebhookMetrics({ repository, clock });
   const worker = createDeliveryWorker({
-    repository, sender, encryption, clock, timeoutMs: config.webhookTimeoutMs, onAttempt: metrics.onAttempt,
-    pollMs: config.webhookPollMs, concurrency: config.webhookConcurrency,
+    repository,
+    sender,
+    encryption,
+    clock,
+    timeoutMs: config.webhookTimeoutMs,
+    onAttempt: metrics.onAttempt,
+    pollMs: config.webhookPollMs,
+    concurrency: config.webhookConcurrency,
     perEndpoint: config.webhookConcurrencyPerEndpoint,
     // The migrations' trigger announces every delivery written on this channel (017_webhook_wake.sql).
     listen: (wake) => db.listen('autofin_webhooks', wake),
-    warn: options.warn, tracer: options.tracing?.delivery,
+    warn: options.warn,
+    tracer: options.tracing?.delivery,
   });
   const service = createWebhooksService({ repository, encryption, policy, clock, kick: () => worker.kick() });
   return { repository, policy, sender, metrics, worker, service };

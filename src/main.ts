@@ -34,7 +34,8 @@ async function start(): Promise<void> {
   // erasure could not reach. The messages are kept encrypted in the database (docs/sandbox.md).
   rmSync(join(config.dataDir, 'sandbox-outbox.jsonl'), { force: true });
   const firstStart = !config.databaseUrl && !existsSync(join(config.dataDir, 'pgdata'));
-  if (firstStart) logger.info({ dataDir: config.dataDir }, 'first start: creating the embedded database (a few seconds)');
+  if (firstStart)
+    logger.info({ dataDir: config.dataDir }, 'first start: creating the embedded database (a few seconds)');
   // A new embedded database lacks every catalog: the shipped files are parsed, in a worker thread,
   // while the database is created on this one.
   const shippedParsing = firstStart ? parseShippedCatalogs() : undefined;

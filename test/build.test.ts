@@ -21,14 +21,24 @@ before(() => {
 function packagesImportedBy(file: string): string[] {
   const bundle = readFileSync(inRoot('dist', file), 'utf8');
   const specifiers = [...bundle.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
-  const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  const packageOf = (specifier: string) =>
+    specifier
+      .split('/')
+      .slice(0, specifier.startsWith('@') ? 2 : 1)
+      .join('/');
   return [...new Set(specifiers.filter((s) => !isBuiltin(s)).map(packageOf))].sort();
 }
 
 test('dist/ holds the entry, the bundles, their source maps and the stamp; a bundle imports only the packages kept out', () => {
   assert.deepEqual(readdirSync(inRoot('dist')).sort(), [
-    '.built', 'catalog-parse-worker.js', 'catalog-parse-worker.js.map', 'main.js', 'service.js', 'service.js.map',
-    'tracing.js', 'tracing.js.map',
+    '.built',
+    'catalog-parse-worker.js',
+    'catalog-parse-worker.js.map',
+    'main.js',
+    'service.js',
+    'service.js.map',
+    'tracing.js',
+    'tracing.js.map',
   ]);
   // The entry turns on the compile cache, then imports the service's bundle.
   const entry = readFileSync(inRoot('dist', 'main.js'), 'utf8');
@@ -36,7 +46,13 @@ test('dist/ holds the entry, the bundles, their source maps and the stamp; a bun
   assert.deepEqual(packagesImportedBy('main.js'), []);
   // Each reads files of its own folder at run time (scripts/build.mjs says which).
   // pg too: tracing's instrumentation patches it where it is loaded from node_modules.
-  assert.deepEqual(packagesImportedBy('service.js'), ['@electric-sql/pglite', '@fastify/swagger', '@fastify/swagger-ui', 'pg', 'pino']);
+  assert.deepEqual(packagesImportedBy('service.js'), [
+    '@electric-sql/pglite',
+    '@fastify/swagger',
+    '@fastify/swagger-ui',
+    'pg',
+    'pino',
+  ]);
   // Tracing's SDK, loaded only when tracing is configured (src/tracing/index.ts).
   assert.deepEqual(packagesImportedBy('tracing.js'), []);
   // The worker the catalog files are parsed in (src/shared/worker-threads.ts starts it from dist/).
@@ -68,7 +84,10 @@ test('the bundled service finds its own files: migrations, catalogs, stylesheet,
 test('a build newer than every source is not made again', () => {
   const stamp = inRoot('dist', '.built');
   const before = statSync(stamp).mtimeMs;
-  const out = execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: projectRoot, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+  });
   assert.equal(out, '');
   assert.equal(statSync(stamp).mtimeMs, before);
 });

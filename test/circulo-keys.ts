@@ -23,16 +23,38 @@ export interface CirculoKeys {
   wrongCurveKeyFile: string;
 }
 
-const openssl = (dir: string, ...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+const openssl = (dir: string, ...args: string[]) =>
+  execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
 
 export function makeCirculoKeys(): CirculoKeys {
   const dir = mkdtempSync(join(tmpdir(), 'autofin-circulo-'));
   openssl(dir, 'ecparam', '-name', 'secp384r1', '-genkey', '-out', 'lender.pem');
-  const lenderPrivate = createPrivateKey(readFileSync(join(dir, 'lender.pem'), 'utf8').replace(/-----BEGIN EC PARAMETERS-----[\s\S]+?-----END EC PARAMETERS-----\s*/, ''));
+  const lenderPrivate = createPrivateKey(
+    readFileSync(join(dir, 'lender.pem'), 'utf8').replace(
+      /-----BEGIN EC PARAMETERS-----[\s\S]+?-----END EC PARAMETERS-----\s*/,
+      '',
+    ),
+  );
   writeFileSync(join(dir, 'lender.pkcs8.pem'), lenderPrivate.export({ type: 'pkcs8', format: 'pem' }));
-  writeFileSync(join(dir, 'lender.enc.pem'), lenderPrivate.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'secret' }));
+  writeFileSync(
+    join(dir, 'lender.enc.pem'),
+    lenderPrivate.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'secret' }),
+  );
   openssl(dir, 'ecparam', '-name', 'secp384r1', '-genkey', '-noout', '-out', 'circulo.key');
-  openssl(dir, 'req', '-new', '-x509', '-key', 'circulo.key', '-subj', '/CN=circulo-test', '-days', '2', '-out', 'circulo.crt');
+  openssl(
+    dir,
+    'req',
+    '-new',
+    '-x509',
+    '-key',
+    'circulo.key',
+    '-subj',
+    '/CN=circulo-test',
+    '-days',
+    '2',
+    '-out',
+    'circulo.crt',
+  );
   openssl(dir, 'ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'p256.pem');
   return {
     dir,

@@ -39,10 +39,14 @@ export function consoleClient(app: FastifyInstance, host = 'console.example.mx')
     },
     async post(url, form = {}, headers = {}) {
       const body = new URLSearchParams({ ...(lastToken && !('_csrf' in form) ? { _csrf: lastToken } : {}), ...form });
-      return keep(await app.inject({
-        method: 'POST', url, payload: body.toString(),
-        headers: { host, cookie: cookieHeader(), 'content-type': 'application/x-www-form-urlencoded', ...headers },
-      }));
+      return keep(
+        await app.inject({
+          method: 'POST',
+          url,
+          payload: body.toString(),
+          headers: { host, cookie: cookieHeader(), 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        }),
+      );
     },
     csrf() {
       assert.ok(lastToken, 'no page with a form was read yet');

@@ -125,10 +125,22 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const admin = { authorization: `Bearer ${adminToken}` };
 
   async function newPartner(): Promise<Partner> {
-    const company = (await app.inject({ method: 'POST', url: '/admin/companies', headers: admin, payload: { name: 'Autos Test' } })).json();
-    const affiliate = (await app.inject({ method: 'POST', url: `/admin/companies/${company.id}/affiliates`, headers: admin, payload: { user_type: 'SELLER' } })).json();
-    const credential = (await app.inject({ method: 'POST', url: `/admin/companies/${company.id}/credentials`, headers: admin })).json();
-    const token = (await app.inject({ method: 'POST', url: '/auth/token', payload: credential })).json().access_token as string;
+    const company = (
+      await app.inject({ method: 'POST', url: '/admin/companies', headers: admin, payload: { name: 'Autos Test' } })
+    ).json();
+    const affiliate = (
+      await app.inject({
+        method: 'POST',
+        url: `/admin/companies/${company.id}/affiliates`,
+        headers: admin,
+        payload: { user_type: 'SELLER' },
+      })
+    ).json();
+    const credential = (
+      await app.inject({ method: 'POST', url: `/admin/companies/${company.id}/credentials`, headers: admin })
+    ).json();
+    const token = (await app.inject({ method: 'POST', url: '/auth/token', payload: credential })).json()
+      .access_token as string;
     return {
       companyId: company.id,
       userId: affiliate.user_id,
@@ -140,7 +152,15 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
 
   return {
-    app, container, database, config, clock, logs, outbox, admin, newPartner,
+    app,
+    container,
+    database,
+    config,
+    clock,
+    logs,
+    outbox,
+    admin,
+    newPartner,
     partner: await newPartner(),
     async close() {
       await app.close();

@@ -24,7 +24,13 @@ export const leadDefaults = {
   phone: '5512345678',
   email: 'ana.lopez.prueba@example.com',
   person: { firstName: 'Anacleta', secondName: 'Maricruz', lastName: 'Zubizarreta', secondLastName: 'Quiñones' },
-  address: { street: 'Av. Álvaro Obregón', number: '120', interior: '4B', zipCode: '06700', neighborhood: 'Roma Norte' },
+  address: {
+    street: 'Av. Álvaro Obregón',
+    number: '120',
+    interior: '4B',
+    zipCode: '06700',
+    neighborhood: 'Roma Norte',
+  },
   price: 340_000,
   downPayment: 100_000,
   term: 48,
@@ -38,7 +44,10 @@ export interface ReadyLeadOptions {
   price?: number;
   term?: number;
   income?: number;
-  employment?: { employmentType: 'Empleado' | 'Independiente' | 'Jubilado'; startDate: { year: number; month: number } };
+  employment?: {
+    employmentType: 'Empleado' | 'Independiente' | 'Jubilado';
+    startDate: { year: number; month: number };
+  };
   phone?: string;
   email?: string;
   /** false leaves the section out. */
@@ -49,7 +58,14 @@ export interface ReadyLeadOptions {
   partner?: Partner;
 }
 
-async function call(t: TestApp, partner: Partner, method: 'POST' | 'PUT', url: string, payload: object, expected: number) {
+async function call(
+  t: TestApp,
+  partner: Partner,
+  method: 'POST' | 'PUT',
+  url: string,
+  payload: object,
+  expected: number,
+) {
   const res = await t.app.inject({ method, url: `${api}${url}`, headers: partner.headers, payload });
   assert.equal(res.statusCode, expected, `${method} ${url}: ${show(res)}`);
   return res;
@@ -62,24 +78,52 @@ export async function readyLead(t: TestApp, options: ReadyLeadOptions = {}): Pro
   const id = created.json().id as string;
   const lead = `/leads/${id}`;
   if (options.contact !== false) {
-    await call(t, partner, 'PUT', `${lead}/contact-info`, { phone: options.phone ?? leadDefaults.phone, email: options.email ?? leadDefaults.email }, 204);
+    await call(
+      t,
+      partner,
+      'PUT',
+      `${lead}/contact-info`,
+      { phone: options.phone ?? leadDefaults.phone, email: options.email ?? leadDefaults.email },
+      204,
+    );
   }
-  await call(t, partner, 'PUT', `${lead}/loan-info`, {
-    downPayment: options.downPayment ?? leadDefaults.downPayment,
-    term: options.term ?? leadDefaults.term,
-    purchaseIntention: 'WITHIN_A_MONTH',
-  }, 204);
+  await call(
+    t,
+    partner,
+    'PUT',
+    `${lead}/loan-info`,
+    {
+      downPayment: options.downPayment ?? leadDefaults.downPayment,
+      term: options.term ?? leadDefaults.term,
+      purchaseIntention: 'WITHIN_A_MONTH',
+    },
+    204,
+  );
   if (options.address !== false) await call(t, partner, 'PUT', `${lead}/address`, leadDefaults.address, 200);
   await call(t, partner, 'PUT', `${lead}/auto`, { id: versionId, price: options.price ?? leadDefaults.price }, 204);
   if (options.financial !== false) {
-    await call(t, partner, 'PUT', `${lead}/financial`, {
-      ...(options.employment ?? leadDefaults.employment),
-      jobTitle: 'Analista',
-      income: options.income ?? leadDefaults.income,
-    }, 200);
+    await call(
+      t,
+      partner,
+      'PUT',
+      `${lead}/financial`,
+      {
+        ...(options.employment ?? leadDefaults.employment),
+        jobTitle: 'Analista',
+        income: options.income ?? leadDefaults.income,
+      },
+      200,
+    );
   }
   if (options.person !== false) {
-    await call(t, partner, 'POST', `${lead}/person`, { ...leadDefaults.person, rfc: options.rfc ?? sandboxRfc.A1, birthDate: sandboxBirthDate }, 200);
+    await call(
+      t,
+      partner,
+      'POST',
+      `${lead}/person`,
+      { ...leadDefaults.person, rfc: options.rfc ?? sandboxRfc.A1, birthDate: sandboxBirthDate },
+      200,
+    );
   }
   return id;
 }
@@ -91,7 +135,14 @@ export async function savePerson(
   rfc: string = sandboxRfc.A1,
   partner: Partner = t.partner,
 ) {
-  return call(t, partner, 'POST', `/leads/${leadId}/person`, { ...leadDefaults.person, rfc, birthDate: sandboxBirthDate }, 200);
+  return call(
+    t,
+    partner,
+    'POST',
+    `/leads/${leadId}/person`,
+    { ...leadDefaults.person, rfc, birthDate: sandboxBirthDate },
+    200,
+  );
 }
 
 /** The only 6-digit number of a PIN message (an SMS body, an e-mail text, or a string). */
@@ -111,7 +162,11 @@ export function pinApi(t: TestApp, partner: Partner = t.partner) {
   return {
     send: (leadId: string, channel: string = 'SMS') => inject('POST', `/leads/${leadId}/pin`, { channel }),
     confirm: (leadId: string, pin: string, pinConfirmation?: string) =>
-      inject('POST', `/leads/${leadId}/pin/confirmation`, pinConfirmation === undefined ? { pin } : { pin, pinConfirmation }),
+      inject(
+        'POST',
+        `/leads/${leadId}/pin/confirmation`,
+        pinConfirmation === undefined ? { pin } : { pin, pinConfirmation },
+      ),
     put: (leadId: string, section: string, payload: object) => inject('PUT', `/leads/${leadId}/${section}`, payload),
     /** GET /leads/{id}, asserted 200. */
     async read(leadId: string) {

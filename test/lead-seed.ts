@@ -20,9 +20,16 @@ export async function seedLeads(container: Container, companyId: string, count: 
       ids.push(id);
       phones.push(container.sealer.seal(id, 'phone_enc', `55${String(k).padStart(8, '0')}`));
       emails.push(container.sealer.seal(id, 'email_enc', `persona${k}@example.com`));
-      persons.push(container.sealer.seal(id, 'person_enc', {
-        firstName: 'Persona', secondName: '', lastName: `Prueba${k}`, secondLastName: 'Carga', rfc: 'SAND850412A16', birthDate: '1985-04-12',
-      }));
+      persons.push(
+        container.sealer.seal(id, 'person_enc', {
+          firstName: 'Persona',
+          secondName: '',
+          lastName: `Prueba${k}`,
+          secondLastName: 'Carga',
+          rfc: 'SAND850412A16',
+          birthDate: '1985-04-12',
+        }),
+      );
       created.push(new Date(start + k * 1000).toISOString());
     }
     await container.db.query(

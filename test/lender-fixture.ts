@@ -12,23 +12,38 @@ export const confirmingAgent = 'DealerApp/2.1 (test)';
 export async function verifiedLead(t: TestApp, channel: 'SMS' | 'EMAIL', options: ReadyLeadOptions = {}) {
   const partner = options.partner ?? t.partner;
   const leadId = await readyLead(t, options);
-  const sent = await t.app.inject({ method: 'POST', url: `${api}/leads/${leadId}/pin`, headers: partner.headers, payload: { channel } });
+  const sent = await t.app.inject({
+    method: 'POST',
+    url: `${api}/leads/${leadId}/pin`,
+    headers: partner.headers,
+    payload: { channel },
+  });
   assert.equal(sent.statusCode, 204, show(sent));
   const pin = pinFrom(channel === 'SMS' ? t.outbox.sms.at(-1)! : t.outbox.email.at(-1)!);
   const requestId = `confirm-${leadId.slice(0, 8)}`;
   const confirmed = await t.app.inject({
-    method: 'POST', url: `${api}/leads/${leadId}/pin/confirmation`, payload: { pin },
+    method: 'POST',
+    url: `${api}/leads/${leadId}/pin/confirmation`,
+    payload: { pin },
     headers: { ...partner.headers, 'x-request-id': requestId, 'user-agent': confirmingAgent },
   });
   assert.equal(confirmed.statusCode, 204, show(confirmed));
   return { leadId, requestId, partner };
 }
 
-export async function operatorKey(t: TestApp, role: 'admin' | 'analyst' | 'officer', name = `${role} operator`): Promise<{ id: string; key: string }> {
-  const res = await t.app.inject({ method: 'POST', url: '/admin/operators', headers: t.admin, payload: { name, role } });
+export async function operatorKey(
+  t: TestApp,
+  role: 'admin' | 'analyst' | 'officer',
+  name = `${role} operator`,
+): Promise<{ id: string; key: string }> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/admin/operators',
+    headers: t.admin,
+    payload: { name, role },
+  });
   assert.equal(res.statusCode, 201, show(res));
   return res.json();
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
-

@@ -13,7 +13,13 @@ export function section(markdown: string, heading: string): string {
   return end < 0 ? rest : rest.slice(0, end);
 }
 
-const cells = (line: string) => line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+const cells = (line: string) =>
+  line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((c) => c.trim());
 const unquote = (cell: string) => cell.replace(/^`([^`]*)`$/, '$1');
 
 /** The first table of `text`: one object per row, keyed by the header's cells; `code` cells unquoted. */
@@ -26,7 +32,8 @@ export function table(text: string): Record<string, string>[] {
   for (const line of lines.slice(first + 2)) {
     if (!line.trim().startsWith('|')) break;
     const values = cells(line);
-    if (values.length !== header.length) throw new Error(`row with ${values.length} cells, header has ${header.length}: ${line}`);
+    if (values.length !== header.length)
+      throw new Error(`row with ${values.length} cells, header has ${header.length}: ${line}`);
     rows.push(Object.fromEntries(header.map((name, i) => [name, unquote(values[i])])));
   }
   return rows;

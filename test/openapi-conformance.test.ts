@@ -18,18 +18,29 @@ describe('answers are checked against the served OpenAPI document', () => {
     t = await buildTestApp({
       beforeReady: (app) => {
         // A route whose document says 200 `{n: integer}` but which can answer otherwise.
-        app.get('/drifting/:mode', {
-          schema: {
-            operationId: 'drift', summary: 'A route that breaks its own document', tags: ['operations'], security: [],
-            params: Type.Object({ mode: Type.String() }),
-            response: { 200: ok('public', Type.Object({ n: Type.Integer() }), 'A number.'), ...errorAnswers({ access: 'public' }) },
+        app.get(
+          '/drifting/:mode',
+          {
+            schema: {
+              operationId: 'drift',
+              summary: 'A route that breaks its own document',
+              tags: ['operations'],
+              security: [],
+              params: Type.Object({ mode: Type.String() }),
+              response: {
+                200: ok('public', Type.Object({ n: Type.Integer() }), 'A number.'),
+                ...errorAnswers({ access: 'public' }),
+              },
+            },
           },
-        }, async (request, reply) => {
-          const { mode } = request.params as { mode: string };
-          // The typed reply only takes declared statuses: this route answers one anyway.
-          if (mode === 'teapot') return (reply as unknown as { code(status: number): typeof reply }).code(418).send({ n: 1 });
-          return { n: 1 };
-        });
+          async (request, reply) => {
+            const { mode } = request.params as { mode: string };
+            // The typed reply only takes declared statuses: this route answers one anyway.
+            if (mode === 'teapot')
+              return (reply as unknown as { code(status: number): typeof reply }).code(418).send({ n: 1 });
+            return { n: 1 };
+          },
+        );
       },
     });
     checker = conformanceChecker((await t.app.inject({ method: 'GET', url: `${api}/openapi.json` })).json());
@@ -44,7 +55,10 @@ describe('answers are checked against the served OpenAPI document', () => {
   });
 
   test('a status the operation does not declare fails the request that got it', async () => {
-    await assert.rejects(t.app.inject({ method: 'GET', url: '/drifting/teapot' }), /status 418 is not declared for GET \/drifting\/\{mode\}/);
+    await assert.rejects(
+      t.app.inject({ method: 'GET', url: '/drifting/teapot' }),
+      /status 418 is not declared for GET \/drifting\/\{mode\}/,
+    );
     const res = await t.app.inject({ method: 'GET', url: '/drifting/fine' });
     assert.equal(res.statusCode, 200, show(res));
   });
@@ -53,7 +67,10 @@ describe('answers are checked against the served OpenAPI document', () => {
     const res = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}`, headers: t.partner.headers });
     const body = JSON.stringify({ ...res.json(), status: 'SOMETHING_ELSE' });
     const found = checker.problems({ method: 'GET', url: `${api}/leads/${leadId}`, response: { ...res, body } });
-    assert.ok(found.some((p) => p.startsWith('body/status')), found.join('\n'));
+    assert.ok(
+      found.some((p) => p.startsWith('body/status')),
+      found.join('\n'),
+    );
   });
 
   test('a header the document says is always sent must be there', async () => {
@@ -64,9 +81,18 @@ describe('answers are checked against the served OpenAPI document', () => {
   });
 
   test('an answer with a body where the document declares none is refused', async () => {
-    const res = await t.app.inject({ method: 'PUT', url: `${api}/leads/${leadId}/loan-info`, headers: t.partner.headers, payload: { term: 48 } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `${api}/leads/${leadId}/loan-info`,
+      headers: t.partner.headers,
+      payload: { term: 48 },
+    });
     assert.equal(res.statusCode, 204, show(res));
-    const found = checker.problems({ method: 'PUT', url: `${api}/leads/${leadId}/loan-info`, response: { ...res, body: '{}' } });
+    const found = checker.problems({
+      method: 'PUT',
+      url: `${api}/leads/${leadId}/loan-info`,
+      response: { ...res, body: '{}' },
+    });
     assert.match(found.join('\n'), /declares no body/);
   });
 

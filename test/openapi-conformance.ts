@@ -58,10 +58,12 @@ export function conformanceChecker(document: Document): ConformanceChecker {
   // A literal path wins over a template that also matches it (`/admin/leads/export` before
   // `/admin/leads/{leadId}`), as in the router: fewer parameters first.
   const parameters = (path: string) => (path.match(/\{/g) ?? []).length;
-  const paths = Object.keys(document.paths).sort((a, b) => parameters(a) - parameters(b)).map((path) => ({
-    path,
-    pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
-  }));
+  const paths = Object.keys(document.paths)
+    .sort((a, b) => parameters(a) - parameters(b))
+    .map((path) => ({
+      path,
+      pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+    }));
 
   function headerProblems(response: ResponseObject, headers: Answer['response']['headers']): string[] {
     const problems: string[] = [];
@@ -70,8 +72,10 @@ export function conformanceChecker(document: Document): ConformanceChecker {
       if (!header?.required) continue;
       const value = headers[name.toLowerCase()];
       if (value === undefined) problems.push(`header ${name} is declared as always sent but is missing`);
-      else if (header.schema?.type === 'integer' && !/^\d+$/.test(String(value))) problems.push(`header ${name}: ${value} is not an integer`);
-      else if (header.schema?.pattern && !new RegExp(header.schema.pattern).test(String(value))) problems.push(`header ${name}: ${value} does not match ${header.schema.pattern}`);
+      else if (header.schema?.type === 'integer' && !/^\d+$/.test(String(value)))
+        problems.push(`header ${name}: ${value} is not an integer`);
+      else if (header.schema?.pattern && !new RegExp(header.schema.pattern).test(String(value)))
+        problems.push(`header ${name}: ${value} does not match ${header.schema.pattern}`);
     }
     return problems;
   }
@@ -80,9 +84,12 @@ export function conformanceChecker(document: Document): ConformanceChecker {
     const { body, headers } = answer.response;
     if (answer.method === 'HEAD') return [];
     if (!declared.content) return body === '' ? [] : [`declares no body but answered ${body.slice(0, 200)}`];
-    const type = String(headers['content-type'] ?? '').split(';')[0].trim();
+    const type = String(headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim();
     const media = Object.keys(declared.content).find((name) => name === type);
-    if (!media) return [`content type ${type || '(none)'} is not declared (${Object.keys(declared.content).join(', ')})`];
+    if (!media)
+      return [`content type ${type || '(none)'} is not declared (${Object.keys(declared.content).join(', ')})`];
     // One JSON document (application/json, …+json); NDJSON and CSV are streams of lines, not JSON.
     if (type !== 'application/json' && !type.endsWith('+json')) return [];
     let value: unknown;

@@ -81,7 +81,11 @@ function attributesOf(list: KeyValue[] | undefined): Record<string, unknown> {
 
 /** Ids are hex in OTLP/JSON and bytes in protobuf. */
 const hex = (id: unknown): string =>
-  id === undefined || id === null ? '' : typeof id === 'string' ? id.toLowerCase() : Buffer.from(id as Uint8Array).toString('hex');
+  id === undefined || id === null
+    ? ''
+    : typeof id === 'string'
+      ? id.toLowerCase()
+      : Buffer.from(id as Uint8Array).toString('hex');
 
 interface RawRequest {
   resourceSpans?: {
@@ -129,7 +133,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         : (requestType.toObject(requestType.decode(body), { longs: String, defaults: false }) as RawRequest);
       collect(request, receiver);
       // An empty ExportTraceServiceResponse: full success.
-      res.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' }).end(json ? '{}' : '');
+      res
+        .writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' })
+        .end(json ? '{}' : '');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -139,10 +145,11 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     spans: [],
     resources: [],
     contentTypes: [],
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   return receiver;
 }

@@ -12,7 +12,10 @@ import { verifiedLead } from './lender-fixture.ts';
 /** A valid body of each status. */
 export const bodies = {
   IN_REVIEW: { status: 'IN_REVIEW' },
-  CONDITIONED: { status: 'CONDITIONED', conditions: [{ code: 'PROOF_OF_INCOME', description: 'Últimos 3 recibos de nómina' }] },
+  CONDITIONED: {
+    status: 'CONDITIONED',
+    conditions: [{ code: 'PROOF_OF_INCOME', description: 'Últimos 3 recibos de nómina' }],
+  },
   APPROVED: { status: 'APPROVED', amountApproved: 250000 },
   DECLINED: { status: 'DECLINED', reasonCode: 'CREDIT_POLICY' },
   FUNDED: { status: 'FUNDED', amountFunded: 240000.5 },
@@ -32,10 +35,21 @@ export async function leadCopies(t: TestApp): Promise<LeadCopies> {
     const at = options.createdAt ?? new Date();
     await t.container.leadsRepository.insert(
       {
-        ...template, id, status: options.status ?? 'PREQUALIFIED', company_id: options.companyId ?? template.company_id,
-        affiliate_user_id: null, affiliate_user_type: null, created_at: at, updated_at: at,
+        ...template,
+        id,
+        status: options.status ?? 'PREQUALIFIED',
+        company_id: options.companyId ?? template.company_id,
+        affiliate_user_id: null,
+        affiliate_user_type: null,
+        created_at: at,
+        updated_at: at,
         // Sealed sections are bound to their lead's id: copies carry none.
-        phone_enc: null, phone_fp: null, email_enc: null, address_enc: null, financial_enc: null, person_enc: null,
+        phone_enc: null,
+        phone_fp: null,
+        email_enc: null,
+        address_enc: null,
+        financial_enc: null,
+        person_enc: null,
       },
       { id: newId(), leadId: id, type: 'LEAD_CREATED', at, actor: 'test', fields: [] },
       { id: newId(), type: 'lead.created' },

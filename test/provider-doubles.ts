@@ -26,15 +26,27 @@ async function closeHttp(server: Server) {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const twilioCredentials = { SID: 'AC0123456789abcdef0123456789abcdef', TOKEN: 'twilio-test-auth-token-7f3a', FROM: '+15005550006' };
+export const twilioCredentials = {
+  SID: 'AC0123456789abcdef0123456789abcdef',
+  TOKEN: 'twilio-test-auth-token-7f3a',
+  FROM: '+15005550006',
+};
 
 /** The settings that send SMS through Twilio at `url`. */
 export const twilioEnv = (url: string) => ({
-  SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: twilioCredentials.SID, TWILIO_AUTH_TOKEN: twilioCredentials.TOKEN,
-  TWILIO_FROM: twilioCredentials.FROM, TWILIO_BASE_URL: url,
+  SMS_PROVIDER: 'twilio',
+  TWILIO_ACCOUNT_SID: twilioCredentials.SID,
+  TWILIO_AUTH_TOKEN: twilioCredentials.TOKEN,
+  TWILIO_FROM: twilioCredentials.FROM,
+  TWILIO_BASE_URL: url,
 });
 
-export interface TwilioRequest { method?: string; url?: string; headers: IncomingHttpHeaders; form: URLSearchParams }
+export interface TwilioRequest {
+  method?: string;
+  url?: string;
+  headers: IncomingHttpHeaders;
+  form: URLSearchParams;
+}
 
 /**
  * A stand-in for api.twilio.com: `received` holds every request that reached it, whatever the mode;
@@ -69,7 +81,11 @@ export async function twilioDouble(mode: Mode | number = 'ok') {
 }
 export type TwilioDouble = Awaited<ReturnType<typeof twilioDouble>>;
 
-export interface SmtpDelivery { from: string; to: string[]; raw: string }
+export interface SmtpDelivery {
+  from: string;
+  to: string[];
+  raw: string;
+}
 
 /**
  * A real SMTP server (smtp-server) behind a switch: `deliveries` holds each accepted message with its
@@ -90,7 +106,8 @@ export async function smtpDouble(mode: Mode | number = 'ok') {
       cb();
     },
     onRcptTo(address, _session, cb) {
-      if (state.mode === 'fail') return cb(Object.assign(new Error(`<${address.address}> unknown`), { responseCode: 550 }));
+      if (state.mode === 'fail')
+        return cb(Object.assign(new Error(`<${address.address}> unknown`), { responseCode: 550 }));
       cb();
     },
     onData(stream, session, cb) {
@@ -98,7 +115,8 @@ export async function smtpDouble(mode: Mode | number = 'ok') {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const mode = state.mode;
-        if (typeof mode === 'number') return cb(Object.assign(new Error('refused by the double'), { responseCode: mode }));
+        if (typeof mode === 'number')
+          return cb(Object.assign(new Error('refused by the double'), { responseCode: mode }));
         const deliver = () => {
           const raw = Buffer.concat(chunks).toString('utf8');
           const { mailFrom, rcptTo } = session.envelope;
@@ -145,11 +163,23 @@ export async function smtpDouble(mode: Mode | number = 'ok') {
 export type SmtpDouble = Awaited<ReturnType<typeof smtpDouble>>;
 
 export const validReport = {
-  provider: 'buro', folio: 'F-000123', queriedAt: '2026-01-15T12:00:00.000Z', recordFound: true, score: 712,
-  accounts: [{
-    type: 'CREDIT_CARD', lender: 'Banco Uno', openedAt: '2019-04-01', creditLimit: 50000, balance: 12000,
-    monthlyPayment: 1500, worstDelinquencyDays: 0, worstDelinquencyDate: null,
-  }],
+  provider: 'buro',
+  folio: 'F-000123',
+  queriedAt: '2026-01-15T12:00:00.000Z',
+  recordFound: true,
+  score: 712,
+  accounts: [
+    {
+      type: 'CREDIT_CARD',
+      lender: 'Banco Uno',
+      openedAt: '2019-04-01',
+      creditLimit: 50000,
+      balance: 12000,
+      monthlyPayment: 1500,
+      worstDelinquencyDays: 0,
+      worstDelinquencyDate: null,
+    },
+  ],
   inquiries: [],
 };
 

@@ -17,14 +17,25 @@ const hex16 = /^[0-9a-f]{16}$/;
 
 /** Every value of the person the flow handles: none may appear anywhere in a span. */
 const personalValues = [
-  ...Object.values(leadDefaults.person), sandboxRfc.A1, leadDefaults.phone, leadDefaults.email, sandboxBirthDate,
-  leadDefaults.address.street, leadDefaults.address.neighborhood,
+  ...Object.values(leadDefaults.person),
+  sandboxRfc.A1,
+  leadDefaults.phone,
+  leadDefaults.email,
+  sandboxBirthDate,
+  leadDefaults.address.street,
+  leadDefaults.address.neighborhood,
 ];
 
-const globalOtelApi = () => (globalThis as Record<symbol, Record<string, unknown> | undefined>)[Symbol.for('opentelemetry.js.api.1')];
+const globalOtelApi = () =>
+  (globalThis as Record<symbol, Record<string, unknown> | undefined>)[Symbol.for('opentelemetry.js.api.1')];
 
 async function registerWebhook(t: TestApp, url: string) {
-  const res = await t.app.inject({ method: 'POST', url: `${api}/webhooks`, headers: t.partner.headers, payload: { url } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `${api}/webhooks`,
+    headers: t.partner.headers,
+    payload: { url },
+  });
   assert.equal(res.statusCode, 201, show(res));
 }
 
@@ -33,12 +44,18 @@ async function pinFlow(t: TestApp, traceparent: string) {
   const leadId = await readyLead(t, { rfc: sandboxRfc.A1 });
   const headers = { ...t.partner.headers, traceparent };
   const send = await t.app.inject({
-    method: 'POST', url: `${api}/leads/${leadId}/pin`, headers: { ...headers, 'x-request-id': 'traced-send' }, payload: { channel: 'SMS' },
+    method: 'POST',
+    url: `${api}/leads/${leadId}/pin`,
+    headers: { ...headers, 'x-request-id': 'traced-send' },
+    payload: { channel: 'SMS' },
   });
   assert.equal(send.statusCode, 204, show(send));
   const pin = pinFrom(t.outbox.sms.at(-1)!);
   const confirm = await t.app.inject({
-    method: 'POST', url: `${api}/leads/${leadId}/pin/confirmation`, headers: { ...headers, 'x-request-id': 'traced-confirm' }, payload: { pin },
+    method: 'POST',
+    url: `${api}/leads/${leadId}/pin/confirmation`,
+    headers: { ...headers, 'x-request-id': 'traced-confirm' },
+    payload: { pin },
   });
   assert.equal(confirm.statusCode, 204, show(confirm));
   await t.container.webhooks.worker.runUntilIdle();
@@ -55,7 +72,10 @@ export function tracingOffSuite(): void {
 
     test('nothing is started without an endpoint, or with OTEL_SDK_DISABLED=true', async () => {
       assert.equal(await loadTracing({}), undefined);
-      assert.equal(await loadTracing({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }), undefined);
+      assert.equal(
+        await loadTracing({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }),
+        undefined,
+      );
       assert.equal(globalOtelApi()?.trace, undefined, 'no tracer provider is registered');
     });
 
@@ -74,7 +94,9 @@ export function tracingOffSuite(): void {
       const lines = t.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
       assert.ok(lines.some((line) => line.requestId === 'traced-send'));
       assert.ok(lines.every((line) => line.traceId === undefined && line.spanId === undefined));
-      const traced = await t.database.db.query<{ n: number }>('select count(*)::int as n from webhook_events where trace_parent is not null');
+      const traced = await t.database.db.query<{ n: number }>(
+        'select count(*)::int as n from webhook_events where trace_parent is not null',
+      );
       assert.equal(traced.rows[0].n, 0);
     });
   });
@@ -120,11 +142,13 @@ export function tracedFlowSuite(protocol: 'http/protobuf' | 'http/json'): void {
       }
     });
 
-    test('each request continues the caller\'s trace with one server span: route template and status', () => {
+    test("each request continues the caller's trace with one server span: route template and status", () => {
       const servers = inTrace.filter((span) => span.kind === spanKind.server);
-      assert.deepEqual(servers.map((span) => span.attributes['http.route']).sort(), [
-        `${api}/leads/:leadId/pin`, `${api}/leads/:leadId/pin/confirmation`,
-      ], JSON.stringify(servers));
+      assert.deepEqual(
+        servers.map((span) => span.attributes['http.route']).sort(),
+        [`${api}/leads/:leadId/pin`, `${api}/leads/:leadId/pin/confirmation`],
+        JSON.stringify(servers),
+      );
       for (const server of servers) {
         assert.equal(server.parentSpanId, callerSpanId);
         assert.equal(server.attributes['http.response.status_code'], 204);
@@ -133,10 +157,14 @@ export function tracedFlowSuite(protocol: 'http/protobuf' | 'http/json'): void {
     });
 
     test('database statements are client spans with the statement text, on either engine', () => {
-      const statements = inTrace.filter((span) => span.kind === spanKind.client && span.attributes['db.system'] === 'postgresql');
+      const statements = inTrace.filter(
+        (span) => span.kind === spanKind.client && span.attributes['db.system'] === 'postgresql',
+      );
       assert.ok(statements.length >= 4, JSON.stringify(inTrace.map((span) => span.name)));
       for (const statement of statements) assert.equal(typeof statement.attributes['db.query.text'], 'string');
-      assert.ok(statements.some((span) => /^\s*(insert|update|with)\b/i.test(String(span.attributes['db.query.text']))));
+      assert.ok(
+        statements.some((span) => /^\s*(insert|update|with)\b/i.test(String(span.attributes['db.query.text']))),
+      );
     });
 
     test('the SMS and bureau calls are client spans of that trace', () => {
@@ -168,7 +196,8 @@ export function tracedFlowSuite(protocol: 'http/protobuf' | 'http/json'): void {
 
     test('log lines of a traced request carry its trace id and a span id', () => {
       // 'request received' (debug) is written as the request arrives, before its span starts.
-      const lines = t.logs.map((line) => JSON.parse(line) as Record<string, unknown>)
+      const lines = t.logs
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
         .filter((line) => line.requestId === 'traced-send' || line.requestId === 'traced-confirm')
         .filter((line) => line.msg !== 'request received');
       assert.ok(lines.length >= 2);
@@ -178,7 +207,7 @@ export function tracedFlowSuite(protocol: 'http/protobuf' | 'http/json'): void {
       }
     });
 
-    test('no span, attribute or event holds the person\'s data, the PIN or the webhook\'s URL', () => {
+    test("no span, attribute or event holds the person's data, the PIN or the webhook's URL", () => {
       const exported = JSON.stringify({ spans: otlp.spans, resources: otlp.resources });
       for (const value of [...personalValues, pin, hooks.url, new URL(hooks.url).pathname]) {
         assert.ok(!exported.includes(value), `${value} was exported`);

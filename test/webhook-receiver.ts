@@ -32,7 +32,12 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const status = queue.shift() ?? fallback;
-      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
+      received.push({
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        status,
+      });
       res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
     });
   });
@@ -50,9 +55,10 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
         await new Promise((r) => setTimeout(r, 10));
       }
     },
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -25,8 +25,12 @@ describe('admin API', () => {
     t = await buildTestApp();
   });
   after(() => t.close());
-  const admin = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = t.admin) =>
-    t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const admin = (
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    payload?: unknown,
+    headers: Record<string, string> = t.admin,
+  ) => t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
   const createCompany = async (name = 'Autos del Norte') => {
     const res = await admin('POST', '/admin/companies', { name });
     assert.equal(res.statusCode, 201, show(res));
@@ -52,7 +56,11 @@ describe('admin API', () => {
       for (const [what, header] of headers) {
         const res = await admin(method as 'GET', url, payload, header);
         assertError(res, 401, 4010, 'Unauthorized');
-        assert.match(String(res.headers['www-authenticate']), /^Bearer\b/, `${method} ${url} with ${what}: ${show(res)}`);
+        assert.match(
+          String(res.headers['www-authenticate']),
+          /^Bearer\b/,
+          `${method} ${url} with ${what}: ${show(res)}`,
+        );
       }
     }
     const stillWorks = await t.app.inject({ method: 'GET', url: `${api}/catalogs/years`, headers: t.partner.headers });
@@ -70,7 +78,10 @@ describe('admin API', () => {
     const list = await admin('GET', '/admin/companies');
     assert.equal(list.statusCode, 200, show(list));
     assert.deepEqual(Object.keys(list.json()), ['items']);
-    assert.deepEqual(list.json().items.find((c: { id: string }) => c.id === company.id), company);
+    assert.deepEqual(
+      list.json().items.find((c: { id: string }) => c.id === company.id),
+      company,
+    );
   });
 
   test('an invalid company body is 400 / 40015 naming each field', async () => {
@@ -109,7 +120,9 @@ describe('admin API', () => {
     const call = await t.app.inject({ method: 'GET', url: `${api}/catalogs/years`, headers: partner.headers });
     assertError(call, 401, 4010);
     const token = await t.app.inject({
-      method: 'POST', url: '/auth/token', payload: { consumer_key: partner.consumerKey, consumer_secret: partner.consumerSecret },
+      method: 'POST',
+      url: '/auth/token',
+      payload: { consumer_key: partner.consumerKey, consumer_secret: partner.consumerSecret },
     });
     assertError(token, 401, 4010);
     const again = await admin('DELETE', `/admin/credentials/${partner.consumerKey}`);
@@ -137,15 +150,24 @@ describe('admin API', () => {
   test('an affiliate with a given user_id keeps it; the same user_id again is 400 / 40015 on user_id', async () => {
     const company = await createCompany();
     const userId = randomUUID();
-    const res = await admin('POST', `/admin/companies/${company.id}/affiliates`, { user_id: userId, user_type: 'Gerente de ventas' });
+    const res = await admin('POST', `/admin/companies/${company.id}/affiliates`, {
+      user_id: userId,
+      user_type: 'Gerente de ventas',
+    });
     assert.equal(res.statusCode, 201, show(res));
     assert.deepEqual(res.json(), { user_id: userId, user_type: 'Gerente de ventas', companyId: company.id });
     for (const companyId of [company.id, t.partner.companyId]) {
-      const dup = await admin('POST', `/admin/companies/${companyId}/affiliates`, { user_id: userId, user_type: 'SELLER' });
+      const dup = await admin('POST', `/admin/companies/${companyId}/affiliates`, {
+        user_id: userId,
+        user_type: 'SELLER',
+      });
       assertError(dup, 400, 40015, 'Bad Request');
       assert.deepEqual(fieldsOf(dup), ['user_id'], show(dup));
     }
-    const upper = await admin('POST', `/admin/companies/${company.id}/affiliates`, { user_id: userId.toUpperCase(), user_type: 'SELLER' });
+    const upper = await admin('POST', `/admin/companies/${company.id}/affiliates`, {
+      user_id: userId.toUpperCase(),
+      user_type: 'SELLER',
+    });
     assertError(upper, 400, 40015);
   });
 
@@ -209,7 +231,11 @@ describe('admin API', () => {
     assert.match(res.body, /^# TYPE autofin_http_requests_total counter$/m);
     assert.match(res.body, /autofin_http_requests_total\{[^}]*route="\/health\/live"[^}]*\} \d+/);
     for (const authorization of [undefined, 'Bearer wrong-admin-token-123456', `Bearer ${t.partner.token}`]) {
-      const refused = await t.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
+      const refused = await t.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: authorization ? { authorization } : {},
+      });
       assertError(refused, 401, 4010);
       assert.doesNotMatch(refused.body, /autofin_http_requests_total/);
     }
@@ -235,7 +261,12 @@ describe('without ADMIN_TOKEN the admin API does not exist', () => {
     ];
     for (const [method, url] of calls) {
       for (const headers of [{}, { authorization: 'Bearer test-admin-token-0123456789abcdef' }]) {
-        const res = await t.app.inject({ method: method as 'GET', url, headers, ...(method === 'POST' ? { payload: { name: 'x', user_type: 'SELLER' } } : {}) });
+        const res = await t.app.inject({
+          method: method as 'GET',
+          url,
+          headers,
+          ...(method === 'POST' ? { payload: { name: 'x', user_type: 'SELLER' } } : {}),
+        });
         assertError(res, 404, 4044, 'Not Found');
       }
     }

@@ -9,13 +9,16 @@ import type { OperatorResolver } from '../http/admin-guard.ts';
 import * as s from './admin.schemas.ts';
 import { uuidPattern } from '../shared/ids.ts';
 
-const invalid = (field: string, errorDetail: string) => errorCase('Invalid input', errors.invalidInput([{ field, errorDetail }]));
+const invalid = (field: string, errorDetail: string) =>
+  errorCase('Invalid input', errors.invalidInput([{ field, errorDetail }]));
 const noCompany = errorCase('No such company', errors.companyNotFound());
 const badCompanyId = invalid('companyId', 'must match pattern "^[0-9a-fA-F]{8}-…$"');
-const fails = (body: boolean, bad?: ErrorCase, notFound?: ErrorCase) => errorAnswers({
-  access: 'admin', body,
-  cases: { ...(bad ? { 400: [bad] } : {}), ...(notFound ? { 404: [notFound] } : {}) },
-});
+const fails = (body: boolean, bad?: ErrorCase, notFound?: ErrorCase) =>
+  errorAnswers({
+    access: 'admin',
+    body,
+    cases: { ...(bad ? { 400: [bad] } : {}), ...(notFound ? { 404: [notFound] } : {}) },
+  });
 
 const tags = ['admin'];
 const security = [{ adminToken: [] }];
@@ -37,7 +40,19 @@ export const adminRoutes =
 function companyRoutes(app: App, companies: CompaniesService): void {
   app.post(
     '/admin/companies',
-    { schema: { tags, security, operationId: 'createCompany', summary: 'Create a company', body: s.CompanyCreate, response: { 201: ok('admin', s.Company, 'The new company.'), ...fails(true, invalid('name', 'must be at least 1 characters')) } } },
+    {
+      schema: {
+        tags,
+        security,
+        operationId: 'createCompany',
+        summary: 'Create a company',
+        body: s.CompanyCreate,
+        response: {
+          201: ok('admin', s.Company, 'The new company.'),
+          ...fails(true, invalid('name', 'must be at least 1 characters')),
+        },
+      },
+    },
     async (request, reply) => reply.code(201).send(await companies.createCompany(request.body.name)),
   );
 
@@ -46,7 +61,13 @@ function companyRoutes(app: App, companies: CompaniesService): void {
     {
       // Analysts read leads of every company, so they may see the companies too.
       config: policy({ roles: ['analyst', 'officer'] }),
-      schema: { tags, security, operationId: 'listCompanies', summary: 'List companies', response: { 200: ok('admin', s.CompanyList, 'Every company.'), ...fails(false) } },
+      schema: {
+        tags,
+        security,
+        operationId: 'listCompanies',
+        summary: 'List companies',
+        response: { 200: ok('admin', s.CompanyList, 'Every company.'), ...fails(false) },
+      },
     },
     async () => companies.listCompanies(),
   );
@@ -55,8 +76,12 @@ function companyRoutes(app: App, companies: CompaniesService): void {
     '/admin/companies/:companyId',
     {
       schema: {
-        tags, security, operationId: 'showCompany', summary: 'Show one company',
-        params: s.CompanyIdParams, response: { 200: ok('admin', s.Company, 'The company.'), ...fails(false, badCompanyId, noCompany) },
+        tags,
+        security,
+        operationId: 'showCompany',
+        summary: 'Show one company',
+        params: s.CompanyIdParams,
+        response: { 200: ok('admin', s.Company, 'The company.'), ...fails(false, badCompanyId, noCompany) },
       },
     },
     async (request) => companies.showCompany(request.params.companyId),
@@ -65,13 +90,19 @@ function companyRoutes(app: App, companies: CompaniesService): void {
 
 /** A company's credentials and affiliates. */
 function credentialAndAffiliateRoutes(app: App, companies: CompaniesService): void {
-
   app.get(
     '/admin/companies/:companyId/credentials',
     {
       schema: {
-        tags, security, operationId: 'listCredentials', summary: "List a company's credentials (never their secrets)",
-        params: s.CompanyIdParams, response: { 200: ok('admin', s.CredentialList, "The company's credentials, oldest first."), ...fails(false, badCompanyId, noCompany) },
+        tags,
+        security,
+        operationId: 'listCredentials',
+        summary: "List a company's credentials (never their secrets)",
+        params: s.CompanyIdParams,
+        response: {
+          200: ok('admin', s.CredentialList, "The company's credentials, oldest first."),
+          ...fails(false, badCompanyId, noCompany),
+        },
       },
     },
     async (request) => companies.listCredentials(request.params.companyId),
@@ -81,8 +112,15 @@ function credentialAndAffiliateRoutes(app: App, companies: CompaniesService): vo
     '/admin/companies/:companyId/affiliates',
     {
       schema: {
-        tags, security, operationId: 'listAffiliates', summary: "List a company's affiliates",
-        params: s.CompanyIdParams, response: { 200: ok('admin', s.AffiliateList, "The company's affiliates, oldest first."), ...fails(false, badCompanyId, noCompany) },
+        tags,
+        security,
+        operationId: 'listAffiliates',
+        summary: "List a company's affiliates",
+        params: s.CompanyIdParams,
+        response: {
+          200: ok('admin', s.AffiliateList, "The company's affiliates, oldest first."),
+          ...fails(false, badCompanyId, noCompany),
+        },
       },
     },
     async (request) => companies.listAffiliates(request.params.companyId),
@@ -92,9 +130,15 @@ function credentialAndAffiliateRoutes(app: App, companies: CompaniesService): vo
     '/admin/companies/:companyId/credentials',
     {
       schema: {
-        tags, security, operationId: 'createCredential', summary: 'Create a credential (the secret is shown only here)',
+        tags,
+        security,
+        operationId: 'createCredential',
+        summary: 'Create a credential (the secret is shown only here)',
         params: s.CompanyIdParams,
-        response: { 201: ok('admin', s.CredentialSecret, 'The new credential, with its secret.'), ...fails(true, invalid('companyId', `must match the pattern ${uuidPattern}`), noCompany) },
+        response: {
+          201: ok('admin', s.CredentialSecret, 'The new credential, with its secret.'),
+          ...fails(true, invalid('companyId', `must match the pattern ${uuidPattern}`), noCompany),
+        },
       },
     },
     async (request, reply) => reply.code(201).send(await companies.createCredential(request.params.companyId)),
@@ -104,11 +148,18 @@ function credentialAndAffiliateRoutes(app: App, companies: CompaniesService): vo
     '/admin/credentials/:consumer_key',
     {
       schema: {
-        tags, security, operationId: 'revokeCredential', summary: 'Revoke a credential; its tokens answer 401 from then on',
+        tags,
+        security,
+        operationId: 'revokeCredential',
+        summary: 'Revoke a credential; its tokens answer 401 from then on',
         params: s.ConsumerKeyParams,
         response: {
           204: empty('admin', 'Revoked.'),
-          ...fails(true, invalid('consumer_key', 'must be at most 128 characters'), errorCase('No such credential', errors.credentialNotFound())),
+          ...fails(
+            true,
+            invalid('consumer_key', 'must be at most 128 characters'),
+            errorCase('No such credential', errors.credentialNotFound()),
+          ),
         },
       },
     },
@@ -122,9 +173,16 @@ function credentialAndAffiliateRoutes(app: App, companies: CompaniesService): vo
     '/admin/companies/:companyId/affiliates',
     {
       schema: {
-        tags, security, operationId: 'createAffiliate', summary: 'Add an affiliate to a company',
-        params: s.CompanyIdParams, body: s.AffiliateCreate,
-        response: { 201: ok('admin', s.Affiliate, 'The new affiliate.'), ...fails(true, invalid('user_type', 'is required'), noCompany) },
+        tags,
+        security,
+        operationId: 'createAffiliate',
+        summary: 'Add an affiliate to a company',
+        params: s.CompanyIdParams,
+        body: s.AffiliateCreate,
+        response: {
+          201: ok('admin', s.Affiliate, 'The new affiliate.'),
+          ...fails(true, invalid('user_type', 'is required'), noCompany),
+        },
       },
     },
     async (request, reply) =>

@@ -10,7 +10,10 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 
 /** A small valid vehicle catalog: `count` versions of one model year 2031 model. */
 function vehiclesCsv(count = 2): Buffer {
-  const rows = Array.from({ length: count }, (_, i) => `2031,9001,ACME,9101,ROADSTER,${900_001 + i},BASE ${i + 1},manual`);
+  const rows = Array.from(
+    { length: count },
+    (_, i) => `2031,9001,ACME,9101,ROADSTER,${900_001 + i},BASE ${i + 1},manual`,
+  );
   return csv(vehicleColumns.join(','), ...rows);
 }
 
@@ -28,12 +31,23 @@ describe('admin catalog import', () => {
   after(() => t.close());
 
   const put = (kind: string, payload: Buffer | string, contentType = 'text/csv', headers = t.admin) =>
-    t.app.inject({ method: 'PUT', url: `/admin/catalogs/${kind}`, headers: { ...headers, 'content-type': contentType }, payload });
+    t.app.inject({
+      method: 'PUT',
+      url: `/admin/catalogs/${kind}`,
+      headers: { ...headers, 'content-type': contentType },
+      payload,
+    });
   const read = (url: string) => t.app.inject({ method: 'GET', url: `${api}${url}`, headers: t.partner.headers });
   /** What a partner sees of the shipped and the test catalogs: compared before and after a refused import. */
   const partnerView = async () => {
     const view: Record<string, unknown> = {};
-    for (const url of ['/catalogs/years', '/catalogs/years/2020/brands', '/catalogs/years/2031/brands', '/catalogs/zip-code/06700', '/catalogs/zip-code/99001']) {
+    for (const url of [
+      '/catalogs/years',
+      '/catalogs/years/2020/brands',
+      '/catalogs/years/2031/brands',
+      '/catalogs/zip-code/06700',
+      '/catalogs/zip-code/99001',
+    ]) {
       const res = await read(url);
       view[url] = res.statusCode === 200 ? res.body : `${res.statusCode} ${res.json().code}`;
     }
@@ -42,7 +56,11 @@ describe('admin catalog import', () => {
 
   test('a malformed vehicles file is refused with its line, and the partner API still serves the old catalog', async () => {
     const before = await partnerView();
-    const bad = csv(vehicleColumns.join(','), '2031,9001,ACME,9101,ROADSTER,900001,BASE,manual', '2031,9001,ACME,9101,ROADSTER,900002,BASE 2,tiptronic');
+    const bad = csv(
+      vehicleColumns.join(','),
+      '2031,9001,ACME,9101,ROADSTER,900001,BASE,manual',
+      '2031,9001,ACME,9101,ROADSTER,900002,BASE 2,tiptronic',
+    );
     const res = await put('vehicles', bad);
     assert.equal(res.statusCode, 400, show(res));
     const body = res.json();
@@ -139,7 +157,11 @@ describe('admin catalog import', () => {
 
   test('without the admin token, or with a partner token, the import is 401 and changes nothing', async () => {
     const before = await partnerView();
-    for (const headers of [{} as Record<string, string>, { authorization: `Bearer ${t.partner.token}` }, { authorization: `Bearer ${adminToken}x` }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: `Bearer ${t.partner.token}` },
+      { authorization: `Bearer ${adminToken}x` },
+    ]) {
       const res = await put('vehicles', vehiclesCsv(1), 'text/csv', headers);
       assert.equal(res.statusCode, 401, show(res));
       assert.equal(res.json().code, 4010);
@@ -152,7 +174,12 @@ describe('admin catalog import without ADMIN_TOKEN', () => {
   test('does not exist (404)', async () => {
     const t = await buildTestApp({ env: { ADMIN_TOKEN: '' } });
     try {
-      const res = await t.app.inject({ method: 'PUT', url: '/admin/catalogs/vehicles', headers: { 'content-type': 'text/csv' }, payload: 'x' });
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: '/admin/catalogs/vehicles',
+        headers: { 'content-type': 'text/csv' },
+        payload: 'x',
+      });
       assert.equal(res.statusCode, 404, show(res));
     } finally {
       await t.close();

@@ -19,16 +19,33 @@ export const catalogFileMediaTypes = ['application/gzip', 'application/octet-str
 
 const routes: readonly { path: string; kind: CatalogKind; what: string; operationId: string }[] = [
   { path: '/admin/catalogs/vehicles', kind: 'vehicles', what: 'vehicle catalog', operationId: 'importVehicleCatalog' },
-  { path: '/admin/catalogs/zip-codes', kind: 'zipCodes', what: 'SEPOMEX ZIP-code catalog', operationId: 'importZipCodeCatalog' },
+  {
+    path: '/admin/catalogs/zip-codes',
+    kind: 'zipCodes',
+    what: 'SEPOMEX ZIP-code catalog',
+    operationId: 'importZipCodeCatalog',
+  },
 ];
 
 export const CatalogImport = Type.Object(
   {
     kind: Type.Union([Type.Literal('vehicles'), Type.Literal('zipCodes')]),
     rowCount: Type.Integer({ minimum: 1 }),
-    sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'sha256 of the bytes sent, as catalog_meta records it' }),
+    sha256: Type.String({
+      pattern: '^[0-9a-f]{64}$',
+      description: 'sha256 of the bytes sent, as catalog_meta records it',
+    }),
   },
-  { $id: 'CatalogImport', examples: [{ kind: 'zipCodes', rowCount: 155847, sha256: '9f91290c74e3da8d7af11098644bd3720ec852884a025df1d19bae615b342cc5' }] },
+  {
+    $id: 'CatalogImport',
+    examples: [
+      {
+        kind: 'zipCodes',
+        rowCount: 155847,
+        sha256: '9f91290c74e3da8d7af11098644bd3720ec852884a025df1d19bae615b342cc5',
+      },
+    ],
+  },
 );
 
 /** A refused file is a 400 / 40015 naming the line (or the file as a whole) and why. */
@@ -70,8 +87,10 @@ export const catalogsAdminRoutes =
   async (app) => {
     registerAdminGuard(app, deps.adminToken, deps.operators);
     // Raw bytes, in this plugin only: the rest of the API keeps JSON and the service's body limit.
-    app.addContentTypeParser(catalogFileMediaTypes, { parseAs: 'buffer', bodyLimit: catalogBodyLimitBytes }, (_request, body, done) =>
-      done(null, body),
+    app.addContentTypeParser(
+      catalogFileMediaTypes,
+      { parseAs: 'buffer', bodyLimit: catalogBodyLimitBytes },
+      (_request, body, done) => done(null, body),
     );
 
     for (const { path, kind, what, operationId } of routes) {
@@ -96,8 +115,13 @@ export const catalogsAdminRoutes =
             response: {
               200: ok('admin', CatalogImport, 'Imported: the catalog now in force.'),
               ...errorAnswers({
-                access: 'admin', body: true,
-                cases: { 400: [errorCase('A malformed line', refusedFile(new CatalogFileError(2, 'expected 15 columns, found 3')))] },
+                access: 'admin',
+                body: true,
+                cases: {
+                  400: [
+                    errorCase('A malformed line', refusedFile(new CatalogFileError(2, 'expected 15 columns, found 3'))),
+                  ],
+                },
                 descriptions: { 413: 'The file is over 64 MiB.' },
               }),
             },

@@ -20,8 +20,15 @@ export interface AuditEntry {
 }
 
 type Row = {
-  seq: string; id: string; at: Date; operator_id: string; action: AuditAction; lead_id: string | null;
-  filter: Record<string, unknown> | null; row_count: number | null; request_id: string | null;
+  seq: string;
+  id: string;
+  at: Date;
+  operator_id: string;
+  action: AuditAction;
+  lead_id: string | null;
+  filter: Record<string, unknown> | null;
+  row_count: number | null;
+  request_id: string | null;
   client_address: string | null;
 };
 
@@ -32,8 +39,15 @@ export function createAuditRepository(db: Queryable) {
         `insert into audit_records (id, at, operator_id, action, lead_id, filter, row_count, request_id, client_address)
          values ($1,$2,$3,$4,$5,$6::jsonb,$7,$8,$9)`,
         [
-          e.id, e.at, e.operatorId, e.action, e.leadId, e.filter === null ? null : JSON.stringify(e.filter), e.rows,
-          e.requestId, e.clientAddress,
+          e.id,
+          e.at,
+          e.operatorId,
+          e.action,
+          e.leadId,
+          e.filter === null ? null : JSON.stringify(e.filter),
+          e.rows,
+          e.requestId,
+          e.clientAddress,
         ],
       );
     },
@@ -51,8 +65,16 @@ export function createAuditRepository(db: Queryable) {
         before === undefined ? [limit] : [limit, before.toString()],
       );
       return rows.map((r) => ({
-        position: String(r.seq), id: r.id, at: r.at, operatorId: r.operator_id, action: r.action, leadId: r.lead_id,
-        filter: r.filter, rows: r.row_count, requestId: r.request_id, clientAddress: r.client_address,
+        position: String(r.seq),
+        id: r.id,
+        at: r.at,
+        operatorId: r.operator_id,
+        action: r.action,
+        leadId: r.lead_id,
+        filter: r.filter,
+        rows: r.row_count,
+        requestId: r.request_id,
+        clientAddress: r.client_address,
       }));
     },
   };

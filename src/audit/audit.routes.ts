@@ -8,17 +8,32 @@ import * as s from './audit.schemas.ts';
 
 const fails = errorAnswers({
   access: 'admin',
-  cases: { 400: [errorCase('Invalid cursor', errors.invalidInput([{ field: 'cursor', errorDetail: 'is not a cursor of this list' }]))] },
+  cases: {
+    400: [
+      errorCase(
+        'Invalid cursor',
+        errors.invalidInput([{ field: 'cursor', errorDetail: 'is not a cursor of this list' }]),
+      ),
+    ],
+  },
 });
 
 export const auditRoutes =
   (deps: { audit: AuditService; adminToken: string; operators: OperatorResolver }): FastifyPluginAsyncTypebox =>
   async (app) => {
     registerAdminGuard(app, deps.adminToken, deps.operators);
-    app.get('/admin/audit', {
-      schema: {
-        tags: ['audit'], security: [{ adminToken: [] }], operationId: 'listAuditRecords', summary: 'Audit of personal-data access, newest first',
-        querystring: s.AuditQuery, response: { 200: ok('admin', s.AuditList, 'A page of audit records, newest first.'), ...fails },
+    app.get(
+      '/admin/audit',
+      {
+        schema: {
+          tags: ['audit'],
+          security: [{ adminToken: [] }],
+          operationId: 'listAuditRecords',
+          summary: 'Audit of personal-data access, newest first',
+          querystring: s.AuditQuery,
+          response: { 200: ok('admin', s.AuditList, 'A page of audit records, newest first.'), ...fails },
+        },
       },
-    }, async (request) => deps.audit.list(request.query));
+      async (request) => deps.audit.list(request.query),
+    );
   };

@@ -16,7 +16,8 @@ const encodeCursor = (position: string) => Buffer.from(`a${position}`).toString(
 
 function decodeCursor(cursor: string): bigint {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^a\d{1,18}$/.test(text)) throw errors.invalidInput([{ field: 'cursor', errorDetail: 'is not a cursor of this list' }]);
+  if (!/^a\d{1,18}$/.test(text))
+    throw errors.invalidInput([{ field: 'cursor', errorDetail: 'is not a cursor of this list' }]);
   return BigInt(text.slice(1));
 }
 
@@ -27,12 +28,20 @@ export function createAuditService(deps: { repository: AuditRepository; clock: C
       what: { action: AuditAction; leadId?: string; filter?: Record<string, unknown>; rows?: number },
       tx?: Queryable,
     ): Promise<void> {
-      await deps.repository.append({
-        id: newId(), at: deps.clock.now(), operatorId: origin.operatorId, action: what.action,
-        leadId: what.leadId ?? null,
-        filter: what.filter ?? null, rows: what.rows ?? null, requestId: origin.requestId,
-        clientAddress: origin.clientAddress,
-      }, tx);
+      await deps.repository.append(
+        {
+          id: newId(),
+          at: deps.clock.now(),
+          operatorId: origin.operatorId,
+          action: what.action,
+          leadId: what.leadId ?? null,
+          filter: what.filter ?? null,
+          rows: what.rows ?? null,
+          requestId: origin.requestId,
+          clientAddress: origin.clientAddress,
+        },
+        tx,
+      );
     },
 
     async list(query: { limit?: number; cursor?: string }) {

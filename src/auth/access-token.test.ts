@@ -41,7 +41,11 @@ describe('access tokens', () => {
   test('a payload changed after signing (another company, a longer life) is refused', () => {
     const [prefix, payload, signature] = partsOf(issue());
     const claims = decode(payload);
-    for (const tampered of [{ ...claims, cid: 'company-2' }, { ...claims, exp: claims.exp + 86400 }, { ...claims, sub: 'ck_other' }]) {
+    for (const tampered of [
+      { ...claims, cid: 'company-2' },
+      { ...claims, exp: claims.exp + 86400 },
+      { ...claims, sub: 'ck_other' },
+    ]) {
       const check = tokens.verify(`${prefix}.${encode(tampered)}.${signature}`, later(1));
       assert.deepEqual(check, { ok: false, reason: 'bad_signature' });
     }
@@ -108,7 +112,10 @@ describe('access tokens', () => {
     assert.equal(rotated.verify(newToken, later(1)).ok, true);
     // An instance not yet given the new key refuses the new token; without the old key, old tokens are refused.
     assert.deepEqual(tokens.verify(newToken, later(1)), { ok: false, reason: 'bad_signature' });
-    assert.deepEqual(createAccessTokens(newKey, 'test').verify(oldToken, later(1)), { ok: false, reason: 'bad_signature' });
+    assert.deepEqual(createAccessTokens(newKey, 'test').verify(oldToken, later(1)), {
+      ok: false,
+      reason: 'bad_signature',
+    });
   });
 
   test('a token whose kid was changed to another configured key is refused', () => {
@@ -126,6 +133,9 @@ describe('access tokens', () => {
     const newKey = randomBytes(32);
     assert.equal(createAccessTokens(key, 'test').verify(`afn1.${payload}.${sign(key)}`, later(1)).ok, true);
     assert.equal(createAccessTokens(newKey, 'test', [key]).verify(`afn1.${payload}.${sign(key)}`, later(1)).ok, true);
-    assert.deepEqual(createAccessTokens(newKey, 'test').verify(`afn1.${payload}.${sign(key)}`, later(1)), { ok: false, reason: 'bad_signature' });
+    assert.deepEqual(createAccessTokens(newKey, 'test').verify(`afn1.${payload}.${sign(key)}`, later(1)), {
+      ok: false,
+      reason: 'bad_signature',
+    });
   });
 });

@@ -54,7 +54,13 @@ export function createAccessTokens(key: Buffer, environment: string, previous: r
     issue(subject: string, companyId: string, now: Date, ttlSeconds: number): string {
       const iat = Math.floor(now.getTime() / 1000);
       const claims: TokenClaims = {
-        sub: subject, cid: companyId, env: environment, iat, exp: iat + ttlSeconds, jti: randomToken(9), kid,
+        sub: subject,
+        cid: companyId,
+        env: environment,
+        iat,
+        exp: iat + ttlSeconds,
+        jti: randomToken(9),
+        kid,
       };
       const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
       return `${prefix}.${payload}.${sign(key, environment, payload)}`;
@@ -62,14 +68,16 @@ export function createAccessTokens(key: Buffer, environment: string, previous: r
 
     verify(token: string, now: Date): TokenCheck {
       const parts = token.split('.');
-      if (parts.length !== 3 || parts[0] !== prefix || !parts[1] || !parts[2]) return { ok: false, reason: 'malformed' };
+      if (parts.length !== 3 || parts[0] !== prefix || !parts[1] || !parts[2])
+        return { ok: false, reason: 'malformed' };
       let claims: TokenClaims;
       try {
         claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as TokenClaims;
       } catch {
         return { ok: false, reason: 'malformed' };
       }
-      if (typeof claims !== 'object' || claims === null || typeof claims.env !== 'string') return { ok: false, reason: 'malformed' };
+      if (typeof claims !== 'object' || claims === null || typeof claims.env !== 'string')
+        return { ok: false, reason: 'malformed' };
       const [payload, signature] = [parts[1], parts[2]];
       const candidates = typeof claims.kid === 'string' ? [keys.get(claims.kid)] : [...keys.values()];
       if (!candidates.some((k) => k !== undefined && signedBy(k, claims.env, payload, signature))) {

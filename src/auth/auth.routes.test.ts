@@ -12,11 +12,21 @@ function requestToken(
   headers: Record<string, string> = {},
   remoteAddress?: string,
 ) {
-  return t.app.inject({ method: 'POST', url: '/auth/token', headers: { accept: 'application/json', ...headers }, payload, remoteAddress });
+  return t.app.inject({
+    method: 'POST',
+    url: '/auth/token',
+    headers: { accept: 'application/json', ...headers },
+    payload,
+    remoteAddress,
+  });
 }
 
 async function newCredential(t: TestApp, companyId = t.partner.companyId) {
-  const res = await t.app.inject({ method: 'POST', url: `/admin/companies/${companyId}/credentials`, headers: t.admin });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/admin/companies/${companyId}/credentials`,
+    headers: t.admin,
+  });
   assert.equal(res.statusCode, 201, show(res));
   return res.json() as { consumer_key: string; consumer_secret: string };
 }
@@ -57,7 +67,11 @@ describe('POST /auth/token', () => {
   after(() => t.close());
 
   test('a valid key and secret get a bearer token valid for an hour, never cached', async () => {
-    const res = await requestToken(t, { consumer_key: t.partner.consumerKey, consumer_secret: t.partner.consumerSecret }, { 'accept-version': 'v1' });
+    const res = await requestToken(
+      t,
+      { consumer_key: t.partner.consumerKey, consumer_secret: t.partner.consumerSecret },
+      { 'accept-version': 'v1' },
+    );
     assert.equal(res.statusCode, 200, show(res));
     const body = res.json();
     assert.deepEqual(Object.keys(body).sort(), ['access_token', 'expires_in', 'token_type']);
@@ -72,7 +86,11 @@ describe('POST /auth/token', () => {
     const token = (
       await requestToken(t, { consumer_key: t.partner.consumerKey, consumer_secret: t.partner.consumerSecret })
     ).json().access_token;
-    const res = await t.app.inject({ method: 'GET', url: `${api}/catalogs/years`, headers: { authorization: `Bearer ${token}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${api}/catalogs/years`,
+      headers: { authorization: `Bearer ${token}` },
+    });
     assert.equal(res.statusCode, 200, show(res));
   });
 
@@ -87,9 +105,17 @@ describe('POST /auth/token', () => {
 
   test('any Accept-Version other than v1 is a 400 ErrorResponse naming the header', async () => {
     for (const version of ['v2', 'V1', '1']) {
-      const res = await requestToken(t, { consumer_key: t.partner.consumerKey, consumer_secret: t.partner.consumerSecret }, { 'accept-version': version });
+      const res = await requestToken(
+        t,
+        { consumer_key: t.partner.consumerKey, consumer_secret: t.partner.consumerSecret },
+        { 'accept-version': version },
+      );
       assertError(res, 400, 40015, 'Bad Request');
-      assert.deepEqual(res.json().additionalData.errors.map((e: { field: string }) => e.field), ['Accept-Version'], show(res));
+      assert.deepEqual(
+        res.json().additionalData.errors.map((e: { field: string }) => e.field),
+        ['Accept-Version'],
+        show(res),
+      );
       assert.equal(res.json().access_token, undefined);
     }
   });
@@ -97,7 +123,10 @@ describe('POST /auth/token', () => {
   test('missing key and secret are a 400 / 40015 listing both fields', async () => {
     const res = await requestToken(t, {});
     assertError(res, 400, 40015, 'Bad Request');
-    const fields = res.json().additionalData.errors.map((e: { field: string }) => e.field).sort();
+    const fields = res
+      .json()
+      .additionalData.errors.map((e: { field: string }) => e.field)
+      .sort();
     assert.deepEqual(fields, ['consumer_key', 'consumer_secret'], show(res));
   });
 
@@ -107,12 +136,20 @@ describe('POST /auth/token', () => {
     assert.deepEqual(onlyKey.json().additionalData.errors, [{ field: 'consumer_secret', errorDetail: 'is required' }]);
     const empty = await requestToken(t, { consumer_key: '', consumer_secret: 'x' });
     assertError(empty, 400, 40015, 'Bad Request');
-    assert.deepEqual(empty.json().additionalData.errors.map((e: { field: string }) => e.field), ['consumer_key'], show(empty));
+    assert.deepEqual(
+      empty.json().additionalData.errors.map((e: { field: string }) => e.field),
+      ['consumer_key'],
+      show(empty),
+    );
   });
 
   test('a wrong secret, an unknown key and a revoked credential get the same 401 / 4010', async () => {
     const revoked = await newCredential(t);
-    const del = await t.app.inject({ method: 'DELETE', url: `/admin/credentials/${revoked.consumer_key}`, headers: t.admin });
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/credentials/${revoked.consumer_key}`,
+      headers: t.admin,
+    });
     assert.equal(del.statusCode, 204, show(del));
     const answers = [
       await requestToken(t, { consumer_key: t.partner.consumerKey, consumer_secret: `${t.partner.consumerSecret}x` }),
@@ -170,7 +207,9 @@ describe('token endpoint rate limits (TOKEN_RATE_LIMIT_PER_MINUTE=3)', () => {
     const credential = await newCredential(t);
     await startOfAWindow();
     for (let i = 1; i <= 3; i++) {
-      assertUnauthorized(await requestToken(t, { consumer_key: `ck_guess_${i}`, consumer_secret: 'guess' }, {}, '10.2.0.1'));
+      assertUnauthorized(
+        await requestToken(t, { consumer_key: `ck_guess_${i}`, consumer_secret: 'guess' }, {}, '10.2.0.1'),
+      );
     }
     assertTooManyRequests(await requestToken(t, credential, {}, '10.2.0.1'), 'TOKEN_FAILURE_LIMIT');
     const elsewhere = await requestToken(t, credential, {}, '10.2.0.2');
@@ -201,7 +240,14 @@ describe('behind a trusted load balancer (TRUST_PROXY)', () => {
     await startOfAWindow();
     const from = (client: string) => ({ 'x-forwarded-for': client });
     for (let i = 1; i <= 3; i++) {
-      assertUnauthorized(await requestToken(t, { consumer_key: `ck_lb_${i}`, consumer_secret: 'guess' }, from('203.0.113.5'), '10.9.0.1'));
+      assertUnauthorized(
+        await requestToken(
+          t,
+          { consumer_key: `ck_lb_${i}`, consumer_secret: 'guess' },
+          from('203.0.113.5'),
+          '10.9.0.1',
+        ),
+      );
     }
     assertTooManyRequests(await requestToken(t, credential, from('203.0.113.5'), '10.9.0.1'), 'TOKEN_FAILURE_LIMIT');
     const other = await requestToken(t, credential, from('198.51.100.7'), '10.9.0.1');

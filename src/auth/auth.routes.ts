@@ -12,7 +12,16 @@ export const TokenRequest = Type.Object(
     consumer_key: Type.String({ minLength: 1, maxLength: 128 }),
     consumer_secret: Type.String({ minLength: 1, maxLength: 256 }),
   },
-  { $id: 'TokenRequest', additionalProperties: false, examples: [{ consumer_key: 'ck_Xq3v9LmT2pR8sW1yZ4bN6cD0', consumer_secret: 'cs_q8Vn2Lw5Rt7Yp1Kd4Hs9Jf3Gb6Mc0Xz2Ae5Ui8Oo1Pl' }] },
+  {
+    $id: 'TokenRequest',
+    additionalProperties: false,
+    examples: [
+      {
+        consumer_key: 'ck_Xq3v9LmT2pR8sW1yZ4bN6cD0',
+        consumer_secret: 'cs_q8Vn2Lw5Rt7Yp1Kd4Hs9Jf3Gb6Mc0Xz2Ae5Ui8Oo1Pl',
+      },
+    ],
+  },
 );
 
 export const TokenResponse = Type.Object(
@@ -21,7 +30,16 @@ export const TokenResponse = Type.Object(
     token_type: Type.Literal('bearer'),
     expires_in: Type.Integer({ description: 'Validity in seconds; request a new token before it ends.' }),
   },
-  { $id: 'TokenResponse', examples: [{ access_token: 'afn1.eyJzdWIiOiJja19YcTN2OUxtVDJwUjhzVzF5WjRiTjZjRDAifQ.Zm9v', token_type: 'bearer', expires_in: 3600 }] },
+  {
+    $id: 'TokenResponse',
+    examples: [
+      {
+        access_token: 'afn1.eyJzdWIiOiJja19YcTN2OUxtVDJwUjhzVzF5WjRiTjZjRDAifQ.Zm9v',
+        token_type: 'bearer',
+        expires_in: 3600,
+      },
+    ],
+  },
 );
 
 export interface AuthRoutesDeps {
@@ -29,7 +47,6 @@ export interface AuthRoutesDeps {
   limiter: RateLimiter;
   perMinute: number;
 }
-
 
 export const authRoutes =
   (deps: AuthRoutesDeps): FastifyPluginAsyncTypebox =>
@@ -39,7 +56,8 @@ export const authRoutes =
       '/auth/token',
       {
         schema: {
-          operationId: 'getToken', summary: 'Get an access token',
+          operationId: 'getToken',
+          summary: 'Get an access token',
           description:
             'Exchanges a consumer key and secret for a bearer token. Send `Accept-Version: v1` (absent means v1). ' +
             'Token requests are limited per consumer key, and failed ones per client address.',
@@ -50,11 +68,18 @@ export const authRoutes =
           response: {
             200: ok('token', TokenResponse, 'The access token.', ['Cache-Control']),
             ...errorAnswers({
-              access: 'token', body: true,
+              access: 'token',
+              body: true,
               cases: {
                 400: [
-                  errorCase('A missing field', errors.invalidInput([{ field: 'consumer_secret', errorDetail: 'is required' }])),
-                  errorCase('An Accept-Version other than v1', errors.invalidInput([{ field: 'Accept-Version', errorDetail: 'only v1 is supported' }])),
+                  errorCase(
+                    'A missing field',
+                    errors.invalidInput([{ field: 'consumer_secret', errorDetail: 'is required' }]),
+                  ),
+                  errorCase(
+                    'An Accept-Version other than v1',
+                    errors.invalidInput([{ field: 'Accept-Version', errorDetail: 'only v1 is supported' }]),
+                  ),
                 ],
               },
             }),

@@ -73,7 +73,12 @@ export function createAuthService(deps: Deps) {
       if (!match) throw errors.unauthorized('malformed authorization header');
       const check = deps.tokens.verify(match[1], now);
       if (!check.ok) {
-        const text = { malformed: 'malformed token', bad_signature: 'invalid token', other_environment: 'token of another environment', expired: 'token expired' };
+        const text = {
+          malformed: 'malformed token',
+          bad_signature: 'invalid token',
+          other_environment: 'token of another environment',
+          expired: 'token expired',
+        };
         throw errors.unauthorized(text[check.reason]);
       }
       const context = Object.freeze({ companyId: check.claims.cid, consumerKey: check.claims.sub });

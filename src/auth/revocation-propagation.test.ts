@@ -52,7 +52,11 @@ test('without Redis, a credential revoked on one instance is refused by another 
   })();
   await new Promise((resolve) => setTimeout(resolve, 100));
   revokedAt = performance.now(); // before the revocation is sent, so the measure can only be longer
-  const revoke = await t.app.inject({ method: 'DELETE', url: `/admin/credentials/${partner.consumerKey}`, headers: t.admin });
+  const revoke = await t.app.inject({
+    method: 'DELETE',
+    url: `/admin/credentials/${partner.consumerKey}`,
+    headers: t.admin,
+  });
   assert.equal(revoke.statusCode, 204, show(revoke));
   await new Promise((resolve) => setTimeout(resolve, boundMs + 300));
   stop = true;
@@ -61,8 +65,17 @@ test('without Redis, a credential revoked on one instance is refused by another 
   const after = answers.filter((a) => a.sentMs >= revokedAt);
   const lastAccepted = after.filter((a) => a.status === 200).at(-1);
   const propagationMs = lastAccepted ? lastAccepted.sentMs - revokedAt : 0;
-  console.log(`# revocation reached the other instance after at most ${propagationMs.toFixed(0)} ms (${after.length} reads)`);
-  assert.ok(after.some((a) => a.sentMs >= revokedAt + boundMs), 'reads were sent past the bound');
+  console.log(
+    `# revocation reached the other instance after at most ${propagationMs.toFixed(0)} ms (${after.length} reads)`,
+  );
+  assert.ok(
+    after.some((a) => a.sentMs >= revokedAt + boundMs),
+    'reads were sent past the bound',
+  );
   assert.ok(propagationMs < boundMs, `a read sent ${propagationMs.toFixed(0)} ms after the revocation was accepted`);
-  assert.deepEqual([...new Set(after.filter((a) => a.sentMs > revokedAt + propagationMs).map((a) => a.status))], [401], 'once refused, always refused');
+  assert.deepEqual(
+    [...new Set(after.filter((a) => a.sentMs > revokedAt + propagationMs).map((a) => a.status))],
+    [401],
+    'once refused, always refused',
+  );
 });

@@ -75,7 +75,11 @@ describe(`failed token requests per client address, counted ${store}`, () => {
       const ok = await tokenRequest(t, t.partner.consumerSecret, client);
       assert.equal(ok.statusCode, 200, show(ok));
     }
-    assert.equal((await tokenRequest(t, 'wrong', client)).statusCode, 401, 'the last failure within the limit is still checked');
+    assert.equal(
+      (await tokenRequest(t, 'wrong', client)).statusCode,
+      401,
+      'the last failure within the limit is still checked',
+    );
     assert.equal((await tokenRequest(t, 'wrong', client)).statusCode, 429);
   });
 });

@@ -9,7 +9,11 @@ import type { AuthService, TokenAnswer } from './auth.service.ts';
 
 const minute = 60_000;
 
-export function createThrottledTokenIssuer(deps: { auth: Pick<AuthService, 'issueToken'>; limiter: RateLimiter; perMinute: number }) {
+export function createThrottledTokenIssuer(deps: {
+  auth: Pick<AuthService, 'issueToken'>;
+  limiter: RateLimiter;
+  perMinute: number;
+}) {
   return async function issue(
     clientAddress: string,
     consumerKey: string,

@@ -18,32 +18,45 @@ export const backupRoutes =
   (deps: { backup: BackupService; adminToken: string; operators?: OperatorResolver }): FastifyPluginAsyncTypebox =>
   async (app) => {
     registerAdminGuard(app, deps.adminToken, deps.operators);
-    app.get('/admin/backup', {
-      schema: {
-        tags: ['admin'], security: [{ adminToken: [] }], operationId: 'backupDatabase',
-        summary: 'A consistent copy of the embedded database (streamed)', description,
-        response: {
-          200: documented({
-            description: 'The backup',
-            content: { 'application/gzip': { schema: Type.String({ format: 'binary', maxLength: 2 ** 40 }) } },
-          } as never, {
-            description: 'The backup (gzip’d tar), with its size in Content-Length.', headers: ['X-Request-Id'],
-          }),
-          ...errorAnswers({
-            access: 'admin',
-            cases: { 409: [errorCase('The service runs on PostgreSQL', errors.backupNotEmbedded())] },
-            descriptions: { 409: 'The service runs on PostgreSQL: back it up with pg_dump (docs/operations.md).' },
-          }),
+    app.get(
+      '/admin/backup',
+      {
+        schema: {
+          tags: ['admin'],
+          security: [{ adminToken: [] }],
+          operationId: 'backupDatabase',
+          summary: 'A consistent copy of the embedded database (streamed)',
+          description,
+          response: {
+            200: documented(
+              {
+                description: 'The backup',
+                content: { 'application/gzip': { schema: Type.String({ format: 'binary', maxLength: 2 ** 40 }) } },
+              } as never,
+              {
+                description: 'The backup (gzip’d tar), with its size in Content-Length.',
+                headers: ['X-Request-Id'],
+              },
+            ),
+            ...errorAnswers({
+              access: 'admin',
+              cases: { 409: [errorCase('The service runs on PostgreSQL', errors.backupNotEmbedded())] },
+              descriptions: { 409: 'The service runs on PostgreSQL: back it up with pg_dump (docs/operations.md).' },
+            }),
+          },
         },
       },
-    }, async (_request, reply) => {
-      const backup = await deps.backup.take();
-      return reply
-        .type('application/gzip')
-        .header('content-disposition', `attachment; filename="${backup.fileName}"`)
-        .header('content-length', String(backup.data.size))
-        .header('cache-control', 'no-store')
-        // A stream bypasses the serializer; the typed reply only knows the schema's string.
-        .send(Readable.fromWeb(backup.data.stream() as WebReadableStream) as unknown as string);
-    });
+      async (_request, reply) => {
+        const backup = await deps.backup.take();
+        return (
+          reply
+            .type('application/gzip')
+            .header('content-disposition', `attachment; filename="${backup.fileName}"`)
+            .header('content-length', String(backup.data.size))
+            .header('cache-control', 'no-store')
+            // A stream bypasses the serializer; the typed reply only knows the schema's string.
+            .send(Readable.fromWeb(backup.data.stream() as WebReadableStream) as unknown as string)
+        );
+      },
+    );
   };

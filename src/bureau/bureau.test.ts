@@ -10,5 +10,8 @@ test('BUREAU_PROVIDER chooses the adapter; http without its URL fails at start, 
   const http = chooseBureauProvider({ bureauProvider: 'http', bureauUrl: 'http://127.0.0.1:9' }, { clock });
   assert.equal(http.name, 'http');
   await http.close?.();
-  assert.throws(() => chooseBureauProvider({ bureauProvider: 'http' }, { clock }), /BUREAU_PROVIDER=http needs BUREAU_URL/);
+  assert.throws(
+    () => chooseBureauProvider({ bureauProvider: 'http' }, { clock }),
+    /BUREAU_PROVIDER=http needs BUREAU_URL/,
+  );
 });

@@ -40,7 +40,11 @@ export function createCirculoBureau(settings: CirculoSettings, clock: Clock): Ci
   const production = settings.mode === 'production';
 
   function headersFor(body: string): Record<string, string> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': settings.apiKey };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-api-key': settings.apiKey,
+    };
     if (production) {
       headers.username = settings.username!;
       headers.password = settings.password!;
@@ -80,11 +84,17 @@ export function createCirculoBureau(settings: CirculoSettings, clock: Clock): Ci
     if (production) {
       const signature = response.headers['x-signature'];
       if (!verifyBody(text, Array.isArray(signature) ? signature[0] : signature, settings.circuloKey!)) {
-        return { ok: false, kind: 'error', detail: signature ? 'response signature does not verify' : 'response has no signature' };
+        return {
+          ok: false,
+          kind: 'error',
+          detail: signature ? 'response signature does not verify' : 'response has no signature',
+        };
       }
     }
     const report = parseCirculoReport(parseJson(text), queriedAt);
-    return report ? { ok: true, value: { report, raw: text } } : { ok: false, kind: 'error', detail: 'report is not readable' };
+    return report
+      ? { ok: true, value: { report, raw: text } }
+      : { ok: false, kind: 'error', detail: 'report is not readable' };
   }
 
   return {
@@ -94,7 +104,13 @@ export function createCirculoBureau(settings: CirculoSettings, clock: Clock): Ci
       if (!built.ok) return { ok: false, kind: 'rejected', detail: built.reason };
       const body = JSON.stringify(built.body);
       try {
-        const response = await request(url, { method: 'POST', headers: headersFor(body), body, signal, dispatcher: agent });
+        const response = await request(url, {
+          method: 'POST',
+          headers: headersFor(body),
+          body,
+          signal,
+          dispatcher: agent,
+        });
         return await outcomeOf(response, subject, signal);
       } catch (err) {
         return { ok: false, kind: classifyThrown(err, signal), detail: describeError(err) };

@@ -5,11 +5,22 @@ import { circuloStateOf } from './circulo-states.ts';
 import type { BureauSubject } from './report.ts';
 
 const subject: BureauSubject = {
-  rfc: 'nuñe850412a16', firstName: 'José Luis', secondName: '', lastName: 'Núñez', secondLastName: 'Peña',
+  rfc: 'nuñe850412a16',
+  firstName: 'José Luis',
+  secondName: '',
+  lastName: 'Núñez',
+  secondLastName: 'Peña',
   birthDate: '1985-04-12',
   address: {
-    street: 'Av. Álvaro Obregón', number: '120', interior: '4B', zipCode: '06700', neighborhood: 'Roma Norte',
-    municipality: 'Cuauhtémoc', state: 'Ciudad de México', city: 'Ciudad de México', stateId: '09',
+    street: 'Av. Álvaro Obregón',
+    number: '120',
+    interior: '4B',
+    zipCode: '06700',
+    neighborhood: 'Roma Norte',
+    municipality: 'Cuauhtémoc',
+    state: 'Ciudad de México',
+    city: 'Ciudad de México',
+    stateId: '09',
   },
 };
 
@@ -42,7 +53,10 @@ test('every INEGI state code has its CatalogoEstados code', () => {
   const codes = Array.from({ length: 32 }, (_, i) => circuloStateOf(String(i + 1).padStart(2, '0')));
   assert.equal(new Set(codes).size, 32);
   assert.ok(codes.every((c) => c && /^[A-Z]{2,4}$/.test(c)));
-  assert.deepEqual([circuloStateOf('09'), circuloStateOf('19'), circuloStateOf('14'), circuloStateOf('15'), circuloStateOf('23')], ['CDMX', 'NL', 'JAL', 'MEX', 'QROO']);
+  assert.deepEqual(
+    [circuloStateOf('09'), circuloStateOf('19'), circuloStateOf('14'), circuloStateOf('15'), circuloStateOf('23')],
+    ['CDMX', 'NL', 'JAL', 'MEX', 'QROO'],
+  );
   assert.equal(circuloStateOf('33'), null);
   assert.equal(circuloStateOf(null), null);
 });
@@ -51,14 +65,28 @@ test('the request body has the v2 field names, lengths and folded text', () => {
   const built = buildCirculoRequest(subject);
   assert.ok(built.ok);
   assert.deepEqual(built.body, {
-    primerNombre: 'JOSE', segundoNombre: 'LUIS', apellidoPaterno: 'NUNEZ', apellidoMaterno: 'PENA',
-    fechaNacimiento: '1985-04-12', RFC: 'NUNE850412A16', nacionalidad: 'MX',
+    primerNombre: 'JOSE',
+    segundoNombre: 'LUIS',
+    apellidoPaterno: 'NUNEZ',
+    apellidoMaterno: 'PENA',
+    fechaNacimiento: '1985-04-12',
+    RFC: 'NUNE850412A16',
+    nacionalidad: 'MX',
     domicilio: {
-      direccion: 'AV. ALVARO OBREGON 120 INT 4B', coloniaPoblacion: 'ROMA NORTE', delegacionMunicipio: 'CUAUHTEMOC',
-      ciudad: 'CIUDAD DE MEXICO', estado: 'CDMX', CP: '06700',
+      direccion: 'AV. ALVARO OBREGON 120 INT 4B',
+      coloniaPoblacion: 'ROMA NORTE',
+      delegacionMunicipio: 'CUAUHTEMOC',
+      ciudad: 'CIUDAD DE MEXICO',
+      estado: 'CDMX',
+      CP: '06700',
     },
   });
-  const long = buildCirculoRequest({ ...subject, firstName: 'A'.repeat(70), lastName: 'B'.repeat(40), secondLastName: '' });
+  const long = buildCirculoRequest({
+    ...subject,
+    firstName: 'A'.repeat(70),
+    lastName: 'B'.repeat(40),
+    secondLastName: '',
+  });
   assert.ok(long.ok);
   assert.equal(long.body.primerNombre.length, 50);
   assert.equal(long.body.apellidoPaterno.length, 30);
@@ -67,6 +95,9 @@ test('the request body has the v2 field names, lengths and folded text', () => {
 });
 
 test('an address without a catalog state or a 5-digit ZIP cannot be asked about', () => {
-  assert.deepEqual(buildCirculoRequest({ ...subject, address: { ...subject.address, stateId: null } }), { ok: false, reason: 'the address has no state of the ZIP catalog' });
+  assert.deepEqual(buildCirculoRequest({ ...subject, address: { ...subject.address, stateId: null } }), {
+    ok: false,
+    reason: 'the address has no state of the ZIP catalog',
+  });
   assert.equal(buildCirculoRequest({ ...subject, address: { ...subject.address, zipCode: '6700' } }).ok, false);
 });

@@ -74,7 +74,12 @@ export function addressLine(street: string, number: string, interior: string | n
 
 /** The RFC folded like other text, but keeping `&`, which RFCs may contain. */
 export function rfcOf(rfc: string): string {
-  return rfc.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase().replace(/[^A-Z0-9&]/g, '').slice(0, 13);
+  return rfc
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toUpperCase()
+    .replace(/[^A-Z0-9&]/g, '')
+    .slice(0, 13);
 }
 
 export type RequestOutcome = { ok: true; body: CirculoRequest } | { ok: false; reason: string };

@@ -10,11 +10,37 @@ const daysAgo = (d: number) => new Date(now.getTime() - d * 86_400_000).toISOStr
 test('an excellent history: the FICO score, open and closed accounts, inquiries', () => {
   const report = parseCirculoReport(excellentHistory(now), at);
   assert.deepEqual(report, {
-    provider: 'circulo', folio: '1149562347', queriedAt: at, recordFound: true, score: 762,
+    provider: 'circulo',
+    folio: '1149562347',
+    queriedAt: at,
+    recordFound: true,
+    score: 762,
     accounts: [
-      { type: 'CREDIT_CARD', lender: 'BANCO DEMO', openedAt: daysAgo(2900), creditLimit: 80000, balance: 4250, monthlyPayment: 850, worstDelinquencyDays: 0, worstDelinquencyDate: null, pastDue: 0, paymentHistory: 'VVVVVVVVVVVVVVVVVVVVVVVV' },
+      {
+        type: 'CREDIT_CARD',
+        lender: 'BANCO DEMO',
+        openedAt: daysAgo(2900),
+        creditLimit: 80000,
+        balance: 4250,
+        monthlyPayment: 850,
+        worstDelinquencyDays: 0,
+        worstDelinquencyDate: null,
+        pastDue: 0,
+        paymentHistory: 'VVVVVVVVVVVVVVVVVVVVVVVV',
+      },
       // Closed: its montoPagar is no longer owed each month.
-      { type: 'AV', lender: 'FINANCIERA AUTOMOTRIZ DEMO', openedAt: daysAgo(2000), creditLimit: 210000, balance: 0, monthlyPayment: 0, worstDelinquencyDays: 0, worstDelinquencyDate: null, pastDue: 0, paymentHistory: 'VVVVVVVVVVVVVVVVVVVVVVVV' },
+      {
+        type: 'AV',
+        lender: 'FINANCIERA AUTOMOTRIZ DEMO',
+        openedAt: daysAgo(2000),
+        creditLimit: 210000,
+        balance: 0,
+        monthlyPayment: 0,
+        worstDelinquencyDays: 0,
+        worstDelinquencyDate: null,
+        pastDue: 0,
+        paymentHistory: 'VVVVVVVVVVVVVVVVVVVVVVVV',
+      },
     ],
     inquiries: [{ date: daysAgo(90), lender: 'BANCO DEMO' }],
   });
@@ -24,8 +50,14 @@ test('a delinquent history: peorAtraso missed payments × 30 days, its date, the
   const report = parseCirculoReport(delinquentHistory(now), at)!;
   assert.equal(report.score, 588);
   assert.deepEqual(
-    report.accounts.map((a) =>
-      [a.type, a.worstDelinquencyDays, a.worstDelinquencyDate, a.pastDue, a.monthlyPayment, a.balance]),
+    report.accounts.map((a) => [
+      a.type,
+      a.worstDelinquencyDays,
+      a.worstDelinquencyDate,
+      a.pastDue,
+      a.monthlyPayment,
+      a.balance,
+    ]),
     [
       ['PERSONAL_LOAN', 90, daysAgo(120), 9450, 3150, 38900],
       ['CREDIT_CARD', 30, daysAgo(700), 0, 1200, 14300],
@@ -44,7 +76,12 @@ test('a report that does not read is refused whole', () => {
   const base = excellentHistory(now);
   const [card] = base.creditos;
   for (const body of [
-    null, [], 'text', { ...base, folioConsulta: undefined }, { ...base, creditos: {} }, { ...base, scores: 'FICO' },
+    null,
+    [],
+    'text',
+    { ...base, folioConsulta: undefined },
+    { ...base, creditos: {} },
+    { ...base, scores: 'FICO' },
     { ...base, creditos: [{ ...card, saldoActual: 'mucho' }] },
     { ...base, creditos: [{ ...card, fechaAperturaCuenta: '31/12/2019' }] },
     { ...base, creditos: [{ ...card, peorAtraso: '1.5' }] },

@@ -82,7 +82,8 @@ function inquiry(v: unknown): BureauInquiry | null {
 function ficoScore(scores: unknown): number | null | undefined {
   if (absent(scores)) return null;
   if (!Array.isArray(scores)) return undefined;
-  const fico = scores.find((s) => isObject(s) && typeof s.nombreScore === 'string' && /FICO/i.test(s.nombreScore)) as Json | undefined;
+  const fico = scores.find((s) => isObject(s) && typeof s.nombreScore === 'string' && /FICO/i.test(s.nombreScore)) as
+    Json | undefined;
   const value = fico ? Number(fico.valor) : Number.NaN;
   return Number.isInteger(value) && value >= 300 && value <= 850 ? value : null;
 }
@@ -106,7 +107,11 @@ export function parseCirculoReport(body: unknown, queriedAt: string): BureauRepo
 
 /** Círculo's "person not found": a 404 whose `errores[]` carries the code 404.1. */
 export function isPersonNotFound(body: unknown): boolean {
-  return isObject(body) && Array.isArray(body.errores) && body.errores.some((e) => isObject(e) && String(e.codigo).trim() === '404.1');
+  return (
+    isObject(body) &&
+    Array.isArray(body.errores) &&
+    body.errores.some((e) => isObject(e) && String(e.codigo).trim() === '404.1')
+  );
 }
 
 export function noRecordReport(folio: string, queriedAt: string): BureauReport {

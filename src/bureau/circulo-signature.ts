@@ -15,7 +15,12 @@ const HEX = /^(?:[0-9a-fA-F]{2})+$/;
 export function verifyBody(body: Buffer | string, signatureHex: string | undefined, publicKey: KeyObject): boolean {
   if (!signatureHex || !HEX.test(signatureHex.trim())) return false;
   try {
-    return verify('sha256', Buffer.from(body), { key: publicKey, dsaEncoding: 'der' }, Buffer.from(signatureHex.trim(), 'hex'));
+    return verify(
+      'sha256',
+      Buffer.from(body),
+      { key: publicKey, dsaEncoding: 'der' },
+      Buffer.from(signatureHex.trim(), 'hex'),
+    );
   } catch {
     return false;
   }

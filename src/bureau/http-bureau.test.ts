@@ -14,9 +14,15 @@ const subject: BureauSubject = {
   secondLastName: 'López',
   birthDate: '1956-12-31',
   address: {
-    street: 'Av. Insurgentes Sur', number: '1000', interior: null, zipCode: '03100',
-    neighborhood: 'Del Valle Centro', municipality: 'Benito Juárez', state: 'Ciudad de México',
-    city: 'Ciudad de México', stateId: '09',
+    street: 'Av. Insurgentes Sur',
+    number: '1000',
+    interior: null,
+    zipCode: '03100',
+    neighborhood: 'Del Valle Centro',
+    municipality: 'Benito Juárez',
+    state: 'Ciudad de México',
+    city: 'Ciudad de México',
+    stateId: '09',
   },
 };
 
@@ -26,21 +32,36 @@ const report: BureauReport = {
   queriedAt: '2026-01-15T12:00:00.000Z',
   recordFound: true,
   score: 712,
-  accounts: [{
-    type: 'CREDIT_CARD', lender: 'Banco Uno', openedAt: '2019-04-01', creditLimit: 50000, balance: 12000,
-    monthlyPayment: 1500, worstDelinquencyDays: 30, worstDelinquencyDate: '2024-06-30',
-  }],
+  accounts: [
+    {
+      type: 'CREDIT_CARD',
+      lender: 'Banco Uno',
+      openedAt: '2019-04-01',
+      creditLimit: 50000,
+      balance: 12000,
+      monthlyPayment: 1500,
+      worstDelinquencyDays: 30,
+      worstDelinquencyDate: '2024-06-30',
+    },
+  ],
   inquiries: [{ date: '2025-11-02', lender: 'Financiera Dos' }],
 };
 
-interface Received { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }
+interface Received {
+  method?: string;
+  url?: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
 
 async function fakeGateway(respond: (res: ServerResponse) => void) {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
-    req.on('data', (chunk: string) => { body += chunk; });
+    req.on('data', (chunk: string) => {
+      body += chunk;
+    });
     req.on('end', () => {
       received.push({ method: req.method, url: req.url, headers: req.headers, body });
       respond(res);
@@ -80,17 +101,20 @@ test('a 200 with a valid report is ok, and the gateway receives the subject as J
   assert.equal(received[0].method, 'POST');
   assert.equal(received[0].url, '/v1/reports');
   assert.match(String(received[0].headers['content-type']), /^application\/json/);
-  const { address: { city: _c, stateId: _s, ...address }, ...person } = subject;
-  assert.deepEqual(JSON.parse(received[0].body), { ...person, address }, 'only the contract\'s fields are sent');
+  const {
+    address: { city: _c, stateId: _s, ...address },
+    ...person
+  } = subject;
+  assert.deepEqual(JSON.parse(received[0].body), { ...person, address }, "only the contract's fields are sent");
   assert.deepEqual(contractBody(subject), { ...person, address });
 });
 
 test('a 200 with no record found is ok with an empty report', async () => {
   const none = { ...report, recordFound: false, score: null, accounts: [], inquiries: [] };
-  assert.deepEqual(
-    (await queryAgainst(reply(200, none))).result,
-    { ok: true, value: { report: none, raw: JSON.stringify(none) } },
-  );
+  assert.deepEqual((await queryAgainst(reply(200, none))).result, {
+    ok: true,
+    value: { report: none, raw: JSON.stringify(none) },
+  });
 });
 
 test('fields outside the contract are dropped from the report', async () => {
@@ -99,10 +123,10 @@ test('fields outside the contract are dropped from the report', async () => {
     rawGatewayPayload: { huge: true },
     accounts: [{ ...report.accounts[0], internalId: 7 }],
   };
-  assert.deepEqual(
-    (await queryAgainst(reply(200, extended))).result,
-    { ok: true, value: { report, raw: JSON.stringify(extended) } },
-  );
+  assert.deepEqual((await queryAgainst(reply(200, extended))).result, {
+    ok: true,
+    value: { report, raw: JSON.stringify(extended) },
+  });
 });
 
 test('a report with an invalid shape or a body that is not JSON is an error', async () => {
@@ -120,18 +144,39 @@ test('a report with an invalid shape or a body that is not JSON is an error', as
     const { result } = await queryAgainst(reply(200, body));
     assert.deepEqual(result, { ok: false, kind: 'error', detail: 'report has an invalid shape' }, JSON.stringify(body));
   }
-  assert.deepEqual((await queryAgainst(reply(200, '<html>'))).result, { ok: false, kind: 'error', detail: 'report is not JSON' });
+  assert.deepEqual((await queryAgainst(reply(200, '<html>'))).result, {
+    ok: false,
+    kind: 'error',
+    detail: 'report is not JSON',
+  });
 });
 
 test('a report over 1 MiB is an error', async () => {
   const big = { ...report, padding: 'x'.repeat(1024 * 1024) };
-  assert.deepEqual((await queryAgainst(reply(200, big))).result, { ok: false, kind: 'error', detail: 'report too large' });
+  assert.deepEqual((await queryAgainst(reply(200, big))).result, {
+    ok: false,
+    kind: 'error',
+    detail: 'report too large',
+  });
 });
 
 test('4xx answers (404 included) are rejected; 5xx and unexpected statuses are errors', async () => {
-  const cases = [[400, 'rejected'], [404, 'rejected'], [422, 'rejected'], [500, 'error'], [503, 'error'], [204, 'error']] as const;
+  const cases = [
+    [400, 'rejected'],
+    [404, 'rejected'],
+    [422, 'rejected'],
+    [500, 'error'],
+    [503, 'error'],
+    [204, 'error'],
+  ] as const;
   for (const [status, kind] of cases) {
-    const respond = status === 204 ? (res: ServerResponse) => { res.writeHead(204); res.end(); } : reply(status, { error: 'x' });
+    const respond =
+      status === 204
+        ? (res: ServerResponse) => {
+            res.writeHead(204);
+            res.end();
+          }
+        : reply(status, { error: 'x' });
     const { result } = await queryAgainst(respond);
     assert.deepEqual(result, { ok: false, kind, detail: `HTTP ${status}` });
   }
@@ -139,7 +184,9 @@ test('4xx answers (404 included) are rejected; 5xx and unexpected statuses are e
 
 test('a gateway that never answers is a timeout within the limit', async (t) => {
   const started = performance.now();
-  const { result } = await queryAgainst(() => { /* never answers */ }, 200);
+  const { result } = await queryAgainst(() => {
+    /* never answers */
+  }, 200);
   const elapsed = performance.now() - started;
   assert.equal(!result.ok && result.kind, 'timeout');
   assert.ok(elapsed < 1_000, `answered after ${elapsed.toFixed(0)} ms`);

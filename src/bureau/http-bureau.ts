@@ -7,7 +7,14 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { classifyThrown, describeError, readBoundedText } from '../providers/outbound.ts';
 import type { ProviderResult } from '../providers/ports.ts';
-import type { BureauAccount, BureauAnswer, BureauInquiry, BureauProvider, BureauReport, BureauSubject } from './report.ts';
+import type {
+  BureauAccount,
+  BureauAnswer,
+  BureauInquiry,
+  BureauProvider,
+  BureauReport,
+  BureauSubject,
+} from './report.ts';
 
 export interface HttpBureauConfig {
   /** BUREAU_URL; `https://user:pass@host/base` sends the credentials as HTTP Basic auth. */
@@ -32,7 +39,13 @@ export function createHttpBureau(config: HttpBureauConfig): HttpBureau {
     name: 'http',
     async query(subject, signal) {
       try {
-        const response = await request(url, { method: 'POST', headers, body: JSON.stringify(contractBody(subject)), signal, dispatcher });
+        const response = await request(url, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(contractBody(subject)),
+          signal,
+          dispatcher,
+        });
         return await outcomeOf(response, signal);
       } catch (err) {
         return { ok: false, kind: classifyThrown(err, signal), detail: describeError(err) };
@@ -82,7 +95,9 @@ async function outcomeOf(
     return { ok: false, kind: 'error', detail: 'report is not JSON' };
   }
   const report = parseReport(json);
-  return report ? { ok: true, value: { report, raw: text } } : { ok: false, kind: 'error', detail: 'report has an invalid shape' };
+  return report
+    ? { ok: true, value: { report, raw: text } }
+    : { ok: false, kind: 'error', detail: 'report has an invalid shape' };
 }
 
 type Json = Record<string, unknown>;

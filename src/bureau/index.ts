@@ -20,7 +20,14 @@ import { createReportStore } from './report-store.ts';
 import { createSandboxBureau } from './sandbox-bureau.ts';
 
 export { reportEncryptedColumns } from './report-store.ts';
-export type { BureauAccount, BureauAnswer, BureauInquiry, BureauProvider, BureauReport, BureauSubject } from './report.ts';
+export type {
+  BureauAccount,
+  BureauAnswer,
+  BureauInquiry,
+  BureauProvider,
+  BureauReport,
+  BureauSubject,
+} from './report.ts';
 
 /** The slice of the service configuration this module reads. */
 export interface BureauConfig {

@@ -8,12 +8,31 @@ import { createReportStore, rawAnswerContext, reportContext } from './report-sto
 import type { BureauReport } from './report.ts';
 
 let t: TestApp;
-before(async () => { t = await buildTestApp(); });
-after(async () => { await t?.close(); });
+before(async () => {
+  t = await buildTestApp();
+});
+after(async () => {
+  await t?.close();
+});
 
 const report: BureauReport = {
-  provider: 'circulo', folio: '123456789', queriedAt: '2026-01-15T12:00:00.000Z', recordFound: true, score: 742,
-  accounts: [{ type: 'CREDIT_CARD', lender: 'BANCO UNO', openedAt: '2019-04-01', creditLimit: 50000, balance: 3000, monthlyPayment: 600, worstDelinquencyDays: 0, worstDelinquencyDate: null }],
+  provider: 'circulo',
+  folio: '123456789',
+  queriedAt: '2026-01-15T12:00:00.000Z',
+  recordFound: true,
+  score: 742,
+  accounts: [
+    {
+      type: 'CREDIT_CARD',
+      lender: 'BANCO UNO',
+      openedAt: '2019-04-01',
+      creditLimit: 50000,
+      balance: 3000,
+      monthlyPayment: 600,
+      worstDelinquencyDays: 0,
+      worstDelinquencyDate: null,
+    },
+  ],
   inquiries: [],
 };
 
@@ -29,8 +48,12 @@ test('a saved answer is stored encrypted per lead and read back; the raw answer 
   assert.deepEqual(await store.reportOf(leadId), report);
   assert.equal(await store.rawAnswerOf(leadId), raw);
 
-  const { rows } = await t.database.db.query<{ row: string }>('select row_to_json(b)::text as row from bureau_reports b where lead_id = $1', [leadId]);
-  for (const leak of ['742', 'BANCO UNO', 'FICO', 'folioConsulta', '123456789']) assert.ok(!rows[0].row.includes(leak), `the row shows ${leak}`);
+  const { rows } = await t.database.db.query<{ row: string }>(
+    'select row_to_json(b)::text as row from bureau_reports b where lead_id = $1',
+    [leadId],
+  );
+  for (const leak of ['742', 'BANCO UNO', 'FICO', 'folioConsulta', '123456789'])
+    assert.ok(!rows[0].row.includes(leak), `the row shows ${leak}`);
   const sealed = JSON.parse(rows[0].row) as { report_enc: string; raw_enc: string; provider: string };
   assert.equal(sealed.provider, 'circulo');
   // Bound to the lead and the field: the report's ciphertext never decrypts as the raw answer or as another lead's.

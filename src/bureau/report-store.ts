@@ -32,7 +32,10 @@ export function createReportStore(db: Queryable, encryption: FieldEncryption) {
     },
 
     async reportOf(leadId: string, tx: Queryable = db): Promise<BureauReport | undefined> {
-      const { rows } = await tx.query<{ report_enc: string }>('select report_enc from bureau_reports where lead_id = $1', [leadId]);
+      const { rows } = await tx.query<{ report_enc: string }>(
+        'select report_enc from bureau_reports where lead_id = $1',
+        [leadId],
+      );
       return rows[0] ? encryption.decrypt<BureauReport>(rows[0].report_enc, reportContext(leadId)) : undefined;
     },
 
@@ -48,7 +51,10 @@ export function createReportStore(db: Queryable, encryption: FieldEncryption) {
 
     /** The bureau's raw answer, for operators' investigations; null when the bureau had none. */
     async rawAnswerOf(leadId: string, tx: Queryable = db): Promise<string | null | undefined> {
-      const { rows } = await tx.query<{ raw_enc: string | null }>('select raw_enc from bureau_reports where lead_id = $1', [leadId]);
+      const { rows } = await tx.query<{ raw_enc: string | null }>(
+        'select raw_enc from bureau_reports where lead_id = $1',
+        [leadId],
+      );
       if (!rows[0]) return undefined;
       return rows[0].raw_enc === null ? null : encryption.decrypt<string>(rows[0].raw_enc, rawAnswerContext(leadId));
     },

@@ -14,7 +14,17 @@ function subject(rfc: string): BureauSubject {
     lastName: 'Pérez',
     secondLastName: 'Gómez',
     birthDate: '1985-04-12',
-    address: { street: 'Reforma', number: '10', interior: null, zipCode: '06600', neighborhood: 'Juárez', municipality: 'Cuauhtémoc', state: 'Ciudad de México', city: 'Ciudad de México', stateId: '09' },
+    address: {
+      street: 'Reforma',
+      number: '10',
+      interior: null,
+      zipCode: '06600',
+      neighborhood: 'Juárez',
+      municipality: 'Cuauhtémoc',
+      state: 'Ciudad de México',
+      city: 'Ciudad de México',
+      stateId: '09',
+    },
   };
 }
 
@@ -42,7 +52,10 @@ for (const { rfc, score, maxWorstDays, totalPayments } of profileCases) {
     assert.equal(report.recordFound, true);
     assert.equal(report.score, score);
     assert.equal(Math.max(...report.accounts.map((a) => a.worstDelinquencyDays)), maxWorstDays);
-    assert.equal(report.accounts.reduce((sum, a) => sum + a.monthlyPayment, 0), totalPayments);
+    assert.equal(
+      report.accounts.reduce((sum, a) => sum + a.monthlyPayment, 0),
+      totalPayments,
+    );
     assert.equal(report.queriedAt, NOW.toISOString());
   });
 }

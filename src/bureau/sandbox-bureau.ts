@@ -9,7 +9,14 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../shared/clock.ts';
 import type { ProviderResult } from '../providers/ports.ts';
-import type { BureauAccount, BureauAnswer, BureauInquiry, BureauProvider, BureauReport, BureauSubject } from './report.ts';
+import type {
+  BureauAccount,
+  BureauAnswer,
+  BureauInquiry,
+  BureauProvider,
+  BureauReport,
+  BureauSubject,
+} from './report.ts';
 
 export const SANDBOX_PROFILES = ['A1', 'B1', 'C1', 'D1', 'N1', 'E1', 'T1'] as const;
 export type SandboxProfile = (typeof SANDBOX_PROFILES)[number];
@@ -18,7 +25,13 @@ export type SandboxProfile = (typeof SANDBOX_PROFILES)[number];
 type ReportBody = Pick<BureauReport, 'recordFound' | 'score' | 'accounts' | 'inquiries'>;
 
 // Clearly fictitious lenders: a sandbox report must never look like a real person's file.
-const LENDERS = ['BANCO DEMO', 'FINANCIERA EJEMPLO', 'TIENDA DEPARTAMENTAL DEMO', 'AUTOFIN DEMO', 'TELEFONIA DEMO'] as const;
+const LENDERS = [
+  'BANCO DEMO',
+  'FINANCIERA EJEMPLO',
+  'TIENDA DEPARTAMENTAL DEMO',
+  'AUTOFIN DEMO',
+  'TELEFONIA DEMO',
+] as const;
 
 /** The calendar date (UTC) `months` whole months before `now`, day clamped to the month's end. */
 export function monthsAgo(now: Date, months: number): string {
@@ -64,8 +77,22 @@ const fixedProfiles: Record<Exclude<SandboxProfile, 'E1' | 'T1'>, (now: Date) =>
     recordFound: true,
     score: 780,
     accounts: [
-      account(now, { type: 'CREDIT_CARD', lender: LENDERS[0], openedMonthsAgo: 96, creditLimit: 80_000, balance: 3_200, monthlyPayment: 640 }),
-      account(now, { type: 'AUTO_LOAN', lender: LENDERS[3], openedMonthsAgo: 72, creditLimit: 180_000, balance: 0, monthlyPayment: 0 }),
+      account(now, {
+        type: 'CREDIT_CARD',
+        lender: LENDERS[0],
+        openedMonthsAgo: 96,
+        creditLimit: 80_000,
+        balance: 3_200,
+        monthlyPayment: 640,
+      }),
+      account(now, {
+        type: 'AUTO_LOAN',
+        lender: LENDERS[3],
+        openedMonthsAgo: 72,
+        creditLimit: 180_000,
+        balance: 0,
+        monthlyPayment: 0,
+      }),
     ],
     inquiries: [inquiry(now, 3, LENDERS[0])],
   }),
@@ -74,8 +101,24 @@ const fixedProfiles: Record<Exclude<SandboxProfile, 'E1' | 'T1'>, (now: Date) =>
     recordFound: true,
     score: 650,
     accounts: [
-      account(now, { type: 'CREDIT_CARD', lender: LENDERS[0], openedMonthsAgo: 60, creditLimit: 40_000, balance: 16_000, monthlyPayment: 1_600, worstDays: 30, worstMonthsAgo: 40 }),
-      account(now, { type: 'PERSONAL_LOAN', lender: LENDERS[1], openedMonthsAgo: 14, creditLimit: 60_000, balance: 32_000, monthlyPayment: 2_900 }),
+      account(now, {
+        type: 'CREDIT_CARD',
+        lender: LENDERS[0],
+        openedMonthsAgo: 60,
+        creditLimit: 40_000,
+        balance: 16_000,
+        monthlyPayment: 1_600,
+        worstDays: 30,
+        worstMonthsAgo: 40,
+      }),
+      account(now, {
+        type: 'PERSONAL_LOAN',
+        lender: LENDERS[1],
+        openedMonthsAgo: 14,
+        creditLimit: 60_000,
+        balance: 32_000,
+        monthlyPayment: 2_900,
+      }),
     ],
     inquiries: [inquiry(now, 2, LENDERS[1]), inquiry(now, 9, LENDERS[2])],
   }),
@@ -84,9 +127,30 @@ const fixedProfiles: Record<Exclude<SandboxProfile, 'E1' | 'T1'>, (now: Date) =>
     recordFound: true,
     score: 520,
     accounts: [
-      account(now, { type: 'CREDIT_CARD', lender: LENDERS[0], openedMonthsAgo: 30, creditLimit: 30_000, balance: 28_500, monthlyPayment: 2_850 }),
-      account(now, { type: 'CREDIT_CARD', lender: LENDERS[2], openedMonthsAgo: 18, creditLimit: 20_000, balance: 19_600, monthlyPayment: 1_960 }),
-      account(now, { type: 'PERSONAL_LOAN', lender: LENDERS[1], openedMonthsAgo: 8, creditLimit: 50_000, balance: 46_000, monthlyPayment: 3_800 }),
+      account(now, {
+        type: 'CREDIT_CARD',
+        lender: LENDERS[0],
+        openedMonthsAgo: 30,
+        creditLimit: 30_000,
+        balance: 28_500,
+        monthlyPayment: 2_850,
+      }),
+      account(now, {
+        type: 'CREDIT_CARD',
+        lender: LENDERS[2],
+        openedMonthsAgo: 18,
+        creditLimit: 20_000,
+        balance: 19_600,
+        monthlyPayment: 1_960,
+      }),
+      account(now, {
+        type: 'PERSONAL_LOAN',
+        lender: LENDERS[1],
+        openedMonthsAgo: 8,
+        creditLimit: 50_000,
+        balance: 46_000,
+        monthlyPayment: 3_800,
+      }),
     ],
     inquiries: [inquiry(now, 1, LENDERS[1]), inquiry(now, 2, LENDERS[2]), inquiry(now, 4, LENDERS[0])],
   }),
@@ -96,8 +160,24 @@ const fixedProfiles: Record<Exclude<SandboxProfile, 'E1' | 'T1'>, (now: Date) =>
     recordFound: true,
     score: 640,
     accounts: [
-      account(now, { type: 'CREDIT_CARD', lender: LENDERS[0], openedMonthsAgo: 48, creditLimit: 35_000, balance: 21_000, monthlyPayment: 2_100, worstDays: 90, worstMonthsAgo: 5 }),
-      account(now, { type: 'PERSONAL_LOAN', lender: LENDERS[1], openedMonthsAgo: 20, creditLimit: 40_000, balance: 18_000, monthlyPayment: 1_900 }),
+      account(now, {
+        type: 'CREDIT_CARD',
+        lender: LENDERS[0],
+        openedMonthsAgo: 48,
+        creditLimit: 35_000,
+        balance: 21_000,
+        monthlyPayment: 2_100,
+        worstDays: 90,
+        worstMonthsAgo: 5,
+      }),
+      account(now, {
+        type: 'PERSONAL_LOAN',
+        lender: LENDERS[1],
+        openedMonthsAgo: 20,
+        creditLimit: 40_000,
+        balance: 18_000,
+        monthlyPayment: 1_900,
+      }),
     ],
     inquiries: [inquiry(now, 6, LENDERS[0])],
   }),
@@ -140,9 +220,8 @@ function hashedAccount(now: Date, score: number, b: Uint8Array): BureauAccount {
 export function hashedProfile(rfc: string, now: Date): ReportBody {
   const h = createHash('sha256').update(rfc).digest();
   const score = 450 + (h.readUInt16BE(0) % 371); // 450–820
-  const accounts = Array.from(
-    { length: h[2] % 5 },
-    (_, k) => hashedAccount(now, score, h.subarray(3 + k * 5, 8 + k * 5)),
+  const accounts = Array.from({ length: h[2] % 5 }, (_, k) =>
+    hashedAccount(now, score, h.subarray(3 + k * 5, 8 + k * 5)),
   );
   const inquiries = Array.from({ length: h[28] % 4 }, (_, k) => inquiry(now, 1 + (h[29 + k] % 12), LENDERS[k]));
   return { recordFound: true, score, accounts, inquiries };

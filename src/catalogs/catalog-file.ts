@@ -12,11 +12,26 @@ export const catalogKinds = ['vehicles', 'zipCodes'] as const;
 export type CatalogKind = (typeof catalogKinds)[number];
 
 export const vehicleColumns = [
-  'year', 'make_id', 'make', 'model_id', 'model', 'version_id', 'version', 'transmission',
+  'year',
+  'make_id',
+  'make',
+  'model_id',
+  'model',
+  'version_id',
+  'version',
+  'transmission',
 ] as const;
 export const zipCodeColumns = [
-  'zip_code', 'settlement', 'settlement_type', 'municipality', 'city',
-  'state_code', 'state_name', 'municipality_code', 'settlement_id', 'zone',
+  'zip_code',
+  'settlement',
+  'settlement_type',
+  'municipality',
+  'city',
+  'state_code',
+  'state_name',
+  'municipality_code',
+  'settlement_id',
+  'zone',
 ] as const;
 
 export const transmissions = ['automatic', 'manual'] as const;
@@ -162,7 +177,8 @@ function readRecords(text: string, columns: readonly string[], onRow: (row: RowR
     if (err instanceof CsvError) throw new CatalogFileError(Number(err.lines) || 0, `malformed CSV: ${err.message}`);
     throw err;
   }
-  if (records.length === 0) throw new CatalogFileError(1, `the file is empty; expected the header ${columns.join(',')}`);
+  if (records.length === 0)
+    throw new CatalogFileError(1, `the file is empty; expected the header ${columns.join(',')}`);
   if (records[0].join(',') !== columns.join(',')) {
     const got = records[0].join(',').slice(0, 300);
     throw new CatalogFileError(1, `the header must be exactly "${columns.join(',')}", got "${got}"`);
@@ -199,7 +215,8 @@ export function parseVehiclesFile(bytes: Uint8Array): CatalogFile<VehicleRow> {
     const versionId = r.int(5, 'version_id');
     const version = r.text(6, 'version');
     const transmission = r.fields[7] as Transmission;
-    if (!transmissions.includes(transmission)) r.fail(`transmission must be automatic or manual, got "${transmission}"`);
+    if (!transmissions.includes(transmission))
+      r.fail(`transmission must be automatic or manual, got "${transmission}"`);
     // Each version is listed once; a repeated id would be a second line for the same version.
     versionIds.unique(r, versionId);
     // Ids and names must map one to one, or a brand/model would show under two ids or two names.

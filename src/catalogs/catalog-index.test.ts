@@ -39,13 +39,19 @@ test('years list every model year, id and name both the year as text, ascending'
 test('2020 lists its brands sorted by name, NISSAN with id 63', () => {
   const brands = items(index.vehicles.brands(2020));
   assert.equal(brands.length, 50);
-  assert.deepEqual(brands.find((b) => b.name === 'NISSAN'), { id: '63', name: 'NISSAN' });
+  assert.deepEqual(
+    brands.find((b) => b.name === 'NISSAN'),
+    { id: '63', name: 'NISSAN' },
+  );
   assert.ok(isSorted(brands.map((b) => b.name)));
   assert.equal(brands[0].name, 'ACURA');
 });
 
 test('2020 NISSAN VERSA (model 1061) has its 15 versions, sorted by name', () => {
-  assert.deepEqual(items(index.vehicles.models(2020, 63)).find((m) => m.name === 'VERSA'), { id: '1061', name: 'VERSA' });
+  assert.deepEqual(
+    items(index.vehicles.models(2020, 63)).find((m) => m.name === 'VERSA'),
+    { id: '1061', name: 'VERSA' },
+  );
   const versions = items(index.vehicles.versions(2020, 63, 1061));
   assert.equal(versions.length, 15);
   assert.deepEqual(versions[0], { id: '364821', name: 'ADVANCE AT 1.6L C/A EE BA AUT., 05 OCUP.' });
@@ -82,7 +88,12 @@ test('a year, brand or model that does not exist, or not in that combination, is
 
 test('a version id gives its year, make and model', () => {
   assert.deepEqual(index.vehicles.version(372199), {
-    versionId: 372199, year: 2020, makeId: 63, make: 'NISSAN', modelId: 1061, model: 'VERSA',
+    versionId: 372199,
+    year: 2020,
+    makeId: 63,
+    make: 'NISSAN',
+    modelId: 1061,
+    model: 'VERSA',
     version: 'NUEVO SENSE 4P L4 1.6L ABS BA EBD AC CVT 5 OCUP',
   });
   assert.equal(index.vehicles.version(1), undefined);
@@ -91,12 +102,18 @@ test('a version id gives its year, make and model', () => {
 
 test('ZIP code answers: Roma Norte, Roma Sur, Monterrey, Guadalajara', () => {
   assert.deepEqual(index.zipCodes.info('06700'), {
-    zipCode: '06700', neighborhoods: ['Roma Norte'], municipality: 'Cuauhtémoc', city: 'Ciudad de México',
+    zipCode: '06700',
+    neighborhoods: ['Roma Norte'],
+    municipality: 'Cuauhtémoc',
+    city: 'Ciudad de México',
     state: { id: '09', name: 'Ciudad de México' },
   });
   assert.deepEqual(index.zipCodes.info('06760')?.neighborhoods, ['Roma Sur']);
   assert.deepEqual(index.zipCodes.info('64000'), {
-    zipCode: '64000', neighborhoods: ['La Finca', 'Monterrey Centro'], municipality: 'Monterrey', city: 'Monterrey',
+    zipCode: '64000',
+    neighborhoods: ['La Finca', 'Monterrey Centro'],
+    municipality: 'Monterrey',
+    city: 'Monterrey',
     state: { id: '19', name: 'Nuevo León' },
   });
   const gdl = index.zipCodes.info('44100');
@@ -112,12 +129,25 @@ test('a ZIP code without a SEPOMEX city answers its municipality as the city', (
 
 test('neighborhoods are unique and sorted, accents folded (Á sorts with A)', () => {
   const settlement = (name: string, id: string): ZipSettlementRow => ({
-    zipCode: '99999', settlement: name, settlementType: 'Colonia', municipality: 'M', city: '',
-    stateCode: '32', stateName: 'Zacatecas', municipalityCode: '001', settlementId: id, zone: 'Urbano',
+    zipCode: '99999',
+    settlement: name,
+    settlementType: 'Colonia',
+    municipality: 'M',
+    city: '',
+    stateCode: '32',
+    stateName: 'Zacatecas',
+    municipalityCode: '001',
+    settlementId: id,
+    zone: 'Urbano',
   });
-  const zips = buildZipIndex(['Centro', 'Ángeles', 'San Andrés', 'Bosques', 'San Andrés', 'angeles'].map((n, i) => settlement(n, `000${i}`)));
+  const zips = buildZipIndex(
+    ['Centro', 'Ángeles', 'San Andrés', 'Bosques', 'San Andrés', 'angeles'].map((n, i) => settlement(n, `000${i}`)),
+  );
   assert.deepEqual(zips.info('99999')?.neighborhoods, ['angeles', 'Ángeles', 'Bosques', 'Centro', 'San Andrés']);
-  assert.deepEqual(index.zipCodes.info('02240')?.neighborhoods.filter((n) => n === 'San Andrés'), ['San Andrés']);
+  assert.deepEqual(
+    index.zipCodes.info('02240')?.neighborhoods.filter((n) => n === 'San Andrés'),
+    ['San Andrés'],
+  );
 });
 
 test('an unknown ZIP code is undefined', () => {
@@ -130,28 +160,44 @@ test('JSON bodies are the values; XML uses Catalogues/Catalogue/Clave/Nombre', (
   assert.deepEqual(JSON.parse(answer.render('json').body.toString()), answer.value);
   const xml = index.vehicles.brands(2020)!.render('xml');
   assert.equal(xml.contentType, 'application/xml; charset=utf-8');
-  assert.match(xml.body.toString(), /^<\?xml version="1\.0" encoding="UTF-8"\?><Catalogues><Catalogue><Clave>1<\/Clave><Nombre>ACURA<\/Nombre><\/Catalogue>/);
+  assert.match(
+    xml.body.toString(),
+    /^<\?xml version="1\.0" encoding="UTF-8"\?><Catalogues><Catalogue><Clave>1<\/Clave><Nombre>ACURA<\/Nombre><\/Catalogue>/,
+  );
   const parsed = new XMLParser({ parseTagValue: false }).parse(xml.body.toString());
   assert.equal(parsed.Catalogues.Catalogue.length, 50);
 });
 
 test('XML escapes markup characters in names', () => {
   const row: VehicleRow = {
-    year: 2021, makeId: 1, make: 'A&B <Motors>', modelId: 2, model: `"Q" 'S'`, versionId: 3, version: 'x < y & z > w', transmission: 'manual',
+    year: 2021,
+    makeId: 1,
+    make: 'A&B <Motors>',
+    modelId: 2,
+    model: `"Q" 'S'`,
+    versionId: 3,
+    version: 'x < y & z > w',
+    transmission: 'manual',
   };
   const vehicles = buildVehicleIndex([row]);
   const brandsXml = vehicles.brands(2021)!.render('xml').body.toString();
   assert.match(brandsXml, /<Nombre>A&amp;B &lt;Motors&gt;<\/Nombre>/);
   const versionsXml = vehicles.versions(2021, 1, 2)!.render('xml').body.toString();
   assert.match(versionsXml, /<Nombre>x &lt; y &amp; z &gt; w<\/Nombre>/);
-  assert.equal(new XMLParser().parse(vehicles.models(2021, 1)!.render('xml').body.toString()).Catalogues.Catalogue.Nombre, `"Q" 'S'`);
+  assert.equal(
+    new XMLParser().parse(vehicles.models(2021, 1)!.render('xml').body.toString()).Catalogues.Catalogue.Nombre,
+    `"Q" 'S'`,
+  );
 });
 
 test('the ZIP code XML follows ZipCodeInformation', () => {
   const body = index.zipCodes.zipCode('64000')!.render('xml').body.toString();
-  assert.equal(body, '<?xml version="1.0" encoding="UTF-8"?><ZipCodeInformation><zipCode>64000</zipCode>' +
-    '<neighborhoods><neighborhood>La Finca</neighborhood><neighborhood>Monterrey Centro</neighborhood></neighborhoods>' +
-    '<municipality>Monterrey</municipality><city>Monterrey</city><state><id>19</id><name>Nuevo León</name></state></ZipCodeInformation>');
+  assert.equal(
+    body,
+    '<?xml version="1.0" encoding="UTF-8"?><ZipCodeInformation><zipCode>64000</zipCode>' +
+      '<neighborhoods><neighborhood>La Finca</neighborhood><neighborhood>Monterrey Centro</neighborhood></neighborhoods>' +
+      '<municipality>Monterrey</municipality><city>Monterrey</city><state><id>19</id><name>Nuevo León</name></state></ZipCodeInformation>',
+  );
 });
 
 test('ETags are strong, differ between JSON and XML, and are stable across renders and rebuilds', () => {
@@ -163,7 +209,10 @@ test('ETags are strong, differ between JSON and XML, and are stable across rende
   assert.equal(answer.render('json'), json, 'rendered once, then reused');
   const rebuilt = buildCatalogIndex(vehicleRows.slice().reverse(), zipRows.slice().reverse());
   assert.equal(rebuilt.zipCodes.zipCode('06700')!.render('xml').etag, xml.etag);
-  assert.equal(rebuilt.vehicles.versions(2020, 63, 1061)!.render('json').etag, index.vehicles.versions(2020, 63, 1061)!.render('json').etag);
+  assert.equal(
+    rebuilt.vehicles.versions(2020, 63, 1061)!.render('json').etag,
+    index.vehicles.versions(2020, 63, 1061)!.render('json').etag,
+  );
   assert.notEqual(index.vehicles.brands(2020)!.render('json').etag, index.vehicles.brands(2021)!.render('json').etag);
 });
 
@@ -209,6 +258,8 @@ test('an answer is made once, on first use: the same frozen value each time, bef
 test('memory: heap used by the index of both shipped catalogs', () => {
   globalThis.gc?.();
   const heap = process.memoryUsage();
-  console.log(`heap used with rows + index: ${(heap.heapUsed / 2 ** 20).toFixed(1)} MiB ` +
-    `(index built on top of ${(heapBefore / 2 ** 20).toFixed(1)} MiB), rss ${(heap.rss / 2 ** 20).toFixed(1)} MiB`);
+  console.log(
+    `heap used with rows + index: ${(heap.heapUsed / 2 ** 20).toFixed(1)} MiB ` +
+      `(index built on top of ${(heapBefore / 2 ** 20).toFixed(1)} MiB), rss ${(heap.rss / 2 ** 20).toFixed(1)} MiB`,
+  );
 });

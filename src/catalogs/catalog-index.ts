@@ -103,7 +103,13 @@ function sortedByName<T>(values: T[], nameOf: (v: T) => string, idOf: (v: T) => 
 }
 
 function sortedItems(items: CatalogItem[]): readonly CatalogItem[] {
-  return Object.freeze(sortedByName(items, (i) => i.name, (i) => Number(i.id)).map((i) => Object.freeze(i)));
+  return Object.freeze(
+    sortedByName(
+      items,
+      (i) => i.name,
+      (i) => Number(i.id),
+    ).map((i) => Object.freeze(i)),
+  );
 }
 
 const xml = new XMLBuilder({ ignoreAttributes: false, format: false, suppressEmptyNode: false });

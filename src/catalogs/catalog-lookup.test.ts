@@ -14,7 +14,12 @@ const lookup = createCatalogLookup(() => index);
 
 test('findVersion gives the version with its year, make and model', () => {
   assert.deepEqual(lookup.findVersion(364818), {
-    versionId: 364818, year: 2020, makeId: 63, make: 'NISSAN', modelId: 1061, model: 'VERSA',
+    versionId: 364818,
+    year: 2020,
+    makeId: 63,
+    make: 'NISSAN',
+    modelId: 1061,
+    model: 'VERSA',
     version: 'SENSE MT 1.6L C/A EE BA STD., 05 OCUP.',
   });
   assert.equal(lookup.findVersion(0), undefined);
@@ -48,10 +53,21 @@ for (const [zip, given, matched, stored] of matchCases) {
 
 test('ñ and ü are folded too: "Pena" matches "Peña", "Guero" matches "Güero"', () => {
   const row = (settlement: string, settlementId: string): ZipSettlementRow => ({
-    zipCode: '12345', settlement, settlementType: 'Colonia', municipality: 'M', city: '', stateCode: '01',
-    stateName: 'Aguascalientes', municipalityCode: '001', settlementId, zone: 'Rural',
+    zipCode: '12345',
+    settlement,
+    settlementType: 'Colonia',
+    municipality: 'M',
+    city: '',
+    stateCode: '01',
+    stateName: 'Aguascalientes',
+    municipalityCode: '001',
+    settlementId,
+    zone: 'Rural',
   });
-  const small: CatalogIndex = { vehicles: buildVehicleIndex([]), zipCodes: buildZipIndex([row('La Peña', '0001'), row('El Güero', '0002')]) };
+  const small: CatalogIndex = {
+    vehicles: buildVehicleIndex([]),
+    zipCodes: buildZipIndex([row('La Peña', '0001'), row('El Güero', '0002')]),
+  };
   const smallLookup = createCatalogLookup(() => small);
   assert.deepEqual(smallLookup.matchNeighborhood('12345', 'la pena'), { matched: true, neighborhood: 'La Peña' });
   assert.deepEqual(smallLookup.matchNeighborhood('12345', 'EL GUERO'), { matched: true, neighborhood: 'El Güero' });

@@ -20,7 +20,9 @@ const { kind, bytes } = workerData as ParseRequest;
 let answer: ParseAnswer;
 try {
   // Only texts cross to the other thread: copying every row object there costs more than making them.
-  answer = { stored: kind === 'vehicles' ? storedVehicles(parseVehiclesFile(bytes)) : storedZipCodes(parseZipCodesFile(bytes)) };
+  answer = {
+    stored: kind === 'vehicles' ? storedVehicles(parseVehiclesFile(bytes)) : storedZipCodes(parseZipCodesFile(bytes)),
+  };
 } catch (error) {
   if (!(error instanceof CatalogFileError)) throw error;
   answer = { refused: { line: error.line, reason: error.reason } };

@@ -5,9 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import {
-  CatalogFileError, parseVehiclesFile, parseZipCodesFile, sha256Hex, vehicleColumns,
-} from './catalog-file.ts';
+import { CatalogFileError, parseVehiclesFile, parseZipCodesFile, sha256Hex, vehicleColumns } from './catalog-file.ts';
 import { parseCatalogInWorker } from './catalog-parsing.ts';
 import { shippedCatalogDir, shippedCatalogFiles } from './catalog-store.ts';
 import { storedVehicles, storedZipCodes } from './catalog-stored-form.ts';
@@ -23,7 +21,9 @@ test('a shipped file parsed in a worker gives the stored forms parsing here give
 });
 
 test('a refused file rejects with the CatalogFileError parsing here throws: its line and reason', async () => {
-  const bytes = Buffer.from(`${vehicleColumns.join(',')}\n2020,1,ACME,1,ROADSTER,7,BASE,manual\n2020,1,ACME,1,ROADSTER,7,BASE,manual\n`);
+  const bytes = Buffer.from(
+    `${vehicleColumns.join(',')}\n2020,1,ACME,1,ROADSTER,7,BASE,manual\n2020,1,ACME,1,ROADSTER,7,BASE,manual\n`,
+  );
   const here = (() => {
     try {
       parseVehiclesFile(bytes);
@@ -32,7 +32,10 @@ test('a refused file rejects with the CatalogFileError parsing here throws: its 
     }
   })();
   assert.ok(here instanceof CatalogFileError);
-  const there = await parseCatalogInWorker('vehicles', bytes).then(() => undefined, (error: unknown) => error);
+  const there = await parseCatalogInWorker('vehicles', bytes).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   assert.ok(there instanceof CatalogFileError, `a CatalogFileError, got ${String(there)}`);
   assert.deepEqual([there.line, there.reason], [3, here.reason]);
   assert.match(there.message, /^line 3: version_id 7 is repeated/);

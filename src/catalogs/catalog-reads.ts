@@ -19,7 +19,9 @@ type Ids<K extends string> = Readonly<Record<K, number>>;
 export const catalogReads = {
   years: read<object>('/catalogs/years', (c) => c.vehicles.years()),
   brands: read<Ids<'yearId'>>('/catalogs/years/:yearId/brands', (c, p) => c.vehicles.brands(p.yearId)),
-  models: read<Ids<'yearId' | 'makeId'>>('/catalogs/years/:yearId/brands/:makeId/models', (c, p) => c.vehicles.models(p.yearId, p.makeId)),
+  models: read<Ids<'yearId' | 'makeId'>>('/catalogs/years/:yearId/brands/:makeId/models', (c, p) =>
+    c.vehicles.models(p.yearId, p.makeId),
+  ),
   versions: read<Ids<'yearId' | 'makeId' | 'modelId'>>(
     '/catalogs/years/:yearId/brands/:makeId/models/:modelId/versions',
     (c, p) => c.vehicles.versions(p.yearId, p.makeId, p.modelId),

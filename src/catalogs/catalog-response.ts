@@ -44,7 +44,11 @@ export function catalogReply(
 
 /** Sends at once (route handlers calling it are synchronous: no promise per catalog read). */
 export function sendCatalogAnswer(request: FastifyRequest, reply: FastifyReply, answer: CatalogAnswer<unknown>): void {
-  const { status, representation, headers } = catalogReply(answer, request.headers.accept, request.headers['if-none-match']);
+  const { status, representation, headers } = catalogReply(
+    answer,
+    request.headers.accept,
+    request.headers['if-none-match'],
+  );
   reply.headers(headers);
   if (status === 304) reply.code(304).send();
   else reply.type(representation.contentType).send(representation.body);

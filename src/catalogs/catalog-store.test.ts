@@ -10,7 +10,11 @@ import { buildZipIndex } from './catalog-index.ts';
 import { catalogDb } from './catalog-db-fixture.ts';
 import { createCatalogsRepository } from './catalogs.repository.ts';
 import {
-  CatalogsNotLoadedError, createCatalogStore, parseShippedCatalogs, shippedCatalogDir, shippedCatalogFiles,
+  CatalogsNotLoadedError,
+  createCatalogStore,
+  parseShippedCatalogs,
+  shippedCatalogDir,
+  shippedCatalogFiles,
 } from './catalog-store.ts';
 
 const migratedDb = async (): Promise<Db> => (await catalogDb()).db;
@@ -41,8 +45,16 @@ test('first start imports both shipped catalogs into empty tables and serves the
   const store = createCatalogStore();
   const started = performance.now();
   const imported = await store.importShippedIfEmpty(repo);
-  console.log(`first start (parse + PGlite import + index of both catalogs): ${(performance.now() - started).toFixed(0)} ms`);
-  assert.deepEqual(imported.map((i) => [i.kind, i.rowCount]), [['vehicles', 39_712], ['zipCodes', 155_847]]);
+  console.log(
+    `first start (parse + PGlite import + index of both catalogs): ${(performance.now() - started).toFixed(0)} ms`,
+  );
+  assert.deepEqual(
+    imported.map((i) => [i.kind, i.rowCount]),
+    [
+      ['vehicles', 39_712],
+      ['zipCodes', 155_847],
+    ],
+  );
   assert.equal(store.current().zipCodes.info('06700')?.neighborhoods[0], 'Roma Norte');
   assert.equal(store.lookup.findVersion(372199)?.model, 'VERSA');
   globalThis.gc?.();
@@ -90,7 +102,10 @@ test('a malformed import is refused and changes neither the tables nor the index
   await store.loadFromDatabase(repo);
   const before = store.current();
   const bad = gzipSync(csv(zipCodeColumns.join(','), '06700,Roma Norte,Colonia,Cuauhtémoc,,9,CDMX,015,0001,Urbano'));
-  await assert.rejects(store.importFile(repo, 'zipCodes', bad), (err: unknown) => err instanceof CatalogFileError && err.line === 2);
+  await assert.rejects(
+    store.importFile(repo, 'zipCodes', bad),
+    (err: unknown) => err instanceof CatalogFileError && err.line === 2,
+  );
   assert.equal(store.current(), before);
   assert.equal((await repo.meta('zipCodes'))?.rowCount, 155_847);
 });
@@ -101,7 +116,11 @@ test('an import swaps the index at once; other instances pick it up with refresh
   await importer.loadFromDatabase(repo);
   await other.loadFromDatabase(repo);
   const before = importer.current();
-  assert.deepEqual(await importer.importFile(repo, 'vehicles', tinyVehicles), { kind: 'vehicles', rowCount: 1, sha256: sha256Hex(tinyVehicles) });
+  assert.deepEqual(await importer.importFile(repo, 'vehicles', tinyVehicles), {
+    kind: 'vehicles',
+    rowCount: 1,
+    sha256: sha256Hex(tinyVehicles),
+  });
   assert.deepEqual(importer.current().vehicles.years().value, [{ id: '2031', name: '2031' }]);
   assert.equal(importer.current().zipCodes, before.zipCodes, 'the ZIP catalog is kept as it was');
   assert.equal(before.vehicles.version(372199)?.model, 'VERSA', 'a request holding the old index still reads it whole');
@@ -119,9 +138,26 @@ test('the shipped folder may also be given as a path; present catalogs are not r
   writeFileSync(join(dir, shippedCatalogFiles.zipCodes), tinyZips);
   const db = await migratedDb();
   const repo = createCatalogsRepository(db);
-  await repo.replaceVehicles([{ year: 2030, makeId: 2, make: 'OTHER', modelId: 2, model: 'M', versionId: 9, version: 'V', transmission: 'automatic' }], 'x');
+  await repo.replaceVehicles(
+    [
+      {
+        year: 2030,
+        makeId: 2,
+        make: 'OTHER',
+        modelId: 2,
+        model: 'M',
+        versionId: 9,
+        version: 'V',
+        transmission: 'automatic',
+      },
+    ],
+    'x',
+  );
   const store = createCatalogStore();
-  assert.deepEqual((await store.importShippedIfEmpty(repo, { dir })).map((i) => i.kind), ['zipCodes']);
+  assert.deepEqual(
+    (await store.importShippedIfEmpty(repo, { dir })).map((i) => i.kind),
+    ['zipCodes'],
+  );
   assert.equal(store.lookup.findVersion(9)?.make, 'OTHER');
   assert.deepEqual(store.lookup.findZipCode('99001')?.city, 'Ejemplo');
   await db.close();
@@ -137,7 +173,9 @@ test('with storeAfter, the shipped files are parsed at once but nothing is writt
   let listening = () => {};
   const importing: string[] = [];
   const imported = store.importShippedIfEmpty(repo, {
-    dir, onImporting: (kind) => importing.push(kind), storeAfter: new Promise<void>((resolve) => (listening = resolve)),
+    dir,
+    onImporting: (kind) => importing.push(kind),
+    storeAfter: new Promise<void>((resolve) => (listening = resolve)),
   });
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.deepEqual(importing.sort(), ['vehicles', 'zipCodes'], 'both files are being parsed');
@@ -145,7 +183,13 @@ test('with storeAfter, the shipped files are parsed at once but nothing is writt
   assert.equal(await repo.meta('zipCodes'), undefined);
   assert.equal(store.isLoaded(), false);
   listening();
-  assert.deepEqual((await imported).map((i) => [i.kind, i.rowCount]), [['vehicles', 1], ['zipCodes', 1]]);
+  assert.deepEqual(
+    (await imported).map((i) => [i.kind, i.rowCount]),
+    [
+      ['vehicles', 1],
+      ['zipCodes', 1],
+    ],
+  );
   assert.equal((await repo.meta('zipCodes'))?.sha256, sha256Hex(tinyZips));
   assert.equal(store.lookup.findVersion(7)?.make, 'ACME');
   await db.close();
@@ -154,10 +198,19 @@ test('with storeAfter, the shipped files are parsed at once but nothing is writt
 test('shipped files parsed ahead (a new embedded database) are stored as parsed, the larger first', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'autofin-catalogs-'));
   writeFileSync(join(dir, shippedCatalogFiles.vehicles), tinyVehicles);
-  writeFileSync(join(dir, shippedCatalogFiles.zipCodes), csv(zipCodeColumns.join(','), ...Array.from({ length: 50 },
-    (_, i) => `${99100 + i},Centro,Colonia,Ejemplo,,32,Zacatecas,001,0001,Urbano`)));
+  writeFileSync(
+    join(dir, shippedCatalogFiles.zipCodes),
+    csv(
+      zipCodeColumns.join(','),
+      ...Array.from({ length: 50 }, (_, i) => `${99100 + i},Centro,Colonia,Ejemplo,,32,Zacatecas,001,0001,Urbano`),
+    ),
+  );
   const parsing = parseShippedCatalogs(['vehicles', 'zipCodes'], dir);
-  assert.deepEqual((await parsing).map((p) => p.kind), ['zipCodes', 'vehicles'], 'the larger file first');
+  assert.deepEqual(
+    (await parsing).map((p) => p.kind),
+    ['zipCodes', 'vehicles'],
+    'the larger file first',
+  );
   await Promise.all((await parsing).map((p) => p.parsed));
   // The files are gone: what is stored can only come from the parses handed in.
   rmSync(dir, { recursive: true });
@@ -167,7 +220,13 @@ test('shipped files parsed ahead (a new embedded database) are stored as parsed,
   const importing: string[] = [];
   const onImporting = (kind: string) => importing.push(kind);
   const imported = await store.importShippedIfEmpty(repo, { dir, parsing, onImporting });
-  assert.deepEqual(imported.map((i) => [i.kind, i.rowCount]), [['vehicles', 1], ['zipCodes', 50]]);
+  assert.deepEqual(
+    imported.map((i) => [i.kind, i.rowCount]),
+    [
+      ['vehicles', 1],
+      ['zipCodes', 50],
+    ],
+  );
   assert.deepEqual(importing, ['zipCodes', 'vehicles']);
   assert.equal(store.lookup.findVersion(7)?.make, 'ACME');
   assert.equal(store.lookup.findZipCode('99149')?.city, 'Ejemplo');
@@ -180,10 +239,27 @@ test('parses handed in for other catalogs than the missing ones are not used', a
   writeFileSync(join(dir, shippedCatalogFiles.zipCodes), tinyZips);
   const db = await migratedDb();
   const repo = createCatalogsRepository(db);
-  await repo.replaceVehicles([{ year: 2030, makeId: 2, make: 'OTHER', modelId: 2, model: 'M', versionId: 9, version: 'V', transmission: 'automatic' }], 'x');
+  await repo.replaceVehicles(
+    [
+      {
+        year: 2030,
+        makeId: 2,
+        make: 'OTHER',
+        modelId: 2,
+        model: 'M',
+        versionId: 9,
+        version: 'V',
+        transmission: 'automatic',
+      },
+    ],
+    'x',
+  );
   const store = createCatalogStore();
   const parsing = parseShippedCatalogs(['vehicles', 'zipCodes'], dir);
-  assert.deepEqual((await store.importShippedIfEmpty(repo, { dir, parsing })).map((i) => i.kind), ['zipCodes']);
+  assert.deepEqual(
+    (await store.importShippedIfEmpty(repo, { dir, parsing })).map((i) => i.kind),
+    ['zipCodes'],
+  );
   assert.equal(store.lookup.findVersion(9)?.make, 'OTHER', 'the stored vehicles are kept');
   assert.equal(store.lookup.findVersion(7), undefined);
   await db.close();

@@ -12,7 +12,11 @@ import { catalogKinds, type CatalogKind } from './catalog-file.ts';
 import { parseCatalogInWorker } from './catalog-parsing.ts';
 import { vehiclesOfSnapshot, zipCodesOfSnapshot, type StoredCatalog } from './catalog-stored-form.ts';
 import {
-  buildVehicleIndex, buildZipIndexFromGroups, type CatalogIndex, type VehicleIndex, type ZipIndex,
+  buildVehicleIndex,
+  buildZipIndexFromGroups,
+  type CatalogIndex,
+  type VehicleIndex,
+  type ZipIndex,
 } from './catalog-index.ts';
 import { RenderCache } from './render-cache.ts';
 import { createCatalogLookup, type CatalogLookup } from './catalog-lookup.ts';
@@ -113,9 +117,10 @@ async function storePart(
 ): Promise<{ result: CatalogImportResult; part: Parts }> {
   const { kind, rowCount, sha256, snapshot } = catalog;
   await repo.replace(catalog);
-  const part: Parts = kind === 'vehicles'
-    ? { vehicles: { sha256, index: buildVehicleIndex(vehiclesOfSnapshot(snapshot), cache) } }
-    : { zipCodes: { sha256, index: buildZipIndexFromGroups(zipCodesOfSnapshot(snapshot), cache) } };
+  const part: Parts =
+    kind === 'vehicles'
+      ? { vehicles: { sha256, index: buildVehicleIndex(vehiclesOfSnapshot(snapshot), cache) } }
+      : { zipCodes: { sha256, index: buildZipIndexFromGroups(zipCodesOfSnapshot(snapshot), cache) } };
   return { result: { kind, rowCount, sha256 }, part };
 }
 
@@ -158,16 +163,19 @@ async function shippedOrStored(repo: CatalogsRepository, cache: RenderCache, opt
   const metas = await Promise.all(catalogKinds.map((kind) => repo.meta(kind)));
   const missing = catalogKinds.filter((_, i) => !metas[i]);
   const handedIn = options.parsing && (await options.parsing);
-  const parsing = handedIn && sameKinds(handedIn.map((p) => p.kind), missing)
-    ? handedIn
-    : await parseShippedCatalogs(missing, dir);
+  const parsing =
+    handedIn &&
+    sameKinds(
+      handedIn.map((p) => p.kind),
+      missing,
+    )
+      ? handedIn
+      : await parseShippedCatalogs(missing, dir);
   for (const { kind } of parsing) onImporting?.(kind);
   await storeAfter;
   // The stored ones are read side by side (a restart): on PostgreSQL one's query runs while the
   // other's rows are indexed.
-  const loads = await Promise.all(
-    catalogKinds.flatMap((kind, i) => (metas[i] ? [loadPart(repo, kind, cache)] : [])),
-  );
+  const loads = await Promise.all(catalogKinds.flatMap((kind, i) => (metas[i] ? [loadPart(repo, kind, cache)] : [])));
   let update: Parts = Object.assign({}, ...loads);
   for (const { parsed } of parsing) {
     const { result, part } = await storePart(repo, await parsed, cache);

@@ -2,19 +2,40 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { VehicleRow, ZipSettlementRow } from './catalog-file.ts';
 import {
-  copyText, groupZipRows, storedVehicles, storedZipCodes, vehiclesOfSnapshot, vehicleTable, zipCodesOfSnapshot,
+  copyText,
+  groupZipRows,
+  storedVehicles,
+  storedZipCodes,
+  vehiclesOfSnapshot,
+  vehicleTable,
+  zipCodesOfSnapshot,
   zipTable,
 } from './catalog-stored-form.ts';
 
 const vehicle = (versionId: number, version: string): VehicleRow => ({
-  year: 2020, makeId: 63, make: 'NISSAN', modelId: 1061, model: 'VERSA', versionId, version, transmission: 'manual',
+  year: 2020,
+  makeId: 63,
+  make: 'NISSAN',
+  modelId: 1061,
+  model: 'VERSA',
+  versionId,
+  version,
+  transmission: 'manual',
 });
 const settlement = (zipCode: string, settlementId: string, name: string, city = ''): ZipSettlementRow => ({
-  zipCode, settlement: name, settlementType: 'Colonia', municipality: 'Cuauhtémoc', city,
-  stateCode: '09', stateName: 'Ciudad de México', municipalityCode: '015', settlementId, zone: 'Urbano',
+  zipCode,
+  settlement: name,
+  settlementType: 'Colonia',
+  municipality: 'Cuauhtémoc',
+  city,
+  stateCode: '09',
+  stateName: 'Ciudad de México',
+  municipalityCode: '015',
+  settlementId,
+  zone: 'Urbano',
 });
 
-test('the COPY text has a line a row in the table\'s column order: numbers bare, every text quoted, quotes doubled', () => {
+test("the COPY text has a line a row in the table's column order: numbers bare, every text quoted, quotes doubled", () => {
   assert.equal(
     copyText(vehicleTable, [vehicle(7, 'SENSE "PLUS", 1.6'), vehicle(8, 'Ñ {x} \\')]),
     '7,2020,63,"NISSAN",1061,"VERSA","SENSE ""PLUS"", 1.6","manual"\n' +
@@ -34,13 +55,20 @@ test('a snapshot reads back as the rows (vehicles) and the groups (ZIP codes) it
   assert.deepEqual([stored.kind, stored.rowCount, stored.sha256], ['vehicles', 2, 'sha-v']);
   assert.deepEqual(vehiclesOfSnapshot(stored.snapshot), vehicles);
 
-  const rows = [settlement('06700', '0001', 'Roma Norte'), settlement('06700', '0002', 'Roma Sur', 'Ciudad de México'),
-    settlement('01000', '0001', 'San Ángel')];
+  const rows = [
+    settlement('06700', '0001', 'Roma Norte'),
+    settlement('06700', '0002', 'Roma Sur', 'Ciudad de México'),
+    settlement('01000', '0001', 'San Ángel'),
+  ];
   const zips = storedZipCodes({ rows, sha256: 'sha-z' });
   assert.equal(zips.rowCount, 3);
   assert.deepEqual(zipCodesOfSnapshot(zips.snapshot), groupZipRows(rows));
   assert.deepEqual(groupZipRows(rows)[0], {
-    zipCode: '06700', settlements: ['Roma Norte', 'Roma Sur'], municipality: 'Cuauhtémoc', city: 'Ciudad de México',
-    stateCode: '09', stateName: 'Ciudad de México',
+    zipCode: '06700',
+    settlements: ['Roma Norte', 'Roma Sur'],
+    municipality: 'Cuauhtémoc',
+    city: 'Ciudad de México',
+    stateCode: '09',
+    stateName: 'Ciudad de México',
   });
 });

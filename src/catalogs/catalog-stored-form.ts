@@ -117,32 +117,58 @@ export function rowOf<T>(spec: TableSpec<T>, values: unknown[]): T {
 }
 
 /** A ZIP code in the snapshot, as an import writes it and migration 014 wrote it for earlier imports. */
-type ZipSnapshotEntry = [zipCode: string, settlements: string[], municipality: string, city: string,
-  stateCode: string, stateName: string];
+type ZipSnapshotEntry = [
+  zipCode: string,
+  settlements: string[],
+  municipality: string,
+  city: string,
+  stateCode: string,
+  stateName: string,
+];
 
 export const vehicleSnapshot = (rows: readonly VehicleRow[]): string =>
   JSON.stringify(rows.map((row) => vehicleTable.columns.map((c) => row[c.key])));
 
 /** The city is the one some of the ZIP code's settlements give, '' when none does (as groupZipRows). */
 export const zipCodeSnapshot = (rows: readonly ZipSettlementRow[]): string =>
-  JSON.stringify(groupZipRows(rows).map((g): ZipSnapshotEntry =>
-    [g.zipCode, g.settlements, g.municipality, g.city, g.stateCode, g.stateName]));
+  JSON.stringify(
+    groupZipRows(rows).map((g): ZipSnapshotEntry => [
+      g.zipCode,
+      g.settlements,
+      g.municipality,
+      g.city,
+      g.stateCode,
+      g.stateName,
+    ]),
+  );
 
 export const vehiclesOfSnapshot = (snapshot: string): VehicleRow[] =>
   (JSON.parse(snapshot) as unknown[][]).map((values) => rowOf(vehicleTable, values));
 
 export const zipCodesOfSnapshot = (snapshot: string): ZipCodeGroup[] =>
   (JSON.parse(snapshot) as ZipSnapshotEntry[]).map(
-    ([zipCode, settlements, municipality, city, stateCode, stateName]) =>
-      ({ zipCode, settlements, municipality, city, stateCode, stateName }),
+    ([zipCode, settlements, municipality, city, stateCode, stateName]) => ({
+      zipCode,
+      settlements,
+      municipality,
+      city,
+      stateCode,
+      stateName,
+    }),
   );
 
 export const storedVehicles = (file: CatalogFile<VehicleRow>): StoredCatalog => ({
-  kind: 'vehicles', rowCount: file.rows.length, sha256: file.sha256,
-  copyText: copyText(vehicleTable, file.rows), snapshot: vehicleSnapshot(file.rows),
+  kind: 'vehicles',
+  rowCount: file.rows.length,
+  sha256: file.sha256,
+  copyText: copyText(vehicleTable, file.rows),
+  snapshot: vehicleSnapshot(file.rows),
 });
 
 export const storedZipCodes = (file: CatalogFile<ZipSettlementRow>): StoredCatalog => ({
-  kind: 'zipCodes', rowCount: file.rows.length, sha256: file.sha256,
-  copyText: copyText(zipTable, file.rows), snapshot: zipCodeSnapshot(file.rows),
+  kind: 'zipCodes',
+  rowCount: file.rows.length,
+  sha256: file.sha256,
+  copyText: copyText(zipTable, file.rows),
+  snapshot: zipCodeSnapshot(file.rows),
 });

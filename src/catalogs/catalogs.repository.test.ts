@@ -11,12 +11,27 @@ import type { ZipCodeGroup } from './catalog-stored-form.ts';
 const migratedDb = async (): Promise<Db> => (await catalogDb()).db;
 
 const vehicle = (versionId: number, version = `V${versionId}`): VehicleRow => ({
-  year: 2020, makeId: 63, make: 'NISSAN', modelId: 1061, model: 'VERSA', versionId, version, transmission: 'manual',
+  year: 2020,
+  makeId: 63,
+  make: 'NISSAN',
+  modelId: 1061,
+  model: 'VERSA',
+  versionId,
+  version,
+  transmission: 'manual',
 });
 
 const settlement = (zipCode: string, settlementId: string, name: string): ZipSettlementRow => ({
-  zipCode, settlement: name, settlementType: 'Colonia', municipality: 'Cuauhtémoc', city: '',
-  stateCode: '09', stateName: 'Ciudad de México', municipalityCode: '015', settlementId, zone: 'Urbano',
+  zipCode,
+  settlement: name,
+  settlementType: 'Colonia',
+  municipality: 'Cuauhtémoc',
+  city: '',
+  stateCode: '09',
+  stateName: 'Ciudad de México',
+  municipalityCode: '015',
+  settlementId,
+  zone: 'Urbano',
 });
 
 test('vehicles and settlements read back exactly as written, with their meta row', async () => {
@@ -32,30 +47,48 @@ test('vehicles and settlements read back exactly as written, with their meta row
   assert.deepEqual(await repo.loadVehicles(), [vehicles[1], vehicles[0]]);
   assert.deepEqual(await repo.loadZipCodes(), [zips[1], zips[0]]);
   assert.deepEqual(await repo.meta('vehicles'), {
-    kind: 'vehicles', rowCount: 2, sha256: 'sha-v', importedAt: new Date('2026-03-01T10:00:00Z'),
+    kind: 'vehicles',
+    rowCount: 2,
+    sha256: 'sha-v',
+    importedAt: new Date('2026-03-01T10:00:00Z'),
   });
   assert.equal((await repo.meta('zipCodes'))?.rowCount, 2);
   await db.close();
 });
 
 /** A snapshot's ZIP codes in ZIP code order, each one's settlements sorted. */
-const inOrder = (groups: ZipCodeGroup[]) => groups
-  .sort((a, b) => a.zipCode.localeCompare(b.zipCode))
-  .map((g) => ({ ...g, settlements: [...g.settlements].sort() }));
+const inOrder = (groups: ZipCodeGroup[]) =>
+  groups
+    .sort((a, b) => a.zipCode.localeCompare(b.zipCode))
+    .map((g) => ({ ...g, settlements: [...g.settlements].sort() }));
 
 test('an import stores its snapshot: the settlements grouped by ZIP code with the city some of them give', async () => {
   const db = await migratedDb();
   const repo = createCatalogsRepository(db);
   assert.equal(await repo.loadZipCodeSnapshot(), undefined);
   const withCity = { ...settlement('06700', '0002', 'Roma Sur'), city: 'Ciudad de México' };
-  await repo.replaceZipCodes([settlement('06700', '0001', 'Roma Norte'), withCity, settlement('01000', '0001', 'San Ángel')], 'sha');
+  await repo.replaceZipCodes(
+    [settlement('06700', '0001', 'Roma Norte'), withCity, settlement('01000', '0001', 'San Ángel')],
+    'sha',
+  );
   const stored = await repo.loadZipCodeSnapshot();
   assert.equal(stored?.sha256, 'sha');
   assert.deepEqual(inOrder(stored!.catalog), [
-    { zipCode: '01000', settlements: ['San Ángel'], municipality: 'Cuauhtémoc', city: '', stateCode: '09', stateName: 'Ciudad de México' },
     {
-      zipCode: '06700', settlements: ['Roma Norte', 'Roma Sur'], municipality: 'Cuauhtémoc', city: 'Ciudad de México',
-      stateCode: '09', stateName: 'Ciudad de México',
+      zipCode: '01000',
+      settlements: ['San Ángel'],
+      municipality: 'Cuauhtémoc',
+      city: '',
+      stateCode: '09',
+      stateName: 'Ciudad de México',
+    },
+    {
+      zipCode: '06700',
+      settlements: ['Roma Norte', 'Roma Sur'],
+      municipality: 'Cuauhtémoc',
+      city: 'Ciudad de México',
+      stateCode: '09',
+      stateName: 'Ciudad de México',
     },
   ]);
   await db.close();
@@ -75,26 +108,56 @@ test('an import stores its snapshot: the vehicles as written, with the sha256 of
 
 test('migration 014 gives the catalogs imported before it the snapshots an import writes now', async () => {
   const vehicles = [vehicle(2, 'Ñandú'), vehicle(1)];
-  const zips = [settlement('06700', '0002', 'Roma Sur'), { ...settlement('06700', '0001', 'Roma Norte'), city: 'CDMX' },
-    settlement('01000', '0001', 'San Ángel')];
+  const zips = [
+    settlement('06700', '0002', 'Roma Sur'),
+    { ...settlement('06700', '0001', 'Roma Norte'), city: 'CDMX' },
+    settlement('01000', '0001', 'San Ángel'),
+  ];
   // Imported before: the rows and meta rows as the imports before migration 014 wrote them.
   const { db: before, engine } = await catalogDb({ snapshots: false });
   const plain = createCatalogsRepository(before);
-  await before.query(`insert into catalog_vehicle (version_id, year, make_id, make, model_id, model, version, transmission)
+  await before.query(
+    `insert into catalog_vehicle (version_id, year, make_id, make, model_id, model, version, transmission)
     select * from json_to_recordset($1::json) as r(version_id int, year int, make_id int, make text, model_id int,
-      model text, version text, transmission text)`, [JSON.stringify(vehicles.map((v) => ({
-    version_id: v.versionId, year: v.year, make_id: v.makeId, make: v.make, model_id: v.modelId, model: v.model,
-    version: v.version, transmission: v.transmission,
-  })))]);
-  await before.query(`insert into catalog_zip_settlement (zip_code, settlement, settlement_type, municipality, city,
+      model text, version text, transmission text)`,
+    [
+      JSON.stringify(
+        vehicles.map((v) => ({
+          version_id: v.versionId,
+          year: v.year,
+          make_id: v.makeId,
+          make: v.make,
+          model_id: v.modelId,
+          model: v.model,
+          version: v.version,
+          transmission: v.transmission,
+        })),
+      ),
+    ],
+  );
+  await before.query(
+    `insert into catalog_zip_settlement (zip_code, settlement, settlement_type, municipality, city,
       state_code, state_name, municipality_code, settlement_id, zone)
     select * from json_to_recordset($1::json) as r(zip_code text, settlement text, settlement_type text,
       municipality text, city text, state_code text, state_name text, municipality_code text, settlement_id text,
-      zone text)`, [JSON.stringify(zips.map((z) => ({
-    zip_code: z.zipCode, settlement: z.settlement, settlement_type: z.settlementType, municipality: z.municipality,
-    city: z.city, state_code: z.stateCode, state_name: z.stateName, municipality_code: z.municipalityCode,
-    settlement_id: z.settlementId, zone: z.zone,
-  })))]);
+      zone text)`,
+    [
+      JSON.stringify(
+        zips.map((z) => ({
+          zip_code: z.zipCode,
+          settlement: z.settlement,
+          settlement_type: z.settlementType,
+          municipality: z.municipality,
+          city: z.city,
+          state_code: z.stateCode,
+          state_name: z.stateName,
+          municipality_code: z.municipalityCode,
+          settlement_id: z.settlementId,
+          zone: z.zone,
+        })),
+      ),
+    ],
+  );
   await before.query(`insert into catalog_meta (kind, row_count, sha256, imported_at)
     values ('vehicles', 2, 'sha-v', now()), ('zipCodes', 3, 'sha-z', now())`);
   await engine.exec(catalogMigration('014_catalog_snapshots.sql'));
@@ -122,7 +185,10 @@ test('a replace removes every old row', async () => {
   const repo = createCatalogsRepository(db);
   await repo.replaceVehicles([vehicle(1), vehicle(2), vehicle(3)], 'old');
   await repo.replaceVehicles([vehicle(4)], 'new');
-  assert.deepEqual((await repo.loadVehicles()).map((v) => v.versionId), [4]);
+  assert.deepEqual(
+    (await repo.loadVehicles()).map((v) => v.versionId),
+    [4],
+  );
   assert.equal((await repo.meta('vehicles'))?.sha256, 'new');
   await db.close();
 });
@@ -135,7 +201,10 @@ test('a replace that fails part way leaves the old catalog and its meta untouche
   const rows = Array.from({ length: 5_010 }, (_, i) => vehicle(100 + i));
   rows.push(vehicle(100));
   await assert.rejects(repo.replaceVehicles(rows, 'new'), /duplicate key/);
-  assert.deepEqual((await repo.loadVehicles()).map((v) => v.versionId), [1, 2]);
+  assert.deepEqual(
+    (await repo.loadVehicles()).map((v) => v.versionId),
+    [1, 2],
+  );
   assert.equal((await repo.meta('vehicles'))?.sha256, 'old');
   assert.deepEqual(await repo.loadVehicleSnapshot(), { sha256: 'old', catalog: [vehicle(1), vehicle(2)] });
   await db.close();
@@ -149,7 +218,10 @@ test('a reader during a replace sees the old catalog or the new one, never a mix
   const fresh = Array.from({ length: 15_000 }, (_, i) => vehicle(100_000 + i));
   const counts: number[] = [];
   const reads = Array.from({ length: 5 }, () =>
-    db.query<{ n: number; fresh: number }>('select count(*)::int as n, count(*) filter (where version_id >= 100000)::int as fresh from catalog_vehicle')
+    db
+      .query<{ n: number; fresh: number }>(
+        'select count(*)::int as n, count(*) filter (where version_id >= 100000)::int as fresh from catalog_vehicle',
+      )
       .then((r) => counts.push(r.rows[0].n === r.rows[0].fresh ? -r.rows[0].n : r.rows[0].fresh)),
   );
   await Promise.all([repo.replaceVehicles(fresh, 'new'), ...reads]);
@@ -170,8 +242,10 @@ test('the shipped catalogs import in full and read back unchanged', async () => 
   started = performance.now();
   await repo.replaceZipCodes(zips.rows, zips.sha256);
   const zipMs = performance.now() - started;
-  console.log(`${db.engine} COPY: vehicles ${vehicles.rows.length} rows in ${vehicleMs.toFixed(0)} ms, ` +
-    `ZIP settlements ${zips.rows.length} rows in ${zipMs.toFixed(0)} ms`);
+  console.log(
+    `${db.engine} COPY: vehicles ${vehicles.rows.length} rows in ${vehicleMs.toFixed(0)} ms, ` +
+      `ZIP settlements ${zips.rows.length} rows in ${zipMs.toFixed(0)} ms`,
+  );
 
   started = performance.now();
   const loadedVehicles = await repo.loadVehicles();
@@ -180,7 +254,10 @@ test('the shipped catalogs import in full and read back unchanged', async () => 
   const byVersion = (a: VehicleRow, b: VehicleRow) => a.versionId - b.versionId;
   assert.deepEqual(loadedVehicles, [...vehicles.rows].sort(byVersion));
   assert.equal(loadedZips.length, 155_847);
-  assert.deepEqual(loadedZips.filter((z) => z.zipCode === '06700'), zips.rows.filter((z) => z.zipCode === '06700'));
+  assert.deepEqual(
+    loadedZips.filter((z) => z.zipCode === '06700'),
+    zips.rows.filter((z) => z.zipCode === '06700'),
+  );
   assert.deepEqual(await repo.meta('zipCodes').then((m) => [m?.rowCount, m?.sha256]), [155_847, zips.sha256]);
   await db.close();
 });

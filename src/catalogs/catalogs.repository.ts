@@ -14,8 +14,16 @@ import type { Db, Queryable } from '../db/database.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
 import type { CatalogKind, VehicleRow, ZipSettlementRow } from './catalog-file.ts';
 import {
-  rowOf, storedVehicles, storedZipCodes, vehicleTable, vehiclesOfSnapshot, zipCodesOfSnapshot, zipTable,
-  type StoredCatalog, type TableSpec, type ZipCodeGroup,
+  rowOf,
+  storedVehicles,
+  storedZipCodes,
+  vehicleTable,
+  vehiclesOfSnapshot,
+  zipCodesOfSnapshot,
+  zipTable,
+  type StoredCatalog,
+  type TableSpec,
+  type ZipCodeGroup,
 } from './catalog-stored-form.ts';
 
 export interface CatalogMeta {
@@ -90,7 +98,11 @@ export function createCatalogsRepository(db: Db, clock: Clock = systemClock): Ca
       await tx.query(`delete from ${table}`);
       // COPY: on PostgreSQL it stores the 155,847 settlements in about a third of the time of
       // batched inserts (docs/performance.md).
-      await tx.copyCsv(table, columns.map((c) => c.name), catalog.copyText);
+      await tx.copyCsv(
+        table,
+        columns.map((c) => c.name),
+        catalog.copyText,
+      );
     });
   }
 

@@ -21,11 +21,20 @@ describe('catalog routes over the shipped data', () => {
 
   test('2020 Nissan Versa lists its 15 versions sorted by name', async () => {
     const brands = (await get('/catalogs/years/2020/brands')).json();
-    assert.deepEqual(brands.find((b: { name: string }) => b.name === 'NISSAN'), { id: '63', name: 'NISSAN' });
+    assert.deepEqual(
+      brands.find((b: { name: string }) => b.name === 'NISSAN'),
+      { id: '63', name: 'NISSAN' },
+    );
     const names = brands.map((b: { name: string }) => b.name);
-    assert.deepEqual(names, [...names].sort((a: string, b: string) => a.localeCompare(b, 'en')));
+    assert.deepEqual(
+      names,
+      [...names].sort((a: string, b: string) => a.localeCompare(b, 'en')),
+    );
     const models = (await get('/catalogs/years/2020/brands/63/models')).json();
-    assert.deepEqual(models.find((m: { id: string }) => m.id === '1061'), { id: '1061', name: 'VERSA' });
+    assert.deepEqual(
+      models.find((m: { id: string }) => m.id === '1061'),
+      { id: '1061', name: 'VERSA' },
+    );
     const res = await get('/catalogs/years/2020/brands/63/models/1061/versions');
     assert.equal(res.statusCode, 200, show(res));
     assert.equal(res.json().length, 15);
@@ -93,7 +102,10 @@ describe('catalog routes over the shipped data', () => {
     const res = await get('/catalogs/years/2020/brands/63/models', { accept: 'application/xml' });
     assert.equal(res.statusCode, 200, show(res));
     assert.match(res.headers['content-type'] as string, /application\/xml/);
-    assert.match(res.body, /<Clave>1061<\/Clave><Nombre>VERSA<\/Nombre>|<Clave>1061<\/Clave>\s*<Nombre>VERSA<\/Nombre>/);
+    assert.match(
+      res.body,
+      /<Clave>1061<\/Clave><Nombre>VERSA<\/Nombre>|<Clave>1061<\/Clave>\s*<Nombre>VERSA<\/Nombre>/,
+    );
     const zip = await get('/catalogs/zip-code/06700', { accept: 'application/xml' });
     assert.match(zip.body, /<ZipCodeInformation>/);
     assert.match(zip.body, /Roma Norte/);

@@ -10,9 +10,14 @@ import { sendCatalogAnswer } from './catalog-response.ts';
 import * as s from './catalogs.schemas.ts';
 
 const notModified = empty('partner', 'Not modified: the `If-None-Match` ETag is current.', ['ETag', 'Cache-Control']);
-const common = { tags: ['catalogs'], security: [{ bearerAuth: [] }], produces: ['application/json', 'application/xml'] };
+const common = {
+  tags: ['catalogs'],
+  security: [{ bearerAuth: [] }],
+  produces: ['application/json', 'application/xml'],
+};
 const unknownEntry = errorCase('No such entry in the catalog', errors.catalogEntryNotFound());
-const badId = (field: string) => errorCase('Not an integer id', errors.invalidInput([{ field, errorDetail: 'must be integer' }]));
+const badId = (field: string) =>
+  errorCase('Not an integer id', errors.invalidInput([{ field, errorDetail: 'must be integer' }]));
 /** The answers of a catalog read: its 200 (JSON, or XML on `Accept: application/xml`), a 304 and its errors. */
 function answers<T extends Parameters<typeof ok>[1]>(
   list: T,
@@ -23,7 +28,10 @@ function answers<T extends Parameters<typeof ok>[1]>(
   return {
     200: ok('partner', list, description, ['ETag', 'Cache-Control']),
     304: notModified,
-    ...errorAnswers({ access: 'partner', cases: { ...(bad.length ? { 400: bad } : {}), ...(notFound.length ? { 404: notFound } : {}) } }),
+    ...errorAnswers({
+      access: 'partner',
+      cases: { ...(bad.length ? { 400: bad } : {}), ...(notFound.length ? { 404: notFound } : {}) },
+    }),
   };
 }
 
@@ -43,32 +51,88 @@ export const catalogsRoutes =
     const index = () => deps.store.current();
     const { years, brands, models, versions, zipCode } = catalogReads;
 
-    app.get(years.path, {
-      schema: { ...common, operationId: 'listYears', summary: 'List model years', description: 'Model years that have vehicles in the catalog, sorted.', response: answers(s.CatalogueList, 'The model years.', [], []) },
-    }, (request, reply) => send(request, reply, years.find(index(), {}), errors.catalogEntryNotFound));
-
-    app.get(brands.path, {
-      schema: { ...common, operationId: 'listBrands', summary: 'List brands of a model year', description: 'Brands with versions in that model year, sorted by name. Unknown year: 404 / 4041.', params: s.YearParams, response: answers(s.CatalogueList, 'The brands, sorted by name.', [badId('yearId')], [unknownEntry]) },
-    }, (request, reply) => send(request, reply, brands.find(index(), request.params), errors.catalogEntryNotFound));
-
-    app.get(models.path, {
-      schema: { ...common, operationId: 'listModels', summary: 'List models of a brand in a model year', description: 'Unknown year or brand: 404 / 4041.', params: s.BrandParams, response: answers(s.CatalogueList, 'The models, sorted by name.', [badId('makeId')], [unknownEntry]) },
-    }, (request, reply) => send(request, reply, models.find(index(), request.params), errors.catalogEntryNotFound));
-
-    app.get(versions.path, {
-      schema: { ...common, operationId: 'listVersions', summary: 'List versions of a model', description: 'A model that is not of that brand or year: 404 / 4041.', params: s.ModelParams, response: answers(s.CatalogueList, 'The versions, sorted by name.', [badId('modelId')], [unknownEntry]) },
-    }, (request, reply) => send(request, reply, versions.find(index(), request.params), errors.catalogEntryNotFound));
-
-    app.get(zipCode.path, {
-      schema: {
-        ...common, operationId: 'getZipCode', summary: 'Address data of a ZIP code',
-        description: 'SEPOMEX settlements, municipality, city and state of a ZIP code. Unknown: 404 / 4042; not 5 digits: 400.',
-        params: s.ZipParams,
-        response: answers(
-          s.ZipCodeInformation, 'The ZIP code’s settlements, municipality, city and state.',
-          [errorCase('Not five digits', errors.invalidInput([{ field: 'zipCode', errorDetail: 'must match the pattern ^\\d{5}$' }]))],
-          [errorCase('No such ZIP code', errors.zipCodeNotFound())],
-        ),
+    app.get(
+      years.path,
+      {
+        schema: {
+          ...common,
+          operationId: 'listYears',
+          summary: 'List model years',
+          description: 'Model years that have vehicles in the catalog, sorted.',
+          response: answers(s.CatalogueList, 'The model years.', [], []),
+        },
       },
-    }, (request, reply) => send(request, reply, zipCode.find(index(), request.params), errors.zipCodeNotFound));
+      (request, reply) => send(request, reply, years.find(index(), {}), errors.catalogEntryNotFound),
+    );
+
+    app.get(
+      brands.path,
+      {
+        schema: {
+          ...common,
+          operationId: 'listBrands',
+          summary: 'List brands of a model year',
+          description: 'Brands with versions in that model year, sorted by name. Unknown year: 404 / 4041.',
+          params: s.YearParams,
+          response: answers(s.CatalogueList, 'The brands, sorted by name.', [badId('yearId')], [unknownEntry]),
+        },
+      },
+      (request, reply) => send(request, reply, brands.find(index(), request.params), errors.catalogEntryNotFound),
+    );
+
+    app.get(
+      models.path,
+      {
+        schema: {
+          ...common,
+          operationId: 'listModels',
+          summary: 'List models of a brand in a model year',
+          description: 'Unknown year or brand: 404 / 4041.',
+          params: s.BrandParams,
+          response: answers(s.CatalogueList, 'The models, sorted by name.', [badId('makeId')], [unknownEntry]),
+        },
+      },
+      (request, reply) => send(request, reply, models.find(index(), request.params), errors.catalogEntryNotFound),
+    );
+
+    app.get(
+      versions.path,
+      {
+        schema: {
+          ...common,
+          operationId: 'listVersions',
+          summary: 'List versions of a model',
+          description: 'A model that is not of that brand or year: 404 / 4041.',
+          params: s.ModelParams,
+          response: answers(s.CatalogueList, 'The versions, sorted by name.', [badId('modelId')], [unknownEntry]),
+        },
+      },
+      (request, reply) => send(request, reply, versions.find(index(), request.params), errors.catalogEntryNotFound),
+    );
+
+    app.get(
+      zipCode.path,
+      {
+        schema: {
+          ...common,
+          operationId: 'getZipCode',
+          summary: 'Address data of a ZIP code',
+          description:
+            'SEPOMEX settlements, municipality, city and state of a ZIP code. Unknown: 404 / 4042; not 5 digits: 400.',
+          params: s.ZipParams,
+          response: answers(
+            s.ZipCodeInformation,
+            'The ZIP code’s settlements, municipality, city and state.',
+            [
+              errorCase(
+                'Not five digits',
+                errors.invalidInput([{ field: 'zipCode', errorDetail: 'must match the pattern ^\\d{5}$' }]),
+              ),
+            ],
+            [errorCase('No such ZIP code', errors.zipCodeNotFound())],
+          ),
+        },
+      },
+      (request, reply) => send(request, reply, zipCode.find(index(), request.params), errors.zipCodeNotFound),
+    );
   };

@@ -11,7 +11,12 @@ export const Catalogue = Type.Object(
 export const CatalogueList = Type.Array(Catalogue, {
   $id: 'CatalogueList',
   description: 'Sorted by name.',
-  examples: [[{ id: '1061', name: 'VERSA' }, { id: '1062', name: 'X-TRAIL' }]],
+  examples: [
+    [
+      { id: '1061', name: 'VERSA' },
+      { id: '1062', name: 'X-TRAIL' },
+    ],
+  ],
 });
 
 export const StateCatalog = Type.Object(

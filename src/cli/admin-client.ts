@@ -73,7 +73,8 @@ export function createAdminClient({ baseUrl, token, fetch: fetchImpl = fetch }: 
     revokeCredential: (consumerKey: string) => call('DELETE', `/admin/credentials/${segment(consumerKey)}`),
     createAffiliate: (companyId: string, input: { user_type: string; user_id?: string }) =>
       call('POST', `/admin/companies/${segment(companyId)}/affiliates`, { json: input }),
-    createOperator: (input: { name: string; role: string; email?: string; password?: string }) => call('POST', '/admin/operators', { json: input }),
+    createOperator: (input: { name: string; role: string; email?: string; password?: string }) =>
+      call('POST', '/admin/operators', { json: input }),
     listOperators: () => call('GET', '/admin/operators'),
     deleteOperator: (id: string) => call('DELETE', `/admin/operators/${segment(id)}`),
     listLeads: (query: Record<string, string>) => call('GET', `/admin/leads${queryString(query)}`),
@@ -85,7 +86,9 @@ export function createAdminClient({ baseUrl, token, fetch: fetchImpl = fetch }: 
     async exportLeads(query: Record<string, string>, write: (text: string) => void): Promise<AdminResult> {
       let response: Response;
       try {
-        response = await fetchImpl(`${baseUrl}/admin/leads/export${queryString(query)}`, { headers: { authorization: `Bearer ${token}` } });
+        response = await fetchImpl(`${baseUrl}/admin/leads/export${queryString(query)}`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
       } catch (error) {
         return { ok: false, status: 0, body: { message: `cannot reach ${baseUrl}`, reason: (error as Error).message } };
       }
@@ -96,7 +99,8 @@ export function createAdminClient({ baseUrl, token, fetch: fetchImpl = fetch }: 
       return { ok: true, body: null };
     },
     keyStatus: () => call('GET', '/admin/keys'),
-    reencryptKeys: (limit?: number) => call('POST', '/admin/keys/reencrypt', { json: limit === undefined ? {} : { limit } }),
+    reencryptKeys: (limit?: number) =>
+      call('POST', '/admin/keys/reencrypt', { json: limit === undefined ? {} : { limit } }),
     /** The lender's webhook endpoints (docs/webhooks.md). */
     webhook: (method: string, path = '', json?: unknown) =>
       call(method, `/admin/webhooks${path}`, json === undefined ? undefined : { json }),

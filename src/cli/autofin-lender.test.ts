@@ -42,7 +42,10 @@ describe('the autofin command line: operators, leads and audit', () => {
 
     const analyst = { AUTOFIN_OPERATOR_KEY: created.key };
     const leads = JSON.parse(await ok(['leads', 'list', '--company', t.partner.companyId, '--json'], analyst));
-    assert.deepEqual(leads.items.map((l: { id: string }) => l.id), [leadId]);
+    assert.deepEqual(
+      leads.items.map((l: { id: string }) => l.id),
+      [leadId],
+    );
     const shown = JSON.parse(await ok(['leads', 'show', leadId], analyst));
     assert.equal(shown.contact.phone, leadDefaults.phone);
     const csv = await ok(['leads', 'export', '--format', 'csv', '--company', t.partner.companyId], analyst);
@@ -55,7 +58,8 @@ describe('the autofin command line: operators, leads and audit', () => {
     assert.deepEqual(
       audit.items.slice(0, 2).map((r: { action: string; operatorId: string }) => [r.action, r.operatorId]),
       [
-        ['leads.export', created.id], ['lead.read', created.id],
+        ['leads.export', created.id],
+        ['lead.read', created.id],
       ],
     );
     assert.deepEqual(JSON.parse(await ok(['operators', 'revoke', created.id])), { id: created.id, deleted: true });

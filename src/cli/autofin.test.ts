@@ -65,12 +65,20 @@ describe('the autofin command line against a running service', () => {
     assert.equal(seller.user_type, 'SELLER');
     assert.equal(seller.companyId, company.id);
     const userId = '0b7e6a52-1f0c-4d8e-9a3b-5c2d1e0f9a8b';
-    assert.deepEqual(await ok(['affiliates', 'create', '--company', company.id, '--user-id', userId, '--user-type', 'MANAGER']), {
-      user_id: userId, user_type: 'MANAGER', companyId: company.id,
-    });
+    assert.deepEqual(
+      await ok(['affiliates', 'create', '--company', company.id, '--user-id', userId, '--user-type', 'MANAGER']),
+      {
+        user_id: userId,
+        user_type: 'MANAGER',
+        companyId: company.id,
+      },
+    );
 
     const list = await ok(['companies', 'list']);
-    assert.deepEqual(list.items.find((c: { id: string }) => c.id === company.id), company);
+    assert.deepEqual(
+      list.items.find((c: { id: string }) => c.id === company.id),
+      company,
+    );
 
     assert.deepEqual(await ok(['companies', 'show', company.id]), company);
     assert.deepEqual((await ok(['affiliates', 'list', '--company', company.id])).items, [
@@ -82,7 +90,10 @@ describe('the autofin command line against a running service', () => {
     assert.equal(listed.revokedAt, null);
     assert.ok(!JSON.stringify(listed).includes(credential.consumer_secret), 'a credential list never shows the secret');
 
-    assert.deepEqual(await ok(['credentials', 'revoke', credential.consumer_key]), { consumer_key: credential.consumer_key, revoked: true });
+    assert.deepEqual(await ok(['credentials', 'revoke', credential.consumer_key]), {
+      consumer_key: credential.consumer_key,
+      revoked: true,
+    });
     assert.equal((await token(credential)).statusCode, 401);
     const [revoked] = (await ok(['credentials', 'list', '--company', company.id])).items;
     assert.ok(!Number.isNaN(Date.parse(revoked.revokedAt)), JSON.stringify(revoked));
@@ -90,7 +101,11 @@ describe('the autofin command line against a running service', () => {
 
   test('showing or listing for an unknown company prints 404 / 4046', async () => {
     const unknown = '0b7e6a52-1f0c-4d8e-9a3b-000000000000';
-    for (const args of [['companies', 'show', unknown], ['credentials', 'list', '--company', unknown], ['affiliates', 'list', '--company', unknown]]) {
+    for (const args of [
+      ['companies', 'show', unknown],
+      ['credentials', 'list', '--company', unknown],
+      ['affiliates', 'list', '--company', unknown],
+    ]) {
       const error = await fails(args);
       assert.equal(error.code, 4046, args.join(' '));
       assert.equal(error.message, 'Company not found');
@@ -98,12 +113,20 @@ describe('the autofin command line against a running service', () => {
   });
 
   test('imports a vehicle catalog file that the partner API then serves', async () => {
-    const csv = [vehicleColumns.join(','), '2032,9001,ACME,9101,ROADSTER,910001,BASE,manual', '2032,9001,ACME,9101,ROADSTER,910002,SPORT,automatic'].join('\n');
+    const csv = [
+      vehicleColumns.join(','),
+      '2032,9001,ACME,9101,ROADSTER,910001,BASE,manual',
+      '2032,9001,ACME,9101,ROADSTER,910002,SPORT,automatic',
+    ].join('\n');
     const file = join(files, 'vehicles.csv.gz');
     const bytes = gzipSync(csv);
     writeFileSync(file, bytes);
     const result = await ok(['catalogs', 'import', '--vehicles', file]);
-    assert.deepEqual(result, { kind: 'vehicles', rowCount: 2, sha256: createHash('sha256').update(bytes).digest('hex') });
+    assert.deepEqual(result, {
+      kind: 'vehicles',
+      rowCount: 2,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
     const years = await t.app.inject({ method: 'GET', url: `${api}/catalogs/years`, headers: t.partner.headers });
     assert.deepEqual(years.json(), [{ id: '2032', name: '2032' }]);
   });

@@ -112,7 +112,10 @@ export async function runBackupCli(
     ({ values, positionals } = parseArgs({
       args: [...argv],
       options: {
-        out: { type: 'string' }, url: { type: 'string' }, 'data-dir': { type: 'string' }, json: { type: 'boolean' },
+        out: { type: 'string' },
+        url: { type: 'string' },
+        'data-dir': { type: 'string' },
+        json: { type: 'boolean' },
       },
       allowPositionals: true,
       strict: true,

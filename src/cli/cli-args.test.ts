@@ -3,12 +3,16 @@ import assert from 'node:assert/strict';
 import { defaultUrl, parseCli, type ParsedCli } from './cli-args.ts';
 
 const env = { ADMIN_TOKEN: 'admin-token-0123456789' };
-const run = (command: object, url = defaultUrl): ParsedCli => ({ kind: 'run', command, url, token: env.ADMIN_TOKEN }) as ParsedCli;
+const run = (command: object, url = defaultUrl): ParsedCli =>
+  ({ kind: 'run', command, url, token: env.ADMIN_TOKEN }) as ParsedCli;
 const companyId = '3f2b8c1e-7d4a-4c2e-9b1a-0d6e5f4a3b2c';
 
 test('every command parses into what it will ask the admin API', () => {
   const cases: [string[], ParsedCli][] = [
-    [['companies', 'create', '--name', 'Autos del Norte'], run({ name: 'companies create', companyName: 'Autos del Norte' })],
+    [
+      ['companies', 'create', '--name', 'Autos del Norte'],
+      run({ name: 'companies create', companyName: 'Autos del Norte' }),
+    ],
     [['companies', 'create', '--name=Autos'], run({ name: 'companies create', companyName: 'Autos' })],
     [['companies', 'list'], run({ name: 'companies list' })],
     [['companies', 'show', companyId], run({ name: 'companies show', companyId })],
@@ -16,17 +20,32 @@ test('every command parses into what it will ask the admin API', () => {
     [['credentials', 'list', '--company', companyId], run({ name: 'credentials list', companyId })],
     [['affiliates', 'list', '--company', companyId], run({ name: 'affiliates list', companyId })],
     [['credentials', 'revoke', 'ck_abc'], run({ name: 'credentials revoke', consumerKey: 'ck_abc' })],
-    [['affiliates', 'create', '--company', companyId, '--user-type', 'SELLER'], run({ name: 'affiliates create', companyId, userType: 'SELLER' })],
+    [
+      ['affiliates', 'create', '--company', companyId, '--user-type', 'SELLER'],
+      run({ name: 'affiliates create', companyId, userType: 'SELLER' }),
+    ],
     [
       ['affiliates', 'create', '--company', companyId, '--user-type', 'SELLER', '--user-id', companyId],
       run({ name: 'affiliates create', companyId, userType: 'SELLER', userId: companyId }),
     ],
-    [['catalogs', 'import', '--vehicles', 'v.csv.gz'], run({ name: 'catalogs import', kind: 'vehicles', file: 'v.csv.gz' })],
+    [
+      ['catalogs', 'import', '--vehicles', 'v.csv.gz'],
+      run({ name: 'catalogs import', kind: 'vehicles', file: 'v.csv.gz' }),
+    ],
     [['catalogs', 'import', '--zip-codes', 'z.csv'], run({ name: 'catalogs import', kind: 'zipCodes', file: 'z.csv' })],
-    [['operators', 'create', '--name', 'Ana', '--role', 'analyst', '--json'], run({ name: 'operators create', operatorName: 'Ana', role: 'analyst' })],
+    [
+      ['operators', 'create', '--name', 'Ana', '--role', 'analyst', '--json'],
+      run({ name: 'operators create', operatorName: 'Ana', role: 'analyst' }),
+    ],
     [
       ['operators', 'create', '--name', 'Ana', '--role', 'admin', '--email', 'a@x.mx'],
-      run({ name: 'operators create', operatorName: 'Ana', role: 'admin', email: 'a@x.mx', password: 'prompt-or-generate' }),
+      run({
+        name: 'operators create',
+        operatorName: 'Ana',
+        role: 'admin',
+        email: 'a@x.mx',
+        password: 'prompt-or-generate',
+      }),
     ],
     [
       ['operators', 'create', '--name', 'Ana', '--role', 'admin', '--email', 'a@x.mx', '--password-stdin'],
@@ -35,11 +54,25 @@ test('every command parses into what it will ask the admin API', () => {
     [['operators', 'list'], run({ name: 'operators list' })],
     [['operators', 'revoke', companyId], run({ name: 'operators revoke', operatorId: companyId })],
     [
-      ['leads', 'list', '--company', companyId, '--status', 'PREQUALIFIED', '--created-from', '2026-01-01', '--limit', '5'],
+      [
+        'leads',
+        'list',
+        '--company',
+        companyId,
+        '--status',
+        'PREQUALIFIED',
+        '--created-from',
+        '2026-01-01',
+        '--limit',
+        '5',
+      ],
       run({ name: 'leads list', query: { companyId, status: 'PREQUALIFIED', createdFrom: '2026-01-01', limit: '5' } }),
     ],
     [['leads', 'show', companyId, '--json'], run({ name: 'leads show', leadId: companyId })],
-    [['leads', 'export', '--format', 'csv', '--decision', 'PREQUALIFIED'], run({ name: 'leads export', query: { decision: 'PREQUALIFIED', format: 'csv' } })],
+    [
+      ['leads', 'export', '--format', 'csv', '--decision', 'PREQUALIFIED'],
+      run({ name: 'leads export', query: { decision: 'PREQUALIFIED', format: 'csv' } }),
+    ],
     [['leads', 'erase', companyId], run({ name: 'leads erase', leadId: companyId })],
     [['leads', 'purge', '--dry-run'], run({ name: 'leads purge', dryRun: true })],
     [['leads', 'purge'], run({ name: 'leads purge', dryRun: false })],
@@ -51,8 +84,15 @@ test('every command parses into what it will ask the admin API', () => {
 test('--url wins over AUTOFIN_URL, which wins over the default; a trailing slash is dropped', () => {
   const argv = ['companies', 'list'];
   assert.equal((parseCli(argv, env) as { url: string }).url, 'http://127.0.0.1:3000');
-  assert.equal((parseCli(argv, { ...env, AUTOFIN_URL: 'https://a.example/' }) as { url: string }).url, 'https://a.example');
-  assert.equal((parseCli([...argv, '--url', 'http://b:8080'], { ...env, AUTOFIN_URL: 'https://a.example' }) as { url: string }).url, 'http://b:8080');
+  assert.equal(
+    (parseCli(argv, { ...env, AUTOFIN_URL: 'https://a.example/' }) as { url: string }).url,
+    'https://a.example',
+  );
+  assert.equal(
+    (parseCli([...argv, '--url', 'http://b:8080'], { ...env, AUTOFIN_URL: 'https://a.example' }) as { url: string })
+      .url,
+    'http://b:8080',
+  );
 });
 
 test('--help and -h ask for the help, with or without a command and without a token', () => {

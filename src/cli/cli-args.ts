@@ -131,7 +131,12 @@ const pages = { limit: 'limit', cursor: 'cursor' };
 
 /** CLI option → query parameter of the lender's lead routes. */
 const filterOptions: Record<string, string> = {
-  company: 'companyId', status: 'status', decision: 'decision', affiliate: 'affiliate', 'created-from': 'createdFrom', 'created-to': 'createdTo',
+  company: 'companyId',
+  status: 'status',
+  decision: 'decision',
+  affiliate: 'affiliate',
+  'created-from': 'createdFrom',
+  'created-to': 'createdTo',
 };
 
 function queryOf(values: Values, names: Record<string, string>): Record<string, string> {
@@ -143,11 +148,14 @@ function queryOf(values: Values, names: Record<string, string>): Record<string, 
 }
 
 /** Each command: the options it accepts besides --url, its positional arguments, and how it is built. */
-const commands: Record<string, {
-  options: string[];
-  positionals: string[];
-  build: (v: Values, p: string[]) => Command;
-}> = {
+const commands: Record<
+  string,
+  {
+    options: string[];
+    positionals: string[];
+    build: (v: Values, p: string[]) => Command;
+  }
+> = {
   'companies create': {
     options: ['name'],
     positionals: [],
@@ -183,7 +191,11 @@ const commands: Record<string, {
     options: ['company', 'user-type', 'user-id'],
     positionals: [],
     build: (v) => {
-      const command: Command = { name: 'affiliates create', companyId: required(v, 'company'), userType: required(v, 'user-type') };
+      const command: Command = {
+        name: 'affiliates create',
+        companyId: required(v, 'company'),
+        userType: required(v, 'user-type'),
+      };
       return typeof v['user-id'] === 'string' ? { ...command, userId: v['user-id'] } : command;
     },
   },
@@ -192,7 +204,8 @@ const commands: Record<string, {
     positionals: [],
     build: (v) => {
       const given = (['vehicles', 'zip-codes'] as const).filter((o) => v[o] !== undefined);
-      if (given.length !== 1) throw new UsageError('catalogs import needs exactly one of --vehicles FILE or --zip-codes FILE');
+      if (given.length !== 1)
+        throw new UsageError('catalogs import needs exactly one of --vehicles FILE or --zip-codes FILE');
       return given[0] === 'vehicles'
         ? { name: 'catalogs import', kind: 'vehicles', file: required(v, 'vehicles') }
         : { name: 'catalogs import', kind: 'zipCodes', file: required(v, 'zip-codes') };
@@ -202,7 +215,11 @@ const commands: Record<string, {
     options: ['name', 'role', 'email', 'password-stdin'],
     positionals: [],
     build: (v: Values): Command => {
-      const command: Command = { name: 'operators create', operatorName: required(v, 'name'), role: required(v, 'role') };
+      const command: Command = {
+        name: 'operators create',
+        operatorName: required(v, 'name'),
+        role: required(v, 'role'),
+      };
       if (typeof v.email !== 'string') {
         if (v['password-stdin']) throw new UsageError('--password-stdin needs --email: operators sign in by e-mail');
         return command;
@@ -211,21 +228,44 @@ const commands: Record<string, {
     },
   },
   'operators list': { options: [], positionals: [], build: (): Command => ({ name: 'operators list' }) },
-  'operators revoke': { options: [], positionals: ['OPERATOR_ID'], build: (_v: Values, p: string[]): Command => ({ name: 'operators revoke', operatorId: p[0] }) },
+  'operators revoke': {
+    options: [],
+    positionals: ['OPERATOR_ID'],
+    build: (_v: Values, p: string[]): Command => ({ name: 'operators revoke', operatorId: p[0] }),
+  },
   'leads list': {
     options: [...Object.keys(filterOptions), 'limit', 'cursor'],
     positionals: [],
     build: (v: Values): Command => ({ name: 'leads list', query: queryOf(v, { ...filterOptions, ...pages }) }),
   },
-  'leads show': { options: [], positionals: ['LEAD_ID'], build: (_v: Values, p: string[]): Command => ({ name: 'leads show', leadId: p[0] }) },
+  'leads show': {
+    options: [],
+    positionals: ['LEAD_ID'],
+    build: (_v: Values, p: string[]): Command => ({ name: 'leads show', leadId: p[0] }),
+  },
   'leads export': {
     options: [...Object.keys(filterOptions), 'format'],
     positionals: [],
-    build: (v: Values): Command => ({ name: 'leads export', query: queryOf(v, { ...filterOptions, format: 'format' }) }),
+    build: (v: Values): Command => ({
+      name: 'leads export',
+      query: queryOf(v, { ...filterOptions, format: 'format' }),
+    }),
   },
-  'leads erase': { options: [], positionals: ['LEAD_ID'], build: (_v: Values, p: string[]): Command => ({ name: 'leads erase', leadId: p[0] }) },
-  'leads purge': { options: ['dry-run'], positionals: [], build: (v: Values): Command => ({ name: 'leads purge', dryRun: v['dry-run'] === true }) },
-  'audit list': { options: ['limit', 'cursor'], positionals: [], build: (v: Values): Command => ({ name: 'audit list', query: queryOf(v, pages) }) },
+  'leads erase': {
+    options: [],
+    positionals: ['LEAD_ID'],
+    build: (_v: Values, p: string[]): Command => ({ name: 'leads erase', leadId: p[0] }),
+  },
+  'leads purge': {
+    options: ['dry-run'],
+    positionals: [],
+    build: (v: Values): Command => ({ name: 'leads purge', dryRun: v['dry-run'] === true }),
+  },
+  'audit list': {
+    options: ['limit', 'cursor'],
+    positionals: [],
+    build: (v: Values): Command => ({ name: 'audit list', query: queryOf(v, pages) }),
+  },
   'keys status': { options: [], positionals: [], build: (): Command => ({ name: 'keys status' }) },
   'keys reencrypt': {
     options: ['limit'],
@@ -233,7 +273,8 @@ const commands: Record<string, {
     build: (v: Values): Command => {
       if (v.limit === undefined) return { name: 'keys reencrypt' };
       const limit = Number(v.limit);
-      if (!/^\d+$/.test(String(v.limit)) || limit < 1 || limit > 10_000) throw new UsageError('--limit must be an integer from 1 to 10000');
+      if (!/^\d+$/.test(String(v.limit)) || limit < 1 || limit > 10_000)
+        throw new UsageError('--limit must be an integer from 1 to 10000');
       return { name: 'keys reencrypt', limit };
     },
   },
@@ -241,16 +282,30 @@ const commands: Record<string, {
     options: ['endpoint-url', 'event-types', 'description'],
     positionals: [],
     build: (v) => ({
-      name: 'webhooks create', url: required(v, 'endpoint-url'),
-      ...(typeof v['event-types'] === 'string' ? { eventTypes: v['event-types'].split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+      name: 'webhooks create',
+      url: required(v, 'endpoint-url'),
+      ...(typeof v['event-types'] === 'string'
+        ? {
+            eventTypes: v['event-types']
+              .split(',')
+              .map((t) => t.trim())
+              .filter(Boolean),
+          }
+        : {}),
       ...(typeof v.description === 'string' ? { description: v.description } : {}),
     }),
   },
   'webhooks list': { options: [], positionals: [], build: () => ({ name: 'webhooks list' }) },
-  ...Object.fromEntries(webhookActions.map((action) => [`webhooks ${action}`, {
-    options: [], positionals: ['ENDPOINT_ID'],
-    build: (_v: Values, p: string[]): Command => ({ name: `webhooks ${action}`, endpointId: p[0] }),
-  }])),
+  ...Object.fromEntries(
+    webhookActions.map((action) => [
+      `webhooks ${action}`,
+      {
+        options: [],
+        positionals: ['ENDPOINT_ID'],
+        build: (_v: Values, p: string[]): Command => ({ name: `webhooks ${action}`, endpointId: p[0] }),
+      },
+    ]),
+  ),
   'webhooks retry': {
     options: [],
     positionals: ['ENDPOINT_ID', 'DELIVERY_ID'],
@@ -294,7 +349,8 @@ function serviceUrl(values: Values, env: Record<string, string | undefined>): st
   } catch {
     throw new UsageError(`--url must be a URL, got "${raw}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--url must start with http:// or https://, got "${raw}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--url must start with http:// or https://, got "${raw}"`);
   return raw.replace(/\/+$/, '');
 }
 
@@ -315,12 +371,15 @@ function parseOrThrow(argv: readonly string[], env: Record<string, string | unde
   if (extra.length > 0) throw new UsageError(`${name} does not take --${extra[0]}`);
   const args = positionals.slice(2);
   if (args.length !== spec.positionals.length) {
-    throw new UsageError(`${name} takes ${spec.positionals.length ? spec.positionals.join(' ') : 'no arguments'}, got ${args.length}`);
+    throw new UsageError(
+      `${name} takes ${spec.positionals.length ? spec.positionals.join(' ') : 'no arguments'}, got ${args.length}`,
+    );
   }
   const command = spec.build(values, args);
   const url = serviceUrl(values, env);
   const token = env.AUTOFIN_OPERATOR_KEY || env.ADMIN_TOKEN;
-  if (!token) throw new UsageError('ADMIN_TOKEN is not set: export the admin token of the service (or AUTOFIN_OPERATOR_KEY)');
+  if (!token)
+    throw new UsageError('ADMIN_TOKEN is not set: export the admin token of the service (or AUTOFIN_OPERATOR_KEY)');
   return { kind: 'run', command, url, token };
 }
 

@@ -53,7 +53,9 @@ describe('autofin keys status and autofin keys reencrypt', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(JSON.parse(run.stdout), { reencrypted: 10, remaining: 0 });
     assert.deepEqual(run.stderr.trim().split('\n'), [
-      'reencrypted 4 values, 6 remaining', 'reencrypted 8 values, 2 remaining', 'reencrypted 10 values, 0 remaining',
+      'reencrypted 4 values, 6 remaining',
+      'reencrypted 8 values, 2 remaining',
+      'reencrypted 10 values, 0 remaining',
     ]);
     assert.ok(!run.stderr.includes('\r'));
     const status = JSON.parse((await autofin(['keys', 'status'])).stdout);
@@ -67,7 +69,10 @@ describe('autofin keys status and autofin keys reencrypt', () => {
     const result = await reencryptAll(client, 2, { interactive: true, write: (text) => written.push(text) });
     assert.deepEqual(result, { ok: true, body: { reencrypted: 5, remaining: 0 } });
     assert.equal(written.length, 3);
-    assert.ok(written.every((w) => w.startsWith('\r[')), JSON.stringify(written));
+    assert.ok(
+      written.every((w) => w.startsWith('\r[')),
+      JSON.stringify(written),
+    );
     assert.match(written[0]!, /\] 40% 2\/5 values$/);
     assert.match(written.at(-1)!, /\[#{30}\] 100% 5\/5 values\n$/);
   });

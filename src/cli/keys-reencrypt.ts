@@ -43,11 +43,14 @@ export async function reencryptAll(
     if (idle > idleRetries) {
       if (progress.interactive) progress.write('\n');
       return {
-        ok: false, status: 0,
+        ok: false,
+        status: 0,
         body: {
-          message: `${remaining} values remain that no call could re-encrypt: is another re-encryption running, ` +
+          message:
+            `${remaining} values remain that no call could re-encrypt: is another re-encryption running, ` +
             'or are values stored under a key that is not configured? See GET /admin/keys (autofin keys status).',
-          reencrypted: total, remaining,
+          reencrypted: total,
+          remaining,
         },
       };
     }

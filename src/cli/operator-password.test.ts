@@ -30,7 +30,11 @@ test('a generated password has 24 characters of the URL-safe alphabet and differ
 
 test('at a terminal the password is asked twice and kept when both match', async () => {
   const input = terminal(['correct horse battery', 'correct horse battery']);
-  assert.deepEqual(await firstPassword('prompt-or-generate', input), { ok: true, password: 'correct horse battery', generated: false });
+  assert.deepEqual(await firstPassword('prompt-or-generate', input), {
+    ok: true,
+    password: 'correct horse battery',
+    generated: false,
+  });
   assert.equal(input.asked.length, 2);
   assert.match(input.asked[0], /Enter to generate/);
 });
@@ -46,15 +50,24 @@ test('Enter on the empty prompt generates a password without asking again', asyn
 test('at a terminal a short password, two different ones, or Ctrl-C are refused', async () => {
   const short = terminal(['elevenchars']);
   assert.deepEqual(await firstPassword('prompt-or-generate', short), {
-    ok: false, message: `the password has 11 characters: it needs at least ${minimumPasswordLength}`,
+    ok: false,
+    message: `the password has 11 characters: it needs at least ${minimumPasswordLength}`,
   });
   assert.equal(short.asked.length, 1, 'a short password is refused before it is asked again');
-  assert.deepEqual(await firstPassword('prompt-or-generate', terminal(['correct horse battery', 'correct horse batterz'])), {
-    ok: false, message: 'the two passwords differ',
+  assert.deepEqual(
+    await firstPassword('prompt-or-generate', terminal(['correct horse battery', 'correct horse batterz'])),
+    {
+      ok: false,
+      message: 'the two passwords differ',
+    },
+  );
+  assert.deepEqual(await firstPassword('prompt-or-generate', terminal([undefined])), {
+    ok: false,
+    message: 'cancelled',
   });
-  assert.deepEqual(await firstPassword('prompt-or-generate', terminal([undefined])), { ok: false, message: 'cancelled' });
   assert.deepEqual(await firstPassword('prompt-or-generate', terminal(['correct horse battery', undefined])), {
-    ok: false, message: 'cancelled',
+    ok: false,
+    message: 'cancelled',
   });
 });
 
@@ -66,11 +79,18 @@ test('when stdin is not a terminal a password is generated and stdin is not read
 
 test('--password-stdin takes stdin without its final line break, and refuses fewer than 12 characters', async () => {
   assert.deepEqual(await firstPassword('stdin', piped('from a secrets manager\n')), {
-    ok: true, password: 'from a secrets manager', generated: false,
+    ok: true,
+    password: 'from a secrets manager',
+    generated: false,
   });
-  assert.deepEqual(await firstPassword('stdin', piped('twelve chars\r\n')), { ok: true, password: 'twelve chars', generated: false });
+  assert.deepEqual(await firstPassword('stdin', piped('twelve chars\r\n')), {
+    ok: true,
+    password: 'twelve chars',
+    generated: false,
+  });
   assert.deepEqual(await firstPassword('stdin', piped('ñandú-12345')), {
-    ok: false, message: 'the password has 11 characters: it needs at least 12',
+    ok: false,
+    message: 'the password has 11 characters: it needs at least 12',
   });
   assert.equal((await firstPassword('stdin', piped(''))).ok, false);
 });

@@ -22,9 +22,7 @@ export interface PasswordInput {
   askHidden(question: string): Promise<string | undefined>;
 }
 
-export type FirstPassword =
-  | { ok: true; password: string; generated: boolean }
-  | { ok: false; message: string };
+export type FirstPassword = { ok: true; password: string; generated: boolean } | { ok: false; message: string };
 
 const tooShort = (password: string): FirstPassword => ({
   ok: false,

@@ -35,14 +35,26 @@ describe('autofin operators create: the first password', () => {
     });
 
   const storedHash = async (id: string): Promise<string | null> => {
-    const { rows } = await t.database.db.query<{ password_hash: string | null }>('select password_hash from operators where id = $1', [id]);
+    const { rows } = await t.database.db.query<{ password_hash: string | null }>(
+      'select password_hash from operators where id = $1',
+      [id],
+    );
     assert.equal(rows.length, 1, `operator ${id} not stored`);
     return rows[0].password_hash;
   };
   const operatorCount = async () => (await t.container.operators.list()).items.length;
 
   test('with --email and no terminal, a generated password is printed once with the key and verifies', async () => {
-    const run = await autofin(['operators', 'create', '--name', 'Ana', '--role', 'admin', '--email', 'ana.cli@example.mx']);
+    const run = await autofin([
+      'operators',
+      'create',
+      '--name',
+      'Ana',
+      '--role',
+      'admin',
+      '--email',
+      'ana.cli@example.mx',
+    ]);
     assert.equal(run.code, 0, run.stderr);
     const created = JSON.parse(run.stdout);
     assert.match(created.key, /^op_/);
@@ -51,13 +63,29 @@ describe('autofin operators create: the first password', () => {
     assert.equal(run.stdout.split(created.password).length - 1, 1, 'the password is printed exactly once');
     assert.ok(!run.stderr.includes(created.password));
     const hash = await storedHash(created.id);
-    assert.ok(hash && (await passwordMatches(created.password, hash)), 'the stored hash verifies against the printed password');
+    assert.ok(
+      hash && (await passwordMatches(created.password, hash)),
+      'the stored hash verifies against the printed password',
+    );
     assert.equal(await passwordMatches(`${created.password}x`, hash!), false);
   });
 
   test('--password-stdin stores the piped password and never prints it', async () => {
     const password = 'una frase de paso larga';
-    const run = await autofin(['operators', 'create', '--name', 'Beto', '--role', 'analyst', '--email', 'beto.cli@example.mx', '--password-stdin'], `${password}\n`);
+    const run = await autofin(
+      [
+        'operators',
+        'create',
+        '--name',
+        'Beto',
+        '--role',
+        'analyst',
+        '--email',
+        'beto.cli@example.mx',
+        '--password-stdin',
+      ],
+      `${password}\n`,
+    );
     assert.equal(run.code, 0, run.stderr);
     const created = JSON.parse(run.stdout);
     assert.equal(created.role, 'analyst');
@@ -68,7 +96,20 @@ describe('autofin operators create: the first password', () => {
 
   test('a piped password shorter than 12 characters is refused before the service is called', async () => {
     const before = await operatorCount();
-    const run = await autofin(['operators', 'create', '--name', 'Ceci', '--role', 'admin', '--email', 'ceci.cli@example.mx', '--password-stdin'], 'corta-11ch\n');
+    const run = await autofin(
+      [
+        'operators',
+        'create',
+        '--name',
+        'Ceci',
+        '--role',
+        'admin',
+        '--email',
+        'ceci.cli@example.mx',
+        '--password-stdin',
+      ],
+      'corta-11ch\n',
+    );
     assert.equal(run.code, 1);
     assert.equal(run.stdout, '');
     assert.deepEqual(JSON.parse(run.stderr), { message: 'the password has 10 characters: it needs at least 12' });
@@ -82,7 +123,10 @@ describe('autofin operators create: the first password', () => {
     assert.deepEqual(Object.keys(created).sort(), ['createdAt', 'email', 'id', 'key', 'name', 'role']);
     assert.equal(await storedHash(created.id), null);
 
-    const wrong = await autofin(['operators', 'create', '--name', 'Dani', '--role', 'analyst', '--password-stdin'], 'una frase de paso larga');
+    const wrong = await autofin(
+      ['operators', 'create', '--name', 'Dani', '--role', 'analyst', '--password-stdin'],
+      'una frase de paso larga',
+    );
     assert.equal(wrong.code, 2);
     assert.match(wrong.stderr, /--password-stdin needs --email/);
   });
@@ -97,29 +141,45 @@ describe('autofin operators create: the first password', () => {
 
   // A real terminal: `script` runs the CLI on a pseudo-terminal whose input is this test's typing.
   const hasScript = existsSync('/usr/bin/script');
-  test('at a terminal the password is asked twice, hidden, and never shown', { skip: !hasScript && 'no /usr/bin/script' }, async () => {
-    const password = 'tecleada en la terminal';
-    const command = [process.execPath, bin, 'operators', 'create', '--name', 'Eva', '--role', 'admin', '--email', 'eva.cli@example.mx']
-      .map((word) => `'${word}'`).join(' ');
-    const child = spawn('script', ['-qec', command, '/dev/null'], { env: env() });
-    let screen = '';
-    child.stdout.on('data', (chunk) => (screen += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const waitFor = async (text: string) => {
-      const deadline = Date.now() + 30_000;
-      while (!screen.includes(text)) {
-        if (Date.now() > deadline) assert.fail(`no "${text}" on the terminal:\n${screen}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
-    await waitFor('Enter to generate one): ');
-    child.stdin.write(`${password}\r`);
-    await waitFor('The same password again: ');
-    child.stdin.write(`${password}\r`);
-    assert.equal(await exited, 0, screen);
-    assert.ok(!screen.includes(password), `the typed password appeared on the terminal:\n${screen}`);
-    const created = JSON.parse(screen.slice(screen.indexOf('{')));
-    assert.equal(created.password, undefined);
-    assert.ok(await passwordMatches(password, (await storedHash(created.id))!));
-  });
+  test(
+    'at a terminal the password is asked twice, hidden, and never shown',
+    { skip: !hasScript && 'no /usr/bin/script' },
+    async () => {
+      const password = 'tecleada en la terminal';
+      const command = [
+        process.execPath,
+        bin,
+        'operators',
+        'create',
+        '--name',
+        'Eva',
+        '--role',
+        'admin',
+        '--email',
+        'eva.cli@example.mx',
+      ]
+        .map((word) => `'${word}'`)
+        .join(' ');
+      const child = spawn('script', ['-qec', command, '/dev/null'], { env: env() });
+      let screen = '';
+      child.stdout.on('data', (chunk) => (screen += chunk));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      const waitFor = async (text: string) => {
+        const deadline = Date.now() + 30_000;
+        while (!screen.includes(text)) {
+          if (Date.now() > deadline) assert.fail(`no "${text}" on the terminal:\n${screen}`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      await waitFor('Enter to generate one): ');
+      child.stdin.write(`${password}\r`);
+      await waitFor('The same password again: ');
+      child.stdin.write(`${password}\r`);
+      assert.equal(await exited, 0, screen);
+      assert.ok(!screen.includes(password), `the typed password appeared on the terminal:\n${screen}`);
+      const created = JSON.parse(screen.slice(screen.indexOf('{')));
+      assert.equal(created.password, undefined);
+      assert.ok(await passwordMatches(password, (await storedHash(created.id))!));
+    },
+  );
 });

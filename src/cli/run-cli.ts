@@ -105,7 +105,14 @@ async function execute(client: AdminClient, command: Command, io: CliIo): Promis
       try {
         bytes = await readFile(command.file);
       } catch (error) {
-        return { ok: false, status: 0, body: { message: `cannot read ${command.file}`, reason: (error as NodeJS.ErrnoException).code ?? String(error) } };
+        return {
+          ok: false,
+          status: 0,
+          body: {
+            message: `cannot read ${command.file}`,
+            reason: (error as NodeJS.ErrnoException).code ?? String(error),
+          },
+        };
       }
       return client.importCatalog(command.kind, bytes);
     }
@@ -118,7 +125,11 @@ async function executeWebhook(client: AdminClient, command: Command): Promise<Ad
   const id = 'endpointId' in command ? `/${encodeURIComponent(command.endpointId)}` : '';
   switch (command.name) {
     case 'webhooks create':
-      return client.webhook('POST', '', { url: command.url, eventTypes: command.eventTypes, description: command.description });
+      return client.webhook('POST', '', {
+        url: command.url,
+        eventTypes: command.eventTypes,
+        description: command.description,
+      });
     case 'webhooks list':
       return client.webhook('GET');
     case 'webhooks enable':

@@ -29,10 +29,22 @@ const ok = async (args: string[]) => {
 };
 
 test('the lender subscribes, tests, reads the log, rotates, disables and deletes an endpoint from the command line', async () => {
-  const created = await ok(['webhooks', 'create', '--endpoint-url', 'http://127.0.0.1:9/lender', '--event-types', 'lead.created,lead.verified', '--description', 'Riesgos']);
+  const created = await ok([
+    'webhooks',
+    'create',
+    '--endpoint-url',
+    'http://127.0.0.1:9/lender',
+    '--event-types',
+    'lead.created,lead.verified',
+    '--description',
+    'Riesgos',
+  ]);
   assert.match(created.secret, /^whsec_/);
   assert.deepEqual(created.eventTypes, ['lead.created', 'lead.verified']);
-  assert.deepEqual((await ok(['webhooks', 'list'])).items.map((e: { id: string }) => e.id), [created.id]);
+  assert.deepEqual(
+    (await ok(['webhooks', 'list'])).items.map((e: { id: string }) => e.id),
+    [created.id],
+  );
   const { deliveryId } = await ok(['webhooks', 'test', created.id]);
   const log = await ok(['webhooks', 'deliveries', created.id]);
   assert.equal(log.items[0].id, deliveryId);

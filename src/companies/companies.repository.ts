@@ -98,10 +98,9 @@ export function createCompaniesRepository(db: Queryable) {
         company_id: string;
         secret_hash: string;
         revoked_at: Date | null;
-      }>(
-        'select consumer_key, company_id, secret_hash, revoked_at from credentials where consumer_key = $1',
-        [consumerKey],
-      );
+      }>('select consumer_key, company_id, secret_hash, revoked_at from credentials where consumer_key = $1', [
+        consumerKey,
+      ]);
       const r = rows[0];
       return r
         ? { consumerKey: r.consumer_key, companyId: r.company_id, secretHash: r.secret_hash, revokedAt: r.revoked_at }

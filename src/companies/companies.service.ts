@@ -55,7 +55,10 @@ export function createCompaniesService(deps: Deps) {
     await requireCompany(companyId);
     const userId = (input.user_id ?? newId()).toLowerCase();
     const inserted = await repository.insertAffiliate({ userId, companyId, userType: input.user_type });
-    if (!inserted) throw errors.invalidInput([{ field: 'user_id', errorDetail: 'must be unique: this user is already an affiliate' }]);
+    if (!inserted)
+      throw errors.invalidInput([
+        { field: 'user_id', errorDetail: 'must be unique: this user is already an affiliate' },
+      ]);
     return { user_id: userId, user_type: input.user_type, companyId };
   }
 
@@ -68,7 +71,8 @@ export function createCompaniesService(deps: Deps) {
       const items = await repository.listCredentials(companyId);
       return {
         items: items.map((c) => ({
-          consumer_key: c.consumerKey, createdAt: c.createdAt.toISOString(),
+          consumer_key: c.consumerKey,
+          createdAt: c.createdAt.toISOString(),
           revokedAt: c.revokedAt?.toISOString() ?? null,
         })),
       };
@@ -91,11 +95,14 @@ export function createCompaniesService(deps: Deps) {
      * In sandbox, a fresh database gets a demo company with one affiliate and one credential; the
      * secret is returned only the first time, for the caller to print once.
      */
-    async seedSandbox(): Promise<{
-      company: { id: string; name: string };
-      affiliate: { user_id: string; user_type: string };
-      credential: CredentialSecret;
-    } | undefined> {
+    async seedSandbox(): Promise<
+      | {
+          company: { id: string; name: string };
+          affiliate: { user_id: string; user_type: string };
+          credential: CredentialSecret;
+        }
+      | undefined
+    > {
       return deps.db.transaction(async (tx) => {
         if (!(await repository.claimState('sandbox_seeded', deps.clock.now().toISOString(), tx))) return undefined;
         const company = await repository.insertCompany({ id: newId(), name: 'Demo Dealer (sandbox)' }, tx);

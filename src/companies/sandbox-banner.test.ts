@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { printSandboxCredentials } from './sandbox-banner.ts';
 
-test('the first start\'s banner shows the credentials, a token curl line and where the sandbox guide is', (t) => {
+test("the first start's banner shows the credentials, a token curl line and where the sandbox guide is", (t) => {
   const written: string[] = [];
   t.mock.method(process.stderr, 'write', (chunk: string) => {
     written.push(chunk);

@@ -7,7 +7,9 @@ import { makeCirculoKeys, type CirculoKeys } from '../../test/circulo-keys.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 let keys: CirculoKeys;
-before(() => { keys = makeCirculoKeys(); });
+before(() => {
+  keys = makeCirculoKeys();
+});
 
 const production = () => ({
   BUREAU_PROVIDER: 'circulo',
@@ -38,7 +40,10 @@ describe('BUREAU_PROVIDER=circulo settings', () => {
       assert.equal(config.bureauProvider, 'circulo');
       assert.equal(circulo.mode, 'production');
       assert.equal(circulo.baseUrl, 'https://services.circulodecredito.com.mx/sandbox');
-      assert.deepEqual([circulo.apiKey, circulo.username, circulo.password], ['api-key-1', 'lender-user', 'lender-pass']);
+      assert.deepEqual(
+        [circulo.apiKey, circulo.username, circulo.password],
+        ['api-key-1', 'lender-user', 'lender-pass'],
+      );
       assert.equal(circulo.privateKey?.asymmetricKeyDetails?.namedCurve, 'secp384r1');
       assert.equal(circulo.circuloKey?.asymmetricKeyType, 'ec');
       assert.equal(circulo.tls, null);
@@ -50,10 +55,19 @@ describe('BUREAU_PROVIDER=circulo settings', () => {
   });
 
   test('simulation needs only the base URL and the API key', () => {
-    const config = loadConfig({ BUREAU_PROVIDER: 'circulo', CIRCULO_MODE: 'simulation', CIRCULO_BASE_URL: 'http://127.0.0.1:9/sim', CIRCULO_API_KEY: 'k' });
+    const config = loadConfig({
+      BUREAU_PROVIDER: 'circulo',
+      CIRCULO_MODE: 'simulation',
+      CIRCULO_BASE_URL: 'http://127.0.0.1:9/sim',
+      CIRCULO_API_KEY: 'k',
+    });
     assert.equal(config.circulo?.mode, 'simulation');
     assert.equal(config.circulo?.privateKey, null);
-    assert.equal(refusal({ BUREAU_PROVIDER: 'circulo', CIRCULO_MODE: 'simulation', CIRCULO_BASE_URL: 'http://127.0.0.1:9' }).variable, 'CIRCULO_API_KEY');
+    assert.equal(
+      refusal({ BUREAU_PROVIDER: 'circulo', CIRCULO_MODE: 'simulation', CIRCULO_BASE_URL: 'http://127.0.0.1:9' })
+        .variable,
+      'CIRCULO_API_KEY',
+    );
   });
 
   test('each missing production setting is refused, naming its variable', () => {
@@ -62,7 +76,10 @@ describe('BUREAU_PROVIDER=circulo settings', () => {
       delete env[name];
       const error = refusal(env);
       assert.equal(error.variable, name);
-      assert.match(error.message, new RegExp(`${name} is required when BUREAU_PROVIDER=circulo and CIRCULO_MODE=production`));
+      assert.match(
+        error.message,
+        new RegExp(`${name} is required when BUREAU_PROVIDER=circulo and CIRCULO_MODE=production`),
+      );
     }
   });
 
@@ -72,7 +89,11 @@ describe('BUREAU_PROVIDER=circulo settings', () => {
     const notPem = join(keys.dir, 'not.pem');
     writeFileSync(notPem, 'hello');
     const cases: [Record<string, string>, string, RegExp][] = [
-      [{ CIRCULO_PRIVATE_KEY_FILE: join(keys.dir, 'missing.pem') }, 'CIRCULO_PRIVATE_KEY_FILE', /cannot be read \(ENOENT\)/],
+      [
+        { CIRCULO_PRIVATE_KEY_FILE: join(keys.dir, 'missing.pem') },
+        'CIRCULO_PRIVATE_KEY_FILE',
+        /cannot be read \(ENOENT\)/,
+      ],
       [{ CIRCULO_PRIVATE_KEY_FILE: notPem }, 'CIRCULO_PRIVATE_KEY_FILE', /must name a PEM file/],
       [{ CIRCULO_PRIVATE_KEY_FILE: garbage }, 'CIRCULO_PRIVATE_KEY_FILE', /does not parse/],
       [{ CIRCULO_PRIVATE_KEY_FILE: keys.lenderEncryptedFile }, 'CIRCULO_PRIVATE_KEY_FILE', /encrypted key/],
@@ -82,9 +103,17 @@ describe('BUREAU_PROVIDER=circulo settings', () => {
       [{ CIRCULO_CERTIFICATE_FILE: keys.dir }, 'CIRCULO_CERTIFICATE_FILE', /cannot be read/],
       [{ CIRCULO_MODE: 'live' }, 'CIRCULO_MODE', /production, simulation/],
       [{ CIRCULO_BASE_URL: 'services.circulodecredito.com.mx' }, 'CIRCULO_BASE_URL', /must be a URL/],
-      [{ CIRCULO_TLS_CERT_FILE: keys.circuloCertificateFile }, 'CIRCULO_TLS_KEY_FILE', /required with CIRCULO_TLS_CERT_FILE/],
+      [
+        { CIRCULO_TLS_CERT_FILE: keys.circuloCertificateFile },
+        'CIRCULO_TLS_KEY_FILE',
+        /required with CIRCULO_TLS_CERT_FILE/,
+      ],
       [{ CIRCULO_TLS_KEY_FILE: keys.lenderPkcs8File }, 'CIRCULO_TLS_CERT_FILE', /required with CIRCULO_TLS_KEY_FILE/],
-      [{ CIRCULO_TLS_CERT_FILE: keys.circuloCertificateFile, CIRCULO_TLS_KEY_FILE: keys.lenderEncryptedFile }, 'CIRCULO_TLS_KEY_FILE', /encrypted/],
+      [
+        { CIRCULO_TLS_CERT_FILE: keys.circuloCertificateFile, CIRCULO_TLS_KEY_FILE: keys.lenderEncryptedFile },
+        'CIRCULO_TLS_KEY_FILE',
+        /encrypted/,
+      ],
     ];
     for (const [change, variable, message] of cases) {
       const error = refusal({ ...production(), ...change });
@@ -105,7 +134,14 @@ describe('BUREAU_PROVIDER=circulo settings', () => {
 
   test('the service refuses to start: the message names the variable on stderr, exit code non-zero', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: { ...process.env, ...production(), CIRCULO_PRIVATE_KEY_FILE: keys.lenderEncryptedFile, PORT: '0', DATA_DIR: keys.dir, DATABASE_URL: '' },
+      env: {
+        ...process.env,
+        ...production(),
+        CIRCULO_PRIVATE_KEY_FILE: keys.lenderEncryptedFile,
+        PORT: '0',
+        DATA_DIR: keys.dir,
+        DATABASE_URL: '',
+      },
       encoding: 'utf8',
       timeout: 60_000,
     });

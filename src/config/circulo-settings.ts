@@ -39,7 +39,8 @@ const value = (env: Env, name: string) => (env[name] === undefined || env[name] 
 
 function required(env: Env, name: string, mode: CirculoMode): string {
   const raw = value(env, name);
-  if (raw === undefined) throw new SettingError(name, `is required when BUREAU_PROVIDER=circulo and CIRCULO_MODE=${mode}`);
+  if (raw === undefined)
+    throw new SettingError(name, `is required when BUREAU_PROVIDER=circulo and CIRCULO_MODE=${mode}`);
   return raw;
 }
 
@@ -58,7 +59,10 @@ function readPem(name: string, path: string): string {
 /** The one private-key block of a PEM file; `openssl ecparam -genkey` writes an EC PARAMETERS block before it. */
 function privateKeyBlock(name: string, pem: string): string {
   if (/-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type:\s*4,ENCRYPTED/.test(pem)) {
-    throw new SettingError(name, 'is an encrypted key; give the key without a passphrase (file permissions protect it)');
+    throw new SettingError(
+      name,
+      'is an encrypted key; give the key without a passphrase (file permissions protect it)',
+    );
   }
   const block = /-----BEGIN (EC PRIVATE KEY|PRIVATE KEY)-----[\s\S]+?-----END \1-----/.exec(pem);
   if (!block) throw new SettingError(name, 'must hold a PEM private key (EC PRIVATE KEY or PRIVATE KEY)');
@@ -124,8 +128,13 @@ function baseUrl(env: Env, mode: CirculoMode): string {
   } catch {
     throw new SettingError('CIRCULO_BASE_URL', 'must be a URL');
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new SettingError('CIRCULO_BASE_URL', 'must start with https:// or http://');
-  if (parsed.username || parsed.password) throw new SettingError('CIRCULO_BASE_URL', 'must not carry credentials (use CIRCULO_USERNAME and CIRCULO_PASSWORD)');
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw new SettingError('CIRCULO_BASE_URL', 'must start with https:// or http://');
+  if (parsed.username || parsed.password)
+    throw new SettingError(
+      'CIRCULO_BASE_URL',
+      'must not carry credentials (use CIRCULO_USERNAME and CIRCULO_PASSWORD)',
+    );
   return raw;
 }
 
@@ -148,7 +157,13 @@ export function loadCirculoSettings(env: Env): CirculoSettings {
   if (mode === 'simulation') return settings;
   settings.username = required(env, 'CIRCULO_USERNAME', mode);
   settings.password = required(env, 'CIRCULO_PASSWORD', mode);
-  settings.privateKey = parseSigningKey('CIRCULO_PRIVATE_KEY_FILE', readPem('CIRCULO_PRIVATE_KEY_FILE', required(env, 'CIRCULO_PRIVATE_KEY_FILE', mode)));
-  settings.circuloKey = parseCirculoCertificate('CIRCULO_CERTIFICATE_FILE', readPem('CIRCULO_CERTIFICATE_FILE', required(env, 'CIRCULO_CERTIFICATE_FILE', mode)));
+  settings.privateKey = parseSigningKey(
+    'CIRCULO_PRIVATE_KEY_FILE',
+    readPem('CIRCULO_PRIVATE_KEY_FILE', required(env, 'CIRCULO_PRIVATE_KEY_FILE', mode)),
+  );
+  settings.circuloKey = parseCirculoCertificate(
+    'CIRCULO_CERTIFICATE_FILE',
+    readPem('CIRCULO_CERTIFICATE_FILE', required(env, 'CIRCULO_CERTIFICATE_FILE', mode)),
+  );
   return settings;
 }

@@ -55,13 +55,27 @@ describe('configuration defaults (docs/operations.md)', () => {
 
   test('given values are read with their documented names', () => {
     const config = loadConfig({
-      HOST: '0.0.0.0', PORT: '8080', DATA_DIR: '/var/lib/autofin', AUTOFIN_ENV: 'staging-2',
-      DATABASE_URL: 'postgres://u@db:5432/autofin', REDIS_URL: 'redis://cache:6379',
-      ADMIN_TOKEN: 'a-long-admin-token-123', TOKEN_TTL_SECONDS: '600',
-      SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 'tok', TWILIO_FROM: '+15550001111',
-      TWILIO_BASE_URL: 'http://127.0.0.1:9999', EMAIL_PROVIDER: 'smtp', SMTP_URL: 'smtp://127.0.0.1:2525',
-      BUREAU_PROVIDER: 'http', BUREAU_URL: 'https://bureau.example', PROVIDER_TIMEOUT_MS: '250',
-      RATE_LIMIT_PER_MINUTE: '10', TOKEN_RATE_LIMIT_PER_MINUTE: '5', PII_RETENTION_DAYS: '30',
+      HOST: '0.0.0.0',
+      PORT: '8080',
+      DATA_DIR: '/var/lib/autofin',
+      AUTOFIN_ENV: 'staging-2',
+      DATABASE_URL: 'postgres://u@db:5432/autofin',
+      REDIS_URL: 'redis://cache:6379',
+      ADMIN_TOKEN: 'a-long-admin-token-123',
+      TOKEN_TTL_SECONDS: '600',
+      SMS_PROVIDER: 'twilio',
+      TWILIO_ACCOUNT_SID: 'AC1',
+      TWILIO_AUTH_TOKEN: 'tok',
+      TWILIO_FROM: '+15550001111',
+      TWILIO_BASE_URL: 'http://127.0.0.1:9999',
+      EMAIL_PROVIDER: 'smtp',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      BUREAU_PROVIDER: 'http',
+      BUREAU_URL: 'https://bureau.example',
+      PROVIDER_TIMEOUT_MS: '250',
+      RATE_LIMIT_PER_MINUTE: '10',
+      TOKEN_RATE_LIMIT_PER_MINUTE: '5',
+      PII_RETENTION_DAYS: '30',
     });
     assert.equal(config.piiRetentionDays, 30);
     assert.equal(config.host, '0.0.0.0');
@@ -180,7 +194,10 @@ describe('keys are 32 bytes written as base64 or hex', () => {
     ['33 bytes of hex', randomBytes(33).toString('hex')],
     ['16 bytes of base64', randomBytes(16).toString('base64')],
     ['48 bytes of base64', randomBytes(48).toString('base64')],
-    ['base64 with characters outside its alphabet', `${bytes.toString('base64').slice(0, 20)}!*${bytes.toString('base64').slice(20)}`],
+    [
+      'base64 with characters outside its alphabet',
+      `${bytes.toString('base64').slice(0, 20)}!*${bytes.toString('base64').slice(20)}`,
+    ],
     ['base64 with spaces inside', `${bytes.toString('base64').slice(0, 22)} ${bytes.toString('base64').slice(22)}`],
   ];
   for (const [form, raw] of refused) {
@@ -200,7 +217,9 @@ describe('previous keys are comma-separated, each written as the current key may
   for (const variable of ['DATA_ENCRYPTION_PREVIOUS_KEYS', 'TOKEN_SIGNING_PREVIOUS_KEYS'] as const) {
     const read = (raw: string) => {
       const config = loadConfig({ [variable]: raw });
-      return variable === 'DATA_ENCRYPTION_PREVIOUS_KEYS' ? config.dataEncryptionPreviousKeys : config.tokenSigningPreviousKeys;
+      return variable === 'DATA_ENCRYPTION_PREVIOUS_KEYS'
+        ? config.dataEncryptionPreviousKeys
+        : config.tokenSigningPreviousKeys;
     };
 
     test(`${variable}: hex and base64 keys, spaces around commas and a trailing comma are read in order`, () => {
@@ -263,14 +282,11 @@ describe('slow clients, stopping and the sandbox outbox', () => {
 
   test('given values are read', () => {
     const config = loadConfig({
-      REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '1000', SHUTDOWN_DRAIN_MS: '0',
+      REQUEST_TIMEOUT_MS: '5000',
+      HEADERS_TIMEOUT_MS: '1000',
+      SHUTDOWN_DRAIN_MS: '0',
     });
-    assert.deepEqual(
-      [
-        config.requestTimeoutMs, config.headersTimeoutMs, config.shutdownDrainMs,
-      ],
-      [5000, 1000, 0],
-    );
+    assert.deepEqual([config.requestTimeoutMs, config.headersTimeoutMs, config.shutdownDrainMs], [5000, 1000, 0]);
   });
 
   test('a header timeout longer than the request timeout is refused', () => {
@@ -278,7 +294,10 @@ describe('slow clients, stopping and the sandbox outbox', () => {
     assert.equal(error.variable, 'HEADERS_TIMEOUT_MS');
   });
 
-  for (const [name, value] of [['REQUEST_TIMEOUT_MS', '0'], ['HEADERS_TIMEOUT_MS', 'soon']]) {
+  for (const [name, value] of [
+    ['REQUEST_TIMEOUT_MS', '0'],
+    ['HEADERS_TIMEOUT_MS', 'soon'],
+  ]) {
     test(`${name}=${value} is refused`, () => {
       assert.equal(configErrorOf(() => loadConfig({ [name]: value })).variable, name);
     });

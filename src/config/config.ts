@@ -109,13 +109,17 @@ export function parseKey(name: string, raw: string | undefined): Buffer | undefi
 /** Comma-separated keys, each as parseKey takes it; empty entries (a trailing comma) are skipped. */
 export function parseKeyList(name: string, raw: string | undefined): Buffer[] {
   if (raw === undefined) return [];
-  return raw.split(',').map((item) => item.trim()).filter(Boolean).map((item, i) => {
-    try {
-      return parseKey(name, item)!;
-    } catch {
-      throw new ConfigError(name, `entry ${i + 1}: each key must be 32 random bytes written as base64 or hex`);
-    }
-  });
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item, i) => {
+      try {
+        return parseKey(name, item)!;
+      } catch {
+        throw new ConfigError(name, `entry ${i + 1}: each key must be 32 random bytes written as base64 or hex`);
+      }
+    });
 }
 
 function url(env: Env, name: string, protocols: string[]): string | undefined {
@@ -161,7 +165,10 @@ function trustProxy(raw: string | undefined): false | number | string[] {
     );
   }
   if (/^\d{1,2}$/.test(raw)) return Number(raw);
-  const entries = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = entries.find((e) => !isProxyEntry(e));
   if (entries.length === 0 || bad !== undefined) {
     throw new ConfigError(
@@ -206,7 +213,10 @@ export function loadConfig(env: Env = process.env): Config {
     tokenSigningKey: parseKey('TOKEN_SIGNING_KEY', text(env, 'TOKEN_SIGNING_KEY')),
     tokenSigningPreviousKeys: parseKeyList('TOKEN_SIGNING_PREVIOUS_KEYS', text(env, 'TOKEN_SIGNING_PREVIOUS_KEYS')),
     dataEncryptionKey: parseKey('DATA_ENCRYPTION_KEY', text(env, 'DATA_ENCRYPTION_KEY')),
-    dataEncryptionPreviousKeys: parseKeyList('DATA_ENCRYPTION_PREVIOUS_KEYS', text(env, 'DATA_ENCRYPTION_PREVIOUS_KEYS')),
+    dataEncryptionPreviousKeys: parseKeyList(
+      'DATA_ENCRYPTION_PREVIOUS_KEYS',
+      text(env, 'DATA_ENCRYPTION_PREVIOUS_KEYS'),
+    ),
     smsProvider: oneOf(env, 'SMS_PROVIDER', ['log', 'twilio'] as const, 'log'),
     twilio: {
       accountSid: text(env, 'TWILIO_ACCOUNT_SID', '')!,

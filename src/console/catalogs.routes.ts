@@ -46,7 +46,8 @@ export const catalogsRoutes =
       upload.post<{ Body: Static<typeof ImportForm> }>(
         '/catalogs/import',
         {
-          bodyLimit: catalogBodyLimitBytes + 64 * 1024, config: policy({ csrfInUpload: true }),
+          bodyLimit: catalogBodyLimitBytes + 64 * 1024,
+          config: policy({ csrfInUpload: true }),
           preValidation: (request, reply) => readImportForm(upload, request, reply),
           schema: { hide: true, body: ImportForm },
         },
@@ -60,7 +61,12 @@ export const catalogsRoutes =
           } catch (error) {
             if (!(error instanceof CatalogFileError)) throw error;
             const where = error.line > 0 ? `línea ${error.line}` : 'archivo';
-            return show(request, reply, { kind: 'error', text: `Archivo rechazado (${where}): ${error.reason}. El catálogo vigente no cambió.` }, 400);
+            return show(
+              request,
+              reply,
+              { kind: 'error', text: `Archivo rechazado (${where}): ${error.reason}. El catálogo vigente no cambió.` },
+              400,
+            );
           }
           return seeOther(reply, '/console/catalogs?notice=catalog-imported');
         },

@@ -35,16 +35,27 @@ export const companiesRoutes =
     const { companies } = deps;
 
     async function showCompany(
-      request: FastifyRequest, reply: FastifyReply, companyId: string,
+      request: FastifyRequest,
+      reply: FastifyReply,
+      companyId: string,
       extra: { secret?: { consumer_key: string; consumer_secret: string }; notice?: Notice; status?: number } = {},
     ) {
       const [company, credentials, affiliates] = await Promise.all([
-        companies.showCompany(companyId), companies.listCredentials(companyId), companies.listAffiliates(companyId),
+        companies.showCompany(companyId),
+        companies.listCredentials(companyId),
+        companies.listAffiliates(companyId),
       ]);
-      return sendPage(reply, companyPage(pageContext(request, reply), {
-        company, credentials: credentials.items, affiliates: affiliates.items, secret: extra.secret,
-        notice: extra.notice ?? noticeOf(request),
-      }), extra.status);
+      return sendPage(
+        reply,
+        companyPage(pageContext(request, reply), {
+          company,
+          credentials: credentials.items,
+          affiliates: affiliates.items,
+          secret: extra.secret,
+          notice: extra.notice ?? noticeOf(request),
+        }),
+        extra.status,
+      );
     }
 
     app.get('/companies', { config: everyone, schema: { hide: true } }, async (request, reply) => {
@@ -52,20 +63,26 @@ export const companiesRoutes =
       return sendPage(reply, companiesPage(pageContext(request, reply), list.items, noticeOf(request)));
     });
 
-    app.post<{ Body: Static<typeof NewCompany> }>('/companies', { schema: { hide: true, body: NewCompany } }, async (request, reply) => {
-      const name = request.body.name.trim();
-      if (!name) throw errors.invalidInput([{ field: 'name', errorDetail: 'must not be blank' }]);
-      const company = await companies.createCompany(name);
-      return seeOther(reply, `/console/companies/${company.id}?notice=company-created`);
-    });
+    app.post<{ Body: Static<typeof NewCompany> }>(
+      '/companies',
+      { schema: { hide: true, body: NewCompany } },
+      async (request, reply) => {
+        const name = request.body.name.trim();
+        if (!name) throw errors.invalidInput([{ field: 'name', errorDetail: 'must not be blank' }]);
+        const company = await companies.createCompany(name);
+        return seeOther(reply, `/console/companies/${company.id}?notice=company-created`);
+      },
+    );
 
     app.get<{ Params: Static<typeof CompanyParams> }>(
-      '/companies/:companyId', { schema: { hide: true, params: CompanyParams } },
+      '/companies/:companyId',
+      { schema: { hide: true, params: CompanyParams } },
       async (request, reply) => showCompany(request, reply, request.params.companyId.toLowerCase()),
     );
 
     app.post<{ Params: Static<typeof CompanyParams>; Body: Static<typeof Csrf> }>(
-      '/companies/:companyId/credentials', { schema: { hide: true, params: CompanyParams, body: Csrf } },
+      '/companies/:companyId/credentials',
+      { schema: { hide: true, params: CompanyParams, body: Csrf } },
       async (request, reply) => {
         const companyId = request.params.companyId.toLowerCase();
         const secret = await companies.createCredential(companyId);
@@ -74,11 +91,13 @@ export const companiesRoutes =
     );
 
     app.get<{ Params: Static<typeof CredentialParams> }>(
-      '/companies/:companyId/credentials/:consumerKey/revoke', { schema: { hide: true, params: CredentialParams } },
+      '/companies/:companyId/credentials/:consumerKey/revoke',
+      { schema: { hide: true, params: CredentialParams } },
       async (request, reply) => {
         const companyId = request.params.companyId.toLowerCase();
         const [company, credentials] = await Promise.all([
-          companies.showCompany(companyId), companies.listCredentials(companyId),
+          companies.showCompany(companyId),
+          companies.listCredentials(companyId),
         ]);
         const credential = credentials.items.find((c) => c.consumer_key === request.params.consumerKey);
         if (!credential || credential.revokedAt) throw errors.credentialNotFound();
@@ -87,7 +106,8 @@ export const companiesRoutes =
     );
 
     app.post<{ Params: Static<typeof CredentialParams>; Body: Static<typeof Csrf> }>(
-      '/companies/:companyId/credentials/:consumerKey/revoke', { schema: { hide: true, params: CredentialParams, body: Csrf } },
+      '/companies/:companyId/credentials/:consumerKey/revoke',
+      { schema: { hide: true, params: CredentialParams, body: Csrf } },
       async (request, reply) => {
         const companyId = request.params.companyId.toLowerCase();
         const credentials = await companies.listCredentials(companyId);
@@ -100,7 +120,8 @@ export const companiesRoutes =
     );
 
     app.post<{ Params: Static<typeof CompanyParams>; Body: Static<typeof NewAffiliate> }>(
-      '/companies/:companyId/affiliates', { schema: { hide: true, params: CompanyParams, body: NewAffiliate } },
+      '/companies/:companyId/affiliates',
+      { schema: { hide: true, params: CompanyParams, body: NewAffiliate } },
       async (request, reply) => {
         const companyId = request.params.companyId.toLowerCase();
         const userId = request.body.user_id?.trim() || undefined;
@@ -111,7 +132,10 @@ export const companiesRoutes =
           await companies.createAffiliate(companyId, { user_id: userId, user_type: request.body.user_type.trim() });
         } catch (error) {
           if (!(error instanceof AppError) || error.statusCode !== 400) throw error;
-          return showCompany(request, reply, companyId, { notice: { kind: 'error', text: refusal(error) }, status: 400 });
+          return showCompany(request, reply, companyId, {
+            notice: { kind: 'error', text: refusal(error) },
+            status: 400,
+          });
         }
         return seeOther(reply, `/console/companies/${companyId}?notice=affiliate-added`);
       },

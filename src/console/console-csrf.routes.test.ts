@@ -6,7 +6,12 @@ import { consoleClient } from '../../test/console-client.ts';
 const password = 'correct horse battery';
 
 async function operator(t: TestApp, role: 'admin' | 'analyst', email: string) {
-  const res = await t.app.inject({ method: 'POST', url: '/admin/operators', headers: t.admin, payload: { name: `Ana ${role}`, role, email, password } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/admin/operators',
+    headers: t.admin,
+    payload: { name: `Ana ${role}`, role, email, password },
+  });
   assert.equal(res.statusCode, 201, show(res));
   return res.json() as { id: string };
 }
@@ -37,7 +42,9 @@ describe('operator console: CSRF tokens belong to their session', () => {
     assert.equal((await fresh.post('/console/companies', { _csrf: preSession, name: 'Tardía SA' })).statusCode, 403);
     await fresh.get('/console/companies');
     assert.equal((await fresh.post('/console/companies', { name: 'Legítima SA' })).statusCode, 303);
-    const names = (await t.app.inject({ method: 'GET', url: '/admin/companies', headers: t.admin })).json().items.map((c: { name: string }) => c.name);
+    const names = (await t.app.inject({ method: 'GET', url: '/admin/companies', headers: t.admin }))
+      .json()
+      .items.map((c: { name: string }) => c.name);
     assert.ok(names.includes('Legítima SA'));
     assert.ok(!names.includes('Plantada SA') && !names.includes('Tardía SA'));
   });

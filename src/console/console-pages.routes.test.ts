@@ -9,7 +9,12 @@ import { vehicleColumns } from '../catalogs/catalog-file.ts';
 const password = 'correct horse battery';
 
 async function operator(t: TestApp, role: 'admin' | 'analyst', email: string) {
-  const res = await t.app.inject({ method: 'POST', url: '/admin/operators', headers: t.admin, payload: { name: `Ana ${role}`, role, email, password } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/admin/operators',
+    headers: t.admin,
+    payload: { name: `Ana ${role}`, role, email, password },
+  });
   assert.equal(res.statusCode, 201, show(res));
   return res.json() as { id: string };
 }
@@ -19,22 +24,35 @@ async function operator(t: TestApp, role: 'admin' | 'analyst', email: string) {
  * `token` moves it after the file or into the query string (as the form once did), to prove both refused.
  */
 function catalogUpload(
-  t: TestApp, browser: ReturnType<typeof consoleClient>, kind: string, file: string,
+  t: TestApp,
+  browser: ReturnType<typeof consoleClient>,
+  kind: string,
+  file: string,
   token: 'before-file' | 'after-file' | 'query' = 'before-file',
 ) {
   const boundary = 'formboundary1234';
   const csrf = [`--${boundary}`, 'Content-Disposition: form-data; name="_csrf"', '', browser.csrf()];
   const body = [
     ...(token === 'before-file' ? csrf : []),
-    `--${boundary}`, 'Content-Disposition: form-data; name="kind"', '', kind,
-    `--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="catalog.csv"', 'Content-Type: text/csv', '', file,
+    `--${boundary}`,
+    'Content-Disposition: form-data; name="kind"',
+    '',
+    kind,
+    `--${boundary}`,
+    'Content-Disposition: form-data; name="file"; filename="catalog.csv"',
+    'Content-Type: text/csv',
+    '',
+    file,
     ...(token === 'after-file' ? csrf : []),
-    `--${boundary}--`, '',
+    `--${boundary}--`,
+    '',
   ].join('\r\n');
   const cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   const query = token === 'query' ? `?_csrf=${encodeURIComponent(browser.csrf())}` : '';
   return t.app.inject({
-    method: 'POST', url: `/console/catalogs/import${query}`, payload: body,
+    method: 'POST',
+    url: `/console/catalogs/import${query}`,
+    payload: body,
     headers: { host: 'console.example.mx', cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
   });
 }
@@ -54,7 +72,9 @@ describe('operator console: pages', () => {
   test('the inbox filters by decision and counts leads per status', async () => {
     const { leadId: verified } = await verifiedLead(t, 'SMS');
     const other = await readyLead(t);
-    const read = (await t.app.inject({ method: 'GET', url: `${api}/leads/${verified}`, headers: t.partner.headers })).json();
+    const read = (
+      await t.app.inject({ method: 'GET', url: `${api}/leads/${verified}`, headers: t.partner.headers })
+    ).json();
     const decision = read.prequalification.decision as string;
     const res = await admin.get(`/console/leads?decision=${decision}&status=&companyId=&from=&to=`);
     assert.equal(res.statusCode, 200, show(res));
@@ -91,7 +111,9 @@ describe('operator console: pages', () => {
     // Written as escapes: the characters themselves would reorder this source file too.
     const reference = 'STOCK-\u202Efdp.exe\u2066';
     const created = await t.app.inject({
-      method: 'POST', url: `${api}/leads`, headers: t.partner.headers,
+      method: 'POST',
+      url: `${api}/leads`,
+      headers: t.partner.headers,
       payload: { autoFinB2BLeadCreatePayload: { externalAutoId: reference } },
     });
     assert.equal(created.statusCode, 201, show(created));
@@ -112,9 +134,15 @@ describe('operator console: pages', () => {
     assert.equal(companyPage.statusCode, 200);
     const created = await admin.post(`/console/companies/${t.partner.companyId}/credentials`);
     assert.equal(created.statusCode, 200, show(created));
-    const key = /<code>(ck_[^<]+)<\/code><\/dd><dt>consumer_secret<\/dt><dd><code>(cs_[^<]+)<\/code>/.exec(created.body);
+    const key = /<code>(ck_[^<]+)<\/code><\/dd><dt>consumer_secret<\/dt><dd><code>(cs_[^<]+)<\/code>/.exec(
+      created.body,
+    );
     assert.ok(key, 'the secret is shown');
-    const token = await t.app.inject({ method: 'POST', url: '/auth/token', payload: { consumer_key: key[1], consumer_secret: key[2] } });
+    const token = await t.app.inject({
+      method: 'POST',
+      url: '/auth/token',
+      payload: { consumer_key: key[1], consumer_secret: key[2] },
+    });
     assert.equal(token.statusCode, 200);
     const again = await admin.get(`/console/companies/${t.partner.companyId}`);
     assert.doesNotMatch(again.body, new RegExp(key[2]));
@@ -124,11 +152,15 @@ describe('operator console: pages', () => {
     const revoked = await admin.post(`/console/companies/${t.partner.companyId}/credentials/${key[1]}/revoke`);
     assert.equal(revoked.statusCode, 303);
     assert.equal(revoked.headers.location, `/console/companies/${t.partner.companyId}?notice=credential-revoked`);
-    const refused = await t.app.inject({ method: 'POST', url: '/auth/token', payload: { consumer_key: key[1], consumer_secret: key[2] } });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/auth/token',
+      payload: { consumer_key: key[1], consumer_secret: key[2] },
+    });
     assert.equal(refused.statusCode, 401);
   });
 
-  test('a delivery of the lender\'s webhook endpoint is redelivered', async () => {
+  test("a delivery of the lender's webhook endpoint is redelivered", async () => {
     const page = await admin.get('/console/webhooks');
     assert.equal(page.statusCode, 200);
     const created = await admin.post('/console/webhooks', { url: 'https://crm.lender.example/hooks' });
@@ -155,17 +187,31 @@ describe('operator console: pages', () => {
     const res = await catalogUpload(t, admin, 'vehicles', 'not,a,catalog');
     assert.equal(res.statusCode, 400, show(res));
     assert.match(res.body, /Archivo rechazado/);
-    const brands = await t.app.inject({ method: 'GET', url: `${api}/catalogs/years/2020/brands`, headers: t.partner.headers });
+    const brands = await t.app.inject({
+      method: 'GET',
+      url: `${api}/catalogs/years/2020/brands`,
+      headers: t.partner.headers,
+    });
     assert.equal(brands.statusCode, 200);
   });
 
   test('operators are created with a key shown once; the audit page lists reads', async () => {
     const page = await admin.get('/console/operators');
     assert.equal(page.statusCode, 200);
-    const short = await admin.post('/console/operators', { name: 'Luis', email: 'luis@lender.mx', role: 'analyst', password: 'short' });
+    const short = await admin.post('/console/operators', {
+      name: 'Luis',
+      email: 'luis@lender.mx',
+      role: 'analyst',
+      password: 'short',
+    });
     assert.equal(short.statusCode, 400);
     assert.match(short.body, /password/);
-    const created = await admin.post('/console/operators', { name: 'Luis', email: 'luis@lender.mx', role: 'analyst', password });
+    const created = await admin.post('/console/operators', {
+      name: 'Luis',
+      email: 'luis@lender.mx',
+      role: 'analyst',
+      password,
+    });
     assert.equal(created.statusCode, 200, show(created));
     assert.match(created.body, /op_[A-Za-z0-9_-]+/);
     const luis = consoleClient(t.app);
@@ -196,7 +242,11 @@ describe('operator console: importing a catalog', () => {
     const page = await admin.get('/console/catalogs?notice=catalog-imported');
     assert.match(page.body, /Catálogo importado/);
     assert.match(page.body, /<td>Vehículos<\/td><td>3<\/td>/);
-    const brands = await t.app.inject({ method: 'GET', url: `${api}/catalogs/years/2031/brands`, headers: t.partner.headers });
+    const brands = await t.app.inject({
+      method: 'GET',
+      url: `${api}/catalogs/years/2031/brands`,
+      headers: t.partner.headers,
+    });
     assert.equal(brands.statusCode, 200, show(brands));
     assert.match(brands.body, /ACME/);
   });
@@ -205,10 +255,15 @@ describe('operator console: importing a catalog', () => {
     const admin = consoleClient(t.app);
     await admin.signIn('admin@lender.mx', password);
     const page = await admin.get('/console/catalogs');
-    const form = /<form method="post" action="([^"]*)" enctype="multipart\/form-data">([\s\S]*?)<\/form>/.exec(page.body);
+    const form = /<form method="post" action="([^"]*)" enctype="multipart\/form-data">([\s\S]*?)<\/form>/.exec(
+      page.body,
+    );
     assert.ok(form, page.body);
     assert.equal(form[1], '/console/catalogs/import');
-    assert.ok(form[2].indexOf('name="_csrf"') >= 0 && form[2].indexOf('name="_csrf"') < form[2].indexOf('type="file"'), form[2]);
+    assert.ok(
+      form[2].indexOf('name="_csrf"') >= 0 && form[2].indexOf('name="_csrf"') < form[2].indexOf('type="file"'),
+      form[2],
+    );
   });
 
   test('a token in the query string or after the file is refused with 403 and the catalog stays', async () => {
@@ -224,7 +279,11 @@ describe('operator console: importing a catalog', () => {
     // The same route sent a plain form: its token is checked as any form's, then the missing file is a 400.
     assert.equal((await admin.post('/console/catalogs/import', { _csrf: 'forged', kind: 'vehicles' })).statusCode, 403);
     assert.equal((await admin.post('/console/catalogs/import', { kind: 'vehicles' })).statusCode, 400);
-    const brands = await t.app.inject({ method: 'GET', url: `${api}/catalogs/years/2032/brands`, headers: t.partner.headers });
+    const brands = await t.app.inject({
+      method: 'GET',
+      url: `${api}/catalogs/years/2032/brands`,
+      headers: t.partner.headers,
+    });
     assert.doesNotMatch(brands.body, /FORJA/, show(brands));
   });
 });

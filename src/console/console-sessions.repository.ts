@@ -30,9 +30,15 @@ export function createConsoleSessionsRepository(db: Queryable) {
         [tokenHash, now, idleSince],
       );
       const row = rows[0];
-      return row && {
-        operatorId: row.id, name: row.name, role: row.role, email: row.email, lastSeenAt: row.last_seen_at,
-      };
+      return (
+        row && {
+          operatorId: row.id,
+          name: row.name,
+          role: row.role,
+          email: row.email,
+          lastSeenAt: row.last_seen_at,
+        }
+      );
     },
 
     async touch(tokenHash: string, at: Date): Promise<void> {
@@ -51,10 +57,10 @@ export function createConsoleSessionsRepository(db: Queryable) {
 
     /** Forgets sessions that can no longer be used. */
     async removeDead(now: Date, idleSince: Date): Promise<number> {
-      const { rowCount } = await db.query(
-        'delete from console_sessions where expires_at <= $1 or last_seen_at <= $2',
-        [now, idleSince],
-      );
+      const { rowCount } = await db.query('delete from console_sessions where expires_at <= $1 or last_seen_at <= $2', [
+        now,
+        idleSince,
+      ]);
       return rowCount ?? 0;
     },
   };

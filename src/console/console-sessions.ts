@@ -28,7 +28,10 @@ export function createConsoleSessions(deps: {
       const token = randomToken(32);
       const at = deps.clock.now();
       await deps.repository.insert({
-        tokenHash: hashSecret(token), operatorId, at, expiresAt: new Date(at.getTime() + maxAgeMs),
+        tokenHash: hashSecret(token),
+        operatorId,
+        at,
+        expiresAt: new Date(at.getTime() + maxAgeMs),
       });
       return token;
     },

@@ -6,7 +6,12 @@ import { consoleClient } from '../../test/console-client.ts';
 const password = 'correct horse battery';
 
 async function operator(t: TestApp, role: 'admin' | 'analyst', email: string) {
-  const res = await t.app.inject({ method: 'POST', url: '/admin/operators', headers: t.admin, payload: { name: `Ana ${role}`, role, email, password } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/admin/operators',
+    headers: t.admin,
+    payload: { name: `Ana ${role}`, role, email, password },
+  });
   assert.equal(res.statusCode, 201, show(res));
   return res.json() as { id: string };
 }
@@ -76,7 +81,10 @@ describe('operator console: sign-in, sessions and CSRF', () => {
       assert.match(res.body, /Correo o contraseña incorrectos\./);
       assert.match(res.body, /<form method="post" action="\/console\/sign-in"/);
     }
-    assert.equal(t.logs.some((l) => l.includes('wrong password') || l.includes('nobody@lender.mx')), false);
+    assert.equal(
+      t.logs.some((l) => l.includes('wrong password') || l.includes('nobody@lender.mx')),
+      false,
+    );
   });
 
   test('signing in lands on the inbox (303) with a session cookie HttpOnly, SameSite=Strict, Secure, path /console', async () => {
@@ -93,7 +101,10 @@ describe('operator console: sign-in, sessions and CSRF', () => {
     assert.equal(inbox.statusCode, 200);
     assert.match(inbox.body, /<h1>Solicitudes<\/h1>/);
     assert.match(inbox.body, /Salir/);
-    assert.equal(t.logs.some((l) => l.includes(password)), false);
+    assert.equal(
+      t.logs.some((l) => l.includes(password)),
+      false,
+    );
   });
 
   test('next is followed only to a relative /console/ path', async () => {
@@ -159,14 +170,24 @@ describe('operator console: sign-in, sessions and CSRF', () => {
     const companies = await browser.get('/console/companies');
     assert.equal(companies.statusCode, 200);
     assert.doesNotMatch(companies.body, /Nueva empresa/);
-    for (const page of [`/console/companies/${t.partner.companyId}`, '/console/operators', '/console/audit', '/console/webhooks', '/console/catalogs']) {
+    for (const page of [
+      `/console/companies/${t.partner.companyId}`,
+      '/console/operators',
+      '/console/audit',
+      '/console/webhooks',
+      '/console/catalogs',
+    ]) {
       const res = await browser.get(page);
       assert.equal(res.statusCode, 403, page);
       assert.match(res.body, /Acceso denegado/);
     }
     const res = await browser.post(`/console/companies/${t.partner.companyId}/credentials`);
     assert.equal(res.statusCode, 403);
-    const credentials = await t.app.inject({ method: 'GET', url: `/admin/companies/${t.partner.companyId}/credentials`, headers: t.admin });
+    const credentials = await t.app.inject({
+      method: 'GET',
+      url: `/admin/companies/${t.partner.companyId}/credentials`,
+      headers: t.admin,
+    });
     assert.equal(credentials.json().items.length, 1);
   });
 
@@ -174,12 +195,14 @@ describe('operator console: sign-in, sessions and CSRF', () => {
     const browser = consoleClient(t.app);
     await browser.signIn('admin@lender.mx', password);
     await browser.get('/console/companies');
-    const before = (await t.app.inject({ method: 'GET', url: '/admin/companies', headers: t.admin })).json().items.length;
+    const before = (await t.app.inject({ method: 'GET', url: '/admin/companies', headers: t.admin })).json().items
+      .length;
     for (const token of ['', 'forged-token']) {
       const res = await browser.post('/console/companies', { _csrf: token, name: 'Forjada SA' });
       assert.equal(res.statusCode, 403, token);
     }
-    const after = (await t.app.inject({ method: 'GET', url: '/admin/companies', headers: t.admin })).json().items.length;
+    const after = (await t.app.inject({ method: 'GET', url: '/admin/companies', headers: t.admin })).json().items
+      .length;
     assert.equal(after, before);
   });
 
@@ -212,7 +235,12 @@ describe('operator console: the sandbox on a loopback address', () => {
   after(() => t.close());
 
   test('cookies are not Secure on 127.0.0.1 and localhost in the sandbox, and are elsewhere', async () => {
-    for (const [host, secure] of [['127.0.0.1:8080', false], ['localhost:8080', false], ['[::1]:8080', false], ['sandbox.lender.mx', true]] as const) {
+    for (const [host, secure] of [
+      ['127.0.0.1:8080', false],
+      ['localhost:8080', false],
+      ['[::1]:8080', false],
+      ['sandbox.lender.mx', true],
+    ] as const) {
       const browser = consoleClient(t.app, host);
       const res = await browser.signIn('admin@lender.mx', password);
       assert.equal(res.statusCode, 303, host);
@@ -221,4 +249,3 @@ describe('operator console: the sandbox on a loopback address', () => {
     }
   });
 });
-

@@ -15,7 +15,14 @@ import { AppError } from '../http/app-error.ts';
 import { policy, policyOf } from '../http/route-policy.ts';
 import { roleAllows } from '../operators/role.ts';
 import type { ConsoleSessions } from './console-sessions.ts';
-import { cookieOptions, csrfUserInfo, isLoopbackHost, pageContext, sendPage, sessionCookie } from './console-request.ts';
+import {
+  cookieOptions,
+  csrfUserInfo,
+  isLoopbackHost,
+  pageContext,
+  sendPage,
+  sessionCookie,
+} from './console-request.ts';
 import { errorPage } from './error.views.ts';
 import { signInRoutes } from './sign-in.routes.ts';
 import { leadsRoutes, type LeadsPagesDeps } from './leads.routes.ts';
@@ -28,8 +35,13 @@ import { reportsRoutes, type ReportsPagesDeps } from './reports.routes.ts';
 import type { ConsoleSignIn } from './console-sign-in.ts';
 import { projectFile } from '../shared/project-files.ts';
 
-type PagesDeps = LeadsPagesDeps & CompaniesPagesDeps & WebhooksPagesDeps & CatalogsPagesDeps & OperatorsPagesDeps
-  & OutcomePagesDeps & ReportsPagesDeps;
+type PagesDeps = LeadsPagesDeps &
+  CompaniesPagesDeps &
+  WebhooksPagesDeps &
+  CatalogsPagesDeps &
+  OperatorsPagesDeps &
+  OutcomePagesDeps &
+  ReportsPagesDeps;
 
 export type ConsoleDeps = PagesDeps & {
   sessions: ConsoleSessions;
@@ -61,8 +73,10 @@ export const consolePlugin =
     // Tokens are bound to the session they were made for (a token of another session, or of none, fails),
     // so a cookie planted from a sibling domain cannot pair with a token its author got.
     await app.register(fastifyCsrf, {
-      cookieKey: 'autofin_csrf', cookieOpts: { path: '/console', httpOnly: true, sameSite: 'strict' },
-      getUserInfo: csrfUserInfo, csrfOpts: { hmacKey: deps.csrfKey },
+      cookieKey: 'autofin_csrf',
+      cookieOpts: { path: '/console', httpOnly: true, sameSite: 'strict' },
+      getUserInfo: csrfUserInfo,
+      csrfOpts: { hmacKey: deps.csrfKey },
     });
     // The stylesheet is public like the sign-in page that links it: the routes of this scope are marked so.
     await app.register(async (assets) => {
@@ -70,7 +84,12 @@ export const consolePlugin =
         route.config = { ...route.config, policy: { ...route.config?.policy, consolePublic: true } };
       });
       await assets.register(fastifyStatic, {
-        root: assetsDir, prefix: '/assets/', decorateReply: false, index: false, maxAge: 60 * 60 * 1000, wildcard: false,
+        root: assetsDir,
+        prefix: '/assets/',
+        decorateReply: false,
+        index: false,
+        maxAge: 60 * 60 * 1000,
+        wildcard: false,
       });
     });
 
@@ -109,7 +128,9 @@ export const consolePlugin =
 
 /** Unauthenticated: back to sign-in (and here afterwards). A role that may not open the page: 403. */
 async function requireSession(
-  deps: ConsoleDeps, request: FastifyRequest, reply: FastifyReply,
+  deps: ConsoleDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
 ): Promise<FastifyReply | undefined> {
   const viewer = await deps.sessions.resolve(request.cookies[sessionCookie]);
   if (!viewer) {
@@ -128,11 +149,11 @@ function renderError(error: FastifyError, request: FastifyRequest, reply: Fastif
   if (status >= 500) request.log.error({ err: { type: error.name, code: error.code } }, 'console page failed');
   // A request its schema refused fails with the API's invalid-input error; the schema's own errors stay on the request.
   const schemaErrors = error.validation ?? (request.validationError?.validation as FastifyError['validation']);
-  const detail = status === 400 && schemaErrors
-    ? `Datos no válidos: ${schemaErrors.map((v) => v.instancePath.replace(/^\//, '') || 'solicitud').join(', ')}.`
-    : undefined;
+  const detail =
+    status === 400 && schemaErrors
+      ? `Datos no válidos: ${schemaErrors.map((v) => v.instancePath.replace(/^\//, '') || 'solicitud').join(', ')}.`
+      : undefined;
   if (status === 429 && error instanceof AppError) reply.header('retry-after', '60');
   const shown = status >= 400 && status < 600 ? status : 500;
   return sendPage(reply, errorPage(pageContext(request, reply), status, detail), shown);
 }
-

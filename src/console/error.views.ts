@@ -3,8 +3,12 @@ import { html, type Html } from './html.ts';
 import { page, type PageContext } from './layout.ts';
 
 const titles: Record<number, string> = {
-  400: 'Datos no válidos', 403: 'Acceso denegado', 404: 'No encontrado', 413: 'Archivo demasiado grande',
-  429: 'Demasiados intentos', 500: 'Error del servicio',
+  400: 'Datos no válidos',
+  403: 'Acceso denegado',
+  404: 'No encontrado',
+  413: 'Archivo demasiado grande',
+  429: 'Demasiados intentos',
+  500: 'Error del servicio',
 };
 const texts: Record<number, string> = {
   400: 'La solicitud tiene datos que no son válidos.',
@@ -17,5 +21,9 @@ const texts: Record<number, string> = {
 
 export function errorPage(context: PageContext, status: number, detail?: string): Html {
   const known = titles[status] ? status : status >= 500 ? 500 : 400;
-  return page(context, titles[known], html`<p>${detail ?? texts[known]}</p><p><a href="/console/leads">Ir a las solicitudes</a></p>`);
+  return page(
+    context,
+    titles[known],
+    html`<p>${detail ?? texts[known]}</p><p><a href="/console/leads">Ir a las solicitudes</a></p>`,
+  );
 }

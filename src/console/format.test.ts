@@ -27,7 +27,10 @@ describe('console formats', () => {
 describe('console values of any shape', () => {
   test('objects read as "key: value" lists; codes and years keep their digits', async () => {
     const { plain, plainCode } = await import('./format.ts');
-    assert.equal(plain({ birthDate: '1985-04-12', term: 48, price: 340000 }), 'birthDate: 1985-04-12, term: 48, price: 340,000');
+    assert.equal(
+      plain({ birthDate: '1985-04-12', term: 48, price: 340000 }),
+      'birthDate: 1985-04-12, term: 48, price: 340,000',
+    );
     assert.equal(plainCode('year', 2024), '2024');
     assert.equal(plain([]), '—');
   });

@@ -7,12 +7,27 @@ import type { LeadStatus } from '../leads/index.ts';
 export const consoleTimeZone = 'America/Mexico_City';
 
 const dateTimeFormat = new Intl.DateTimeFormat('es-MX', {
-  timeZone: consoleTimeZone, year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit',
+  timeZone: consoleTimeZone,
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
   hourCycle: 'h23',
 });
-const dateFormat = new Intl.DateTimeFormat('es-MX', { timeZone: consoleTimeZone, year: 'numeric', month: 'short', day: 'numeric' });
+const dateFormat = new Intl.DateTimeFormat('es-MX', {
+  timeZone: consoleTimeZone,
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+});
 // Calendar dates and months are days, not moments: formatted as written, in UTC, never shifted.
-const calendarDateFormat = new Intl.DateTimeFormat('es-MX', { timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric' });
+const calendarDateFormat = new Intl.DateTimeFormat('es-MX', {
+  timeZone: 'UTC',
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+});
 const monthFormat = new Intl.DateTimeFormat('es-MX', { timeZone: 'UTC', year: 'numeric', month: 'long' });
 const percentFormat = new Intl.NumberFormat('es-MX', { style: 'percent', maximumFractionDigits: 2 });
 const moneyFormat = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', currencyDisplay: 'code' });
@@ -70,14 +85,19 @@ export const decisionLabels: Record<string, string> = {
 
 export const outcomeLabels: Record<string, string> = { pass: 'Cumple', fail: 'No cumple', missing: 'Falta dato' };
 
-export const roleLabels: Record<string, string> = { admin: 'Administrador', analyst: 'Analista', officer: 'Oficial de crédito' };
+export const roleLabels: Record<string, string> = {
+  admin: 'Administrador',
+  analyst: 'Analista',
+  officer: 'Oficial de crédito',
+};
 
 export const label = (labels: Record<string, string>, value: string | null | undefined): string =>
   value === null || value === undefined ? '—' : (labels[value] ?? value);
 
 // Numbers that are codes or years, not quantities: no thousands separator.
 const codeKeys = new Set(['id', 'year', 'modelYear', 'number', 'zipCode', 'term', 'month']);
-export const plainCode = (key: string, value: unknown) => (codeKeys.has(key) && typeof value === 'number' ? String(value) : plain(value));
+export const plainCode = (key: string, value: unknown) =>
+  codeKeys.has(key) && typeof value === 'number' ? String(value) : plain(value);
 
 /** A value of any shape, for tables of facts (booleans as Sí/No). */
 export function plain(value: unknown): string {
@@ -85,6 +105,9 @@ export function plain(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'Sí' : 'No';
   if (typeof value === 'number') return numberFormat.format(value);
   if (Array.isArray(value)) return value.length ? value.map(plain).join('; ') : '—';
-  if (typeof value === 'object') return Object.entries(value).map(([k, v]) => `${k}: ${plainCode(k, v)}`).join(', ');
+  if (typeof value === 'object')
+    return Object.entries(value)
+      .map(([k, v]) => `${k}: ${plainCode(k, v)}`)
+      .join(', ');
   return String(value);
 }

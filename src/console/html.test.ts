@@ -15,10 +15,26 @@ describe('console html template', () => {
 
   test('bidirectional controls from a partner are shown as U+FFFD, in text and in attributes', () => {
     // Written as escapes: the characters themselves would reorder this source file too.
-    const controls = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C'];
+    const controls = [
+      '\u202A',
+      '\u202B',
+      '\u202C',
+      '\u202D',
+      '\u202E',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u200E',
+      '\u200F',
+      '\u061C',
+    ];
     for (const control of controls) {
       const spoof = `factura${control}fdp.exe`;
-      assert.equal(html`<td title="${spoof}">${spoof}</td>`.text, '<td title="factura\uFFFDfdp.exe">factura\uFFFDfdp.exe</td>');
+      assert.equal(
+        html`<td title="${spoof}">${spoof}</td>`.text,
+        '<td title="factura\uFFFDfdp.exe">factura\uFFFDfdp.exe</td>',
+      );
     }
     // Letters of right-to-left scripts and joiners are text, not controls: kept.
     assert.equal(html`${'שלום \u200D عربي'}`.text, 'שלום \u200D عربي');

@@ -40,7 +40,10 @@ export function page(context: PageContext, title: string, body: Html, notice?: N
   const nav = viewer
     ? html`<nav aria-label="Secciones"><ul>${sections
         .filter((s) => s.roles.includes(viewer.role))
-        .map((s) => html`<li><a href="${s.href}"${s.section === context.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}</ul></nav>
+        .map(
+          (s) =>
+            html`<li><a href="${s.href}"${s.section === context.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`,
+        )}</ul></nav>
       <div class="who"><span>${viewer.name} · ${roleLabels[viewer.role]}</span>
         <form method="post" action="/console/sign-out">${csrfField(context.csrf)}<button type="submit" class="secondary">Salir</button></form>
         <form method="post" action="/console/sessions/end-all">${csrfField(context.csrf)}<button type="submit" class="link">Cerrar todas mis sesiones</button></form>

@@ -8,7 +8,13 @@ import { MISSING_DATA } from '../prequalification/evaluate.ts';
 import { ruleInputs, ruleOutcome } from '../prequalification/explain.ts';
 import { loadPrequalificationConfig, NO_RECORD_POLICIES } from '../prequalification/rules-config.ts';
 import {
-  eventLabels, fieldLabels, noRecordPolicyLabels, purchaseIntentionLabels, reasonLabels, ruleLabels, thresholdLabels,
+  eventLabels,
+  fieldLabels,
+  noRecordPolicyLabels,
+  purchaseIntentionLabels,
+  reasonLabels,
+  ruleLabels,
+  thresholdLabels,
   warningLabels,
 } from './lead-labels.ts';
 import { calendarDate, monthOfYear, percent } from './format.ts';
@@ -41,11 +47,19 @@ describe('the Spanish of a lead page covers every code the service stores', () =
     assertLabelled(noRecordPolicyLabels, NO_RECORD_POLICIES, 'no-record policy');
   });
 
-  test("every rule, each of its thresholds and each value it reads", () => {
+  test('every rule, each of its thresholds and each value it reads', () => {
     const config = loadPrequalificationConfig();
-    assertLabelled(ruleLabels, rules.map((r) => r.name), 'rule');
+    assertLabelled(
+      ruleLabels,
+      rules.map((r) => r.name),
+      'rule',
+    );
     for (const rule of rules) {
-      assertLabelled(thresholdLabels, Object.keys(ruleOutcome(rule, { status: 'pass' }, config).threshold), `${rule.name} threshold`);
+      assertLabelled(
+        thresholdLabels,
+        Object.keys(ruleOutcome(rule, { status: 'pass' }, config).threshold),
+        `${rule.name} threshold`,
+      );
       assertLabelled(fieldLabels, Object.keys(ruleInputs(rule.name, {})), `${rule.name} input`);
     }
   });

@@ -19,7 +19,8 @@ export interface LeadsPagesDeps {
   companies: Pick<CompaniesService, 'listCompanies'>;
 }
 
-const optional = (pattern: string) => Type.Optional(Type.String({ pattern: `^(?:${pattern.replace(/^\^|\$$/g, '')})?$` }));
+const optional = (pattern: string) =>
+  Type.Optional(Type.String({ pattern: `^(?:${pattern.replace(/^\^|\$$/g, '')})?$` }));
 const datePattern = '^\\d{4}-\\d{2}-\\d{2}$';
 const InboxQuery = Type.Object({
   status: optional(`^(?:${leadStatuses.join('|')})$`),
@@ -46,12 +47,18 @@ export const leadsRoutes =
       async (request, reply) => {
         const q = request.query;
         const filter: InboxFilter = {
-          status: q.status || undefined, decision: q.decision || undefined, companyId: q.companyId || undefined,
-          from: q.from || undefined, to: q.to || undefined, outcome: q.outcome || undefined,
+          status: q.status || undefined,
+          decision: q.decision || undefined,
+          companyId: q.companyId || undefined,
+          from: q.from || undefined,
+          to: q.to || undefined,
+          outcome: q.outcome || undefined,
         };
         // "Hasta" includes its whole day in Mexico City.
         const query = {
-          status: filter.status as LeadStatus | undefined, decision: filter.decision, companyId: filter.companyId,
+          status: filter.status as LeadStatus | undefined,
+          decision: filter.decision,
+          companyId: filter.companyId,
           outcome: filter.outcome as OutcomeStatus | undefined,
           createdFrom: filter.from && mexicoCityDayStart(filter.from),
           createdTo: filter.to && mexicoCityDayStart(nextDay(filter.to)),
@@ -61,9 +68,16 @@ export const leadsRoutes =
           deps.lenderLeads.statusCounts(query),
           deps.companies.listCompanies(),
         ]);
-        return sendPage(reply, inboxPage(pageContext(request, reply), {
-          filter, leads, counts, companies: companies.items, notice: noticeOf(request),
-        }));
+        return sendPage(
+          reply,
+          inboxPage(pageContext(request, reply), {
+            filter,
+            leads,
+            counts,
+            companies: companies.items,
+            notice: noticeOf(request),
+          }),
+        );
       },
     );
 

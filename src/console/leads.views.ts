@@ -3,12 +3,30 @@ import { leadStatuses } from '../leads/lead-status.ts';
 import type { LenderLeadsService } from '../lender/lender-leads.service.ts';
 import { html, type Html } from './html.ts';
 import {
-  calendarDate, count, dateTime, decisionLabels, label, money, monthOfYear, outcomeLabels, percent, plain, plainCode,
+  calendarDate,
+  count,
+  dateTime,
+  decisionLabels,
+  label,
+  money,
+  monthOfYear,
+  outcomeLabels,
+  percent,
+  plain,
+  plainCode,
   statusLabels,
 } from './format.ts';
 import {
-  bureauProviderLabels, enumLabels, eventLabels, fieldLabels, fieldPathLabel, reasonLabels, ruleLabels, shareKeys,
-  thresholdLabels, warningLabels,
+  bureauProviderLabels,
+  enumLabels,
+  eventLabels,
+  fieldLabels,
+  fieldPathLabel,
+  reasonLabels,
+  ruleLabels,
+  shareKeys,
+  thresholdLabels,
+  warningLabels,
 } from './lead-labels.ts';
 import { page, type Notice, type PageContext } from './layout.ts';
 import { outcomeFilterField } from './outcome.views.ts';
@@ -65,17 +83,20 @@ export function inboxPage(
   <div><label for="to">Hasta</label><input id="to" name="to" type="date" value="${filter.to ?? ''}"></div>
   <div class="actions"><button type="submit">Filtrar</button> <a href="/console/leads">Quitar filtros</a></div>
 </form>`;
-  const rows = leads.items.map((lead) => html`<tr>
+  const rows = leads.items.map(
+    (lead) => html`<tr>
   <td><a href="/console/leads/${lead.id}" aria-label="Abrir la solicitud ${shortId(lead.id)}">${shortId(lead.id)}</a></td>
   <td>${dateTime(lead.createdAt)}</td>
   <td>${companyName.get(lead.companyId) ?? shortId(lead.companyId)}</td>
   <td>${label(statusLabels, lead.status)}</td>
   <td>${label(decisionLabels, lead.decision)}</td>
   <td>${lead.externalAutoId ?? '—'}</td>
-</tr>`);
-  const table = leads.items.length === 0
-    ? html`<p>No hay solicitudes con estos filtros.</p>`
-    : html`<div class="scroll" tabindex="0" role="region" aria-label="Solicitudes, de la más reciente a la más antigua"><table><caption>Solicitudes, de la más reciente a la más antigua</caption>
+</tr>`,
+  );
+  const table =
+    leads.items.length === 0
+      ? html`<p>No hay solicitudes con estos filtros.</p>`
+      : html`<div class="scroll" tabindex="0" role="region" aria-label="Solicitudes, de la más reciente a la más antigua"><table><caption>Solicitudes, de la más reciente a la más antigua</caption>
 <thead><tr><th scope="col">Solicitud</th><th scope="col">Creada</th><th scope="col">Empresa</th><th scope="col">Estado</th><th scope="col">Decisión</th><th scope="col">Referencia del socio</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`;
   const more = leads.nextCursor
@@ -84,7 +105,14 @@ export function inboxPage(
   return page({ ...context, section: 'leads' }, 'Solicitudes', html`${form}${counts}${table}${more}`, input.notice);
 }
 
-const moneyFields = new Set(['downPayment', 'price', 'income', 'amountFinanced', 'monthlyPayment', 'reportedMonthlyDebts']);
+const moneyFields = new Set([
+  'downPayment',
+  'price',
+  'income',
+  'amountFinanced',
+  'monthlyPayment',
+  'reportedMonthlyDebts',
+]);
 const dateFields = new Set(['birthDate', 'startEmploymentDate', 'date']);
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -103,7 +131,8 @@ function valueOf(key: string, value: unknown): string {
   if (isRecord(value)) {
     // A catalog entry ({ id, name }: a state, a brand, a model) is its name; { year, month } a month.
     if (typeof value.name === 'string') return value.name;
-    if (typeof value.year === 'number' && typeof value.month === 'number') return monthOfYear({ year: value.year, month: value.month });
+    if (typeof value.year === 'number' && typeof value.month === 'number')
+      return monthOfYear({ year: value.year, month: value.month });
     return described(value, fieldLabels);
   }
   return plainCode(key, value);
@@ -112,13 +141,16 @@ function valueOf(key: string, value: unknown): string {
 /** "Label: value, …" for a small object (a rule's inputs or thresholds), each key in Spanish. */
 function described(values: Record<string, unknown>, names: Record<string, string>): string {
   const entries = Object.entries(values);
-  return entries.length ? entries.map(([k, v]) => `${names[k] ?? fieldLabels[k] ?? k}: ${valueOf(k, v)}`).join(', ') : '—';
+  return entries.length
+    ? entries.map(([k, v]) => `${names[k] ?? fieldLabels[k] ?? k}: ${valueOf(k, v)}`).join(', ')
+    : '—';
 }
 
 function section(id: string, title: string, value: object | null, erased: boolean): Html {
-  const body = value === null
-    ? html`<p>${erased ? 'Datos personales borrados.' : 'Sin capturar.'}</p>`
-    : facts(Object.entries(value).map(([k, v]) => [fieldLabels[k] ?? k, valueOf(k, v)]));
+  const body =
+    value === null
+      ? html`<p>${erased ? 'Datos personales borrados.' : 'Sin capturar.'}</p>`
+      : facts(Object.entries(value).map(([k, v]) => [fieldLabels[k] ?? k, valueOf(k, v)]));
   return html`<section aria-labelledby="${id}" class="card"><h2 id="${id}">${title}</h2>${body}</section>`;
 }
 
@@ -188,7 +220,10 @@ export function leadPage(context: PageContext, lead: LeadRead, companyName: stri
       ? html`<p>Sin eventos.</p>`
       : html`<ol class="timeline">${lead.events.map((e) => html`<li><time datetime="${e.at}">${dateTime(e.at)}</time> ${label(eventLabels, e.type)}${e.fields?.length ? html` — ${e.fields.map(fieldPathLabel).join(', ')}` : ''}</li>`)}</ol>`
   }</section>`;
-  return page({ ...context, section: 'leads' }, `Solicitud ${shortId(lead.id)}`, html`
+  return page(
+    { ...context, section: 'leads' },
+    `Solicitud ${shortId(lead.id)}`,
+    html`
 <p><a href="/console/leads">← Volver a las solicitudes</a></p>
 <section aria-labelledby="resumen" class="card"><h2 id="resumen">Resumen</h2>${summary}</section>
 ${decision}${outcome ?? ''}${warnings}${consent}${bureau}${explanation}
@@ -198,5 +233,6 @@ ${section('domicilio', 'Domicilio', lead.address, erased)}
 ${section('vehiculo', 'Vehículo', lead.vehicle, false)}
 ${section('empleo', 'Empleo e ingresos', lead.financial, erased)}
 ${section('persona', 'Persona', lead.person, erased)}
-${events}`);
+${events}`,
+  );
 }

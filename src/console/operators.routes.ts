@@ -35,41 +35,58 @@ export const operatorsRoutes =
   (deps: OperatorsPagesDeps): FastifyPluginAsync =>
   async (app) => {
     async function show(
-      request: FastifyRequest, reply: FastifyReply,
+      request: FastifyRequest,
+      reply: FastifyReply,
       extra: { created?: { name: string; key: string }; notice?: Notice; status?: number } = {},
     ) {
       const list = await deps.operators.list();
-      return sendPage(reply, operatorsPage(pageContext(request, reply), {
-        operators: list.items, self: requireViewer(request).operatorId, created: extra.created,
-        notice: extra.notice ?? noticeOf(request),
-      }), extra.status);
+      return sendPage(
+        reply,
+        operatorsPage(pageContext(request, reply), {
+          operators: list.items,
+          self: requireViewer(request).operatorId,
+          created: extra.created,
+          notice: extra.notice ?? noticeOf(request),
+        }),
+        extra.status,
+      );
     }
 
     app.get('/operators', { schema: { hide: true } }, (request, reply) => show(request, reply));
 
-    app.post<{ Body: Static<typeof NewOperator> }>('/operators', { schema: { hide: true, body: NewOperator } }, async (request, reply) => {
-      const email = request.body.email?.trim() || undefined;
-      const password = request.body.password || undefined;
-      try {
-        const problems = [];
-        if (email !== undefined && !emailPattern.test(email)) problems.push({ field: 'email', errorDetail: 'is not an e-mail address' });
-        if (password !== undefined && password.length < 12) problems.push({ field: 'password', errorDetail: 'must have 12 characters or more' });
-        if (problems.length) throw errors.invalidInput(problems);
-        const name = request.body.name.trim();
-        const created = await deps.operators.create({ name, role: request.body.role, email, password });
-        return await show(request, reply, { created: { name: created.name, key: created.key } });
-      } catch (error) {
-        if (!(error instanceof AppError) || error.statusCode !== 400) throw error;
-        return show(request, reply, { notice: { kind: 'error', text: refusal(error) }, status: 400 });
-      }
-    });
+    app.post<{ Body: Static<typeof NewOperator> }>(
+      '/operators',
+      { schema: { hide: true, body: NewOperator } },
+      async (request, reply) => {
+        const email = request.body.email?.trim() || undefined;
+        const password = request.body.password || undefined;
+        try {
+          const problems = [];
+          if (email !== undefined && !emailPattern.test(email))
+            problems.push({ field: 'email', errorDetail: 'is not an e-mail address' });
+          if (password !== undefined && password.length < 12)
+            problems.push({ field: 'password', errorDetail: 'must have 12 characters or more' });
+          if (problems.length) throw errors.invalidInput(problems);
+          const name = request.body.name.trim();
+          const created = await deps.operators.create({ name, role: request.body.role, email, password });
+          return await show(request, reply, { created: { name: created.name, key: created.key } });
+        } catch (error) {
+          if (!(error instanceof AppError) || error.statusCode !== 400) throw error;
+          return show(request, reply, { notice: { kind: 'error', text: refusal(error) }, status: 400 });
+        }
+      },
+    );
 
     app.post<{ Params: Static<typeof OperatorParams>; Body: Static<typeof Csrf> }>(
-      '/operators/:operatorId/delete', { schema: { hide: true, params: OperatorParams, body: Csrf } },
+      '/operators/:operatorId/delete',
+      { schema: { hide: true, params: OperatorParams, body: Csrf } },
       async (request, reply) => {
         const operatorId = request.params.operatorId.toLowerCase();
         if (operatorId === requireViewer(request).operatorId) {
-          return show(request, reply, { notice: { kind: 'error', text: 'No puedes borrarte a ti mismo.' }, status: 400 });
+          return show(request, reply, {
+            notice: { kind: 'error', text: 'No puedes borrarte a ti mismo.' },
+            status: 400,
+          });
         }
         await deps.operators.remove(operatorId);
         await deps.sessions.endAllOf(operatorId);
@@ -78,12 +95,17 @@ export const operatorsRoutes =
     );
 
     app.get<{ Querystring: Static<typeof AuditQuery> }>(
-      '/audit', { schema: { hide: true, querystring: AuditQuery } },
+      '/audit',
+      { schema: { hide: true, querystring: AuditQuery } },
       async (request, reply) => {
         const [records, operators] = await Promise.all([
-          deps.audit.list({ limit: 50, cursor: request.query.cursor || undefined }), deps.operators.list(),
+          deps.audit.list({ limit: 50, cursor: request.query.cursor || undefined }),
+          deps.operators.list(),
         ]);
-        const names = new Map<string, string>([['admin-token', 'ADMIN_TOKEN'], ...operators.items.map((o) => [o.id, o.name] as [string, string])]);
+        const names = new Map<string, string>([
+          ['admin-token', 'ADMIN_TOKEN'],
+          ...operators.items.map((o) => [o.id, o.name] as [string, string]),
+        ]);
         return sendPage(reply, auditPage(pageContext(request, reply), records, names));
       },
     );

@@ -18,7 +18,9 @@ describe('operator console: the decision form', () => {
   before(async () => {
     t = await buildTestApp();
     const res = await t.app.inject({
-      method: 'POST', url: '/admin/operators', headers: t.admin,
+      method: 'POST',
+      url: '/admin/operators',
+      headers: t.admin,
       payload: { name: 'Olga officer', role: 'officer', email: 'olga@lender.mx', password },
     });
     assert.equal(res.statusCode, 201, show(res));
@@ -28,20 +30,36 @@ describe('operator console: the decision form', () => {
   });
   after(() => t.close());
 
-  const conditionForm = (details: (string | undefined)[]) => Object.fromEntries(details.flatMap((detail, i) => [
-    [`conditionCode${i}`, CONDITION_CODES[i % CONDITION_CODES.length]], [`conditionDescription${i}`, detail ?? ''],
-  ]));
+  const conditionForm = (details: (string | undefined)[]) =>
+    Object.fromEntries(
+      details.flatMap((detail, i) => [
+        [`conditionCode${i}`, CONDITION_CODES[i % CONDITION_CODES.length]],
+        [`conditionDescription${i}`, detail ?? ''],
+      ]),
+    );
 
   test('offers ten labelled condition rows, the fourth to the tenth behind "Más condiciones"', async () => {
     const leadId = await copy();
     const page = await officer.get(`/console/leads/${leadId}`);
     assert.equal(page.statusCode, 200, show(page));
     for (let i = 0; i < 10; i++) {
-      assert.match(page.body, new RegExp(`<label for="conditionCode${i}">Condición ${i + 1}</label><select id="conditionCode${i}" name="conditionCode${i}">`));
-      assert.match(page.body, new RegExp(`<label for="conditionDescription${i}">Detalle de la condición ${i + 1}</label><input id="conditionDescription${i}"`));
+      assert.match(
+        page.body,
+        new RegExp(
+          `<label for="conditionCode${i}">Condición ${i + 1}</label><select id="conditionCode${i}" name="conditionCode${i}">`,
+        ),
+      );
+      assert.match(
+        page.body,
+        new RegExp(
+          `<label for="conditionDescription${i}">Detalle de la condición ${i + 1}</label><input id="conditionDescription${i}"`,
+        ),
+      );
     }
     assert.doesNotMatch(page.body, /conditionCode10/);
-    const disclosure = /<details>\s*<summary>Más condiciones \(4 a 10\)<\/summary>([\s\S]*?)<\/details>/.exec(page.body);
+    const disclosure = /<details>\s*<summary>Más condiciones \(4 a 10\)<\/summary>([\s\S]*?)<\/details>/.exec(
+      page.body,
+    );
     assert.ok(disclosure, 'rows 4 to 10 are behind a disclosure');
     assert.match(disclosure[1], /id="conditionCode3"/);
     assert.doesNotMatch(disclosure[1], /id="conditionCode2"/);
@@ -51,19 +69,40 @@ describe('operator console: the decision form', () => {
     const leadId = await copy();
     await officer.get(`/console/leads/${leadId}`);
     const details = Array.from({ length: 10 }, (_, i) => `Condición número ${i + 1}`);
-    const res = await officer.post(`/console/leads/${leadId}/outcome`, { status: 'CONDITIONED', ...conditionForm(details) });
+    const res = await officer.post(`/console/leads/${leadId}/outcome`, {
+      status: 'CONDITIONED',
+      ...conditionForm(details),
+    });
     assert.equal(res.statusCode, 303, show(res));
     const outcome = await operatorOutcome(t, leadId);
-    assert.deepEqual(outcome?.conditions, details.map((description, i) => ({
-      code: CONDITION_CODES[i % CONDITION_CODES.length], description,
-    })));
+    assert.deepEqual(
+      outcome?.conditions,
+      details.map((description, i) => ({
+        code: CONDITION_CODES[i % CONDITION_CODES.length],
+        description,
+      })),
+    );
   });
 
   test('rows without a detail are left out, wherever they are', async () => {
     const leadId = await copy();
     await officer.get(`/console/leads/${leadId}`);
-    const details = [undefined, 'Enganche de 30%', ' ', undefined, undefined, undefined, undefined, undefined, undefined, 'Aval'];
-    const res = await officer.post(`/console/leads/${leadId}/outcome`, { status: 'CONDITIONED', ...conditionForm(details) });
+    const details = [
+      undefined,
+      'Enganche de 30%',
+      ' ',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      'Aval',
+    ];
+    const res = await officer.post(`/console/leads/${leadId}/outcome`, {
+      status: 'CONDITIONED',
+      ...conditionForm(details),
+    });
     assert.equal(res.statusCode, 303, show(res));
     const outcome = await operatorOutcome(t, leadId);
     assert.deepEqual(outcome?.conditions, [

@@ -25,9 +25,12 @@ const OutcomeForm = Type.Object({
   amountApproved: text(30),
   amountFunded: text(30),
   note: text(2000),
-  ...Object.fromEntries(Array.from({ length: conditionRows }, (_, i) => [
-    [`conditionCode${i}`, text(40)], [`conditionDescription${i}`, text(400)],
-  ]).flat()),
+  ...Object.fromEntries(
+    Array.from({ length: conditionRows }, (_, i) => [
+      [`conditionCode${i}`, text(40)],
+      [`conditionDescription${i}`, text(400)],
+    ]).flat(),
+  ),
 });
 type Form = Record<string, string | undefined>;
 
@@ -43,11 +46,15 @@ const amountOf = (value: string | undefined) => {
 /** The API's request from the form: empty fields are absent; only condition rows with a detail count. */
 function requestOf(form: Form): Record<string, unknown> {
   const conditions = Array.from({ length: conditionRows }, (_, i) => ({
-    code: form[`conditionCode${i}`], description: filled(form[`conditionDescription${i}`]),
+    code: form[`conditionCode${i}`],
+    description: filled(form[`conditionDescription${i}`]),
   })).filter((c) => c.description !== undefined);
   const body: Record<string, unknown> = {
-    status: form.status, reasonCode: filled(form.reasonCode), amountApproved: amountOf(form.amountApproved),
-    amountFunded: amountOf(form.amountFunded), note: filled(form.note),
+    status: form.status,
+    reasonCode: filled(form.reasonCode),
+    amountApproved: amountOf(form.amountApproved),
+    amountFunded: amountOf(form.amountFunded),
+    note: filled(form.note),
     conditions: conditions.length > 0 ? conditions : undefined,
   };
   return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
@@ -65,9 +72,10 @@ export const outcomeRoutes =
           await deps.outcomes.record(originOf(request), leadId, parseOutcomeRequest(requestOf(request.body as Form)));
         } catch (error) {
           if (!(error instanceof AppError) || (error.statusCode !== 400 && error.statusCode !== 409)) throw error;
-          const detail = error.statusCode === 409
-            ? 'No se pudo guardar: la decisión actual no permite ese cambio (o la solicitud aún no está verificada).'
-            : refusal(error);
+          const detail =
+            error.statusCode === 409
+              ? 'No se pudo guardar: la decisión actual no permite ese cambio (o la solicitud aún no está verificada).'
+              : refusal(error);
           return sendPage(reply, errorPage(pageContext(request, reply), 400, detail), error.statusCode);
         }
         return seeOther(reply, `/console/leads/${leadId}#decision-credito`);

@@ -3,7 +3,12 @@
  * admins, the form that changes it) and the inbox's filter by outcome. es-MX labels, MXN amounts.
  */
 import {
-  CONDITION_CODES, OUTCOME_REASON_CODES, OUTCOME_STATUSES, conditionLabels, outcomeReasonLabels, outcomeStatusLabels,
+  CONDITION_CODES,
+  OUTCOME_REASON_CODES,
+  OUTCOME_STATUSES,
+  conditionLabels,
+  outcomeReasonLabels,
+  outcomeStatusLabels,
   type OperatorOutcomeView,
 } from '../outcomes/index.ts';
 import { html, type Html } from './html.ts';
@@ -20,8 +25,9 @@ const option = (value: string, text: string, selected?: string | null) =>
 
 /** The inbox's "Resultado del crédito" select. */
 export function outcomeFilterField(selected: string | undefined): Html {
-  return html`<div><label for="outcome">Resultado del crédito</label><select id="outcome" name="outcome">${option('', 'Todas', selected)}${
-    OUTCOME_STATUSES.map((s) => option(s, outcomeStatusLabels[s], selected))}</select></div>`;
+  return html`<div><label for="outcome">Resultado del crédito</label><select id="outcome" name="outcome">${option('', 'Todas', selected)}${OUTCOME_STATUSES.map(
+    (s) => option(s, outcomeStatusLabels[s], selected),
+  )}</select></div>`;
 }
 
 function current(outcome: OperatorOutcomeView): Html {
@@ -54,8 +60,12 @@ function form(csrf: string, leadId: string, outcome: OperatorOutcomeView | null)
 </div>`;
   const rows = Array.from({ length: conditionRows }, (_, i) => i);
   const more = rows.slice(openConditionRows);
-  const conditions = html`${rows.slice(0, openConditionRows).map(row)}${more.length ? html`<details>
-<summary>Más condiciones (${more[0] + 1} a ${conditionRows})</summary>${more.map(row)}</details>` : ''}`;
+  const conditions = html`${rows.slice(0, openConditionRows).map(row)}${
+    more.length
+      ? html`<details>
+<summary>Más condiciones (${more[0] + 1} a ${conditionRows})</summary>${more.map(row)}</details>`
+      : ''
+  }`;
   return html`<form method="post" action="/console/leads/${leadId}/outcome" class="outcome-form" aria-labelledby="cambiar-decision">
 ${csrfField(csrf)}
 <h3 id="cambiar-decision">Cambiar la decisión</h3>
@@ -71,7 +81,10 @@ ${csrfField(csrf)}
 
 /** The lead page's section: the outcome, its history and, when the viewer may decide, the form. */
 export function outcomeSection(
-  csrf: string, leadId: string, outcome: OperatorOutcomeView | null, canDecide: boolean,
+  csrf: string,
+  leadId: string,
+  outcome: OperatorOutcomeView | null,
+  canDecide: boolean,
 ): Html {
   return html`<section aria-labelledby="decision-credito" class="card"><h2 id="decision-credito">Decisión del crédito</h2>
 ${outcome ? html`${current(outcome)}${history(outcome)}` : html`<p>Sin decisión del otorgante todavía.</p>`}

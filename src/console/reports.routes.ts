@@ -16,7 +16,9 @@ const optional = (pattern: string) =>
   Type.Optional(Type.String({ pattern: `^(?:${pattern.replace(/^\^|\$$/g, '')})?$` }));
 const datePattern = '^\\d{4}-\\d{2}-\\d{2}$';
 const ReportQuery = Type.Object({
-  from: optional(datePattern), to: optional(datePattern), companyId: optional(uuidPattern),
+  from: optional(datePattern),
+  to: optional(datePattern),
+  companyId: optional(uuidPattern),
 });
 
 // Days are Mexico City's (UTC-6 all year since 2022), "Hasta" included, as in the inbox.
@@ -32,11 +34,14 @@ export const reportsRoutes =
       async (request, reply) => {
         const q = request.query;
         const filter: ReportFilter = {
-          from: q.from || undefined, to: q.to || undefined, companyId: q.companyId || undefined,
+          from: q.from || undefined,
+          to: q.to || undefined,
+          companyId: q.companyId || undefined,
         };
         const [report, companies] = await Promise.all([
           deps.funnel.report({
-            createdFrom: filter.from && dayStart(filter.from), createdTo: filter.to && dayStart(nextDay(filter.to)),
+            createdFrom: filter.from && dayStart(filter.from),
+            createdTo: filter.to && dayStart(nextDay(filter.to)),
             companyId: filter.companyId,
           }),
           deps.companies.listCompanies(),

@@ -16,7 +16,10 @@ export interface ReportFilter {
 }
 
 const stages = [
-  ['created', 'Creadas'], ['verified', 'Verificadas'], ['prequalified', 'Precalificadas'], ['approved', 'Aprobadas'],
+  ['created', 'Creadas'],
+  ['verified', 'Verificadas'],
+  ['prequalified', 'Precalificadas'],
+  ['approved', 'Aprobadas'],
   ['funded', 'Fondeadas'],
 ] as const;
 
@@ -45,8 +48,10 @@ ${bars}</svg>`;
 }
 
 function table(report: Report): Html {
-  const row = (name: Html | string, c: Report['totals'], header = false) => html`<tr>${header ? html`<th scope="row">${name}</th>` : html`<td>${name}</td>`}${
-    stages.map(([key]) => html`<td class="number">${count(c[key])}</td>`)}<td class="number">${money(c.fundedAmount)}</td></tr>`;
+  const row = (name: Html | string, c: Report['totals'], header = false) =>
+    html`<tr>${header ? html`<th scope="row">${name}</th>` : html`<td>${name}</td>`}${stages.map(
+      ([key]) => html`<td class="number">${count(c[key])}</td>`,
+    )}<td class="number">${money(c.fundedAmount)}</td></tr>`;
   return html`<div class="scroll" tabindex="0" role="region" aria-label="Embudo por empresa"><table>
 <caption>Embudo por empresa</caption>
 <thead><tr><th scope="col">Empresa</th>${stages.map(([, name]) => html`<th scope="col">${name}</th>`)}<th scope="col">Monto fondeado</th></tr></thead>
@@ -60,16 +65,18 @@ export function reportsPage(
   input: { filter: ReportFilter; report: Report; companies: { id: string; name: string }[] },
 ): Html {
   const { filter, report } = input;
-  const windowText = filter.from || filter.to ? `del ${filter.from ?? 'inicio'} al ${filter.to ?? 'día de hoy'}` : 'de todo el periodo';
+  const windowText =
+    filter.from || filter.to ? `del ${filter.from ?? 'inicio'} al ${filter.to ?? 'día de hoy'}` : 'de todo el periodo';
   const form = html`<form method="get" action="/console/reports" class="filters" aria-label="Filtros del reporte">
   <div><label for="from">Desde</label><input id="from" name="from" type="date" value="${filter.from ?? ''}"></div>
   <div><label for="to">Hasta</label><input id="to" name="to" type="date" value="${filter.to ?? ''}"></div>
   <div><label for="companyId">Empresa</label><select id="companyId" name="companyId">${option('', 'Todas', filter.companyId)}${input.companies.map((c) => option(c.id, c.name, filter.companyId))}</select></div>
   <div class="actions"><button type="submit">Ver reporte</button> <a href="/console/reports">Quitar filtros</a></div>
 </form>`;
-  const body = report.items.length === 0
-    ? html`<p>No hay solicitudes creadas en este periodo.</p>`
-    : html`<section aria-labelledby="embudo" class="card"><h2 id="embudo">Embudo ${windowText}</h2>
+  const body =
+    report.items.length === 0
+      ? html`<p>No hay solicitudes creadas en este periodo.</p>`
+      : html`<section aria-labelledby="embudo" class="card"><h2 id="embudo">Embudo ${windowText}</h2>
 <p>Cada etapa cuenta las solicitudes creadas en el periodo que llegaron hasta ella.</p>
 ${chart(report.totals, windowText)}${table(report)}</section>`;
   return page({ ...context, section: 'reports' }, 'Reportes', html`${form}${body}`);

@@ -8,7 +8,16 @@ import { Type, type Static } from 'typebox';
 import { policy } from '../http/route-policy.ts';
 import type { ConsoleSessions } from './console-sessions.ts';
 import type { ConsoleSignIn } from './console-sign-in.ts';
-import { cookieOptions, everyone, noticeOf, pageContext, requireViewer, seeOther, sendPage, sessionCookie } from './console-request.ts';
+import {
+  cookieOptions,
+  everyone,
+  noticeOf,
+  pageContext,
+  requireViewer,
+  seeOther,
+  sendPage,
+  sessionCookie,
+} from './console-request.ts';
 import { signInPage } from './sign-in.views.ts';
 
 const SignInForm = Type.Object({
@@ -18,7 +27,8 @@ const SignInForm = Type.Object({
   next: Type.Optional(Type.String({ maxLength: 2000 })),
 });
 const SignInQuery = Type.Object({
-  next: Type.Optional(Type.String({ maxLength: 2000 })), notice: Type.Optional(Type.String({ maxLength: 50 })),
+  next: Type.Optional(Type.String({ maxLength: 2000 })),
+  notice: Type.Optional(Type.String({ maxLength: 50 })),
 });
 
 /** A console page to go back to after signing in: a relative `/console/…` path, nothing else. */
@@ -52,7 +62,11 @@ export const signInRoutes =
         const next = safeNext(request.body.next);
         const result = await deps.signIn(email, password, request.ip);
         const again = (status: number, text: string) =>
-          sendPage(reply, signInPage({ csrf: pageContext(request, reply).csrf, next, email, notice: { kind: 'error', text } }), status);
+          sendPage(
+            reply,
+            signInPage({ csrf: pageContext(request, reply).csrf, next, email, notice: { kind: 'error', text } }),
+            status,
+          );
         if (result.outcome === 'throttled') {
           reply.header('retry-after', String(result.retryAfterSeconds));
           return again(429, 'Demasiados intentos. Espera unos minutos antes de intentar de nuevo.');

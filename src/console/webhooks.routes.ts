@@ -43,7 +43,8 @@ export const webhooksRoutes =
 
     async function show(request: FastifyRequest, reply: FastifyReply, endpointId: string, secret?: string) {
       const [endpoint, deliveries] = await Promise.all([
-        webhooks.get(lender, endpointId), webhooks.deliveries(lender, endpointId, { limit: 50 }),
+        webhooks.get(lender, endpointId),
+        webhooks.deliveries(lender, endpointId, { limit: 50 }),
       ]);
       const notice = noticeOf(request);
       const shown = webhookPage(pageContext(request, reply), { endpoint, deliveries, secret, notice });
@@ -52,25 +53,32 @@ export const webhooksRoutes =
 
     app.get('/webhooks', { schema: { hide: true } }, (request, reply) => list(request, reply));
 
-    app.post<{ Body: Static<typeof NewEndpoint> }>('/webhooks', { schema: { hide: true, body: NewEndpoint } }, async (request, reply) => {
-      try {
-        const created = await webhooks.create(lender, {
-          url: request.body.url.trim(), description: request.body.description?.trim() || null,
-        });
-        return await show(request, reply, created.id, created.secret);
-      } catch (error) {
-        if (!(error instanceof AppError) || error.statusCode !== 400) throw error;
-        return list(request, reply, { kind: 'error', text: refusal(error) }, 400);
-      }
-    });
+    app.post<{ Body: Static<typeof NewEndpoint> }>(
+      '/webhooks',
+      { schema: { hide: true, body: NewEndpoint } },
+      async (request, reply) => {
+        try {
+          const created = await webhooks.create(lender, {
+            url: request.body.url.trim(),
+            description: request.body.description?.trim() || null,
+          });
+          return await show(request, reply, created.id, created.secret);
+        } catch (error) {
+          if (!(error instanceof AppError) || error.statusCode !== 400) throw error;
+          return list(request, reply, { kind: 'error', text: refusal(error) }, 400);
+        }
+      },
+    );
 
     app.get<{ Params: Static<typeof EndpointParams> }>(
-      '/webhooks/:endpointId', { schema: { hide: true, params: EndpointParams } },
+      '/webhooks/:endpointId',
+      { schema: { hide: true, params: EndpointParams } },
       (request, reply) => show(request, reply, request.params.endpointId.toLowerCase()),
     );
 
     app.post<{ Params: Static<typeof EndpointParams>; Body: Static<typeof Csrf> }>(
-      '/webhooks/:endpointId/test', { schema: { hide: true, params: EndpointParams, body: Csrf } },
+      '/webhooks/:endpointId/test',
+      { schema: { hide: true, params: EndpointParams, body: Csrf } },
       async (request, reply) => {
         const endpointId = request.params.endpointId.toLowerCase();
         await webhooks.sendTest(lender, endpointId);
@@ -79,7 +87,8 @@ export const webhooksRoutes =
     );
 
     app.post<{ Params: Static<typeof DeliveryParams>; Body: Static<typeof Csrf> }>(
-      '/webhooks/:endpointId/deliveries/:deliveryId/redeliver', { schema: { hide: true, params: DeliveryParams, body: Csrf } },
+      '/webhooks/:endpointId/deliveries/:deliveryId/redeliver',
+      { schema: { hide: true, params: DeliveryParams, body: Csrf } },
       async (request, reply) => {
         const endpointId = request.params.endpointId.toLowerCase();
         await webhooks.retry(lender, endpointId, request.params.deliveryId);

@@ -14,15 +14,16 @@ before(async () => {
 after(() => database.drop());
 
 const rows = async () =>
-  (await database.db.query<{ id: number; name: string; note: string }>('select id, name, note from copy_probe order by id')).rows;
+  (
+    await database.db.query<{ id: number; name: string; note: string }>(
+      'select id, name, note from copy_probe order by id',
+    )
+  ).rows;
 
 test('copyCsv stores quoted text as written: quotes, commas, braces, backslashes, accents, empty strings', async () => {
-  const csv = [
-    '1,"Ñandú ""el grande"", S.A.","{a,b}"',
-    '2,"C:\\ruta\\archivo",""',
-    '3,"  espacios  ","\\."',
-    '',
-  ].join('\n');
+  const csv = ['1,"Ñandú ""el grande"", S.A.","{a,b}"', '2,"C:\\ruta\\archivo",""', '3,"  espacios  ","\\."', ''].join(
+    '\n',
+  );
   await database.db.transaction((tx) => tx.copyCsv('copy_probe', ['id', 'name', 'note'], csv));
   assert.deepEqual(await rows(), [
     { id: 1, name: 'Ñandú "el grande", S.A.', note: '{a,b}' },

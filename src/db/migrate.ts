@@ -42,7 +42,10 @@ export async function migrate(db: Db): Promise<string[]> {
     for (const migration of migrations) {
       if (applied.has(migration.version)) continue;
       for (const statement of splitStatements(migration.sql)) await tx.query(statement);
-      await tx.query('insert into schema_migrations (version, name) values ($1, $2)', [migration.version, migration.name]);
+      await tx.query('insert into schema_migrations (version, name) values ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
       names.push(migration.name);
     }
     return names;

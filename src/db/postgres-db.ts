@@ -21,7 +21,9 @@ const statementNames = new Map<string, string | null>();
 function statementName(sql: string): string | undefined {
   let name = statementNames.get(sql);
   if (name === undefined) {
-    name = /^\s*(select|insert|update|delete|with)\b/i.test(sql) ? `af_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}` : null;
+    name = /^\s*(select|insert|update|delete|with)\b/i.test(sql)
+      ? `af_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`
+      : null;
     if (statementNames.size < 10_000) statementNames.set(sql, name);
   }
   return name ?? undefined;

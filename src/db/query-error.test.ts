@@ -16,14 +16,20 @@ describe('a failed statement carries no parameter values', () => {
   const secret = 'VALOR-SECRETO-5512345678';
 
   async function failure(sql: string, params: unknown[]): Promise<QueryError> {
-    const error = await database.db.query(sql, params).then(() => undefined, (e: unknown) => e);
+    const error = await database.db.query(sql, params).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof QueryError, `a QueryError, got ${String(error)}`);
     return error;
   }
 
   function logged(error: unknown): string {
     const lines: string[] = [];
-    const logger = pino(loggerOptions('info'), new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) }));
+    const logger = pino(
+      loggerOptions('info'),
+      new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) }),
+    );
     logger.error({ err: error }, 'request failed');
     return lines.join('');
   }
@@ -51,7 +57,11 @@ describe('a failed statement carries no parameter values', () => {
 });
 
 test('queryError keeps only the stack frames of the original error', () => {
-  const original = Object.assign(new Error('invalid input syntax for type integer: "42abc"'), { code: '22P02', params: ['42abc'], detail: 'x=42abc' });
+  const original = Object.assign(new Error('invalid input syntax for type integer: "42abc"'), {
+    code: '22P02',
+    params: ['42abc'],
+    detail: 'x=42abc',
+  });
   const wrapped = queryError(original, 'select $1::int');
   assert.equal(wrapped.message, 'invalid input syntax for type integer');
   assert.ok(!String(wrapped.stack).includes('42abc'));

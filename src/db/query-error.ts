@@ -27,7 +27,10 @@ export function queryError(error: unknown, sql: string): QueryError {
   const message = conditionOnly(typeof source.message === 'string' ? source.message : 'query failed', code);
   const wrapped = new QueryError(message, code, sql.replace(/\s+/g, ' ').trim().slice(0, 500));
   if (typeof source.stack === 'string') {
-    wrapped.stack = `QueryError: ${message}\n${source.stack.split('\n').filter((line) => /^\s+at /.test(line)).join('\n')}`;
+    wrapped.stack = `QueryError: ${message}\n${source.stack
+      .split('\n')
+      .filter((line) => /^\s+at /.test(line))
+      .join('\n')}`;
   }
   return wrapped;
 }

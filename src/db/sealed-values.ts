@@ -108,8 +108,9 @@ export function createSealedValues(db: Db, columns: readonly EncryptedColumn[], 
   return {
     /** Stored values per key id, over every encrypted column. */
     async countByKey(): Promise<KeyCount[]> {
-      const parts = columns.map((c) =>
-        `select ${keyOf(c)} as key_id, count(*) as n from ${c.table} where ${c.column} is not null group by 1`);
+      const parts = columns.map(
+        (c) => `select ${keyOf(c)} as key_id, count(*) as n from ${c.table} where ${c.column} is not null group by 1`,
+      );
       const { rows } = await db.query<{ key_id: string | null; n: string | number }>(
         `select key_id, sum(n) as n from (${parts.join(' union all ')}) s group by key_id order by key_id nulls first`,
       );

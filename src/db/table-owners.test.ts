@@ -41,7 +41,9 @@ function migrationTables(): string[] {
   const folder = projectFile('src/db/migrations/');
   return readdirSync(folder)
     .filter((name) => name.endsWith('.sql'))
-    .flatMap((name) => [...readFileSync(new URL(name, folder), 'utf8').matchAll(/create table (?:if not exists )?([a-z_]+)/gi)])
+    .flatMap((name) => [
+      ...readFileSync(new URL(name, folder), 'utf8').matchAll(/create table (?:if not exists )?([a-z_]+)/gi),
+    ])
     .map((m) => m[1]!.toLowerCase());
 }
 
@@ -60,7 +62,9 @@ function writeTargets(text: string): string[] {
 }
 
 test('the write finder sees every kind of write, in any case and in template strings', () => {
-  const found = writeTargets("q('INSERT INTO leads'); `update lead_pins set`; 'Delete From pin_sends'; `truncate table x`; `copy ${t} (a) from stdin`");
+  const found = writeTargets(
+    "q('INSERT INTO leads'); `update lead_pins set`; 'Delete From pin_sends'; `truncate table x`; `copy ${t} (a) from stdin`",
+  );
   assert.deepEqual(found, ['leads', 'lead_pins', 'pin_sends', 'x', '${']);
 });
 

@@ -36,9 +36,11 @@ export function registerAdminGuard(scope: FastifyInstance, adminToken: string, o
     const header = request.headers.authorization;
     if (!header) throw errors.missingToken();
     // Compare digests so the check takes the same time whatever the header's length.
-    let operator: OperatorContext | undefined =
-      timingSafeEqual(digest(header), expected) ? adminTokenOperator : undefined;
-    if (!operator && operators && header.startsWith('Bearer op_')) operator = await operators.authenticate(header.slice('Bearer '.length));
+    let operator: OperatorContext | undefined = timingSafeEqual(digest(header), expected)
+      ? adminTokenOperator
+      : undefined;
+    if (!operator && operators && header.startsWith('Bearer op_'))
+      operator = await operators.authenticate(header.slice('Bearer '.length));
     if (!operator) throw errors.unauthorized('invalid admin token');
     if (!roleAllows(operator.role, policyOf(request).roles)) throw errors.forbidden();
     request.operator = operator;

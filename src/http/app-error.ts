@@ -20,7 +20,8 @@ const failureDigits: Record<FailureKind, string> = {
 };
 
 /** Which limit a 429 hit, in `additionalData.reason` (docs/api.md, "Rate limits"). */
-export type RateLimitReason = 'COMPANY_REQUEST_LIMIT' | 'PIN_SEND_LIMIT' | 'TOKEN_REQUEST_LIMIT' | 'TOKEN_FAILURE_LIMIT';
+export type RateLimitReason =
+  'COMPANY_REQUEST_LIMIT' | 'PIN_SEND_LIMIT' | 'TOKEN_REQUEST_LIMIT' | 'TOKEN_FAILURE_LIMIT';
 
 export class AppError extends Error {
   constructor(
@@ -40,8 +41,7 @@ export const errors = {
   invalidInput: (fieldErrors: FieldError[] = []) =>
     new AppError(400, 40015, 'Bad Request', fieldErrors.length ? { errors: fieldErrors } : null),
   /** 400 / 400: the contact update keeps the spec's own code. */
-  invalidContact: (fieldErrors: FieldError[]) =>
-    new AppError(400, 400, 'Bad Request', { errors: fieldErrors }),
+  invalidContact: (fieldErrors: FieldError[]) => new AppError(400, 400, 'Bad Request', { errors: fieldErrors }),
   /** 400 / 4003 on PIN send and confirmation, with a machine-readable reason. */
   pinRejected: (reason: string, fieldErrors: FieldError[] = []) =>
     new AppError(400, 4003, 'Bad Request', fieldErrors.length ? { reason, errors: fieldErrors } : { reason }),
@@ -50,8 +50,7 @@ export const errors = {
       'www-authenticate': `Bearer realm="autofin", error="invalid_token", error_description="${description}"`,
     }),
   /** 401 without a token at all: RFC 6750 says no error code then. */
-  missingToken: () =>
-    new AppError(401, 4010, 'Unauthorized', null, { 'www-authenticate': 'Bearer realm="autofin"' }),
+  missingToken: () => new AppError(401, 4010, 'Unauthorized', null, { 'www-authenticate': 'Bearer realm="autofin"' }),
   /** 403 / 4030: an operator whose role does not allow the route (an analyst changing something). */
   forbidden: () => new AppError(403, 4030, 'Forbidden'),
   leadNotFound: () => new AppError(404, 4040, 'Lead not found'),
@@ -75,14 +74,23 @@ export const errors = {
     new AppError(409, 4092, 'Outcome transition not allowed', { from, to }),
   /** 409 / 4095: `GET /admin/backup` on PostgreSQL, whose backups are the server's own (pg_dump). */
   backupNotEmbedded: () =>
-    new AppError(409, 4095, 'Backups of a PostgreSQL database are taken with pg_dump', { engine: 'postgres', use: 'pg_dump' }),
+    new AppError(409, 4095, 'Backups of a PostgreSQL database are taken with pg_dump', {
+      engine: 'postgres',
+      use: 'pg_dump',
+    }),
   requestTimeout: () => new AppError(408, 4080, 'Request Timeout'),
   payloadTooLarge: () => new AppError(413, 4130, 'Payload Too Large'),
   /** A path parameter over the router's limit; the URL is not echoed. */
   uriTooLong: () => new AppError(414, 4140, 'URI Too Long'),
   unsupportedMediaType: () => new AppError(415, 4150, 'Unsupported Media Type'),
   tooManyRequests: (reason: RateLimitReason, retryAfterSeconds: number) =>
-    new AppError(429, 4290, 'Too Many Requests', { reason }, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }),
+    new AppError(
+      429,
+      4290,
+      'Too Many Requests',
+      { reason },
+      { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    ),
   headersTooLarge: () => new AppError(431, 4310, 'Request Header Fields Too Large'),
   internal: () => new AppError(500, 5000, 'Internal Server Error'),
   unavailable: () => new AppError(503, 5030, 'Service Unavailable'),

@@ -53,7 +53,11 @@ async function exchange(
     while (!closed && Date.now() - started < limitMs) {
       if ('flood' in body) {
         bodyBytesSent += chunk.length;
-        if (!socket.write(chunk)) await new Promise((resolve) => { socket.once('drain', resolve); socket.once('close', resolve); });
+        if (!socket.write(chunk))
+          await new Promise((resolve) => {
+            socket.once('drain', resolve);
+            socket.once('close', resolve);
+          });
       } else {
         await sleep(body.everyMs);
         if (!closed) socket.write(body.trickle);
@@ -129,11 +133,16 @@ describe('slow and oversized clients', () => {
   test('20 slow-loris connections (a header line every 200 ms) are closed by the header timeout; others are served', async () => {
     otherClient();
     const slow = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => exchange(port, 'GET /health/live HTTP/1.1\r\nHost: x\r\n', { trickle: `X-Slow-${i}: y\r\n`, everyMs: 200 })),
+      Array.from({ length: 20 }, (_, i) =>
+        exchange(port, 'GET /health/live HTTP/1.1\r\nHost: x\r\n', { trickle: `X-Slow-${i}: y\r\n`, everyMs: 200 }),
+      ),
     );
     await stopOthers();
     for (const s of slow) {
-      assert.ok(s.closedAfterMs >= headersTimeoutMs - 50 && s.closedAfterMs < headersTimeoutMs + 2000, `closed after ${s.closedAfterMs} ms`);
+      assert.ok(
+        s.closedAfterMs >= headersTimeoutMs - 50 && s.closedAfterMs < headersTimeoutMs + 2000,
+        `closed after ${s.closedAfterMs} ms`,
+      );
       assert.match(statusLine(s.response), /^(HTTP\/1\.1 408 |$)/, s.response);
     }
     assertOthersServed();
@@ -141,11 +150,17 @@ describe('slow and oversized clients', () => {
 
   test('20 slow bodies (a byte every 200 ms) are closed by the request timeout with 408; others are served', async () => {
     otherClient();
-    const head = 'POST /auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n';
-    const slow = await Promise.all(Array.from({ length: 20 }, () => exchange(port, head, { trickle: ' ', everyMs: 200 })));
+    const head =
+      'POST /auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n';
+    const slow = await Promise.all(
+      Array.from({ length: 20 }, () => exchange(port, head, { trickle: ' ', everyMs: 200 })),
+    );
     await stopOthers();
     for (const s of slow) {
-      assert.ok(s.closedAfterMs >= requestTimeoutMs - 50 && s.closedAfterMs < requestTimeoutMs + 2000, `closed after ${s.closedAfterMs} ms`);
+      assert.ok(
+        s.closedAfterMs >= requestTimeoutMs - 50 && s.closedAfterMs < requestTimeoutMs + 2000,
+        `closed after ${s.closedAfterMs} ms`,
+      );
       assert.match(statusLine(s.response), /^HTTP\/1\.1 408 /, s.response);
     }
     assertOthersServed();

@@ -14,7 +14,11 @@ function assertErrorResponse(res: LightMyRequestResponse, status: number, code: 
   assert.equal(res.statusCode, status, show(res));
   assert.match(String(res.headers['content-type']), /^application\/json/, show(res));
   const body = res.json();
-  assert.deepEqual(Object.keys(body).sort(), ['additionalData', 'code', 'message', 'requestId', 'timestamp'], show(res));
+  assert.deepEqual(
+    Object.keys(body).sort(),
+    ['additionalData', 'code', 'message', 'requestId', 'timestamp'],
+    show(res),
+  );
   assert.equal(body.code, code, show(res));
   assert.equal(body.message, message, show(res));
   assert.equal(body.requestId, res.headers['x-request-id'], show(res));
@@ -39,13 +43,22 @@ describe('every failure is rendered as an ErrorResponse', () => {
   });
   after(() => t.close());
   const postJson = (url: string, payload: string, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...t.admin, ...headers }, payload });
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json', ...t.admin, ...headers },
+      payload,
+    });
 
   test('malformed JSON is 400 / 40015 naming the body', async () => {
     for (const payload of ['{"name": "Autos', '{name: 1}', '[1,2', 'nul']) {
       const res = await postJson('/admin/companies', payload);
       const body = assertErrorResponse(res, 400, 40015, 'Bad Request');
-      assert.deepEqual(body.additionalData.errors.map((e: Field) => e.field), ['body'], show(res));
+      assert.deepEqual(
+        body.additionalData.errors.map((e: Field) => e.field),
+        ['body'],
+        show(res),
+      );
     }
   });
 
@@ -58,7 +71,9 @@ describe('every failure is rendered as an ErrorResponse', () => {
     const res = await postJson('/admin/companies', JSON.stringify({ name: 'x'.repeat(65 * 1024) }));
     assertErrorResponse(res, 413, 4130, 'Payload Too Large');
     const token = await t.app.inject({
-      method: 'POST', url: '/auth/token', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/auth/token',
+      headers: { 'content-type': 'application/json' },
       payload: JSON.stringify({ consumer_key: 'k', consumer_secret: 's'.repeat(70_000) }),
     });
     assertErrorResponse(token, 413, 4130, 'Payload Too Large');
@@ -71,7 +86,12 @@ describe('every failure is rendered as an ErrorResponse', () => {
 
   test('a text/plain or form body on a JSON route is 415 / 4150', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
-      const res = await t.app.inject({ method: 'POST', url: '/auth/token', headers: { 'content-type': type }, payload: 'consumer_key=a&consumer_secret=b' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/auth/token',
+        headers: { 'content-type': type },
+        payload: 'consumer_key=a&consumer_secret=b',
+      });
       assertErrorResponse(res, 415, 4150, 'Unsupported Media Type');
     }
   });
@@ -144,7 +164,11 @@ describe('every failure is rendered as an ErrorResponse', () => {
   test('a well-formed X-Request-Id is echoed in the header, the body and every log line of the request', async () => {
     for (const requestId of ['partner-req-0001', 'A.b_c-9', 'x'.repeat(64)]) {
       const first = t.logs.length;
-      const res = await t.app.inject({ method: 'GET', url: `/nope/${requestId}`, headers: { 'x-request-id': requestId } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/nope/${requestId}`,
+        headers: { 'x-request-id': requestId },
+      });
       await tick();
       assert.equal(res.headers['x-request-id'], requestId);
       assert.equal(res.json().requestId, requestId, show(res));
@@ -172,7 +196,10 @@ describe('every failure is rendered as an ErrorResponse', () => {
   });
 
   test('validation lists every failing field at once', async () => {
-    const res = await postJson(`/admin/companies/${t.partner.companyId}/affiliates`, JSON.stringify({ user_id: 'nope', user_type: '', extra: 1 }));
+    const res = await postJson(
+      `/admin/companies/${t.partner.companyId}/affiliates`,
+      JSON.stringify({ user_id: 'nope', user_type: '', extra: 1 }),
+    );
     const body = assertErrorResponse(res, 400, 40015, 'Bad Request');
     const errors: Field[] = body.additionalData.errors;
     assert.deepEqual(errors.map((e) => e.field).sort(), ['extra', 'user_id', 'user_type'], show(res));

@@ -14,7 +14,8 @@ import type { Clock } from '../shared/clock.ts';
 
 function fromFastifyError(error: FastifyError, style: InvalidInputStyle | undefined): AppError | undefined {
   // Reached only from a route registered before request validation: the failed part alone is listed.
-  if (error.validation) return invalidInputFor(style, toFieldErrors(error.validation, error.validationContext ?? 'body'));
+  if (error.validation)
+    return invalidInputFor(style, toFieldErrors(error.validation, error.validationContext ?? 'body'));
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -45,9 +46,12 @@ export function registerErrorHandler(
   unknownRoute: (url: string) => AppError,
 ): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
-    const known = error instanceof AppError
-      ? error
-      : request.is404 ? unknownRoute(request.url) : fromFastifyError(error, policyOf(request).invalidInput);
+    const known =
+      error instanceof AppError
+        ? error
+        : request.is404
+          ? unknownRoute(request.url)
+          : fromFastifyError(error, policyOf(request).invalidInput);
     if (known) {
       if (known.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       return sendError(request, reply, known, clock.now());

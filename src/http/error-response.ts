@@ -13,9 +13,7 @@ export const ErrorResponse = Type.Object(
       Type.Null(),
       Type.Object(
         {
-          errors: Type.Optional(
-            Type.Array(Type.Object({ field: Type.String(), errorDetail: Type.String() })),
-          ),
+          errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), errorDetail: Type.String() }))),
           reason: Type.Optional(Type.String()),
         },
         { additionalProperties: true },
@@ -40,14 +38,11 @@ export const ErrorResponse = Type.Object(
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError, now: Date): FastifyReply {
   reply.header('x-request-id', request.id);
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  return reply
-    .code(error.statusCode)
-    .type('application/json; charset=utf-8')
-    .send({
-      timestamp: now.toISOString(),
-      message: error.message,
-      code: error.code,
-      requestId: request.id,
-      additionalData: error.additionalData,
-    });
+  return reply.code(error.statusCode).type('application/json; charset=utf-8').send({
+    timestamp: now.toISOString(),
+    message: error.message,
+    code: error.code,
+    requestId: request.id,
+    additionalData: error.additionalData,
+  });
 }

@@ -31,7 +31,10 @@ describe('errors Fastify raises before a route runs', () => {
       const res = await t.app.inject({ method: 'GET', url, headers: t.partner.headers });
       assert.equal(res.statusCode, 400, show(res));
       assertErrorResponse(400, 40015, res.headers, res.body, 'Bad Request');
-      assert.deepEqual(res.json().additionalData.errors.map((e: { field: string }) => e.field), ['path']);
+      assert.deepEqual(
+        res.json().additionalData.errors.map((e: { field: string }) => e.field),
+        ['path'],
+      );
     }
   });
 
@@ -64,7 +67,9 @@ describe('what Node’s HTTP parser refuses', () => {
       socket.on('end', () => {
         const [head, body] = data.split('\r\n\r\n');
         const [statusLine, ...lines] = head.split('\r\n');
-        const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+        const headers = Object.fromEntries(
+          lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+        );
         resolve({ status: Number(statusLine.split(' ')[1]), headers, body, text: data });
       });
       socket.write(request);
@@ -72,7 +77,11 @@ describe('what Node’s HTTP parser refuses', () => {
   }
 
   test('a malformed request line or header is 400 / 40015 with Connection: close', async () => {
-    for (const request of ['GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n', 'NOT HTTP AT ALL\r\n\r\n', `GET /${'\u0000'} HTTP/1.1\r\nHost: x\r\n\r\n`]) {
+    for (const request of [
+      'GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
+      'NOT HTTP AT ALL\r\n\r\n',
+      `GET /${'\u0000'} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    ]) {
       const res = await raw(request);
       assert.equal(res.status, 400, JSON.stringify(res));
       assert.equal(res.headers.connection, 'close');

@@ -23,7 +23,8 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character, a quote included
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character, a quote included
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;
@@ -45,7 +46,11 @@ function tooDeep(): FastifyError {
 }
 
 function notAnObject(): FastifyError {
-  return Object.assign(new Error('the body must be a JSON object'), { code: bodyNotAnObjectCode, statusCode: 400, name: 'FastifyError' });
+  return Object.assign(new Error('the body must be a JSON object'), {
+    code: bodyNotAnObjectCode,
+    statusCode: 400,
+    name: 'FastifyError',
+  });
 }
 
 export function registerJsonParser(app: FastifyInstance): void {

@@ -8,7 +8,12 @@ import { loggerOptions } from '../shared/logging.ts';
 
 function capture(level: string) {
   const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({ write(chunk, _e, cb) { lines.push(JSON.parse(String(chunk))); cb(); } });
+  const stream = new Writable({
+    write(chunk, _e, cb) {
+      lines.push(JSON.parse(String(chunk)));
+      cb();
+    },
+  });
   return { logger: pino(loggerOptions(level), stream), lines };
 }
 

@@ -10,7 +10,10 @@ function appWith(buildSerializer: SerializerFactory) {
   const app = Fastify({ schemaController: { compilersFactory: { buildSerializer } } });
   for (const path of ['/a', '/b']) {
     app.get(path, { schema: { response: { 200: Answer, 404: Answer } } }, async (request, reply) =>
-      (request.query as { missing?: string }).missing ? reply.code(404).send({ id: 'none' }) : { id: path, count: 2, secret: 'x' });
+      (request.query as { missing?: string }).missing
+        ? reply.code(404).send({ id: 'none' })
+        : { id: path, count: 2, secret: 'x' },
+    );
   }
   return app;
 }
@@ -32,7 +35,7 @@ test('a response serializer is compiled on the first answer of its route and sta
   await app.close();
 });
 
-test('answers are the bytes of an eager compile: the schema\'s fields only, in its types', async () => {
+test("answers are the bytes of an eager compile: the schema's fields only, in its types", async () => {
   const lazy = appWith(lazySerializerFactory());
   const eager = appWith(SerializerSelector());
   for (const url of ['/a', '/b', '/a?missing=1']) {

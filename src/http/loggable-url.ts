@@ -6,8 +6,19 @@
  * token sent as a bare key).
  */
 const keptValues = new Set([
-  'status', 'outcome', 'decision', 'affiliate', 'format', 'limit', 'cursor', 'createdFrom', 'createdTo', 'companyId',
-  'channel', 'eventType', 'page',
+  'status',
+  'outcome',
+  'decision',
+  'affiliate',
+  'format',
+  'limit',
+  'cursor',
+  'createdFrom',
+  'createdTo',
+  'companyId',
+  'channel',
+  'eventType',
+  'page',
 ]);
 const plainKey = /^[A-Za-z0-9_.[\]-]{1,32}$/;
 const maxValueLength = 128;
@@ -16,13 +27,17 @@ export const redacted = '[redacted]';
 export function loggableUrl(url: string): string {
   const start = url.indexOf('?');
   if (start === -1) return url;
-  const pairs = url.slice(start + 1).split('&').filter(Boolean).map((pair) => {
-    const equals = pair.indexOf('=');
-    const key = equals === -1 ? pair : pair.slice(0, equals);
-    if (!plainKey.test(key)) return redacted;
-    if (equals === -1) return key;
-    const value = pair.slice(equals + 1);
-    return keptValues.has(key) && value.length <= maxValueLength ? pair : `${key}=${redacted}`;
-  });
+  const pairs = url
+    .slice(start + 1)
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const key = equals === -1 ? pair : pair.slice(0, equals);
+      if (!plainKey.test(key)) return redacted;
+      if (equals === -1) return key;
+      const value = pair.slice(equals + 1);
+      return keptValues.has(key) && value.length <= maxValueLength ? pair : `${key}=${redacted}`;
+    });
   return `${url.slice(0, start)}?${pairs.join('&')}`;
 }

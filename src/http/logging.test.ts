@@ -48,7 +48,8 @@ describe('request logs never carry people or secrets', () => {
 
   test('a token request logs neither the secret, the token nor the credentials', async () => {
     const { res, requestId, lines } = await logged({
-      method: 'POST', url: '/auth/token',
+      method: 'POST',
+      url: '/auth/token',
       payload: { consumer_key: t.partner.consumerKey, consumer_secret: t.partner.consumerSecret },
     });
     assert.equal(res.statusCode, 200, show(res));
@@ -58,7 +59,9 @@ describe('request logs never carry people or secrets', () => {
 
   test('a refused token request logs neither the guessed secret nor the partner token sent with it', async () => {
     const { res, requestId, lines } = await logged({
-      method: 'POST', url: '/auth/token', headers: { authorization: `Bearer ${t.partner.token}` },
+      method: 'POST',
+      url: '/auth/token',
+      headers: { authorization: `Bearer ${t.partner.token}` },
       payload: { consumer_key: t.partner.consumerKey, consumer_secret: 'cs_guessed-secret-value-7781' },
     });
     assert.equal(res.statusCode, 401, show(res));
@@ -67,10 +70,16 @@ describe('request logs never carry people or secrets', () => {
   });
 
   test('admin calls log neither the admin token nor the credential secret they create', async () => {
-    const credential = await logged({ method: 'POST', url: `/admin/companies/${t.partner.companyId}/credentials`, headers: t.admin });
+    const credential = await logged({
+      method: 'POST',
+      url: `/admin/companies/${t.partner.companyId}/credentials`,
+      headers: t.admin,
+    });
     assert.equal(credential.res.statusCode, 201, show(credential.res));
     const affiliate = await logged({
-      method: 'POST', url: `/admin/companies/${t.partner.companyId}/affiliates`, headers: t.admin,
+      method: 'POST',
+      url: `/admin/companies/${t.partner.companyId}/affiliates`,
+      headers: t.admin,
       payload: { user_type: 'Gerente Quetzalcoatl' },
     });
     assert.equal(affiliate.res.statusCode, 201, show(affiliate.res));
@@ -91,7 +100,10 @@ describe('request logs never carry people or secrets', () => {
       assert.equal(res.statusCode, 401, show(res));
       assertClean(lines, [secret]);
       assertTagged(lines, requestId);
-      assert.ok(lines.some((line) => JSON.parse(line).url?.startsWith(url.slice(0, url.indexOf('?')))), 'the path is logged');
+      assert.ok(
+        lines.some((line) => JSON.parse(line).url?.startsWith(url.slice(0, url.indexOf('?')))),
+        'the path is logged',
+      );
     }
   });
 
@@ -100,11 +112,27 @@ describe('request logs never carry people or secrets', () => {
     const requests = [
       { method: 'POST' as const, url: `${api}/leads/${leadId}/person`, headers: t.partner.headers, payload: person },
       { method: 'PUT' as const, url: `${api}/leads/${leadId}/contact`, headers: t.partner.headers, payload: contact },
-      { method: 'PUT' as const, url: `${api}/leads/${leadId}/financial`, headers: t.partner.headers, payload: { income: 48213.77 } },
-      { method: 'POST' as const, url: `${api}/leads`, headers: t.partner.headers, payload: { autoFinB2BLeadCreatePayload: contact } },
-      { method: 'POST' as const, url: '/admin/companies', headers: t.admin, payload: { name: 'x', ...person, ...contact } },
       {
-        method: 'POST' as const, url: `${api}/leads/${leadId}/person`,
+        method: 'PUT' as const,
+        url: `${api}/leads/${leadId}/financial`,
+        headers: t.partner.headers,
+        payload: { income: 48213.77 },
+      },
+      {
+        method: 'POST' as const,
+        url: `${api}/leads`,
+        headers: t.partner.headers,
+        payload: { autoFinB2BLeadCreatePayload: contact },
+      },
+      {
+        method: 'POST' as const,
+        url: '/admin/companies',
+        headers: t.admin,
+        payload: { name: 'x', ...person, ...contact },
+      },
+      {
+        method: 'POST' as const,
+        url: `${api}/leads/${leadId}/person`,
         headers: { ...t.partner.headers, 'content-type': 'application/json' },
         payload: `{"rfc":"${person.rfc}","firstName":"${person.firstName}",`,
       },
@@ -130,7 +158,13 @@ describe('the logger redacts personal fields wherever they sit', () => {
     return { logger: pino(loggerOptions('info'), stream), lines };
   }
 
-  const values = { phone: '5512345678', rfc: 'LOGA900215A16', pin: '493817', email: 'ana.lopez@example.com', income: 35123.45 };
+  const values = {
+    phone: '5512345678',
+    rfc: 'LOGA900215A16',
+    pin: '493817',
+    email: 'ana.lopez@example.com',
+    income: 35123.45,
+  };
   const nestings: [string, (fields: Record<string, unknown>) => Record<string, unknown>][] = [
     ['at the top level', (f) => f],
     ['one level down', (f) => ({ lead: f })],
@@ -144,7 +178,8 @@ describe('the logger redacts personal fields wherever they sit', () => {
       const { logger, lines } = capture();
       logger.info(wrap({ ...values, leadId: 'kept-id' }), 'lead saved');
       assert.equal(lines.length, 1);
-      for (const value of Object.values(values)) assert.ok(!lines[0].includes(String(value)), `${value} leaked: ${lines[0]}`);
+      for (const value of Object.values(values))
+        assert.ok(!lines[0].includes(String(value)), `${value} leaked: ${lines[0]}`);
       assert.equal(lines[0].match(/\[REDACTED\]/g)?.length, 5, lines[0]);
       assert.match(lines[0], /"leadId":"kept-id"/, 'ids are kept');
     });
@@ -153,8 +188,13 @@ describe('the logger redacts personal fields wherever they sit', () => {
   test('names, birth date, address, secrets and tokens are redacted too', () => {
     const { logger, lines } = capture();
     const fields = {
-      ...person, street: 'Calle Tlaxcoaque 12', neighborhood: 'Roma Norte', consumer_secret: 'cs_abc123secret',
-      access_token: 'afn1.payload.sig', authorization: 'Bearer afn1.payload.sig', pinConfirmation: '493817',
+      ...person,
+      street: 'Calle Tlaxcoaque 12',
+      neighborhood: 'Roma Norte',
+      consumer_secret: 'cs_abc123secret',
+      access_token: 'afn1.payload.sig',
+      authorization: 'Bearer afn1.payload.sig',
+      pinConfirmation: '493817',
     };
     logger.info({ lead: fields }, 'saved');
     for (const value of Object.values(fields)) assert.ok(!lines[0].includes(value), `${value} leaked: ${lines[0]}`);

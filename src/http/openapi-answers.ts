@@ -14,18 +14,31 @@ const text = { type: 'string' } as const;
 /** Every response header the document declares. */
 export const responseHeaders = {
   'X-Request-Id': {
-    description: 'The request id: the caller’s `X-Request-Id` when it is 1–64 characters of `A-Za-z0-9._-`, otherwise a new one. Quote it to support.',
+    description:
+      'The request id: the caller’s `X-Request-Id` when it is 1–64 characters of `A-Za-z0-9._-`, otherwise a new one. Quote it to support.',
     schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
   },
-  'X-RateLimit-Limit': { description: 'Requests the company may make per minute (all routes and instances together).', schema: integer },
+  'X-RateLimit-Limit': {
+    description: 'Requests the company may make per minute (all routes and instances together).',
+    schema: integer,
+  },
   'X-RateLimit-Remaining': { description: 'Requests the company has left in the current minute.', schema: integer },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } },
   Location: { description: 'Path of the created lead.', schema: text },
-  'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', enum: ['true'] } },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.',
+    schema: { type: 'string', enum: ['true'] },
+  },
   ETag: { description: 'Version of the catalog answer; send it back in `If-None-Match` to get a 304.', schema: text },
-  'Cache-Control': { description: 'How long the answer may be cached: `no-store` on every answer but the catalogs’.', schema: text },
+  'Cache-Control': {
+    description: 'How long the answer may be cached: `no-store` on every answer but the catalogs’.',
+    schema: text,
+  },
   Allow: { description: 'The methods this path answers.', schema: text },
-  'WWW-Authenticate': { description: 'RFC 6750 challenge, with `error="invalid_token"` when a token was sent but refused.', schema: text },
+  'WWW-Authenticate': {
+    description: 'RFC 6750 challenge, with `error="invalid_token"` when a token was sent but refused.',
+    schema: text,
+  },
 } as const;
 
 export type HeaderName = keyof typeof responseHeaders;
@@ -116,7 +129,13 @@ export interface ErrorCase {
 export const errorCase = (summary: string, error: AppError): ErrorCase => ({ summary, error });
 
 function exampleOf(error: AppError): unknown {
-  return { timestamp: '2026-01-15T12:00:00.000Z', message: error.message, code: error.code, requestId: 'b7e3c1d2-5f4a-4e6b-9c8d-1a2b3c4d5e6f', additionalData: error.additionalData };
+  return {
+    timestamp: '2026-01-15T12:00:00.000Z',
+    message: error.message,
+    code: error.code,
+    requestId: 'b7e3c1d2-5f4a-4e6b-9c8d-1a2b3c4d5e6f',
+    additionalData: error.additionalData,
+  };
 }
 
 export interface ErrorAnswersOptions {
@@ -131,7 +150,10 @@ export interface ErrorAnswersOptions {
 
 const tokenRefused = [
   errorCase('No token', errors.missingToken()),
-  errorCase('A token that is malformed, expired, revoked or of another environment', errors.unauthorized('the token has expired')),
+  errorCase(
+    'A token that is malformed, expired, revoked or of another environment',
+    errors.unauthorized('the token has expired'),
+  ),
 ];
 
 /** The error answers of a route: those every route of its kind can give, plus its own. */
@@ -143,14 +165,29 @@ export function errorAnswers(options: ErrorAnswersOptions): Partial<Record<Error
   if (access === 'partner' || access === 'admin') add(401, ...tokenRefused);
   // An analyst's key on a route of the admin role (docs/lender-api.md).
   if (access === 'admin') add(403, errorCase('An analyst on a route of the admin role', errors.forbidden()));
-  if (access === 'token') add(401, errorCase('Unknown consumer key, wrong secret or revoked credential', errors.unauthorized('invalid client credentials')));
+  if (access === 'token')
+    add(
+      401,
+      errorCase(
+        'Unknown consumer key, wrong secret or revoked credential',
+        errors.unauthorized('invalid client credentials'),
+      ),
+    );
   add(405, errorCase('Another method on this path', errors.methodNotAllowed(['GET'])));
   if (options.body) {
     add(413, errorCase('Body over the size limit', errors.payloadTooLarge()));
     add(415, errorCase('Content type other than those the route takes', errors.unsupportedMediaType()));
   }
-  if (access === 'partner') add(429, errorCase('The company’s request limit per minute', errors.tooManyRequests('COMPANY_REQUEST_LIMIT', 12)));
-  if (access === 'token') add(429, errorCase('Too many token requests for this consumer key or client address', errors.tooManyRequests('TOKEN_REQUEST_LIMIT', 12)));
+  if (access === 'partner')
+    add(429, errorCase('The company’s request limit per minute', errors.tooManyRequests('COMPANY_REQUEST_LIMIT', 12)));
+  if (access === 'token')
+    add(
+      429,
+      errorCase(
+        'Too many token requests for this consumer key or client address',
+        errors.tooManyRequests('TOKEN_REQUEST_LIMIT', 12),
+      ),
+    );
   add(500, errorCase('Unexpected failure', errors.internal()));
 
   const answers: Partial<Record<ErrorStatus, typeof ErrorResponse>> = {};
@@ -186,7 +223,8 @@ function exampleSuffix(error: AppError): string {
 }
 
 function errorHeaders(access: Access, status: ErrorStatus): HeaderName[] {
-  const special: HeaderName[] = status === 401 ? ['WWW-Authenticate'] : status === 405 ? ['Allow'] : status === 429 ? ['Retry-After'] : [];
+  const special: HeaderName[] =
+    status === 401 ? ['WWW-Authenticate'] : status === 405 ? ['Allow'] : status === 429 ? ['Retry-After'] : [];
   // A refused token and an unknown method are answered before the rate limit is counted.
   const admitted = access === 'partner' && status !== 400 && status !== 401 && status !== 405;
   return [...(admitted ? admittedPartner : ['X-Request-Id' as const]), ...special];

@@ -7,11 +7,14 @@ interface Operation {
   description?: string;
   security?: Record<string, string[]>[];
   requestBody?: { required?: boolean };
-  responses?: Record<string, {
-    description: string;
-    headers?: Record<string, { $ref?: string }>;
-    content?: Record<string, { schema?: { $ref?: string }; examples?: Record<string, { value: { code: number } }> }>;
-  }>;
+  responses?: Record<
+    string,
+    {
+      description: string;
+      headers?: Record<string, { $ref?: string }>;
+      content?: Record<string, { schema?: { $ref?: string }; examples?: Record<string, { value: { code: number } }> }>;
+    }
+  >;
 }
 type Document = {
   openapi: string;
@@ -52,9 +55,19 @@ describe('OpenAPI document and interactive docs', () => {
     assert.ok(operations.length > 10, `operations: ${operations.map(([name]) => name).join(', ')}`);
   });
 
-  test('the spec\'s schemas are named components', () => {
-    for (const name of ['ErrorResponse', 'Catalogue', 'StateCatalog', 'ZipCodeInformation', 'TokenRequest', 'TokenResponse']) {
-      assert.ok(doc.components.schemas[name], `${name} missing from components.schemas: ${Object.keys(doc.components.schemas).join(', ')}`);
+  test("the spec's schemas are named components", () => {
+    for (const name of [
+      'ErrorResponse',
+      'Catalogue',
+      'StateCatalog',
+      'ZipCodeInformation',
+      'TokenRequest',
+      'TokenResponse',
+    ]) {
+      assert.ok(
+        doc.components.schemas[name],
+        `${name} missing from components.schemas: ${Object.keys(doc.components.schemas).join(', ')}`,
+      );
     }
   });
 
@@ -81,15 +94,24 @@ describe('OpenAPI document and interactive docs', () => {
   test('every answer has a description of its own, and says its X-Request-Id', () => {
     for (const [name, op] of operations) {
       for (const [status, response] of Object.entries(op.responses ?? {})) {
-        assert.ok(response.description && response.description !== 'Default Response', `${name} ${status}: ${response.description}`);
-        assert.equal(response.headers?.['X-Request-Id']?.$ref, '#/components/headers/X-Request-Id', `${name} ${status}`);
+        assert.ok(
+          response.description && response.description !== 'Default Response',
+          `${name} ${status}: ${response.description}`,
+        );
+        assert.equal(
+          response.headers?.['X-Request-Id']?.$ref,
+          '#/components/headers/X-Request-Id',
+          `${name} ${status}`,
+        );
       }
     }
   });
 
   test('error examples carry the codes the service answers, per status', () => {
     const codesOf = (op: Operation, status: string) =>
-      Object.values(op.responses?.[status]?.content?.['application/json']?.examples ?? {}).map((example) => example.value.code);
+      Object.values(op.responses?.[status]?.content?.['application/json']?.examples ?? {}).map(
+        (example) => example.value.code,
+      );
     const zip = doc.paths[`${api}/catalogs/zip-code/{zipCode}`].get;
     assert.deepEqual(codesOf(zip, '404'), [4042]);
     assert.deepEqual(codesOf(doc.paths[`${api}/catalogs/years/{yearId}/brands`].get, '404'), [4041]);
@@ -100,7 +122,11 @@ describe('OpenAPI document and interactive docs', () => {
       for (const status of Object.keys(op.responses ?? {}).filter((s) => Number(s) >= 400)) {
         const codes = codesOf(op, status);
         assert.ok(codes.length > 0, `${name} ${status} has no example`);
-        for (const code of codes) assert.ok(code === Number(status) || String(code).startsWith(status === '412' ? '6' : status.slice(0, 2)), `${name} ${status}: ${code}`);
+        for (const code of codes)
+          assert.ok(
+            code === Number(status) || String(code).startsWith(status === '412' ? '6' : status.slice(0, 2)),
+            `${name} ${status}: ${code}`,
+          );
       }
     }
   });
@@ -128,22 +154,33 @@ describe('OpenAPI document and interactive docs', () => {
   });
 
   test('request and response bodies refer to their named schemas', () => {
-    const token = doc.paths['/auth/token'].post as Operation & { requestBody: { content: Record<string, { schema: { $ref?: string } }> } };
+    const token = doc.paths['/auth/token'].post as Operation & {
+      requestBody: { content: Record<string, { schema: { $ref?: string } }> };
+    };
     assert.equal(token.requestBody.content['application/json'].schema.$ref, '#/components/schemas/TokenRequest');
     const zip = doc.paths[`${api}/catalogs/zip-code/{zipCode}`].get;
-    assert.equal(zip.responses?.['200'].content?.['application/json'].schema?.$ref, '#/components/schemas/ZipCodeInformation');
+    assert.equal(
+      zip.responses?.['200'].content?.['application/json'].schema?.$ref,
+      '#/components/schemas/ZipCodeInformation',
+    );
   });
 
   test('every operation has a summary or a description', () => {
     for (const [name, op] of operations) {
-      assert.ok((op.summary ?? '').trim() || (op.description ?? '').trim(), `${name} has neither summary nor description`);
+      assert.ok(
+        (op.summary ?? '').trim() || (op.description ?? '').trim(),
+        `${name} has neither summary nor description`,
+      );
     }
   });
 
   test('every operation declares its 4xx and 5xx answers, as ErrorResponses', () => {
     for (const [name, op] of operations) {
       const clientErrors = Object.keys(op.responses ?? {}).filter((status) => /^[45]\d\d$/.test(status));
-      assert.ok(clientErrors.includes('405') && clientErrors.includes('500'), `${name}: ${Object.keys(op.responses ?? {}).join(', ')}`);
+      assert.ok(
+        clientErrors.includes('405') && clientErrors.includes('500'),
+        `${name}: ${Object.keys(op.responses ?? {}).join(', ')}`,
+      );
       for (const status of clientErrors) {
         const schema = op.responses?.[status].content?.['application/json']?.schema;
         assert.equal(schema?.$ref, '#/components/schemas/ErrorResponse', `${name} ${status}`);
@@ -170,7 +207,10 @@ describe('OpenAPI document and interactive docs', () => {
 
   test('the readiness probe declares its 503 ErrorResponse', () => {
     const ready = doc.paths['/health/ready'].get;
-    assert.equal(ready.responses?.['503'].content?.['application/json'].schema?.$ref, '#/components/schemas/ErrorResponse');
+    assert.equal(
+      ready.responses?.['503'].content?.['application/json'].schema?.$ref,
+      '#/components/schemas/ErrorResponse',
+    );
   });
 
   test('the document itself, the docs UI and metrics are not listed as operations', () => {

@@ -55,11 +55,14 @@ function collectNamedSchemas(app: FastifyInstance) {
 
 interface Operation {
   requestBody?: { required?: boolean };
-  responses?: Record<string, {
-    description?: string;
-    headers?: Record<string, unknown>;
-    content?: Record<string, { examples?: unknown; example?: unknown }>;
-  }>;
+  responses?: Record<
+    string,
+    {
+      description?: string;
+      headers?: Record<string, unknown>;
+      content?: Record<string, { examples?: unknown; example?: unknown }>;
+    }
+  >;
   'x-answers'?: Record<string, AnswerDoc>;
   'x-body-optional'?: boolean;
 }
@@ -111,8 +114,11 @@ function declareUriTooLong(operation: Operation, used: Set<HeaderName>): void {
           4140: {
             summary: 'A path parameter over 100 characters',
             value: {
-              timestamp: '2026-01-15T12:00:00.000Z', message: 'URI Too Long', code: 4140,
-              requestId: 'b7e3c1d2-5f4a-4e6b-9c8d-1a2b3c4d5e6f', additionalData: null,
+              timestamp: '2026-01-15T12:00:00.000Z',
+              message: 'URI Too Long',
+              code: 4140,
+              requestId: 'b7e3c1d2-5f4a-4e6b-9c8d-1a2b3c4d5e6f',
+              additionalData: null,
             },
           },
         },
@@ -121,9 +127,10 @@ function declareUriTooLong(operation: Operation, used: Set<HeaderName>): void {
   } as never;
 }
 
-function finishDocument(
-  document: { paths?: Record<string, Record<string, unknown>>; components?: Record<string, unknown> },
-) {
+function finishDocument(document: {
+  paths?: Record<string, Record<string, unknown>>;
+  components?: Record<string, unknown>;
+}) {
   const used = new Set<HeaderName>();
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const operation of Object.values(item)) {
@@ -149,7 +156,10 @@ export async function registerOpenApi(app: FastifyInstance, options: { sandboxGu
   const named = collectNamedSchemas(app);
   await app.register(swagger, {
     transform: ({ schema, url }) => ({ schema: schema && named.referToThem(schema), url }),
-    transformObject: (documents) => finishDocument(('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject) as never) as never,
+    transformObject: (documents) =>
+      finishDocument(
+        ('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject) as never,
+      ) as never,
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -178,7 +188,11 @@ export async function registerOpenApi(app: FastifyInstance, options: { sandboxGu
         schemas: named.schemas as Record<string, never>,
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'Access token from POST /auth/token' },
-          adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the deployment, or an operator key (op_…)' },
+          adminToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'The ADMIN_TOKEN of the deployment, or an operator key (op_…)',
+          },
         },
       },
       tags: [
@@ -187,7 +201,9 @@ export async function registerOpenApi(app: FastifyInstance, options: { sandboxGu
         { name: 'leads', description: 'Leads and their sections' },
         { name: 'verification', description: 'PIN verification, bureau report and pre-qualification' },
         { name: 'webhooks', description: 'Lead events pushed to the partner’s endpoints (docs/webhooks.md)' },
-        ...(options.sandboxGuide ? [{ name: 'sandbox', description: 'What only the sandbox environment offers integrators' }] : []),
+        ...(options.sandboxGuide
+          ? [{ name: 'sandbox', description: 'What only the sandbox environment offers integrators' }]
+          : []),
         { name: 'admin', description: 'Companies, affiliates and credentials (operators only)' },
         { name: 'operators', description: 'Operator keys and roles of the admin API (admin only)' },
         { name: 'lender', description: "The lender's read, export and erasure of leads (docs/lender-api.md)" },

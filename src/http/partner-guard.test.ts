@@ -44,7 +44,12 @@ async function partnerRoutes(app: FastifyInstance): Promise<Route[]> {
 function call(app: FastifyInstance, route: Route, authorization?: string) {
   const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
   if (route.method === 'GET') return app.inject({ method: route.method, url: route.url, headers });
-  return app.inject({ method: route.method, url: route.url, headers: { ...headers, 'content-type': 'application/json' }, payload: '{}' });
+  return app.inject({
+    method: route.method,
+    url: route.url,
+    headers: { ...headers, 'content-type': 'application/json' },
+    payload: '{}',
+  });
 }
 
 function assertUnauthorized(res: LightMyRequestResponse, route: Route) {
@@ -112,15 +117,20 @@ describe('the 401 matrix over every partner route', () => {
     ['Bearer with nothing after it', () => 'Bearer '],
     ['Bearer with garbage', () => 'Bearer garbage'],
     ['Bearer with a JWT-looking string', () => 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.'],
-    ['a token with a bad signature', () => `Bearer ${valid.token.slice(0, -2)}${valid.token.endsWith('AA') ? 'BB' : 'AA'}`],
+    [
+      'a token with a bad signature',
+      () => `Bearer ${valid.token.slice(0, -2)}${valid.token.endsWith('AA') ? 'BB' : 'AA'}`,
+    ],
     ['an expired token', () => `Bearer ${expired.token}`],
     [
       'a token signed with the same key for another environment',
-      () => `Bearer ${createAccessTokens(Buffer.from(signingKeyHex, 'hex'), 'other').issue(valid.consumerKey, valid.companyId, clock.now(), 3600)}`,
+      () =>
+        `Bearer ${createAccessTokens(Buffer.from(signingKeyHex, 'hex'), 'other').issue(valid.consumerKey, valid.companyId, clock.now(), 3600)}`,
     ],
     [
       'a token naming another company than its credential',
-      () => `Bearer ${createAccessTokens(Buffer.from(signingKeyHex, 'hex'), 'test').issue(valid.consumerKey, expired.companyId, clock.now(), 3600)}`,
+      () =>
+        `Bearer ${createAccessTokens(Buffer.from(signingKeyHex, 'hex'), 'test').issue(valid.consumerKey, expired.companyId, clock.now(), 3600)}`,
     ],
   ];
   for (const [what, header] of cases) {
@@ -129,11 +139,15 @@ describe('the 401 matrix over every partner route', () => {
     });
   }
 
-  test('a revoked credential\'s token is 401 on every partner route at once', async () => {
+  test("a revoked credential's token is 401 on every partner route at once", async () => {
     const revoked = await t.newPartner();
     const before = await call(t.app, routes[0], `Bearer ${revoked.token}`);
     assert.notEqual(before.statusCode, 401, show(before));
-    const res = await t.app.inject({ method: 'DELETE', url: `/admin/credentials/${revoked.consumerKey}`, headers: t.admin });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/credentials/${revoked.consumerKey}`,
+      headers: t.admin,
+    });
     assert.equal(res.statusCode, 204, show(res));
     for (const route of routes) assertUnauthorized(await call(t.app, route, `Bearer ${revoked.token}`), route);
   });
@@ -145,7 +159,8 @@ describe('per-company rate limit (RATE_LIMIT_PER_MINUTE=3)', () => {
     t = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
   });
   after(() => t.close());
-  const years = (partner: Partner) => t.app.inject({ method: 'GET', url: `${api}/catalogs/years`, headers: partner.headers });
+  const years = (partner: Partner) =>
+    t.app.inject({ method: 'GET', url: `${api}/catalogs/years`, headers: partner.headers });
 
   test('the 4th call of a minute is 429 / 4290 with Retry-After; another company is unaffected', async () => {
     const other = await t.newPartner();
@@ -162,19 +177,32 @@ describe('per-company rate limit (RATE_LIMIT_PER_MINUTE=3)', () => {
 
   test('two credentials of one company share its count', async () => {
     const partner = await t.newPartner();
-    const second = await t.app.inject({ method: 'POST', url: `/admin/companies/${partner.companyId}/credentials`, headers: t.admin });
-    const token = (await t.app.inject({ method: 'POST', url: '/auth/token', payload: second.json() })).json().access_token;
+    const second = await t.app.inject({
+      method: 'POST',
+      url: `/admin/companies/${partner.companyId}/credentials`,
+      headers: t.admin,
+    });
+    const token = (await t.app.inject({ method: 'POST', url: '/auth/token', payload: second.json() })).json()
+      .access_token;
     await startOfAWindow();
     for (let i = 1; i <= 3; i++) assert.equal((await years(partner)).statusCode, 200);
-    const res = await t.app.inject({ method: 'GET', url: `${api}/catalogs/years`, headers: { authorization: `Bearer ${token}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${api}/catalogs/years`,
+      headers: { authorization: `Bearer ${token}` },
+    });
     assertTooManyRequests(res);
   });
 
-  test('refused tokens do not use up the company\'s count', async () => {
+  test("refused tokens do not use up the company's count", async () => {
     const partner = await t.newPartner();
     await startOfAWindow();
     for (let i = 1; i <= 5; i++) {
-      const res = await t.app.inject({ method: 'GET', url: `${api}/catalogs/years`, headers: { authorization: `Bearer ${partner.token}x` } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `${api}/catalogs/years`,
+        headers: { authorization: `Bearer ${partner.token}x` },
+      });
       assert.equal(res.statusCode, 401, show(res));
     }
     assert.equal((await years(partner)).statusCode, 200);
@@ -191,7 +219,12 @@ describe('with Redis, instances share the rate limit and revocations', () => {
   before(async () => {
     t = await buildTestApp({
       clock,
-      env: { REDIS_URL: redisUrl, AUTOFIN_ENV: environment, RATE_LIMIT_PER_MINUTE: '3', TOKEN_SIGNING_KEY: signingKeyHex },
+      env: {
+        REDIS_URL: redisUrl,
+        AUTOFIN_ENV: environment,
+        RATE_LIMIT_PER_MINUTE: '3',
+        TOKEN_SIGNING_KEY: signingKeyHex,
+      },
     });
     // A second instance of the same environment on the same database, as behind a load balancer.
     const container = await createContainer({
@@ -242,7 +275,11 @@ describe('with Redis, instances share the rate limit and revocations', () => {
     const partner = await t.newPartner();
     const primed = await years(second.app, partner);
     assert.equal(primed.statusCode, 200, show(primed));
-    const res = await t.app.inject({ method: 'DELETE', url: `/admin/credentials/${partner.consumerKey}`, headers: t.admin });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/credentials/${partner.consumerKey}`,
+      headers: t.admin,
+    });
     assert.equal(res.statusCode, 204, show(res));
     // The manual clock never moves, so the other instance's status cache never expires on its own:
     // only the Redis message can turn its answer into a 401.

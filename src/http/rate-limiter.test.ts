@@ -27,7 +27,15 @@ function limiterContract(name: string, build: (now: () => number) => RateLimiter
       fresh();
       const decisions = [];
       for (let i = 0; i < 4; i++) decisions.push(await limiter.consume(key, 3, minute));
-      assert.deepEqual(decisions.map((d) => [d.allowed, d.remaining]), [[true, 2], [true, 1], [true, 0], [false, 0]]);
+      assert.deepEqual(
+        decisions.map((d) => [d.allowed, d.remaining]),
+        [
+          [true, 2],
+          [true, 1],
+          [true, 0],
+          [false, 0],
+        ],
+      );
       assert.equal(decisions[3].resetMs, 50_000);
     });
 
@@ -83,7 +91,9 @@ function limiterContract(name: string, build: (now: () => number) => RateLimiter
 }
 
 limiterContract('memory rate limiter', (now) => createMemoryRateLimiter(now));
-limiterContract('shared rate limiter, alone', (now) => createSharedRateLimiter({ counters: createMemorySharedCounters(), now, manual: true }));
+limiterContract('shared rate limiter, alone', (now) =>
+  createSharedRateLimiter({ counters: createMemorySharedCounters(), now, manual: true }),
+);
 
 describe('memory rate limiter with windows of several lengths', () => {
   test('clearing the expired counters of a short window keeps the count of a longer one', async () => {

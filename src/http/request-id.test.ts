@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { requestIdOf } from './request-id.ts';
 
-const withHeader = (value?: string | string[]) => ({ headers: value === undefined ? {} : { 'x-request-id': value } }) as IncomingMessage;
+const withHeader = (value?: string | string[]) =>
+  ({ headers: value === undefined ? {} : { 'x-request-id': value } }) as IncomingMessage;
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 test('a safe X-Request-Id is kept as the request id', () => {

@@ -12,7 +12,12 @@ import { RequestLifecycle } from './request-lifecycle.ts';
 /** A small app wired as the service wires its logger: lazy request loggers and this log controller. */
 async function appAt(level: string) {
   const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({ write(chunk, _e, cb) { lines.push(JSON.parse(String(chunk))); cb(); } });
+  const stream = new Writable({
+    write(chunk, _e, cb) {
+      lines.push(JSON.parse(String(chunk)));
+      cb();
+    },
+  });
   const metrics = createMetrics();
   const app = Fastify({
     loggerInstance: pino(loggerOptions(level), stream),
@@ -48,7 +53,10 @@ test('every answer carries its request id; a successful read writes no line at i
   assert.equal(line.msg, 'request completed');
   assert.equal(line.level, 30);
   assert.equal(line.requestId, 'req-7');
-  assert.deepEqual({ method: line.method, url: line.url, route: line.route, status: line.status }, { method: 'POST', url: '/things', route: '/things', status: 201 });
+  assert.deepEqual(
+    { method: line.method, url: line.url, route: line.route, status: line.status },
+    { method: 'POST', url: '/things', route: '/things', status: 201 },
+  );
   assert.equal(typeof line.ms, 'number');
   await app.close();
 });
@@ -70,9 +78,15 @@ test('at debug a read writes its arrival and its completion, both at debug', asy
   await tick();
   const received = lines.find((l) => l.msg === 'request received');
   assert.ok(received, JSON.stringify(lines));
-  assert.deepEqual({ level: received.level, method: received.method, url: received.url, requestId: received.requestId }, { level: 20, method: 'GET', url: '/things/5', requestId: 'req-7' });
+  assert.deepEqual(
+    { level: received.level, method: received.method, url: received.url, requestId: received.requestId },
+    { level: 20, method: 'GET', url: '/things/5', requestId: 'req-7' },
+  );
   const [line] = completed(lines);
-  assert.deepEqual({ level: line.level, route: line.route, status: line.status }, { level: 20, route: '/things/:id', status: 200 });
+  assert.deepEqual(
+    { level: line.level, route: line.route, status: line.status },
+    { level: 20, route: '/things/:id', status: 200 },
+  );
   await app.close();
 });
 

@@ -25,7 +25,8 @@ export class RequestLifecycle extends LogController {
     // no cache keeps them; and no browser guesses another type than the one declared.
     reply.header('cache-control', 'no-store');
     reply.header('x-content-type-options', 'nosniff');
-    if (writes(request, 'debug')) request.log.debug({ method: request.method, url: loggableUrl(request.url) }, 'request received');
+    if (writes(request, 'debug'))
+      request.log.debug({ method: request.method, url: loggableUrl(request.url) }, 'request received');
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
@@ -42,7 +43,11 @@ export class RequestLifecycle extends LogController {
     // The partner behind the request (ids only: never the secret or the token).
     const auth = request.auth;
     const fields = {
-      method, url: loggableUrl(request.url), route, status, ms: Math.round(ms * 10) / 10,
+      method,
+      url: loggableUrl(request.url),
+      route,
+      status,
+      ms: Math.round(ms * 10) / 10,
       ...(auth && { companyId: auth.companyId, consumerKey: auth.consumerKey }),
     };
     if (error) request.log.warn({ ...fields, err: error }, 'response interrupted');

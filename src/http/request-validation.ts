@@ -43,7 +43,10 @@ export function fieldErrorsOfRequest(
     if (result?.error) out.push(...toFieldErrors(result.error, part));
   }
   const { bodyChecks, queryChecks } = policyOf(request);
-  for (const [checks, input] of [[bodyChecks, request.body], [queryChecks, request.query]] as const) {
+  for (const [checks, input] of [
+    [bodyChecks, request.body],
+    [queryChecks, request.query],
+  ] as const) {
     if (!checks || !isRecord(input)) continue;
     const listed = new Set(out.map((e) => e.field));
     out.push(...checks(input).filter((e) => !listed.has(e.field)));
@@ -59,7 +62,11 @@ export function registerRequestValidation(app: FastifyInstance): void {
   app.addHook('preHandler', (request, _reply, done) => {
     const failed = request.validationError;
     if (!failed) return done();
-    const fields = fieldErrorsOfRequest(request, failed.validationContext ?? 'body', failed.validation as SchemaError[]);
+    const fields = fieldErrorsOfRequest(
+      request,
+      failed.validationContext ?? 'body',
+      failed.validation as SchemaError[],
+    );
     done(invalidInputFor(policyOf(request).invalidInput, fields));
   });
 }

@@ -59,13 +59,19 @@ function holdsControlCharacter(value: unknown): boolean {
 /** Every string (and object key) holding a control character, with its path: walked only when there is one. */
 function controlCharacterErrors(value: unknown, path: string, out: ControlError[]): ControlError[] {
   if (typeof value === 'string') {
-    if (controlCharacter.test(value)) out.push({ instancePath: path, keyword: 'controlCharacter', message: 'must not contain control characters' });
+    if (controlCharacter.test(value))
+      out.push({ instancePath: path, keyword: 'controlCharacter', message: 'must not contain control characters' });
   } else if (Array.isArray(value)) {
     value.forEach((item, index) => controlCharacterErrors(item, `${path}/${index}`, out));
   } else if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
       const itemPath = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      if (controlCharacter.test(key)) out.push({ instancePath: itemPath, keyword: 'controlCharacter', message: 'must not contain control characters' });
+      if (controlCharacter.test(key))
+        out.push({
+          instancePath: itemPath,
+          keyword: 'controlCharacter',
+          message: 'must not contain control characters',
+        });
       else controlCharacterErrors(item, itemPath, out);
     }
   }
@@ -76,7 +82,11 @@ function controlCharacterErrors(value: unknown, path: string, out: ControlError[
 function declaredPart(schema: Schema, value: unknown): unknown {
   if (!schema.properties || value === null || typeof value !== 'object') return value;
   const record = value as Record<string, unknown>;
-  return Object.fromEntries(Object.keys(schema.properties).filter((k) => k in record).map((k) => [k, record[k]]));
+  return Object.fromEntries(
+    Object.keys(schema.properties)
+      .filter((k) => k in record)
+      .map((k) => [k, record[k]]),
+  );
 }
 
 export const schemaValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
@@ -91,7 +101,9 @@ export const schemaValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema
     const controlled = declared
       ? declared.some((key) => holdsControlCharacter((input as Record<string, unknown>)[key]))
       : holdsControlCharacter(input);
-    const controls = controlled ? controlCharacterErrors(declared ? declaredPart(schema as Schema, input) : input, '', []) : [];
+    const controls = controlled
+      ? controlCharacterErrors(declared ? declaredPart(schema as Schema, input) : input, '', [])
+      : [];
     if (controls.length === 0 && check.Check(input)) return { value: input };
     return { error: [...check.Errors(input), ...controls] as never };
   };

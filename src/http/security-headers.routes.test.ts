@@ -17,7 +17,7 @@ describe('answers with personal data are not cached and no answer is sniffed', (
   });
   after(() => t.close());
 
-  test('partner reads, the lender\'s detail, list and export, and errors say no-store and nosniff', async () => {
+  test("partner reads, the lender's detail, list and export, and errors say no-store and nosniff", async () => {
     const requests: { url: string; headers: Record<string, string>; status: number }[] = [
       { url: `${api}/leads/${leadId}`, headers: t.partner.headers, status: 200 },
       { url: `${api}/leads`, headers: t.partner.headers, status: 200 },
@@ -38,7 +38,11 @@ describe('answers with personal data are not cached and no answer is sniffed', (
   });
 
   test('a catalog answer keeps its own caching, and is not sniffed either', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `${api}/catalogs/zip-code/06700`, headers: t.partner.headers });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${api}/catalogs/zip-code/06700`,
+      headers: t.partner.headers,
+    });
     assert.equal(res.statusCode, 200, show(res));
     assert.notEqual(res.headers['cache-control'], 'no-store');
     assert.match(String(res.headers['cache-control']), /max-age/);

@@ -20,7 +20,15 @@ describe('shared rate limiter', () => {
     const counters = createMemorySharedCounters();
     const [limiter] = instancesOn(counters, 1, () => windowStart + 10_000);
     const decisions = Array.from({ length: 4 }, () => limiter.consumeNow!('k', 3, minute));
-    assert.deepEqual(decisions.map((d) => [d.allowed, d.remaining]), [[true, 2], [true, 1], [true, 0], [false, 0]]);
+    assert.deepEqual(
+      decisions.map((d) => [d.allowed, d.remaining]),
+      [
+        [true, 2],
+        [true, 1],
+        [true, 0],
+        [false, 0],
+      ],
+    );
     assert.equal(decisions[3].resetMs, 50_000);
     assert.equal(counters.state.exchanges, 0, 'no exchange on the request path');
   });
@@ -65,7 +73,7 @@ describe('shared rate limiter', () => {
     await a.exchange();
     assert.equal(counters.total(`${minute}:${windowStart}`, 'company:1'), 6);
     const next = a.consumeNow!('company:1', 10, minute);
-    assert.deepEqual([next.allowed, next.remaining], [true, 3], 'a knows of b\'s three hits');
+    assert.deepEqual([next.allowed, next.remaining], [true, 3], "a knows of b's three hits");
     nowMs = windowStart + minute;
     assert.deepEqual(a.consumeNow!('company:1', 10, minute).remaining, 9, 'a new window starts from zero');
   });
@@ -82,7 +90,11 @@ describe('shared rate limiter', () => {
     assert.deepEqual([refused.allowed, refused.remaining, refused.resetMs], [false, 5, 200]);
     await a.exchange();
     await b.exchange();
-    assert.equal(Array.from({ length: 8 }, () => a.consumeNow!('k', 10, minute)).filter((d) => d.allowed).length, 3, 'half of the 5 left, rounded up');
+    assert.equal(
+      Array.from({ length: 8 }, () => a.consumeNow!('k', 10, minute)).filter((d) => d.allowed).length,
+      3,
+      'half of the 5 left, rounded up',
+    );
   });
 
   test('with the store down each instance enforces the limit alone, reports once, and merges its counts when it is back', async () => {
@@ -156,13 +168,18 @@ async function worstAdmitted(instances: number, limit: number, syncMs = 200): Pr
 
 describe('overshoot of the shared limit (docs/operations.md)', () => {
   for (const [instances, limit, bound] of [
-    [2, 6000, 6000 * 1.25 + 2], [4, 6000, 6000 * 1.5 + 4], [2, 60, 60 * 1.25 + 2], [4, 60, 60 * 1.5 + 4],
+    [2, 6000, 6000 * 1.25 + 2],
+    [4, 6000, 6000 * 1.5 + 4],
+    [2, 60, 60 * 1.25 + 2],
+    [4, 60, 60 * 1.5 + 4],
   ]) {
     test(`${instances} instances at ${limit}/min stay within ${bound} (1.25× for two, 1.5× for four, plus one per instance for rounding)`, async () => {
       const admitted = await worstAdmitted(instances, limit);
       assert.ok(admitted >= limit, `the limit is reachable (${admitted})`);
       assert.ok(admitted <= bound, `admitted ${admitted}`);
-      console.log(`# ${instances} instances, limit ${limit}/min: at most ${admitted} admitted (${(admitted / limit).toFixed(3)}×)`);
+      console.log(
+        `# ${instances} instances, limit ${limit}/min: at most ${admitted} admitted (${(admitted / limit).toFixed(3)}×)`,
+      );
     });
   }
 });

@@ -84,8 +84,7 @@ interface Batch {
 function batchOf(windows: Map<number, Window>, nowMs: number): Batch[] {
   return [...windows.keys()].map((windowMs) => {
     const window = windowIn(windows, windowMs, nowMs);
-    const deltas = [...window.counters].filter(([, c]) => c.pending !== 0)
-      .map(([key, c]) => [key, c.pending] as const);
+    const deltas = [...window.counters].filter(([, c]) => c.pending !== 0).map(([key, c]) => [key, c.pending] as const);
     return { window, deltas };
   });
 }

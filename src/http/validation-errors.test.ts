@@ -8,12 +8,16 @@ const errorsOf = (schema: TSchema, value: unknown) => toFieldErrors([...Compile(
 
 test('an enum failure names the allowed values', () => {
   const schema = Type.Object({ channel: Type.Enum(['SMS', 'EMAIL']) });
-  assert.deepEqual(errorsOf(schema, { channel: 'FAX' }), [{ field: 'channel', errorDetail: 'must be one of: SMS, EMAIL' }]);
+  assert.deepEqual(errorsOf(schema, { channel: 'FAX' }), [
+    { field: 'channel', errorDetail: 'must be one of: SMS, EMAIL' },
+  ]);
 });
 
 test('a union of constants fails as one "must be one of", not one error per constant', () => {
   const schema = Type.Object({ decision: Type.Union([Type.Literal('YES'), Type.Literal('NO')]) });
-  assert.deepEqual(errorsOf(schema, { decision: 'MAYBE' }), [{ field: 'decision', errorDetail: 'must be one of: YES, NO' }]);
+  assert.deepEqual(errorsOf(schema, { decision: 'MAYBE' }), [
+    { field: 'decision', errorDetail: 'must be one of: YES, NO' },
+  ]);
 });
 
 test('a lone constant keeps its own error', () => {
@@ -28,6 +32,8 @@ test('every failing field is listed, nested ones by their dotted path', () => {
     { a: Type.Integer(), b: Type.Object({ c: Type.String({ maxLength: 2 }) }) },
     { additionalProperties: false },
   );
-  const fields = errorsOf(schema, { a: 'x', b: { c: 'long' }, z: 1 }).map((e) => e.field).sort();
+  const fields = errorsOf(schema, { a: 'x', b: { c: 'long' }, z: 1 })
+    .map((e) => e.field)
+    .sort();
   assert.deepEqual(fields, ['a', 'b.c', 'z']);
 });

@@ -81,10 +81,14 @@ export function toFieldErrors(schemaErrors: readonly SchemaError[], part = 'body
     const base = pathOf(error.instancePath);
     if (error.keyword === 'boolean') continue; // repeated by the `additionalProperties` error
     if (error.keyword === 'required') {
-      const names = (error.params?.requiredProperties as string[] | undefined) ?? [String(error.params?.missingProperty ?? '')];
+      const names = (error.params?.requiredProperties as string[] | undefined) ?? [
+        String(error.params?.missingProperty ?? ''),
+      ];
       for (const name of names) out.push({ field: join(base, name), errorDetail: 'is required' });
     } else if (error.keyword === 'additionalProperties') {
-      const names = (error.params?.additionalProperties as string[] | undefined) ?? [String(error.params?.additionalProperty ?? '')];
+      const names = (error.params?.additionalProperties as string[] | undefined) ?? [
+        String(error.params?.additionalProperty ?? ''),
+      ];
       for (const name of names) out.push({ field: join(base, name), errorDetail: 'is not a field of this request' });
     } else {
       out.push({ field: base || part, errorDetail: describe(error) });

@@ -33,9 +33,18 @@ describe('rotating the data encryption and token signing keys through the admin 
     leadId = await readyLead(first);
     // A PIN sent now is hashed with a key derived from key A, and confirmed after the rotation.
     assert.equal((await pinApi(first).send(leadId)).statusCode, 204);
-    const hook = await first.app.inject({ method: 'POST', url: `${api}/webhooks`, headers: first.partner.headers, payload: { url: 'http://127.0.0.1:9/hooks' } });
+    const hook = await first.app.inject({
+      method: 'POST',
+      url: `${api}/webhooks`,
+      headers: first.partner.headers,
+      payload: { url: 'http://127.0.0.1:9/hooks' },
+    });
     assert.equal(hook.statusCode, 201, show(hook));
-    const rotate = await first.app.inject({ method: 'POST', url: `${api}/webhooks/${hook.json().id}/secret/rotate`, headers: first.partner.headers });
+    const rotate = await first.app.inject({
+      method: 'POST',
+      url: `${api}/webhooks/${hook.json().id}/secret/rotate`,
+      headers: first.partner.headers,
+    });
     assert.equal(rotate.statusCode, 200, show(rotate));
     leadBefore = await pinApi(first).read(leadId);
   });
@@ -49,27 +58,35 @@ describe('rotating the data encryption and token signing keys through the admin 
     assert.equal(res.statusCode, 200, show(res));
     // Five lead sections (phone, e-mail, address, financial, person), a webhook secret and the one it replaced.
     assert.deepEqual(res.json(), {
-      current: keyIdOf(keyA), previous: [], stored: [{ keyId: keyIdOf(keyA), values: 7 }],
+      current: keyIdOf(keyA),
+      previous: [],
+      stored: [{ keyId: keyIdOf(keyA), values: 7 }],
       signing: { current: keyIdOf(signing1), previous: [] },
     });
   });
 
   test('with new current keys and the old ones as previous, everything stored and every token still works', async () => {
     rotated = await instance({
-      DATA_ENCRYPTION_KEY: hex(keyB), DATA_ENCRYPTION_PREVIOUS_KEYS: hex(keyA),
-      TOKEN_SIGNING_KEY: hex(signing2), TOKEN_SIGNING_PREVIOUS_KEYS: hex(signing1),
+      DATA_ENCRYPTION_KEY: hex(keyB),
+      DATA_ENCRYPTION_PREVIOUS_KEYS: hex(keyA),
+      TOKEN_SIGNING_KEY: hex(signing2),
+      TOKEN_SIGNING_PREVIOUS_KEYS: hex(signing1),
     });
     // The partner's token was signed with the previous signing key.
     assert.deepEqual(await pinApi(rotated, first.partner).read(leadId), leadBefore);
     const confirmed = await pinApi(rotated, first.partner).confirm(leadId, pinFrom(first.outbox.sms.at(-1)!));
     assert.equal(confirmed.statusCode, 204, show(confirmed));
     const created = await rotated.app.inject({
-      method: 'POST', url: `${api}/leads`, headers: first.partner.headers,
+      method: 'POST',
+      url: `${api}/leads`,
+      headers: first.partner.headers,
       payload: { autoFinB2BLeadCreatePayload: { phone: '5587654321', email: 'nuevo@example.com' } },
     });
     assert.equal(created.statusCode, 201, show(created));
     const token = await rotated.app.inject({
-      method: 'POST', url: '/auth/token', payload: { consumer_key: first.partner.consumerKey, consumer_secret: first.partner.consumerSecret },
+      method: 'POST',
+      url: '/auth/token',
+      payload: { consumer_key: first.partner.consumerKey, consumer_secret: first.partner.consumerSecret },
     });
     const claims = JSON.parse(Buffer.from(token.json().access_token.split('.')[1], 'base64url').toString());
     assert.equal(claims.kid, keyIdOf(signing2));
@@ -80,7 +97,10 @@ describe('rotating the data encryption and token signing keys through the admin 
     assert.deepEqual([status.current, status.previous], [keyIdOf(keyB), [keyIdOf(keyA)]]);
     assert.deepEqual(status.signing, { current: keyIdOf(signing2), previous: [keyIdOf(signing1)] });
     // The bureau report of the confirmation and the new lead's phone and e-mail are under key B.
-    const expected = [{ keyId: keyIdOf(keyA), values: 7 }, { keyId: keyIdOf(keyB), values: 3 }];
+    const expected = [
+      { keyId: keyIdOf(keyA), values: 7 },
+      { keyId: keyIdOf(keyB), values: 3 },
+    ];
     assert.deepEqual(sorted(status.stored), sorted(expected));
   });
 
@@ -89,17 +109,36 @@ describe('rotating the data encryption and token signing keys through the admin 
       const res = await reencrypt(rotated, { limit });
       assert.equal(res.statusCode, 400, show(res));
       assert.equal(res.json().code, 40015);
-      assert.deepEqual(res.json().additionalData.errors.map((e: { field: string }) => e.field), ['limit'], show(res));
+      assert.deepEqual(
+        res.json().additionalData.errors.map((e: { field: string }) => e.field),
+        ['limit'],
+        show(res),
+      );
     }
     const stored = sorted((await keys(rotated)).json().stored);
-    assert.deepEqual(stored, sorted([{ keyId: keyIdOf(keyA), values: 7 }, { keyId: keyIdOf(keyB), values: 3 }]));
+    assert.deepEqual(
+      stored,
+      sorted([
+        { keyId: keyIdOf(keyA), values: 7 },
+        { keyId: keyIdOf(keyB), values: 3 },
+      ]),
+    );
   });
 
   test('weaker credentials are refused: none or a partner token 401, an analyst 403, and nothing changes', async () => {
-    const analyst = await rotated.app.inject({ method: 'POST', url: '/admin/operators', headers: rotated.admin, payload: { name: 'Ana', role: 'analyst' } });
+    const analyst = await rotated.app.inject({
+      method: 'POST',
+      url: '/admin/operators',
+      headers: rotated.admin,
+      payload: { name: 'Ana', role: 'analyst' },
+    });
     assert.equal(analyst.statusCode, 201, show(analyst));
     const analystHeaders = { authorization: `Bearer ${analyst.json().key}` };
-    for (const [headers, status] of [[{}, 401], [first.partner.headers, 401], [analystHeaders, 403]] as const) {
+    for (const [headers, status] of [
+      [{}, 401],
+      [first.partner.headers, 401],
+      [analystHeaders, 403],
+    ] as const) {
       const read = await keys(rotated, headers);
       assert.equal(read.statusCode, status, show(read));
       const run = await reencrypt(rotated, { limit: 10 }, headers);
@@ -124,13 +163,19 @@ describe('rotating the data encryption and token signing keys through the admin 
     await only.container.keys.checkStored();
     const partner = { ...first.partner, headers: { ...first.partner.headers } };
     const token = await only.app.inject({
-      method: 'POST', url: '/auth/token', payload: { consumer_key: partner.consumerKey, consumer_secret: partner.consumerSecret },
+      method: 'POST',
+      url: '/auth/token',
+      payload: { consumer_key: partner.consumerKey, consumer_secret: partner.consumerSecret },
     });
     partner.headers.authorization = `Bearer ${token.json().access_token}`;
     // A token signed with the removed signing key is refused.
     assert.equal((await pinApi(only, first.partner).send(leadId)).statusCode, 401);
-    const sections = ({ contact, address, financial, person }: Record<string, unknown>) =>
-      ({ contact, address, financial, person });
+    const sections = ({ contact, address, financial, person }: Record<string, unknown>) => ({
+      contact,
+      address,
+      financial,
+      person,
+    });
     const reread = await pinApi(only, partner).read(leadId);
     assert.deepEqual(sections(reread), sections(leadBefore as Record<string, unknown>));
     // The phone's fingerprint was rewritten with the new key: the same phone on a verified lead is no change.
@@ -159,13 +204,19 @@ describe('rotating the data encryption and token signing keys through the admin 
       const body = Buffer.concat([cipher.update(JSON.stringify('antes@example.com')), cipher.final()]);
       return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), body.toString('base64')].join('.');
     };
-    const setEmail = (value: string) => first.database.db.query('update leads set email_enc = $1 where id = $2', [value, rows[0]!.id]);
+    const setEmail = (value: string) =>
+      first.database.db.query('update leads set email_enc = $1 where id = $2', [value, rows[0]!.id]);
     await setEmail(legacy(keyC));
     const current = await instance({ DATA_ENCRYPTION_KEY: hex(keyB) });
-    await assert.rejects(current.container.keys.checkStored(), /1 values stored before key ids were recorded open with none/);
+    await assert.rejects(
+      current.container.keys.checkStored(),
+      /1 values stored before key ids were recorded open with none/,
+    );
     await setEmail(legacy(keyB));
     await current.container.keys.checkStored();
-    const stored = await first.database.db.query<{ email_enc: string }>('select email_enc from leads where id = $1', [rows[0]!.id]);
+    const stored = await first.database.db.query<{ email_enc: string }>('select email_enc from leads where id = $1', [
+      rows[0]!.id,
+    ]);
     assert.ok(stored.rows[0]!.email_enc.startsWith(`v2.${keyIdOf(keyB)}.`), stored.rows[0]!.email_enc);
   });
 });

@@ -15,28 +15,42 @@ export const keysRoutes =
     const tags = ['admin'];
     const security = [{ adminToken: [] }];
 
-    app.get('/admin/keys', {
-      schema: {
-        tags, security, operationId: 'showKeys', summary: 'The data encryption keys and the stored values under each',
-        response: {
-          200: ok('admin', s.KeyStatus, 'The configured keys and the stored values per key.'),
-          ...errorAnswers({ access: 'admin', body: false, cases: {} }),
+    app.get(
+      '/admin/keys',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'showKeys',
+          summary: 'The data encryption keys and the stored values under each',
+          response: {
+            200: ok('admin', s.KeyStatus, 'The configured keys and the stored values per key.'),
+            ...errorAnswers({ access: 'admin', body: false, cases: {} }),
+          },
         },
       },
-    }, async () => deps.keys.status());
+      async () => deps.keys.status(),
+    );
 
-    app.post('/admin/keys/reencrypt', {
-      schema: {
-        tags, security, operationId: 'reencryptValues',
-        summary: 'Re-encrypt stored values of previous keys with the current key',
-        description: 'Re-encrypts up to `limit` values (default 1000) written under a previous key. Online: safe ' +
-          'beside traffic and on several instances at once. Call again until `remaining` is 0.',
-        body: s.ReencryptRequest,
-        'x-body-optional': true,
-        response: {
-          200: ok('admin', s.ReencryptResult, 'How many values were re-encrypted, and how many are left.'),
-          ...errorAnswers({ access: 'admin', body: true, cases: { 400: [badLimit] } }),
+    app.post(
+      '/admin/keys/reencrypt',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'reencryptValues',
+          summary: 'Re-encrypt stored values of previous keys with the current key',
+          description:
+            'Re-encrypts up to `limit` values (default 1000) written under a previous key. Online: safe ' +
+            'beside traffic and on several instances at once. Call again until `remaining` is 0.',
+          body: s.ReencryptRequest,
+          'x-body-optional': true,
+          response: {
+            200: ok('admin', s.ReencryptResult, 'How many values were re-encrypted, and how many are left.'),
+            ...errorAnswers({ access: 'admin', body: true, cases: { 400: [badLimit] } }),
+          },
         },
       },
-    }, async (request) => deps.keys.reencrypt(request.body?.limit ?? 1000));
+      async (request) => deps.keys.reencrypt(request.body?.limit ?? 1000),
+    );
   };

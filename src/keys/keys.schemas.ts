@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 
 const keyId = Type.String({
-  pattern: '^[0-9a-f]{16}$', description: 'First 16 hex digits of the SHA-256 of the 32 key bytes',
+  pattern: '^[0-9a-f]{16}$',
+  description: 'First 16 hex digits of the SHA-256 of the 32 key bytes',
 });
 const example = { current: '3f9a1c0e7b2d4f68', previous: ['a41d09c3e85f7b12'] };
 
@@ -25,18 +26,29 @@ export const KeyStatus = Type.Object(
   },
   {
     $id: 'KeyStatus',
-    examples: [{
-      ...example, stored: [{ keyId: '3f9a1c0e7b2d4f68', values: 5120 }, { keyId: 'a41d09c3e85f7b12', values: 880 }],
-      signing: { current: '9e04b7a2c1d35f86', previous: [] },
-    }],
+    examples: [
+      {
+        ...example,
+        stored: [
+          { keyId: '3f9a1c0e7b2d4f68', values: 5120 },
+          { keyId: 'a41d09c3e85f7b12', values: 880 },
+        ],
+        signing: { current: '9e04b7a2c1d35f86', previous: [] },
+      },
+    ],
   },
 );
 
 export const ReencryptRequest = Type.Object(
   {
-    limit: Type.Optional(Type.Integer({
-      minimum: 1, maximum: 10_000, default: 1000, description: 'Values to re-encrypt at most',
-    })),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 10_000,
+        default: 1000,
+        description: 'Values to re-encrypt at most',
+      }),
+    ),
   },
   { $id: 'ReencryptRequest', additionalProperties: false, examples: [{ limit: 1000 }] },
 );

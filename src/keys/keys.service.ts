@@ -7,11 +7,15 @@ import type { KeyCount, SealedValues } from '../db/sealed-values.ts';
 
 /** Stored values need keys that are not configured: the service must not serve. */
 export class MissingKeysError extends Error {
-  constructor(readonly missing: KeyCount[], readonly unopenable: number) {
+  constructor(
+    readonly missing: KeyCount[],
+    readonly unopenable: number,
+  ) {
     const named = missing.map((m) => `${m.keyId} (${m.values} values)`);
-    const unlabelled = unopenable > 0
-      ? [`${unopenable} values stored before key ids were recorded open with none of the configured keys`]
-      : [];
+    const unlabelled =
+      unopenable > 0
+        ? [`${unopenable} values stored before key ids were recorded open with none of the configured keys`]
+        : [];
     super(
       'autofin refuses to start: stored values need data encryption keys that are not configured: ' +
         [...named.map((n) => `key id ${n}`), ...unlabelled].join('; ') +

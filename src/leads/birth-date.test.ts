@@ -38,4 +38,3 @@ for (const { value, detail, why } of refusedCases) {
     if (!result.ok) assert.match(result.errorDetail, detail);
   });
 }
-

@@ -1,15 +1,34 @@
 /** What other modules may use of the leads module. */
-export { createLeadSealer, leadEncryptedColumns, type LeadSealer, type Lead, type StoredPrequalification, type Verification } from './lead-record.ts';
+export {
+  createLeadSealer,
+  leadEncryptedColumns,
+  type LeadSealer,
+  type Lead,
+  type StoredPrequalification,
+  type Verification,
+} from './lead-record.ts';
 export { isVerified, afterPinSent, afterPinConfirmed, afterPrequalification, type LeadStatus } from './lead-status.ts';
 export type { Actor } from './actor.ts';
 export { leadView, leadSummaryView } from './lead-view.ts';
 export { encodeCursor, decodeCursor, parseDate } from './lead-queries.ts';
-export { Lead as LeadSchema, LeadSummary as LeadSummarySchema, LeadEvents as LeadEventsSchema } from './lead-read.schemas.ts';
 export {
-  createLeadLifecycle, toPrequalificationInput, type LeadLifecycle, type Prequalify, type TransitionContext,
+  Lead as LeadSchema,
+  LeadSummary as LeadSummarySchema,
+  LeadEvents as LeadEventsSchema,
+} from './lead-read.schemas.ts';
+export {
+  createLeadLifecycle,
+  toPrequalificationInput,
+  type LeadLifecycle,
+  type Prequalify,
+  type TransitionContext,
 } from './lead-lifecycle.ts';
 export type { LeadOutbox, LeadRow } from './leads.repository.ts';
 export {
-  createLenderLeadQueries, type ErasableRow, type LenderLeadFilter, type LenderLeadQueries, type StatusCount,
+  createLenderLeadQueries,
+  type ErasableRow,
+  type LenderLeadFilter,
+  type LenderLeadQueries,
+  type StatusCount,
 } from './lender-lead-queries.ts';
 export { verifiedStatuses } from './lead-status.ts';

@@ -5,7 +5,14 @@ import type { LightMyRequestResponse } from 'fastify';
 import { api, buildTestApp, createManualClock, show, type Partner, type TestApp } from '../../test/helper.ts';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const prefill = { externalAutoId: 'STOCK-8841', phone: '5512345678', email: 'ana.lopez@example.com', downPayment: 60000, term: 48, purchaseIntention: 'WITHIN_A_MONTH' };
+const prefill = {
+  externalAutoId: 'STOCK-8841',
+  phone: '5512345678',
+  email: 'ana.lopez@example.com',
+  downPayment: 60000,
+  term: 48,
+  purchaseIntention: 'WITHIN_A_MONTH',
+};
 
 describe('lead creation (op 5)', () => {
   let t: TestApp;
@@ -16,11 +23,14 @@ describe('lead creation (op 5)', () => {
 
   function create(payload?: unknown, headers: Record<string, string> = {}, partner: Partner = t.partner) {
     return t.app.inject({
-      method: 'POST', url: `${api}/leads`, headers: { ...partner.headers, ...headers },
+      method: 'POST',
+      url: `${api}/leads`,
+      headers: { ...partner.headers, ...headers },
       ...(payload === undefined ? {} : { payload: typeof payload === 'string' ? payload : JSON.stringify(payload) }),
     });
   }
-  const read = (id: string, partner: Partner = t.partner) => t.app.inject({ method: 'GET', url: `${api}/leads/${id}`, headers: partner.headers });
+  const read = (id: string, partner: Partner = t.partner) =>
+    t.app.inject({ method: 'GET', url: `${api}/leads/${id}`, headers: partner.headers });
 
   /** Every lead of the partner's company, whatever its status, following the cursor. */
   async function leadIds(partner: Partner): Promise<string[]> {
@@ -28,7 +38,11 @@ describe('lead creation (op 5)', () => {
     for (const status of ['CREATED', 'IN_PROGRESS']) {
       let cursor: string | null = null;
       do {
-        const res: LightMyRequestResponse = await t.app.inject({ method: 'GET', url: `${api}/leads?status=${status}&limit=100${cursor ? `&cursor=${cursor}` : ''}`, headers: partner.headers });
+        const res: LightMyRequestResponse = await t.app.inject({
+          method: 'GET',
+          url: `${api}/leads?status=${status}&limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+          headers: partner.headers,
+        });
         assert.equal(res.statusCode, 200, show(res));
         ids.push(...res.json().items.map((i: { id: string }) => i.id));
         cursor = res.json().nextCursor;
@@ -72,7 +86,18 @@ describe('lead creation (op 5)', () => {
     for (const id of [withType, assertCreated(bare)]) {
       const lead = (await read(id)).json();
       assert.equal(lead.status, 'CREATED');
-      for (const section of ['externalAutoId', 'affiliate', 'loanInfo', 'contact', 'address', 'vehicle', 'financial', 'person', 'verification', 'prequalification']) {
+      for (const section of [
+        'externalAutoId',
+        'affiliate',
+        'loanInfo',
+        'contact',
+        'address',
+        'vehicle',
+        'financial',
+        'person',
+        'verification',
+        'prequalification',
+      ]) {
         assert.equal(lead[section], null, `${section} of an empty lead`);
       }
       assert.deepEqual(lead.warnings, []);
@@ -111,7 +136,11 @@ describe('lead creation (op 5)', () => {
     const given = assertCreated(await create({ affiliate: { user_id: t.partner.userId, user_type: 'GERENTE' } }));
     assert.deepEqual((await read(given)).json().affiliate, { user_id: t.partner.userId, user_type: 'GERENTE' });
     const upper = assertCreated(await create({ affiliate: { user_id: t.partner.userId.toUpperCase() } }));
-    assert.deepEqual((await read(upper)).json().affiliate, { user_id: t.partner.userId, user_type: 'SELLER' }, 'user_type defaults to the affiliate’s own');
+    assert.deepEqual(
+      (await read(upper)).json().affiliate,
+      { user_id: t.partner.userId, user_type: 'SELLER' },
+      'user_type defaults to the affiliate’s own',
+    );
   });
 
   test('an affiliate given only by user_type is shown with a null user_id', async () => {
@@ -122,8 +151,16 @@ describe('lead creation (op 5)', () => {
   test('an unknown affiliate user_id answers 404 / 4046 Company not found and creates nothing', async () => {
     const partner = await t.newPartner();
     const unknown = randomUUID();
-    const res = await create({ affiliate: { user_id: unknown, user_type: 'SELLER' }, autoFinB2BLeadCreatePayload: prefill }, {}, partner);
-    assert.deepEqual(assertError(res, 404, 4046, 'Company not found').additionalData, { affiliate: { user_id: unknown } }, show(res));
+    const res = await create(
+      { affiliate: { user_id: unknown, user_type: 'SELLER' }, autoFinB2BLeadCreatePayload: prefill },
+      {},
+      partner,
+    );
+    assert.deepEqual(
+      assertError(res, 404, 4046, 'Company not found').additionalData,
+      { affiliate: { user_id: unknown } },
+      show(res),
+    );
     assert.deepEqual(await leadIds(partner), []);
   });
 
@@ -137,18 +174,50 @@ describe('lead creation (op 5)', () => {
 
   const invalid: [string, unknown, string[]][] = [
     ['a phone of 5 digits', { autoFinB2BLeadCreatePayload: { phone: '55123' } }, ['autoFinB2BLeadCreatePayload.phone']],
-    ['a phone of 11 digits', { autoFinB2BLeadCreatePayload: { phone: '55123456789' } }, ['autoFinB2BLeadCreatePayload.phone']],
-    ['a phone with dashes', { autoFinB2BLeadCreatePayload: { phone: '55-1234-5678' } }, ['autoFinB2BLeadCreatePayload.phone']],
-    ['a phone given as a number', { autoFinB2BLeadCreatePayload: { phone: 5512345678 } }, ['autoFinB2BLeadCreatePayload.phone']],
-    ['a purchaseIntention outside the enum', { autoFinB2BLeadCreatePayload: { purchaseIntention: 'TOMORROW' } }, ['autoFinB2BLeadCreatePayload.purchaseIntention']],
-    ['an e-mail that is not well formed', { autoFinB2BLeadCreatePayload: { email: 'ana.example.com' } }, ['autoFinB2BLeadCreatePayload.email']],
-    ['a negative down payment', { autoFinB2BLeadCreatePayload: { downPayment: -1 } }, ['autoFinB2BLeadCreatePayload.downPayment']],
-    ['a term that is not a whole number of months', { autoFinB2BLeadCreatePayload: { term: 12.5 } }, ['autoFinB2BLeadCreatePayload.term']],
+    [
+      'a phone of 11 digits',
+      { autoFinB2BLeadCreatePayload: { phone: '55123456789' } },
+      ['autoFinB2BLeadCreatePayload.phone'],
+    ],
+    [
+      'a phone with dashes',
+      { autoFinB2BLeadCreatePayload: { phone: '55-1234-5678' } },
+      ['autoFinB2BLeadCreatePayload.phone'],
+    ],
+    [
+      'a phone given as a number',
+      { autoFinB2BLeadCreatePayload: { phone: 5512345678 } },
+      ['autoFinB2BLeadCreatePayload.phone'],
+    ],
+    [
+      'a purchaseIntention outside the enum',
+      { autoFinB2BLeadCreatePayload: { purchaseIntention: 'TOMORROW' } },
+      ['autoFinB2BLeadCreatePayload.purchaseIntention'],
+    ],
+    [
+      'an e-mail that is not well formed',
+      { autoFinB2BLeadCreatePayload: { email: 'ana.example.com' } },
+      ['autoFinB2BLeadCreatePayload.email'],
+    ],
+    [
+      'a negative down payment',
+      { autoFinB2BLeadCreatePayload: { downPayment: -1 } },
+      ['autoFinB2BLeadCreatePayload.downPayment'],
+    ],
+    [
+      'a term that is not a whole number of months',
+      { autoFinB2BLeadCreatePayload: { term: 12.5 } },
+      ['autoFinB2BLeadCreatePayload.term'],
+    ],
     ['an unknown top-level field', { color: 'red' }, ['color']],
     ['an unknown pre-fill field', { autoFinB2BLeadCreatePayload: { vin: '3VW' } }, ['autoFinB2BLeadCreatePayload.vin']],
     ['an affiliate user_id that is not a uuid', { affiliate: { user_id: '12345' } }, ['affiliate.user_id']],
     ['an unknown affiliate field', { affiliate: { user_id: randomUUID(), role: 'x' } }, ['affiliate.role']],
-    ['a bad phone and a bad user_id together', { affiliate: { user_id: 'x' }, autoFinB2BLeadCreatePayload: { phone: '1' } }, ['affiliate.user_id', 'autoFinB2BLeadCreatePayload.phone']],
+    [
+      'a bad phone and a bad user_id together',
+      { affiliate: { user_id: 'x' }, autoFinB2BLeadCreatePayload: { phone: '1' } },
+      ['affiliate.user_id', 'autoFinB2BLeadCreatePayload.phone'],
+    ],
   ];
 
   test('invalid input answers 400 / 40015 naming every bad field, and creates nothing', async () => {
@@ -158,7 +227,10 @@ describe('lead creation (op 5)', () => {
       const body = assertError(res, 400, 40015, 'Bad Request');
       const listed = body.additionalData.errors.map((e: { field: string }) => e.field);
       for (const field of fields) assert.ok(listed.includes(field), `${name}: ${field} listed in ${show(res)}`);
-      assert.ok(listed.every((f: string) => fields.includes(f)), `${name}: only the bad fields in ${show(res)}`);
+      assert.ok(
+        listed.every((f: string) => fields.includes(f)),
+        `${name}: only the bad fields in ${show(res)}`,
+      );
       for (const e of body.additionalData.errors) assert.ok(e.errorDetail, `${name}: errorDetail of ${e.field}`);
     }
     for (const raw of ['[]', '"lead"', '{"affiliate":', 'null x']) {
@@ -178,20 +250,37 @@ describe('lead creation (op 5)', () => {
       assert.equal(again.headers['idempotent-replayed'], 'true');
       assert.equal(first.headers['idempotent-replayed'], undefined);
       assert.deepEqual(await leadIds(partner), [id]);
-      const events = (await t.app.inject({ method: 'GET', url: `${api}/leads/${id}/events`, headers: partner.headers })).json().items;
-      assert.deepEqual(events.map((e: { type: string }) => e.type), ['LEAD_CREATED']);
+      const events = (
+        await t.app.inject({ method: 'GET', url: `${api}/leads/${id}/events`, headers: partner.headers })
+      ).json().items;
+      assert.deepEqual(
+        events.map((e: { type: string }) => e.type),
+        ['LEAD_CREATED'],
+      );
     });
 
     test('the same body with its keys in another order is the same request', async () => {
       const partner = await t.newPartner();
-      const id = assertCreated(await create({ autoFinB2BLeadCreatePayload: { phone: '5512345678', term: 24 } }, { 'idempotency-key': 'order-k' }, partner));
-      const again = await create({ autoFinB2BLeadCreatePayload: { term: 24, phone: '5512345678' } }, { 'idempotency-key': 'order-k' }, partner);
+      const id = assertCreated(
+        await create(
+          { autoFinB2BLeadCreatePayload: { phone: '5512345678', term: 24 } },
+          { 'idempotency-key': 'order-k' },
+          partner,
+        ),
+      );
+      const again = await create(
+        { autoFinB2BLeadCreatePayload: { term: 24, phone: '5512345678' } },
+        { 'idempotency-key': 'order-k' },
+        partner,
+      );
       assert.equal(assertCreated(again), id);
     });
 
     test('concurrent retries with one key create one lead', async () => {
       const partner = await t.newPartner();
-      const answers = await Promise.all(Array.from({ length: 5 }, () => create({}, { 'idempotency-key': 'burst' }, partner)));
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => create({}, { 'idempotency-key': 'burst' }, partner)),
+      );
       const ids = new Set(answers.map(assertCreated));
       assert.equal(ids.size, 1);
       assert.deepEqual(await leadIds(partner), [...ids]);
@@ -205,9 +294,15 @@ describe('lead creation (op 5)', () => {
 
     test('the same key with another body answers 409 / 4091 and changes nothing', async () => {
       const partner = await t.newPartner();
-      const id = assertCreated(await create({ autoFinB2BLeadCreatePayload: prefill }, { 'idempotency-key': 'order-2' }, partner));
+      const id = assertCreated(
+        await create({ autoFinB2BLeadCreatePayload: prefill }, { 'idempotency-key': 'order-2' }, partner),
+      );
       const before = (await read(id, partner)).json();
-      const res = await create({ autoFinB2BLeadCreatePayload: { ...prefill, phone: '5599999999' } }, { 'idempotency-key': 'order-2' }, partner);
+      const res = await create(
+        { autoFinB2BLeadCreatePayload: { ...prefill, phone: '5599999999' } },
+        { 'idempotency-key': 'order-2' },
+        partner,
+      );
       assertError(res, 409, 4091, 'Idempotency-Key reused with another request');
       assert.equal(res.headers.location, undefined);
       assert.deepEqual((await read(id, partner)).json(), before);
@@ -230,8 +325,23 @@ describe('lead creation (op 5)', () => {
       try {
         const post = async (body: object) => {
           // Tokens last an hour of the manual clock: take a fresh one for every call.
-          const token = (await own.app.inject({ method: 'POST', url: '/auth/token', payload: { consumer_key: own.partner.consumerKey, consumer_secret: own.partner.consumerSecret } })).json().access_token;
-          return own.app.inject({ method: 'POST', url: `${api}/leads`, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': 'daily' }, payload: body });
+          const token = (
+            await own.app.inject({
+              method: 'POST',
+              url: '/auth/token',
+              payload: { consumer_key: own.partner.consumerKey, consumer_secret: own.partner.consumerSecret },
+            })
+          ).json().access_token;
+          return own.app.inject({
+            method: 'POST',
+            url: `${api}/leads`,
+            headers: {
+              authorization: `Bearer ${token}`,
+              'content-type': 'application/json',
+              'idempotency-key': 'daily',
+            },
+            payload: body,
+          });
         };
         const id = assertCreated(await post({}));
         clock.advance(24 * 3600_000 - 60_000);
@@ -250,7 +360,10 @@ describe('lead creation (op 5)', () => {
       const partner = await t.newPartner();
       for (const key of ['k'.repeat(256), 'two words']) {
         const body = assertError(await create({}, { 'idempotency-key': key }, partner), 400, 40015, 'Bad Request');
-        assert.deepEqual(body.additionalData.errors.map((e: { field: string }) => e.field), ['idempotency-key']);
+        assert.deepEqual(
+          body.additionalData.errors.map((e: { field: string }) => e.field),
+          ['idempotency-key'],
+        );
       }
       assert.deepEqual(await leadIds(partner), []);
     });

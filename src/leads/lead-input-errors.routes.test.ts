@@ -39,7 +39,10 @@ const send = (method: string, url: string, payload?: string | object, headers = 
   t.app.inject({ method: method as Method, url, headers, payload });
 const readLead = async (id = leadId) => (await send('GET', `${api}/leads/${id}`)).body;
 const fieldsOf = (res: { json(): { additionalData: { errors: { field: string }[] } } }) =>
-  res.json().additionalData.errors.map((e) => e.field).sort();
+  res
+    .json()
+    .additionalData.errors.map((e) => e.field)
+    .sort();
 
 describe('bodies that are not objects, or carry nothing', () => {
   test('null, [], "x" and 1 answer 400 on every body route and change nothing', async () => {
@@ -48,12 +51,22 @@ describe('bodies that are not objects, or carry nothing', () => {
       for (const raw of ['null', '[]', '"x"', '1']) {
         const res = await send(route.method, `${api}/leads/${leadId}/${route.path}`, raw);
         const body = assertError(res, 400, route.code, 'Bad Request');
-        assert.deepEqual(body.additionalData.errors, [{ field: 'body', errorDetail: 'must be a JSON object' }], `${route.path} ${raw}: ${show(res)}`);
+        assert.deepEqual(
+          body.additionalData.errors,
+          [{ field: 'body', errorDetail: 'must be a JSON object' }],
+          `${route.path} ${raw}: ${show(res)}`,
+        );
       }
     }
-    for (const [method, url, code] of [['POST', `${api}/leads`, 40015], ['POST', '/auth/token', 40015], ['POST', '/admin/companies', 40015]] as const) {
+    for (const [method, url, code] of [
+      ['POST', `${api}/leads`, 40015],
+      ['POST', '/auth/token', 40015],
+      ['POST', '/admin/companies', 40015],
+    ] as const) {
       for (const raw of ['null', '[]', '"x"', '1']) {
-        const headers = url.startsWith('/admin') ? { ...t.admin, 'content-type': 'application/json' } : t.partner.headers;
+        const headers = url.startsWith('/admin')
+          ? { ...t.admin, 'content-type': 'application/json' }
+          : t.partner.headers;
         assertError(await send(method, url, raw, headers), 400, code, 'Bad Request');
       }
     }
@@ -66,10 +79,19 @@ describe('bodies that are not objects, or carry nothing', () => {
       for (const payload of ['{}', undefined]) {
         const res = await send(route.method, `${api}/leads/${leadId}/${route.path}`, payload);
         const body = assertError(res, 400, route.code, 'Bad Request');
-        assert.deepEqual(body.additionalData.errors, [{ field: 'body', errorDetail: 'has no field to save' }], show(res));
+        assert.deepEqual(
+          body.additionalData.errors,
+          [{ field: 'body', errorDetail: 'has no field to save' }],
+          show(res),
+        );
         for (const other of [randomUUID(), foreignLeadId]) {
           // The document declares these payloads with minProperties 1: the schema refuses them first.
-          assertError(await send(route.method, `${api}/leads/${other}/${route.path}`, payload), 400, route.code, 'Bad Request');
+          assertError(
+            await send(route.method, `${api}/leads/${other}/${route.path}`, payload),
+            400,
+            route.code,
+            'Bad Request',
+          );
         }
       }
     }
@@ -94,16 +116,86 @@ describe('control characters are refused at validation', () => {
     code?: number;
     admin?: boolean;
   }[] = [
-    { name: 'externalAutoId', method: 'POST', url: () => `${api}/leads`, payload: { autoFinB2BLeadCreatePayload: { externalAutoId: nul } }, field: 'autoFinB2BLeadCreatePayload.externalAutoId' },
-    { name: 'affiliate.user_type', method: 'POST', url: () => `${api}/leads`, payload: { affiliate: { user_type: nul } }, field: 'affiliate.user_type' },
-    { name: 'street', method: 'PUT', url: () => `${api}/leads/${leadId}/address`, payload: { street: nul, number: '1', zipCode: '06700', neighborhood: 'Roma Norte' }, field: 'street' },
-    { name: 'jobPosition', method: 'PUT', url: () => `${api}/leads/${leadId}/financial`, payload: { jobPosition: nul }, field: 'jobPosition' },
-    { name: 'employmentCompany', method: 'PUT', url: () => `${api}/leads/${leadId}/financial`, payload: { employmentCompany: 'x\u0007' }, field: 'employmentCompany' },
-    { name: 'firstName', method: 'POST', url: () => `${api}/leads/${leadId}/person`, payload: { firstName: nul, secondName: '', lastName: 'López', secondLastName: '', rfc: sandboxRfc.A1, birthDate: '1985-04-12' }, field: 'firstName' },
-    { name: 'pinConfirmation', method: 'POST', url: () => `${api}/leads/${leadId}/pin/confirmation`, payload: { pin: '123456', pinConfirmation: '12\u00003' }, field: 'pinConfirmation', code: 4003 },
-    { name: 'company name', method: 'POST', url: () => '/admin/companies', payload: { name: nul }, field: 'name', admin: true },
-    { name: 'affiliate type', method: 'POST', url: () => `/admin/companies/${t.partner.companyId}/affiliates`, payload: { user_type: 'SELLER\u0000' }, field: 'user_type', admin: true },
-    { name: 'an unknown field’s name', method: 'PUT', url: () => `${api}/leads/${leadId}/loan-info`, payload: { ['te\u0000rm']: 1 }, field: 'te\u0000rm' },
+    {
+      name: 'externalAutoId',
+      method: 'POST',
+      url: () => `${api}/leads`,
+      payload: { autoFinB2BLeadCreatePayload: { externalAutoId: nul } },
+      field: 'autoFinB2BLeadCreatePayload.externalAutoId',
+    },
+    {
+      name: 'affiliate.user_type',
+      method: 'POST',
+      url: () => `${api}/leads`,
+      payload: { affiliate: { user_type: nul } },
+      field: 'affiliate.user_type',
+    },
+    {
+      name: 'street',
+      method: 'PUT',
+      url: () => `${api}/leads/${leadId}/address`,
+      payload: { street: nul, number: '1', zipCode: '06700', neighborhood: 'Roma Norte' },
+      field: 'street',
+    },
+    {
+      name: 'jobPosition',
+      method: 'PUT',
+      url: () => `${api}/leads/${leadId}/financial`,
+      payload: { jobPosition: nul },
+      field: 'jobPosition',
+    },
+    {
+      name: 'employmentCompany',
+      method: 'PUT',
+      url: () => `${api}/leads/${leadId}/financial`,
+      payload: { employmentCompany: 'x\u0007' },
+      field: 'employmentCompany',
+    },
+    {
+      name: 'firstName',
+      method: 'POST',
+      url: () => `${api}/leads/${leadId}/person`,
+      payload: {
+        firstName: nul,
+        secondName: '',
+        lastName: 'López',
+        secondLastName: '',
+        rfc: sandboxRfc.A1,
+        birthDate: '1985-04-12',
+      },
+      field: 'firstName',
+    },
+    {
+      name: 'pinConfirmation',
+      method: 'POST',
+      url: () => `${api}/leads/${leadId}/pin/confirmation`,
+      payload: { pin: '123456', pinConfirmation: '12\u00003' },
+      field: 'pinConfirmation',
+      code: 4003,
+    },
+    {
+      name: 'company name',
+      method: 'POST',
+      url: () => '/admin/companies',
+      payload: { name: nul },
+      field: 'name',
+      admin: true,
+    },
+    {
+      name: 'affiliate type',
+      method: 'POST',
+      url: () => `/admin/companies/${t.partner.companyId}/affiliates`,
+      payload: { user_type: 'SELLER\u0000' },
+      field: 'user_type',
+      admin: true,
+    },
+    {
+      name: 'an unknown field’s name',
+      method: 'PUT',
+      url: () => `${api}/leads/${leadId}/loan-info`,
+      payload: { ['te\u0000rm']: 1 },
+      field: 'te\u0000rm',
+    },
   ];
   for (const c of cases) {
     test(`a NUL or control character in ${c.name} is 400 naming the field`, async () => {
@@ -117,7 +209,12 @@ describe('control characters are refused at validation', () => {
   }
 
   test('the token endpoint answers a NUL as any malformed request: 400 / 40015', async () => {
-    const res = await send('POST', '/auth/token', { consumer_key: 'ck_\u0000', consumer_secret: 'x' }, { 'content-type': 'application/json' });
+    const res = await send(
+      'POST',
+      '/auth/token',
+      { consumer_key: 'ck_\u0000', consumer_secret: 'x' },
+      { 'content-type': 'application/json' },
+    );
     assertError(res, 400, 40015, 'Bad Request');
     assert.deepEqual(fieldsOf(res), ['consumer_key']);
   });
@@ -164,7 +261,18 @@ describe('the order of the answers: schema, then the lead, then checks against d
     { method: 'PUT', path: 'address', payload: { street: 'Calle', number: '1', zipCode: '99999', neighborhood: 'X' } },
     { method: 'PUT', path: 'auto', payload: { id: 1, price: 100 } },
     { method: 'PUT', path: 'financial', payload: { startEmploymentDate: '2999-01-01' } },
-    { method: 'POST', path: 'person', payload: { firstName: 'A', secondName: '', lastName: 'B', secondLastName: '', rfc: 'XAXX010101000', birthDate: '1985-04-12' } },
+    {
+      method: 'POST',
+      path: 'person',
+      payload: {
+        firstName: 'A',
+        secondName: '',
+        lastName: 'B',
+        secondLastName: '',
+        rfc: 'XAXX010101000',
+        birthDate: '1985-04-12',
+      },
+    },
     { method: 'PUT', path: 'loan-info', payload: { term: 12 } },
     { method: 'PUT', path: 'contact-info', payload: { phone: '5512345678', email: 'a@example.com' } },
     { method: 'PUT', path: 'contact', payload: { phone: '5512345678' } },
@@ -182,13 +290,19 @@ describe('the order of the answers: schema, then the lead, then checks against d
 
   test('the reads of an unknown or foreign lead are 404 / 4040', async () => {
     for (const id of [randomUUID(), foreignLeadId]) {
-      for (const suffix of ['', '/events']) assertError(await send('GET', `${api}/leads/${id}${suffix}`), 404, 4040, 'Lead not found');
+      for (const suffix of ['', '/events'])
+        assertError(await send('GET', `${api}/leads/${id}${suffix}`), 404, 4040, 'Lead not found');
     }
   });
 
   test('on an existing lead the same bodies fail their data checks', async () => {
     for (const route of dataFailures.slice(0, 4)) {
-      assertError(await send(route.method, `${api}/leads/${leadId}/${route.path}`, route.payload), 400, 40015, 'Bad Request');
+      assertError(
+        await send(route.method, `${api}/leads/${leadId}/${route.path}`, route.payload),
+        400,
+        40015,
+        'Bad Request',
+      );
     }
   });
 
@@ -206,13 +320,25 @@ describe('every failing field in one answer', () => {
   });
 
   test('person: a birth date that is not a date, a malformed RFC and a missing last name', async () => {
-    const res = await send('POST', `${api}/leads/${leadId}/person`, { firstName: 'A', secondName: '', secondLastName: '', rfc: 'NOPE', birthDate: '1985-02-30' });
+    const res = await send('POST', `${api}/leads/${leadId}/person`, {
+      firstName: 'A',
+      secondName: '',
+      secondLastName: '',
+      rfc: 'NOPE',
+      birthDate: '1985-02-30',
+    });
     assertError(res, 400, 40015, 'Bad Request');
     assert.deepEqual(fieldsOf(res), ['birthDate', 'lastName', 'rfc']);
   });
 
   test('address: a ZIP code not in the catalog and a blank street, with an unknown field', async () => {
-    const res = await send('PUT', `${api}/leads/${leadId}/address`, { street: '  ', number: '1', zipCode: '99999', neighborhood: 'X', floor: 2 });
+    const res = await send('PUT', `${api}/leads/${leadId}/address`, {
+      street: '  ',
+      number: '1',
+      zipCode: '99999',
+      neighborhood: 'X',
+      floor: 2,
+    });
     assertError(res, 400, 40015, 'Bad Request');
     assert.deepEqual(fieldsOf(res), ['floor', 'street', 'zipCode']);
   });
@@ -230,6 +356,8 @@ describe('every failing field in one answer', () => {
       { field: 'purchaseIntention', errorDetail: 'must be one of: LESS_THAN_TWO_WEEKS, WITHIN_A_MONTH, JUST_SIMULATE' },
     ]);
     const pin = await send('POST', `${api}/leads/${leadId}/pin`, { channel: 'FAX' });
-    assert.deepEqual(assertError(pin, 400, 4003, 'Bad Request').additionalData.errors, [{ field: 'channel', errorDetail: 'must be one of: SMS, EMAIL' }]);
+    assert.deepEqual(assertError(pin, 400, 4003, 'Bad Request').additionalData.errors, [
+      { field: 'channel', errorDetail: 'must be one of: SMS, EMAIL' },
+    ]);
   });
 });

@@ -5,7 +5,14 @@ import { api, buildTestApp, createManualClock, show, type TestApp } from '../../
 import type { LeadStatus } from './lead-status.ts';
 import { rfcCheckDigit } from './rfc.ts';
 
-const person = { firstName: 'Ana', secondName: 'María', lastName: 'López', secondLastName: 'García', rfc: `LOGA900215A1${rfcCheckDigit('LOGA900215A1')}`, birthDate: '1990-02-15' };
+const person = {
+  firstName: 'Ana',
+  secondName: 'María',
+  lastName: 'López',
+  secondLastName: 'García',
+  rfc: `LOGA900215A1${rfcCheckDigit('LOGA900215A1')}`,
+  birthDate: '1990-02-15',
+};
 const address = { street: 'Av. Álvaro Obregón', number: '120', zipCode: '06700', neighborhood: 'Roma Norte' };
 const financial = { employmentType: 'Empleado', income: 45000, employmentCompany: 'Comercial del Centro' };
 
@@ -18,7 +25,12 @@ describe('lead statuses, the one phone and e-mail, the verified freeze and the h
   after(() => t.close());
 
   const call = (method: string, path: string, body?: unknown, headers = t.partner.headers) =>
-    t.app.inject({ method: method as 'GET', url: `${api}/leads${path}`, headers, ...(body === undefined ? {} : { payload: JSON.stringify(body) }) });
+    t.app.inject({
+      method: method as 'GET',
+      url: `${api}/leads${path}`,
+      headers,
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
   const read = async (id: string) => {
     const res = await call('GET', `/${id}`);
     assert.equal(res.statusCode, 200, show(res));
@@ -29,7 +41,8 @@ describe('lead statuses, the one phone and e-mail, the verified freeze and the h
     assert.equal(res.statusCode, 201, show(res));
     return res.json().id as string;
   };
-  const listedIds = async (query = '') => ((await call('GET', `?limit=100${query}`)).json().items as { id: string }[]).map((i) => i.id);
+  const listedIds = async (query = '') =>
+    ((await call('GET', `?limit=100${query}`)).json().items as { id: string }[]).map((i) => i.id);
   function expect(res: LightMyRequestResponse, status: number, what: string) {
     assert.equal(res.statusCode, status, `${what}: ${show(res)}`);
   }
@@ -44,7 +57,11 @@ describe('lead statuses, the one phone and e-mail, the verified freeze and the h
 
   test('contact-info creates the card: IN_PROGRESS and in the default list', async () => {
     const id = await newLead();
-    expect(await call('PUT', `/${id}/contact-info`, { phone: '5512345678', email: 'ana@example.mx' }), 204, 'contact-info');
+    expect(
+      await call('PUT', `/${id}/contact-info`, { phone: '5512345678', email: 'ana@example.mx' }),
+      204,
+      'contact-info',
+    );
     assert.equal((await read(id)).status, 'IN_PROGRESS');
     assert.ok((await listedIds()).includes(id));
     assert.ok(!(await listedIds('&status=CREATED')).includes(id));
@@ -52,8 +69,12 @@ describe('lead statuses, the one phone and e-mail, the verified freeze and the h
 
   test('any other section write also moves a CREATED lead to IN_PROGRESS', async () => {
     const writes: [string, string, object, number][] = [
-      ['PUT', 'loan-info', { term: 12 }, 204], ['PUT', 'contact', { email: 'a@example.mx' }, 204], ['PUT', 'address', address, 200],
-      ['PUT', 'auto', { id: 371234 }, 204], ['PUT', 'financial', financial, 200], ['POST', 'person', person, 200],
+      ['PUT', 'loan-info', { term: 12 }, 204],
+      ['PUT', 'contact', { email: 'a@example.mx' }, 204],
+      ['PUT', 'address', address, 200],
+      ['PUT', 'auto', { id: 371234 }, 204],
+      ['PUT', 'financial', financial, 200],
+      ['POST', 'person', person, 200],
     ];
     for (const [method, path, body, status] of writes) {
       const id = await newLead();
@@ -73,7 +94,12 @@ describe('lead statuses, the one phone and e-mail, the verified freeze and the h
     assert.deepEqual((await read(id)).contact, { phone: '5500000001', email: 'uno@example.mx' });
     const steps: [string, object, number, { phone: string; email: string }][] = [
       ['loan-info', { phone: '5500000002' }, 204, { phone: '5500000002', email: 'uno@example.mx' }],
-      ['contact-info', { phone: '5500000003', email: 'tres@example.mx' }, 204, { phone: '5500000003', email: 'tres@example.mx' }],
+      [
+        'contact-info',
+        { phone: '5500000003', email: 'tres@example.mx' },
+        204,
+        { phone: '5500000003', email: 'tres@example.mx' },
+      ],
       ['contact', { email: 'cuatro@example.mx' }, 204, { phone: '5500000003', email: 'cuatro@example.mx' }],
       ['contact', { phone: '5500000005' }, 204, { phone: '5500000005', email: 'cuatro@example.mx' }],
       ['loan-info', { term: 24 }, 204, { phone: '5500000005', email: 'cuatro@example.mx' }],
@@ -153,8 +179,15 @@ describe('lead statuses, the one phone and e-mail, the verified freeze and the h
 
   describe('history (GET /leads/{id}/events)', () => {
     test('lists who changed which section when, in order, with field names only', async () => {
-      const credential = (await t.app.inject({ method: 'POST', url: `/admin/companies/${t.partner.companyId}/credentials`, headers: t.admin })).json();
-      const token = (await t.app.inject({ method: 'POST', url: '/auth/token', payload: credential })).json().access_token;
+      const credential = (
+        await t.app.inject({
+          method: 'POST',
+          url: `/admin/companies/${t.partner.companyId}/credentials`,
+          headers: t.admin,
+        })
+      ).json();
+      const token = (await t.app.inject({ method: 'POST', url: '/auth/token', payload: credential })).json()
+        .access_token;
       const second = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       const start = clock.now().getTime();
       const id = await newLead({ autoFinB2BLeadCreatePayload: { externalAutoId: 'STOCK-1', phone: '5512345678' } });
@@ -179,24 +212,61 @@ describe('lead statuses, the one phone and e-mail, the verified freeze and the h
       const items = res.json().items as { id: string; type: string; at: string; actor: string; fields: string[] }[];
       const at = (minutes: number) => new Date(start + minutes * 60_000).toISOString();
       const [first, second_] = [t.partner.consumerKey, credential.consumer_key];
-      assert.deepEqual(items.map(({ type, at, actor, fields }) => ({ type, at, actor, fields: [...fields].sort() })), [
-        { type: 'LEAD_CREATED', at: at(0), actor: first, fields: ['externalAutoId', 'phone'] },
-        { type: 'CONTACT_INFO_SAVED', at: at(1), actor: first, fields: ['email', 'phone'] },
-        { type: 'ADDRESS_SAVED', at: at(2), actor: second_, fields: ['interior', 'neighborhood', 'number', 'street', 'zipCode'] },
-        { type: 'PERSON_SAVED', at: at(3), actor: first, fields: ['birthDate', 'firstName', 'lastName', 'rfc', 'secondLastName', 'secondName'] },
-        { type: 'FINANCIAL_SAVED', at: at(4), actor: second_, fields: ['employmentCompany', 'employmentType', 'income'] },
-        { type: 'CONTACT_UPDATED', at: at(5), actor: first, fields: ['email'] },
-        { type: 'LOAN_INFO_SAVED', at: at(6), actor: first, fields: ['downPayment', 'phone'] },
-        { type: 'VEHICLE_SAVED', at: at(7), actor: second_, fields: ['id', 'price'] },
-      ]);
+      assert.deepEqual(
+        items.map(({ type, at, actor, fields }) => ({ type, at, actor, fields: [...fields].sort() })),
+        [
+          { type: 'LEAD_CREATED', at: at(0), actor: first, fields: ['externalAutoId', 'phone'] },
+          { type: 'CONTACT_INFO_SAVED', at: at(1), actor: first, fields: ['email', 'phone'] },
+          {
+            type: 'ADDRESS_SAVED',
+            at: at(2),
+            actor: second_,
+            fields: ['interior', 'neighborhood', 'number', 'street', 'zipCode'],
+          },
+          {
+            type: 'PERSON_SAVED',
+            at: at(3),
+            actor: first,
+            fields: ['birthDate', 'firstName', 'lastName', 'rfc', 'secondLastName', 'secondName'],
+          },
+          {
+            type: 'FINANCIAL_SAVED',
+            at: at(4),
+            actor: second_,
+            fields: ['employmentCompany', 'employmentType', 'income'],
+          },
+          { type: 'CONTACT_UPDATED', at: at(5), actor: first, fields: ['email'] },
+          { type: 'LOAN_INFO_SAVED', at: at(6), actor: first, fields: ['downPayment', 'phone'] },
+          { type: 'VEHICLE_SAVED', at: at(7), actor: second_, fields: ['id', 'price'] },
+        ],
+      );
       assert.equal(new Set(items.map((i) => i.id)).size, items.length, 'event ids are unique');
-      const values = ['5512345678', '5587654321', '5511112222', 'ana.lopez@example.com', 'ana.garcia@example.com', 'Álvaro', 'López', 'García', 'María',
-        person.rfc, '1990-02-15', '45000', 'Comercial del Centro', '06700', 'Roma Norte', '60000', '320000', 'STOCK-1'];
+      const values = [
+        '5512345678',
+        '5587654321',
+        '5511112222',
+        'ana.lopez@example.com',
+        'ana.garcia@example.com',
+        'Álvaro',
+        'López',
+        'García',
+        'María',
+        person.rfc,
+        '1990-02-15',
+        '45000',
+        'Comercial del Centro',
+        '06700',
+        'Roma Norte',
+        '60000',
+        '320000',
+        'STOCK-1',
+      ];
       for (const item of items) assert.deepEqual(Object.keys(item).sort(), ['actor', 'at', 'fields', 'id', 'type']);
       // Ids and keys are random text that could hold a digit run by chance: look at everything else.
       const scrubbed = JSON.stringify(items.map(({ type, at, fields }) => ({ type, at, fields })));
       for (const value of values) assert.ok(!scrubbed.includes(value), `the history must not carry the value ${value}`);
-      for (const value of values.filter((v) => /[^0-9a-f-]/i.test(v))) assert.ok(!res.body.includes(value), `the history must not carry ${value}`);
+      for (const value of values.filter((v) => /[^0-9a-f-]/i.test(v)))
+        assert.ok(!res.body.includes(value), `the history must not carry ${value}`);
     });
   });
 });

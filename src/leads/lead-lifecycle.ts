@@ -64,15 +64,20 @@ export function createLeadLifecycle(deps: Deps) {
   async function prequalify(tx: Queryable, c: TransitionContext, lead: Lead, report: BureauReport): Promise<void> {
     const result = deps.prequalify(toPrequalificationInput(lead, report), c.at);
     const prequalification: StoredPrequalification = {
-      decision: result.decision, reasons: result.reasons, offer: result.offer, evaluatedAt: c.at.toISOString(),
+      decision: result.decision,
+      reasons: result.reasons,
+      offer: result.offer,
+      evaluatedAt: c.at.toISOString(),
       explanation: result.explanation,
     };
     await apply(tx, c, {
       set: { prequalification, status: afterPrequalification(lead.status, prequalification.decision) },
       history: { id: newId(), type: 'PREQUALIFICATION_EVALUATED', actor: c.actor, fields: ['prequalification'] },
       outbox: {
-        id: newId(), type: 'lead.prequalification_decided',
-        decision: prequalification.decision, reasons: prequalification.reasons.map((r) => r.code),
+        id: newId(),
+        type: 'lead.prequalification_decided',
+        decision: prequalification.decision,
+        reasons: prequalification.reasons.map((r) => r.code),
       },
     });
   }
@@ -129,7 +134,10 @@ export function createLeadLifecycle(deps: Deps) {
 
     /** The bureau's report of the locked lead was stored: its history entry, then its pre-qualification. */
     async recordReport(tx: Queryable, c: TransitionContext, lead: Lead, report: BureauReport): Promise<void> {
-      await apply(tx, c, { set: {}, history: { id: newId(), type: 'BUREAU_REPORT_RECEIVED', actor: c.actor, fields: [] } });
+      await apply(tx, c, {
+        set: {},
+        history: { id: newId(), type: 'BUREAU_REPORT_RECEIVED', actor: c.actor, fields: [] },
+      });
       await prequalify(tx, c, lead, report);
     },
 
@@ -147,7 +155,10 @@ export function createLeadLifecycle(deps: Deps) {
     /** Erases the lead's personal data (lender or retention) with its history entry; undefined for an unknown lead. */
     erasePersonalData(leadId: string, at: Date, actor: string, tx: Queryable): Promise<{ id: string } | undefined> {
       return repository.erasePersonalData(
-        leadId, at, { id: newId(), type: 'PERSONAL_DATA_ERASED', actor, fields: ['contact', 'address', 'financial', 'person'] }, tx,
+        leadId,
+        at,
+        { id: newId(), type: 'PERSONAL_DATA_ERASED', actor, fields: ['contact', 'address', 'financial', 'person'] },
+        tx,
       );
     },
   };

@@ -12,20 +12,35 @@ describe('the lead list (GET /leads)', () => {
 
   /** A lead with contact info (so it is listed by default), created at the clock's time. */
   async function newCard(partner: Partner, body: object = {}): Promise<string> {
-    const created = await t.app.inject({ method: 'POST', url: `${api}/leads`, headers: partner.headers, payload: JSON.stringify(body) });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `${api}/leads`,
+      headers: partner.headers,
+      payload: JSON.stringify(body),
+    });
     assert.equal(created.statusCode, 201, show(created));
     const id = created.json().id as string;
-    const saved = await t.app.inject({ method: 'PUT', url: `${api}/leads/${id}/contact-info`, headers: partner.headers, payload: { phone: '5512345678', email: 'ana@example.mx' } });
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: `${api}/leads/${id}/contact-info`,
+      headers: partner.headers,
+      payload: { phone: '5512345678', email: 'ana@example.mx' },
+    });
     assert.equal(saved.statusCode, 204, show(saved));
     return id;
   }
   /** Tokens last an hour of the manual clock: get a new one after moving it by days. */
   async function renewToken(partner: Partner) {
-    const res = await t.app.inject({ method: 'POST', url: '/auth/token', payload: { consumer_key: partner.consumerKey, consumer_secret: partner.consumerSecret } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth/token',
+      payload: { consumer_key: partner.consumerKey, consumer_secret: partner.consumerSecret },
+    });
     assert.equal(res.statusCode, 200, show(res));
     partner.headers.authorization = `Bearer ${res.json().access_token}`;
   }
-  const list = (partner: Partner, query: string) => t.app.inject({ method: 'GET', url: `${api}/leads?${query}`, headers: partner.headers });
+  const list = (partner: Partner, query: string) =>
+    t.app.inject({ method: 'GET', url: `${api}/leads?${query}`, headers: partner.headers });
   async function page(
     partner: Partner,
     query: string,
@@ -43,7 +58,10 @@ describe('the lead list (GET /leads)', () => {
     const ids: string[] = [];
     let cursor: string | null = null;
     for (let n = 1; n < 100; n++) {
-      const { items, nextCursor } = await page(partner, `${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const { items, nextCursor } = await page(
+        partner,
+        `${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       ids.push(...items.map((i) => i.id));
       if (!nextCursor) return ids;
       cursor = nextCursor;
@@ -62,9 +80,21 @@ describe('the lead list (GET /leads)', () => {
     const res = await list(partner, '');
     assert.equal(res.statusCode, 200, show(res));
     const { items, nextCursor } = res.json();
-    assert.deepEqual(items.map((i: { id: string }) => i.id), [...ids].reverse());
+    assert.deepEqual(
+      items.map((i: { id: string }) => i.id),
+      [...ids].reverse(),
+    );
     assert.equal(nextCursor, null);
-    assert.deepEqual(Object.keys(items[0]).sort(), ['affiliate', 'createdAt', 'decision', 'externalAutoId', 'id', 'outcomeStatus', 'status', 'updatedAt']);
+    assert.deepEqual(Object.keys(items[0]).sort(), [
+      'affiliate',
+      'createdAt',
+      'decision',
+      'externalAutoId',
+      'id',
+      'outcomeStatus',
+      'status',
+      'updatedAt',
+    ]);
     assert.equal(items[0].externalAutoId, 'STOCK-3');
     assert.equal(items[0].status, 'IN_PROGRESS');
     assert.equal(items[0].createdAt, clock.now().toISOString());
@@ -86,7 +116,11 @@ describe('the lead list (GET /leads)', () => {
     assert.deepEqual([...all.items.map((i) => i.id)].sort(), [...ids].sort());
     for (const limit of [1, 3, 4, 5, 22, 23]) {
       const walked = await walk(partner, `limit=${limit}`);
-      assert.deepEqual(walked, all.items.map((i) => i.id), `limit=${limit}: same order, no duplicate, no gap`);
+      assert.deepEqual(
+        walked,
+        all.items.map((i) => i.id),
+        `limit=${limit}: same order, no duplicate, no gap`,
+      );
     }
     const first = await page(partner, 'limit=5');
     assert.equal(first.items.length, 5);
@@ -110,7 +144,11 @@ describe('the lead list (GET /leads)', () => {
     });
     assert.deepEqual(walked, before, 'the walk sees exactly the leads that existed when it started');
     const fresh = await walk(partner, 'limit=100');
-    assert.deepEqual(fresh.filter((id) => !added.includes(id)), before, 'a new walk keeps the old order');
+    assert.deepEqual(
+      fresh.filter((id) => !added.includes(id)),
+      before,
+      'a new walk keeps the old order',
+    );
     assert.deepEqual([...fresh].sort(), [...before, ...added].sort(), 'and shows the new leads too');
     assert.ok(added.includes(fresh[0]), 'the newest lead is on top');
   });
@@ -150,7 +188,11 @@ describe('the lead list (GET /leads)', () => {
     assert.deepEqual(await ids_(`createdFrom=${times[1]}&createdTo=${times[3]}`), [ids[2], ids[1]]);
     assert.deepEqual(await ids_('createdFrom=2026-03-02&createdTo=2026-03-04'), [ids[2], ids[1]]);
     assert.deepEqual(await ids_('createdFrom=2026-04-01'), []);
-    assert.deepEqual(await walk(partner, 'limit=1&createdFrom=2026-03-02'), [ids[3], ids[2], ids[1]], 'filters hold across pages');
+    assert.deepEqual(
+      await walk(partner, 'limit=1&createdFrom=2026-03-02'),
+      [ids[3], ids[2], ids[1]],
+      'filters hold across pages',
+    );
   });
 
   test('an invalid cursor, limit, status, date or parameter answers 400 / 40015 naming it', async () => {

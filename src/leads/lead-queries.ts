@@ -16,12 +16,15 @@ export interface ListQuery {
   cursor?: string;
 }
 
-export const encodeCursor = (createdAt: Date, id: string) => Buffer.from(`${createdAt.toISOString()}|${id}`).toString('base64url');
+export const encodeCursor = (createdAt: Date, id: string) =>
+  Buffer.from(`${createdAt.toISOString()}|${id}`).toString('base64url');
 
 // Years 1–9999 only: both engines store them, and JavaScript's extended years (`+275760-…`) or
 // year 0 would fail in the database instead of answering a 400.
 const isoDateOrDateTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-const cursorPattern = new RegExp(`^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z)\\|(${uuidPattern.slice(1, -1)})$`);
+const cursorPattern = new RegExp(
+  `^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z)\\|(${uuidPattern.slice(1, -1)})$`,
+);
 
 /** An instant from an ISO 8601 date or date-time of years 1–9999; undefined otherwise. */
 function isoInstant(value: string): Date | undefined {
@@ -123,7 +126,11 @@ export function createLeadQueries(deps: {
       const events = await deps.leads.events(leadId);
       return {
         items: events.map((e) => ({
-          id: e.id, type: e.type, at: e.at.toISOString(), actor: e.actor, fields: e.fields,
+          id: e.id,
+          type: e.type,
+          at: e.at.toISOString(),
+          actor: e.actor,
+          fields: e.fields,
         })),
       };
     },

@@ -30,7 +30,15 @@ export interface StoredPrequalification {
    * Each rule's outcome and thresholds (no personal data), for the lender's explanation; leads decided
    * earlier lack it.
    */
-  explanation?: { rulesVersion: string; rules: { rule: string; outcome: 'pass' | 'fail' | 'missing'; threshold: Record<string, unknown>; reason: { code: string; message: string } | null }[] };
+  explanation?: {
+    rulesVersion: string;
+    rules: {
+      rule: string;
+      outcome: 'pass' | 'fail' | 'missing';
+      threshold: Record<string, unknown>;
+      reason: { code: string; message: string } | null;
+    }[];
+  };
 }
 
 export interface Lead {
@@ -75,7 +83,10 @@ export const phoneFingerprint = (key: Buffer, phone: string) =>
 export function leadEncryptedColumns(fingerprintKey: Buffer): EncryptedColumn[] {
   const columns: SealedColumn[] = ['phone_enc', 'email_enc', 'address_enc', 'financial_enc', 'person_enc'];
   return columns.map((column) => ({
-    table: 'leads', id: 'id', column, context: (id: string) => context(id, column),
+    table: 'leads',
+    id: 'id',
+    column,
+    context: (id: string) => context(id, column),
     ...(column === 'phone_enc'
       ? { follower: { column: 'phone_fp', of: (phone: unknown) => phoneFingerprint(fingerprintKey, String(phone)) } }
       : {}),

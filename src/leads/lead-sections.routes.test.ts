@@ -7,19 +7,53 @@ import { isoDateInMexico } from '../shared/calendar.ts';
 import { rfcCheckDigit } from './rfc.ts';
 
 const rfcFor = (first12: string) => `${first12}${rfcCheckDigit(first12)}`;
-const person = { firstName: 'Ana', secondName: 'María', lastName: 'López', secondLastName: 'García', rfc: rfcFor('LOGA900215A1'), birthDate: '1990-02-15' };
-const address = { street: 'Av. Álvaro Obregón', number: '120', interior: '4B', zipCode: '06700', neighborhood: 'Roma Norte' };
+const person = {
+  firstName: 'Ana',
+  secondName: 'María',
+  lastName: 'López',
+  secondLastName: 'García',
+  rfc: rfcFor('LOGA900215A1'),
+  birthDate: '1990-02-15',
+};
+const address = {
+  street: 'Av. Álvaro Obregón',
+  number: '120',
+  interior: '4B',
+  zipCode: '06700',
+  neighborhood: 'Roma Norte',
+};
 const financial = {
-  employmentType: 'Empleado', startEmploymentDate: '2019-03-01', startDate: { year: 2019, month: 3 }, jobPosition: 'Analista de crédito',
-  jobTitle: 'Analista', businessLine: 'Servicios financieros', employmentCompany: 'Comercial del Centro SA de CV', income: 45000,
+  employmentType: 'Empleado',
+  startEmploymentDate: '2019-03-01',
+  startDate: { year: 2019, month: 3 },
+  jobPosition: 'Analista de crédito',
+  jobTitle: 'Analista',
+  businessLine: 'Servicios financieros',
+  employmentCompany: 'Comercial del Centro SA de CV',
+  income: 45000,
 };
 
 type Op = { method: 'PUT' | 'POST'; path: string; status: 200 | 204; body: object };
 /** Ops 6–12 with a valid body each, and the exact success status the spec gives. */
 const ops: Record<string, Op> = {
-  'loan-info': { method: 'PUT', path: 'loan-info', status: 204, body: { downPayment: 60000, term: 48, phone: '5512345678', purchaseIntention: 'WITHIN_A_MONTH' } },
-  'contact-info': { method: 'PUT', path: 'contact-info', status: 204, body: { phone: '5512345678', email: 'ana.lopez@example.com' } },
-  contact: { method: 'PUT', path: 'contact', status: 204, body: { phone: '5587654321', email: 'ana.garcia@example.mx' } },
+  'loan-info': {
+    method: 'PUT',
+    path: 'loan-info',
+    status: 204,
+    body: { downPayment: 60000, term: 48, phone: '5512345678', purchaseIntention: 'WITHIN_A_MONTH' },
+  },
+  'contact-info': {
+    method: 'PUT',
+    path: 'contact-info',
+    status: 204,
+    body: { phone: '5512345678', email: 'ana.lopez@example.com' },
+  },
+  contact: {
+    method: 'PUT',
+    path: 'contact',
+    status: 204,
+    body: { phone: '5587654321', email: 'ana.garcia@example.mx' },
+  },
   address: { method: 'PUT', path: 'address', status: 200, body: address },
   auto: { method: 'PUT', path: 'auto', status: 204, body: { id: 371234, price: 320000 } },
   financial: { method: 'PUT', path: 'financial', status: 200, body: financial },
@@ -34,13 +68,20 @@ describe('lead section writes (ops 6–12)', () => {
   after(() => t.close());
 
   const send = (op: Op, leadId: string, body: unknown = op.body) =>
-    t.app.inject({ method: op.method, url: `${api}/leads/${leadId}/${op.path}`, headers: t.partner.headers, payload: JSON.stringify(body) });
+    t.app.inject({
+      method: op.method,
+      url: `${api}/leads/${leadId}/${op.path}`,
+      headers: t.partner.headers,
+      payload: JSON.stringify(body),
+    });
   const read = async (id: string) => {
     const res = await t.app.inject({ method: 'GET', url: `${api}/leads/${id}`, headers: t.partner.headers });
     assert.equal(res.statusCode, 200, show(res));
     return res.json();
   };
-  const newLead = async () => (await t.app.inject({ method: 'POST', url: `${api}/leads`, headers: t.partner.headers, payload: '{}' })).json().id as string;
+  const newLead = async () =>
+    (await t.app.inject({ method: 'POST', url: `${api}/leads`, headers: t.partner.headers, payload: '{}' })).json()
+      .id as string;
   async function save(op: Op, leadId: string, body: unknown = op.body) {
     const res = await send(op, leadId, body);
     assert.equal(res.statusCode, op.status, `${op.path}: ${show(res)}`);
@@ -61,7 +102,11 @@ describe('lead section writes (ops 6–12)', () => {
       assert.equal(res.statusCode, op.status, `${op.path}: ${show(res)}`);
       assert.equal(res.body, '', `${op.path} has no body`);
       if (op.status === 200) assert.equal(res.headers['content-length'], '0', `${op.path} sends content-length 0`);
-      else assert.ok([undefined, '0'].includes(res.headers['content-length'] as string | undefined), `${op.path}: a 204 carries no length`);
+      else
+        assert.ok(
+          [undefined, '0'].includes(res.headers['content-length'] as string | undefined),
+          `${op.path}: a 204 carries no length`,
+        );
       assert.equal(res.headers['content-type'], undefined, `${op.path} declares no content type for an empty body`);
     }
   });
@@ -73,8 +118,21 @@ describe('lead section writes (ops 6–12)', () => {
     assert.equal(lead.status, 'IN_PROGRESS');
     assert.deepEqual(lead.loanInfo, { downPayment: 60000, term: 48, purchaseIntention: 'WITHIN_A_MONTH' });
     assert.deepEqual(lead.contact, { phone: '5587654321', email: 'ana.garcia@example.mx' }, 'op 8 wrote last');
-    assert.deepEqual(lead.address, { ...address, neighborhoodMatched: true, municipality: 'Cuauhtémoc', city: 'Ciudad de México', state: { id: '09', name: 'Ciudad de México' } });
-    assert.deepEqual(lead.vehicle, { id: 371234, price: 320000, year: 2024, brand: { id: '60', name: 'MG' }, model: { id: '990', name: 'MG5' }, version: lead.vehicle.version });
+    assert.deepEqual(lead.address, {
+      ...address,
+      neighborhoodMatched: true,
+      municipality: 'Cuauhtémoc',
+      city: 'Ciudad de México',
+      state: { id: '09', name: 'Ciudad de México' },
+    });
+    assert.deepEqual(lead.vehicle, {
+      id: 371234,
+      price: 320000,
+      year: 2024,
+      brand: { id: '60', name: 'MG' },
+      model: { id: '990', name: 'MG5' },
+      version: lead.vehicle.version,
+    });
     assert.match(lead.vehicle.version, /\S/);
     assert.deepEqual(lead.financial, financial);
     assert.deepEqual(lead.person, person);
@@ -100,7 +158,11 @@ describe('lead section writes (ops 6–12)', () => {
       assert.equal(lead.address.street, address.street);
       assert.deepEqual(lead.contact, ops.contact.body);
     }
-    const events = await t.app.inject({ method: 'GET', url: `${api}/leads/${upper}/events`, headers: t.partner.headers });
+    const events = await t.app.inject({
+      method: 'GET',
+      url: `${api}/leads/${upper}/events`,
+      headers: t.partner.headers,
+    });
     assert.equal(events.json().items.length, 8, show(events));
   });
 
@@ -183,13 +245,22 @@ describe('lead section writes (ops 6–12)', () => {
     const body = assertError(res, 400, 400, 'Bad Request');
     assert.deepEqual(body.additionalData.errors.map((e: { field: string }) => e.field).sort(), ['email', 'phone']);
     for (const e of body.additionalData.errors) assert.ok(e.errorDetail, e.field);
-    assert.equal(assertError(await send(ops.contact, id, { fax: '1' }), 400, 400, 'Bad Request').additionalData.errors[0].field, 'fax');
+    assert.equal(
+      assertError(await send(ops.contact, id, { fax: '1' }), 400, 400, 'Bad Request').additionalData.errors[0].field,
+      'fax',
+    );
     assert.deepEqual(await read(id), before);
   });
 
   test('address text accepts Spanish accented letters, ñ and the characters ( ) . # -', async () => {
     const id = await newLead();
-    const text = { street: 'Calle Niños Héroes (Ote.) #12-A', number: 'Núm. 3', interior: 'Depto. Ñ-2', zipCode: '06700', neighborhood: 'Roma Norte' };
+    const text = {
+      street: 'Calle Niños Héroes (Ote.) #12-A',
+      number: 'Núm. 3',
+      interior: 'Depto. Ñ-2',
+      zipCode: '06700',
+      neighborhood: 'Roma Norte',
+    };
     await save(ops.address, id, text);
     const stored = (await read(id)).address;
     for (const key of ['street', 'number', 'interior'] as const) assert.equal(stored[key], text[key]);
@@ -210,7 +281,10 @@ describe('lead section writes (ops 6–12)', () => {
     let lead = await read(id);
     assert.equal(lead.address.neighborhood, 'Colonia Inventada');
     assert.equal(lead.address.neighborhoodMatched, false);
-    assert.deepEqual(lead.warnings.map((w: { code: string; field: string }) => [w.code, w.field]), [['NEIGHBORHOOD_NOT_IN_ZIP_CODE', 'address.neighborhood']]);
+    assert.deepEqual(
+      lead.warnings.map((w: { code: string; field: string }) => [w.code, w.field]),
+      [['NEIGHBORHOOD_NOT_IN_ZIP_CODE', 'address.neighborhood']],
+    );
     await save(ops.address, id);
     lead = await read(id);
     assert.equal(lead.address.neighborhoodMatched, true);

@@ -3,11 +3,25 @@ import assert from 'node:assert/strict';
 import { AppError } from '../http/app-error.ts';
 import type { CatalogLookup } from '../catalogs/catalog-lookup.ts';
 import { checkAddress, checkFinancial, checkPerson, checkVehicle, type Person } from './lead-sections.ts';
-import { afterPinConfirmed, afterPinSent, afterPrequalification, afterSectionSaved, isVerified, leadStatuses, type LeadStatus } from './lead-status.ts';
+import {
+  afterPinConfirmed,
+  afterPinSent,
+  afterPrequalification,
+  afterSectionSaved,
+  isVerified,
+  leadStatuses,
+  type LeadStatus,
+} from './lead-status.ts';
 import { rfcCheckDigit } from './rfc.ts';
 
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
-const roma = { zipCode: '06700', neighborhoods: ['Roma Norte', 'Juárez'], municipality: 'Cuauhtémoc', city: 'Ciudad de México', state: { id: '09', name: 'Ciudad de México' } };
+const roma = {
+  zipCode: '06700',
+  neighborhoods: ['Roma Norte', 'Juárez'],
+  municipality: 'Cuauhtémoc',
+  city: 'Ciudad de México',
+  state: { id: '09', name: 'Ciudad de México' },
+};
 const mg5 = { versionId: 371234, year: 2024, makeId: 60, make: 'MG', modelId: 990, model: 'MG5', version: 'EXCITE' };
 
 /** A small catalog: one ZIP code, one vehicle version. */
@@ -15,14 +29,23 @@ const catalogs: CatalogLookup = {
   findVersion: (id) => (id === mg5.versionId ? mg5 : undefined),
   findZipCode: (zip) => (zip === roma.zipCode ? roma : undefined),
   matchNeighborhood(zip, name) {
-    const found = zip === roma.zipCode && name !== '' ? roma.neighborhoods.find((n) => fold(n) === fold(name)) : undefined;
+    const found =
+      zip === roma.zipCode && name !== '' ? roma.neighborhoods.find((n) => fold(n) === fold(name)) : undefined;
     return found ? { matched: true, neighborhood: found } : { matched: false, neighborhood: name };
   },
 };
 
 const today = new Date('2026-01-15T18:00:00Z');
-const rfcFor = (first10: string, homoclave = 'A1') => `${first10}${homoclave}${rfcCheckDigit(`${first10}${homoclave}`)}`;
-const ana: Person = { firstName: 'Ana', secondName: 'María', lastName: 'López', secondLastName: 'García', rfc: rfcFor('LOGA900215'), birthDate: '1990-02-15' };
+const rfcFor = (first10: string, homoclave = 'A1') =>
+  `${first10}${homoclave}${rfcCheckDigit(`${first10}${homoclave}`)}`;
+const ana: Person = {
+  firstName: 'Ana',
+  secondName: 'María',
+  lastName: 'López',
+  secondLastName: 'García',
+  rfc: rfcFor('LOGA900215'),
+  birthDate: '1990-02-15',
+};
 
 /** Runs `fn` and returns the field list of the 400 / 40015 it must throw. */
 function rejectedFields(fn: () => unknown): string[] {
@@ -40,13 +63,26 @@ function rejectedFields(fn: () => unknown): string[] {
 }
 
 describe('checkAddress', () => {
-  const base = { street: ' Av. Álvaro Obregón ', number: ' 120 ', interior: ' 4B ', zipCode: '06700', neighborhood: 'roma  norte' };
+  const base = {
+    street: ' Av. Álvaro Obregón ',
+    number: ' 120 ',
+    interior: ' 4B ',
+    zipCode: '06700',
+    neighborhood: 'roma  norte',
+  };
 
   test('a matched neighborhood takes the catalog spelling and the ZIP code’s municipality, city and state', () => {
     const { address, warnings } = checkAddress(base, catalogs);
     assert.deepEqual(address, {
-      street: 'Av. Álvaro Obregón', number: '120', interior: '4B', zipCode: '06700', neighborhood: 'Roma Norte', neighborhoodMatched: true,
-      municipality: 'Cuauhtémoc', city: 'Ciudad de México', state: { id: '09', name: 'Ciudad de México' },
+      street: 'Av. Álvaro Obregón',
+      number: '120',
+      interior: '4B',
+      zipCode: '06700',
+      neighborhood: 'Roma Norte',
+      neighborhoodMatched: true,
+      municipality: 'Cuauhtémoc',
+      city: 'Ciudad de México',
+      state: { id: '09', name: 'Ciudad de México' },
     });
     assert.deepEqual(warnings, []);
   });
@@ -62,36 +98,61 @@ describe('checkAddress', () => {
 
   test('an empty or blank interior is stored as null', () => {
     for (const interior of [undefined, '', '   ']) {
-      assert.equal(checkAddress({ ...base, interior }, catalogs).address.interior, null, `interior ${JSON.stringify(interior)}`);
+      assert.equal(
+        checkAddress({ ...base, interior }, catalogs).address.interior,
+        null,
+        `interior ${JSON.stringify(interior)}`,
+      );
     }
   });
 
   test('a ZIP code that is not in the catalog is refused on zipCode', () => {
-    assert.deepEqual(rejectedFields(() => checkAddress({ ...base, zipCode: '00001' }, catalogs)), ['zipCode']);
+    assert.deepEqual(
+      rejectedFields(() => checkAddress({ ...base, zipCode: '00001' }, catalogs)),
+      ['zipCode'],
+    );
   });
 
   test('a street or number of spaces only is refused, with every bad field at once', () => {
-    assert.deepEqual(rejectedFields(() => checkAddress({ ...base, street: '   ' }, catalogs)), ['street']);
-    assert.deepEqual(rejectedFields(() => checkAddress({ ...base, street: ' ', number: '  ', zipCode: '00001' }, catalogs)).sort(), ['number', 'street', 'zipCode']);
+    assert.deepEqual(
+      rejectedFields(() => checkAddress({ ...base, street: '   ' }, catalogs)),
+      ['street'],
+    );
+    assert.deepEqual(
+      rejectedFields(() => checkAddress({ ...base, street: ' ', number: '  ', zipCode: '00001' }, catalogs)).sort(),
+      ['number', 'street', 'zipCode'],
+    );
   });
 });
 
 describe('checkVehicle', () => {
   test('a known version id becomes year, brand, model and version, with the price or null', () => {
     assert.deepEqual(checkVehicle({ id: 371234, price: 320000 }, catalogs), {
-      id: 371234, price: 320000, year: 2024, brand: { id: '60', name: 'MG' }, model: { id: '990', name: 'MG5' }, version: 'EXCITE',
+      id: 371234,
+      price: 320000,
+      year: 2024,
+      brand: { id: '60', name: 'MG' },
+      model: { id: '990', name: 'MG5' },
+      version: 'EXCITE',
     });
     assert.equal(checkVehicle({ id: 371234 }, catalogs).price, null);
   });
 
   test('an id that is not a version of the catalog is refused on id', () => {
-    for (const id of [1, 371235]) assert.deepEqual(rejectedFields(() => checkVehicle({ id }, catalogs)), ['id']);
+    for (const id of [1, 371235])
+      assert.deepEqual(
+        rejectedFields(() => checkVehicle({ id }, catalogs)),
+        ['id'],
+      );
   });
 });
 
 describe('checkPerson', () => {
   test('a valid person is stored trimmed, with the RFC upper-cased and no warning', () => {
-    const { person, warnings } = checkPerson({ ...ana, firstName: ' Ana ', lastName: 'López ', rfc: ` ${ana.rfc.toLowerCase()} ` }, today);
+    const { person, warnings } = checkPerson(
+      { ...ana, firstName: ' Ana ', lastName: 'López ', rfc: ` ${ana.rfc.toLowerCase()} ` },
+      today,
+    );
     assert.deepEqual(person, ana);
     assert.deepEqual(warnings, []);
   });
@@ -101,16 +162,25 @@ describe('checkPerson', () => {
     const wrong = ana.rfc.slice(0, 12) + (digit === '7' ? '8' : '7');
     const { person, warnings } = checkPerson({ ...ana, rfc: wrong }, today);
     assert.equal(person.rfc, wrong);
-    assert.deepEqual(warnings.map((w) => [w.code, w.field]), [['RFC_CHECK_DIGIT_MISMATCH', 'person.rfc']]);
+    assert.deepEqual(
+      warnings.map((w) => [w.code, w.field]),
+      [['RFC_CHECK_DIGIT_MISMATCH', 'person.rfc']],
+    );
   });
 
   test('the 18th birthday is the first day a person is accepted (Mexico City calendar)', () => {
     const adult = { ...ana, birthDate: '2008-01-15', rfc: rfcFor('LOGA080115') };
     assert.equal(checkPerson(adult, today).person.birthDate, '2008-01-15');
     const minor = { ...ana, birthDate: '2008-01-16', rfc: rfcFor('LOGA080116') };
-    assert.deepEqual(rejectedFields(() => checkPerson(minor, today)), ['birthDate']);
+    assert.deepEqual(
+      rejectedFields(() => checkPerson(minor, today)),
+      ['birthDate'],
+    );
     // 02:00 UTC on the 16th is still the 15th in Mexico City: not 18 yet.
-    assert.deepEqual(rejectedFields(() => checkPerson(minor, new Date('2026-01-16T02:00:00Z'))), ['birthDate']);
+    assert.deepEqual(
+      rejectedFields(() => checkPerson(minor, new Date('2026-01-16T02:00:00Z'))),
+      ['birthDate'],
+    );
   });
 
   const refused: [string, Partial<Person>, string[]][] = [
@@ -136,19 +206,42 @@ describe('checkPerson', () => {
 
 describe('checkFinancial', () => {
   test('a valid section is kept as given, with its texts trimmed', () => {
-    const payload = { employmentType: 'Empleado', startEmploymentDate: '2026-01-15', startDate: { year: 2026, month: 1 }, jobPosition: ' Analista ', jobTitle: 'Analista', businessLine: 'Comercio', employmentCompany: ' ACME ', income: 45000 };
-    assert.deepEqual(checkFinancial(payload, today), { ...payload, jobPosition: 'Analista', employmentCompany: 'ACME' });
+    const payload = {
+      employmentType: 'Empleado',
+      startEmploymentDate: '2026-01-15',
+      startDate: { year: 2026, month: 1 },
+      jobPosition: ' Analista ',
+      jobTitle: 'Analista',
+      businessLine: 'Comercio',
+      employmentCompany: ' ACME ',
+      income: 45000,
+    };
+    assert.deepEqual(checkFinancial(payload, today), {
+      ...payload,
+      jobPosition: 'Analista',
+      employmentCompany: 'ACME',
+    });
     assert.deepEqual(checkFinancial({}, today), {});
   });
 
   const refused: [string, object, Date, string[]][] = [
     ['a start date tomorrow', { startEmploymentDate: '2026-01-16' }, today, ['startEmploymentDate']],
-    ['a date that is already today in UTC but still tomorrow in Mexico City', { startEmploymentDate: '2026-01-16' }, new Date('2026-01-16T03:00:00Z'), ['startEmploymentDate']],
+    [
+      'a date that is already today in UTC but still tomorrow in Mexico City',
+      { startEmploymentDate: '2026-01-16' },
+      new Date('2026-01-16T03:00:00Z'),
+      ['startEmploymentDate'],
+    ],
     ['an impossible start date', { startEmploymentDate: '2025-02-29' }, today, ['startEmploymentDate']],
     ['a start month in the future', { startDate: { year: 2026, month: 2 } }, today, ['startDate']],
     ['a start year in the future', { startDate: { year: 2027, month: 1 } }, today, ['startDate']],
     ['a blank job position', { jobPosition: '   ' }, today, ['jobPosition']],
-    ['a blank employer and a future date, both reported', { employmentCompany: '', startEmploymentDate: '2030-01-01' }, today, ['employmentCompany', 'startEmploymentDate']],
+    [
+      'a blank employer and a future date, both reported',
+      { employmentCompany: '', startEmploymentDate: '2030-01-01' },
+      today,
+      ['employmentCompany', 'startEmploymentDate'],
+    ],
   ];
   for (const [name, payload, at, fields] of refused) {
     test(`refuses ${name}`, () => {
@@ -170,7 +263,11 @@ describe('lead status transitions', () => {
     ['NOT_PREQUALIFIED', { verified: true, saved: 'NOT_PREQUALIFIED', pinSent: undefined, confirmed: undefined }],
   ];
 
-  test('the table covers every status', () => assert.deepEqual(table.map(([s]) => s), [...leadStatuses]));
+  test('the table covers every status', () =>
+    assert.deepEqual(
+      table.map(([s]) => s),
+      [...leadStatuses],
+    ));
 
   for (const [status, expected] of table) {
     test(`${status}: verified ${expected.verified}, a saved section leaves ${expected.saved}, PIN send → ${expected.pinSent}, confirmation → ${expected.confirmed}`, () => {
@@ -193,6 +290,7 @@ describe('lead status transitions', () => {
       ['PIN_SENT', 'NOT_PREQUALIFIED', 'PIN_SENT'],
       ['CREATED', 'PREQUALIFIED', 'CREATED'],
     ];
-    for (const [from, decision, to] of cases) assert.equal(afterPrequalification(from, decision), to, `${from} + ${decision}`);
+    for (const [from, decision, to] of cases)
+      assert.equal(afterPrequalification(from, decision), to, `${from} + ${decision}`);
   });
 });

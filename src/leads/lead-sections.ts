@@ -67,7 +67,9 @@ function fail(fieldErrors: FieldError[]): void {
 type Body = Record<string, unknown>;
 const isText = (value: unknown): value is string => typeof value === 'string';
 const blank = (body: Body, names: readonly string[]): FieldError[] =>
-  names.filter((name) => isText(body[name]) && (body[name] as string).trim() === '').map((field) => ({ field, errorDetail: 'must not be blank' }));
+  names
+    .filter((name) => isText(body[name]) && (body[name] as string).trim() === '')
+    .map((field) => ({ field, errorDetail: 'must not be blank' }));
 
 export function addressErrors(body: Body, catalogs: CatalogLookup): FieldError[] {
   // The pattern lets spaces through: a required text that trims to nothing is missing, not saved as ''.
@@ -81,7 +83,9 @@ export function addressErrors(body: Body, catalogs: CatalogLookup): FieldError[]
 export function vehicleErrors(body: Body, catalogs: CatalogLookup): FieldError[] {
   const id = body.id;
   const known = typeof id === 'number' && Number.isSafeInteger(id) && catalogs.findVersion(id) !== undefined;
-  return typeof id === 'number' && Number.isInteger(id) && !known ? [{ field: 'id', errorDetail: 'is not a version of the vehicle catalog' }] : [];
+  return typeof id === 'number' && Number.isInteger(id) && !known
+    ? [{ field: 'id', errorDetail: 'is not a version of the vehicle catalog' }]
+    : [];
 }
 
 export function personErrors(body: Body, today: Date): FieldError[] {
@@ -102,8 +106,10 @@ export function financialErrors(body: Body, today: Date): FieldError[] {
   const out: FieldError[] = [];
   const todayIso = isoDateInMexico(today);
   if (isText(body.startEmploymentDate)) {
-    if (!parseIsoDate(body.startEmploymentDate)) out.push({ field: 'startEmploymentDate', errorDetail: 'must be a real date (YYYY-MM-DD)' });
-    else if (body.startEmploymentDate > todayIso) out.push({ field: 'startEmploymentDate', errorDetail: 'must not be in the future' });
+    if (!parseIsoDate(body.startEmploymentDate))
+      out.push({ field: 'startEmploymentDate', errorDetail: 'must be a real date (YYYY-MM-DD)' });
+    else if (body.startEmploymentDate > todayIso)
+      out.push({ field: 'startEmploymentDate', errorDetail: 'must not be in the future' });
   }
   const start = body.startDate as { year?: unknown; month?: unknown } | undefined;
   if (start && typeof start === 'object' && Number.isInteger(start.year) && Number.isInteger(start.month)) {
@@ -134,7 +140,13 @@ export function checkAddress(
   };
   const warnings = match.matched
     ? []
-    : [{ code: 'NEIGHBORHOOD_NOT_IN_ZIP_CODE', message: 'The neighborhood is not one of the ZIP code’s settlements', field: 'address.neighborhood' }];
+    : [
+        {
+          code: 'NEIGHBORHOOD_NOT_IN_ZIP_CODE',
+          message: 'The neighborhood is not one of the ZIP code’s settlements',
+          field: 'address.neighborhood',
+        },
+      ];
   return { address, warnings };
 }
 
@@ -164,7 +176,13 @@ export function checkPerson(payload: Person, today: Date): { person: Person; war
     birthDate,
   };
   const warnings = checked.warnings.includes(RFC_CHECK_DIGIT_MISMATCH)
-    ? [{ code: RFC_CHECK_DIGIT_MISMATCH, message: 'The RFC check digit does not match; kept as given', field: 'person.rfc' }]
+    ? [
+        {
+          code: RFC_CHECK_DIGIT_MISMATCH,
+          message: 'The RFC check digit does not match; kept as given',
+          field: 'person.rfc',
+        },
+      ]
     : [];
   return { person, warnings };
 }

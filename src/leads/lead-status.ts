@@ -3,10 +3,21 @@
  * CREATED → IN_PROGRESS (a section was saved) → PIN_SENT → VERIFIED (PIN confirmed)
  * → PREQUALIFIED | NOT_PREQUALIFIED (re-evaluated when data changes; INCOMPLETE stays VERIFIED).
  */
-export const leadStatuses = ['CREATED', 'IN_PROGRESS', 'PIN_SENT', 'VERIFIED', 'PREQUALIFIED', 'NOT_PREQUALIFIED'] as const;
+export const leadStatuses = [
+  'CREATED',
+  'IN_PROGRESS',
+  'PIN_SENT',
+  'VERIFIED',
+  'PREQUALIFIED',
+  'NOT_PREQUALIFIED',
+] as const;
 export type LeadStatus = (typeof leadStatuses)[number];
 
-export const verifiedStatuses = ['VERIFIED', 'PREQUALIFIED', 'NOT_PREQUALIFIED'] as const satisfies readonly LeadStatus[];
+export const verifiedStatuses = [
+  'VERIFIED',
+  'PREQUALIFIED',
+  'NOT_PREQUALIFIED',
+] as const satisfies readonly LeadStatus[];
 const verified: ReadonlySet<LeadStatus> = new Set(verifiedStatuses);
 
 /** Once verified, the person, address and verified contact are frozen. */
@@ -22,10 +33,12 @@ export const sql = {
 };
 
 /** A PIN was handed to a provider. Undefined when the lead may no longer get one. */
-export const afterPinSent = (status: LeadStatus): LeadStatus | undefined => (isVerified(status) ? undefined : 'PIN_SENT');
+export const afterPinSent = (status: LeadStatus): LeadStatus | undefined =>
+  isVerified(status) ? undefined : 'PIN_SENT';
 
 /** The PIN was confirmed. */
-export const afterPinConfirmed = (status: LeadStatus): LeadStatus | undefined => (status === 'PIN_SENT' ? 'VERIFIED' : undefined);
+export const afterPinConfirmed = (status: LeadStatus): LeadStatus | undefined =>
+  status === 'PIN_SENT' ? 'VERIFIED' : undefined;
 
 export type Decision = 'PREQUALIFIED' | 'NOT_PREQUALIFIED' | 'INCOMPLETE';
 

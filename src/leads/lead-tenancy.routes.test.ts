@@ -5,7 +5,14 @@ import type { LightMyRequestResponse } from 'fastify';
 import { api, buildTestApp, show, type Partner, type TestApp } from '../../test/helper.ts';
 import { rfcCheckDigit } from './rfc.ts';
 
-const person = { firstName: 'Ana', secondName: 'María', lastName: 'López', secondLastName: 'García', rfc: `LOGA900215A1${rfcCheckDigit('LOGA900215A1')}`, birthDate: '1990-02-15' };
+const person = {
+  firstName: 'Ana',
+  secondName: 'María',
+  lastName: 'López',
+  secondLastName: 'García',
+  rfc: `LOGA900215A1${rfcCheckDigit('LOGA900215A1')}`,
+  birthDate: '1990-02-15',
+};
 
 /**
  * A valid body for every lead operation, by the path after `{leadId}`. A new lead route must be
@@ -37,29 +44,47 @@ describe('tenancy: a lead exists only for its own company', () => {
     t = await buildTestApp();
     owner = t.partner;
     intruder = await t.newPartner();
-    const created = await t.app.inject({ method: 'POST', url: `${api}/leads`, headers: owner.headers, payload: { autoFinB2BLeadCreatePayload: { phone: '5512345678', email: 'ana@example.mx', term: 48 } } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `${api}/leads`,
+      headers: owner.headers,
+      payload: { autoFinB2BLeadCreatePayload: { phone: '5512345678', email: 'ana@example.mx', term: 48 } },
+    });
     leadId = created.json().id;
     for (const [method, path, body, status] of [
-      ['PUT', 'address', { street: 'Av. Álvaro Obregón', number: '120', zipCode: '06700', neighborhood: 'Roma Norte' }, 200],
+      [
+        'PUT',
+        'address',
+        { street: 'Av. Álvaro Obregón', number: '120', zipCode: '06700', neighborhood: 'Roma Norte' },
+        200,
+      ],
       ['POST', 'person', person, 200],
       ['PUT', 'auto', { id: 371234, price: 320000 }, 204],
       ['PUT', 'financial', { income: 45000 }, 200],
     ] as const) {
-      const res = await t.app.inject({ method, url: `${api}/leads/${leadId}/${path}`, headers: owner.headers, payload: body });
+      const res = await t.app.inject({
+        method,
+        url: `${api}/leads/${leadId}/${path}`,
+        headers: owner.headers,
+        payload: body,
+      });
       assert.equal(res.statusCode, status, show(res));
     }
     const doc = (await t.app.inject({ method: 'GET', url: `${api}/openapi.json` })).json();
     operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
       .filter(([path]) => path.startsWith(`${api}/leads/{leadId}`))
       .flatMap(([path, item]) =>
-        Object.keys(item).filter((m) => httpMethods.includes(m)).map((m) => ({ method: m.toUpperCase(), suffix: path.slice(`${api}/leads/{leadId}`.length) })),
+        Object.keys(item)
+          .filter((m) => httpMethods.includes(m))
+          .map((m) => ({ method: m.toUpperCase(), suffix: path.slice(`${api}/leads/{leadId}`.length) })),
       );
   });
   after(() => t.close());
 
   const call = (partner: Partner, op: { method: string; suffix: string }, id: string, requestId: string) =>
     t.app.inject({
-      method: op.method as 'GET', url: `${api}/leads/${id}${op.suffix}`,
+      method: op.method as 'GET',
+      url: `${api}/leads/${id}${op.suffix}`,
       headers: { ...partner.headers, 'x-request-id': requestId },
       ...(validBodies[op.suffix] === undefined ? {} : { payload: JSON.stringify(validBodies[op.suffix]) }),
     });
@@ -73,10 +98,21 @@ describe('tenancy: a lead exists only for its own company', () => {
 
   test('the OpenAPI document lists every lead operation this suite covers', () => {
     const listed = operations.map((o) => `${o.method} ${o.suffix}`);
-    for (const known of ['GET ', 'GET /events', 'PUT /loan-info', 'PUT /contact-info', 'PUT /contact', 'PUT /address', 'PUT /auto', 'PUT /financial', 'POST /person']) {
+    for (const known of [
+      'GET ',
+      'GET /events',
+      'PUT /loan-info',
+      'PUT /contact-info',
+      'PUT /contact',
+      'PUT /address',
+      'PUT /auto',
+      'PUT /financial',
+      'POST /person',
+    ]) {
       assert.ok(listed.includes(known), `${known} in ${listed.join(', ')}`);
     }
-    for (const op of operations) assert.ok(op.suffix in validBodies, `no sample body for ${op.method} ${op.suffix}: add one to validBodies`);
+    for (const op of operations)
+      assert.ok(op.suffix in validBodies, `no sample body for ${op.method} ${op.suffix}: add one to validBodies`);
   });
 
   test('another company gets 404 / 4040 on every lead operation, byte for byte the answer for a missing lead', async () => {
@@ -89,7 +125,11 @@ describe('tenancy: a lead exists only for its own company', () => {
       assert.equal(foreign.json().code, 4040, `${name}: ${show(foreign)}`);
       assert.equal(foreign.json().message, 'Lead not found');
       assert.equal(foreign.json().requestId, 'tenancy-check');
-      assert.equal(withoutTimestamp(foreign), withoutTimestamp(missing), `${name}: a foreign lead must look exactly like a missing one`);
+      assert.equal(
+        withoutTimestamp(foreign),
+        withoutTimestamp(missing),
+        `${name}: a foreign lead must look exactly like a missing one`,
+      );
       assert.equal(foreign.headers['content-type'], missing.headers['content-type'], name);
       assert.equal(foreign.headers['content-length'], missing.headers['content-length'], name);
       assert.equal(foreign.headers.location, undefined, name);
@@ -113,15 +153,31 @@ describe('tenancy: a lead exists only for its own company', () => {
       assert.deepEqual(res.json().items, [], `intruder ${query}`);
     }
     const own = await t.app.inject({ method: 'GET', url: `${api}/leads?status=IN_PROGRESS`, headers: owner.headers });
-    assert.ok(own.json().items.some((i: { id: string }) => i.id === leadId), show(own));
+    assert.ok(
+      own.json().items.some((i: { id: string }) => i.id === leadId),
+      show(own),
+    );
   });
 
   test('a cursor of one company’s list does not open another company’s leads', async () => {
-    const more = await Promise.all([1, 2, 3].map(() => t.app.inject({ method: 'POST', url: `${api}/leads`, headers: owner.headers, payload: { autoFinB2BLeadCreatePayload: { term: 12 } } })));
+    const more = await Promise.all(
+      [1, 2, 3].map(() =>
+        t.app.inject({
+          method: 'POST',
+          url: `${api}/leads`,
+          headers: owner.headers,
+          payload: { autoFinB2BLeadCreatePayload: { term: 12 } },
+        }),
+      ),
+    );
     for (const res of more) assert.equal(res.statusCode, 201, show(res));
     const first = (await t.app.inject({ method: 'GET', url: `${api}/leads?limit=1`, headers: owner.headers })).json();
     assert.ok(first.nextCursor, 'the owner has more than one page');
-    const res = await t.app.inject({ method: 'GET', url: `${api}/leads?limit=100&cursor=${first.nextCursor}`, headers: intruder.headers });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${api}/leads?limit=100&cursor=${first.nextCursor}`,
+      headers: intruder.headers,
+    });
     assert.equal(res.statusCode, 200, show(res));
     assert.deepEqual(res.json().items, []);
   });

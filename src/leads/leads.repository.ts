@@ -8,7 +8,13 @@ import { outcomeSql, type OutcomeStatus } from '../outcomes/index.ts';
 /** The webhook event a change of a lead writes (docs/webhooks.md); its payload carries no personal data. */
 export interface OutboxEvent {
   id: string;
-  type: 'lead.created' | 'lead.card_created' | 'lead.updated' | 'lead.pin_sent' | 'lead.verified' | 'lead.prequalification_decided';
+  type:
+    | 'lead.created'
+    | 'lead.card_created'
+    | 'lead.updated'
+    | 'lead.pin_sent'
+    | 'lead.verified'
+    | 'lead.prequalification_decided';
   /** Names of the sections and fields changed (lead.updated only). */
   sections?: Record<string, string[]>;
   /** lead.prequalification_decided only. */
@@ -52,9 +58,19 @@ export interface LeadRow {
 
 /** Columns a write may change, and whether they hold JSON. */
 const writable = {
-  status: false, external_auto_id: false, loan_info: true, phone_enc: false, phone_fp: false, email_enc: false,
+  status: false,
+  external_auto_id: false,
+  loan_info: true,
+  phone_enc: false,
+  phone_fp: false,
+  email_enc: false,
   address_enc: false,
-  vehicle: true, financial_enc: false, person_enc: false, warnings: true, verification: true, prequalification: true,
+  vehicle: true,
+  financial_enc: false,
+  person_enc: false,
+  warnings: true,
+  verification: true,
+  prequalification: true,
 } as const;
 export type LeadChanges = Partial<Pick<LeadRow, keyof typeof writable>>;
 
@@ -128,10 +144,28 @@ function createLeadChanges(db: Queryable, outboxCtes: LeadOutbox) {
     /** The new lead, its history entry and its webhook event, in one statement. */
     async insert(row: NewLead, event: LeadEvent, outbox: OutboxEvent, tx: Queryable = db): Promise<void> {
       const params: unknown[] = [
-        row.id, row.company_id, row.affiliate_user_id, row.affiliate_user_type, row.status, row.external_auto_id,
-        toJson(row.loan_info), row.phone_enc, row.phone_fp, row.email_enc, row.address_enc, toJson(row.vehicle),
-        row.financial_enc, row.person_enc, JSON.stringify(row.warnings), row.created_at, row.updated_at,
-        event.id, event.type, event.at, event.actor, JSON.stringify(event.fields),
+        row.id,
+        row.company_id,
+        row.affiliate_user_id,
+        row.affiliate_user_type,
+        row.status,
+        row.external_auto_id,
+        toJson(row.loan_info),
+        row.phone_enc,
+        row.phone_fp,
+        row.email_enc,
+        row.address_enc,
+        toJson(row.vehicle),
+        row.financial_enc,
+        row.person_enc,
+        JSON.stringify(row.warnings),
+        row.created_at,
+        row.updated_at,
+        event.id,
+        event.type,
+        event.at,
+        event.actor,
+        JSON.stringify(event.fields),
       ];
       const p = (value: unknown) => `$${params.push(value)}`;
       await tx.query(
@@ -179,13 +213,19 @@ function createLeadChanges(db: Queryable, outboxCtes: LeadOutbox) {
       const params: unknown[] = [write.id, write.companyId, write.at];
       const p = (value: unknown) => `$${params.push(value)}`;
       const sets = setClauses(write.set, p);
-      if (write.mergeLoanInfo) sets.push(`loan_info = coalesce(loan_info, '{}'::jsonb) || ${p(JSON.stringify(write.mergeLoanInfo))}::jsonb`);
+      if (write.mergeLoanInfo)
+        sets.push(`loan_info = coalesce(loan_info, '{}'::jsonb) || ${p(JSON.stringify(write.mergeLoanInfo))}::jsonb`);
       if (write.warnings) {
         sets.push(`warnings = coalesce((select jsonb_agg(w) from jsonb_array_elements(warnings) w where w->>'field' <> ${p(write.warnings.field)}), '[]'::jsonb)
           || ${p(JSON.stringify(write.warnings.list))}::jsonb`);
       }
       const verified = statusSql.isVerified;
-      const guard = write.frozen === 'never' ? '' : write.frozen === 'verified' ? `and not ${verified}` : `and (not ${verified} or phone_fp = any(${p(write.frozen.keepsPhone)}::text[]))`;
+      const guard =
+        write.frozen === 'never'
+          ? ''
+          : write.frozen === 'verified'
+            ? `and not ${verified}`
+            : `and (not ${verified} or phone_fp = any(${p(write.frozen.keepsPhone)}::text[]))`;
       const { rows } = await tx.query<{ status: LeadStatus }>(
         `with updated as (
            update leads set ${sets.join(', ')}, status = ${statusSql.afterSectionSaved}, updated_at = $3
@@ -208,7 +248,10 @@ function createLeadReads(db: Queryable) {
   return {
     /** The lead of that company, locked until the transaction ends (writes to one lead queue up). */
     async lock(id: string, companyId: string, tx: Queryable): Promise<LeadRow | undefined> {
-      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 and company_id = $2 for update', [id, companyId]);
+      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 and company_id = $2 for update', [
+        id,
+        companyId,
+      ]);
       return rows[0];
     },
 
@@ -219,7 +262,10 @@ function createLeadReads(db: Queryable) {
     },
 
     async find(id: string, companyId: string, tx: Queryable = db): Promise<LeadRow | undefined> {
-      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 and company_id = $2', [id, companyId]);
+      const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 and company_id = $2', [
+        id,
+        companyId,
+      ]);
       return rows[0];
     },
 
@@ -231,12 +277,14 @@ function createLeadReads(db: Queryable) {
         at: Date;
         actor: string;
         fields: string[];
-      }>(
-        'select id, lead_id, type, at, actor, fields from lead_events where lead_id = $1 order by seq',
-        [leadId],
-      );
+      }>('select id, lead_id, type, at, actor, fields from lead_events where lead_id = $1 order by seq', [leadId]);
       return rows.map((r) => ({
-        id: r.id, leadId: r.lead_id, type: r.type, at: r.at, actor: r.actor, fields: r.fields,
+        id: r.id,
+        leadId: r.lead_id,
+        type: r.type,
+        at: r.at,
+        actor: r.actor,
+        fields: r.fields,
       }));
     },
 
@@ -315,7 +363,9 @@ function createLeadUpkeep(db: Queryable) {
       tx: Queryable,
     ): Promise<{ claimed: true } | { claimed: false; requestHash: string; leadId: string }> {
       await tx.query('delete from idempotency_keys where company_id = $1 and key = $2 and created_at < $3', [
-        claim.companyId, claim.key, claim.expiredBefore,
+        claim.companyId,
+        claim.key,
+        claim.expiredBefore,
       ]);
       const inserted = await tx.query(
         `insert into idempotency_keys (company_id, key, request_hash, lead_id, created_at) values ($1,$2,$3,$4,$5)

@@ -16,9 +16,14 @@ import type { LeadLifecycle } from './lead-lifecycle.ts';
 import type { LeadChanges, LeadsRepository, NewLead } from './leads.repository.ts';
 import { phoneFingerprint as fingerprintOf, type LeadSealer, type LoanInfo } from './lead-record.ts';
 import {
-  checkAddress, checkFinancial, checkPerson, checkVehicle, type Financial, type Person, type Warning,
+  checkAddress,
+  checkFinancial,
+  checkPerson,
+  checkVehicle,
+  type Financial,
+  type Person,
+  type Warning,
 } from './lead-sections.ts';
-
 
 interface Deps {
   db: Pick<Db, 'transaction'>;
@@ -39,7 +44,11 @@ interface Deps {
 export interface CreateLeadInput {
   affiliate?: { user_id?: string; user_type?: string };
   autoFinB2BLeadCreatePayload?: {
-    externalAutoId?: string; phone?: string; email?: string; downPayment?: number; term?: number;
+    externalAutoId?: string;
+    phone?: string;
+    email?: string;
+    downPayment?: number;
+    term?: number;
     purchaseIntention?: string;
   };
 }
@@ -58,7 +67,8 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-const requestFingerprint = (key: Buffer, input: unknown) => createHmac('sha256', key).update(canonicalJson(input)).digest('hex');
+const requestFingerprint = (key: Buffer, input: unknown) =>
+  createHmac('sha256', key).update(canonicalJson(input)).digest('hex');
 const present = (payload: object) =>
   Object.keys(payload).filter((k) => (payload as Record<string, unknown>)[k] !== undefined);
 const pick = <T extends object>(payload: T, keys: (keyof T)[]) =>
@@ -105,13 +115,22 @@ function createLeadCreation(deps: Deps) {
     const loan = pick(prefill, ['downPayment', 'term', 'purchaseIntention']);
     const filled = present(prefill).length > 0;
     return {
-      id, company_id: actor.companyId, affiliate_user_id: affiliate.userId, affiliate_user_type: affiliate.userType,
-      status: filled ? 'IN_PROGRESS' : 'CREATED', external_auto_id: prefill.externalAutoId?.trim() || null,
+      id,
+      company_id: actor.companyId,
+      affiliate_user_id: affiliate.userId,
+      affiliate_user_type: affiliate.userType,
+      status: filled ? 'IN_PROGRESS' : 'CREATED',
+      external_auto_id: prefill.externalAutoId?.trim() || null,
       loan_info: Object.keys(loan).length ? loan : null,
       phone_enc: prefill.phone ? sealer.seal(id, 'phone_enc', prefill.phone) : null,
       phone_fp: prefill.phone ? phoneFingerprint(prefill.phone) : null,
       email_enc: prefill.email ? sealer.seal(id, 'email_enc', prefill.email.trim()) : null,
-      address_enc: null, vehicle: null, financial_enc: null, person_enc: null, warnings: [], created_at: now,
+      address_enc: null,
+      vehicle: null,
+      financial_enc: null,
+      person_enc: null,
+      warnings: [],
+      created_at: now,
       updated_at: now,
     };
   }
@@ -180,13 +199,19 @@ function createSectionWriter(deps: Deps) {
     // The stored form of the id: a value sealed with another spelling would never decrypt again.
     const id = pathId.toLowerCase();
     const saved = await leads.saveSection({
-      id, companyId: actor.companyId, at: clock.now(), set: section.set(id), mergeLoanInfo: section.mergeLoanInfo,
-      warnings: section.warnings, frozen: section.frozen,
+      id,
+      companyId: actor.companyId,
+      at: clock.now(),
+      set: section.set(id),
+      mergeLoanInfo: section.mergeLoanInfo,
+      warnings: section.warnings,
+      frozen: section.frozen,
       event: { id: newId(), type: section.type, actor: actor.consumerKey, fields: section.fields },
       // Saving the contact info creates the card in the partner's pipeline; every other section write is an update.
-      outbox: section.type === 'CONTACT_INFO_SAVED'
-        ? { id: newId(), type: 'lead.card_created' }
-        : { id: newId(), type: 'lead.updated', sections: { [section.section]: section.fields } },
+      outbox:
+        section.type === 'CONTACT_INFO_SAVED'
+          ? { id: newId(), type: 'lead.card_created' }
+          : { id: newId(), type: 'lead.updated', sections: { [section.section]: section.fields } },
     });
     if (!saved) throw (await leads.find(id, actor.companyId)) ? errors.leadVerified() : errors.leadNotFound();
     if (section.reevaluate && isVerified(saved.status)) await deps.lifecycle.reevaluate(actor, id);
@@ -194,7 +219,9 @@ function createSectionWriter(deps: Deps) {
 
   const phoneFingerprint = (phone: string, key?: Buffer) => fingerprintWith(deps, phone, key);
   const phoneChanges = (leadId: string, phone: string | undefined): LeadChanges =>
-    phone === undefined ? {} : { phone_enc: sealer.seal(leadId, 'phone_enc', phone), phone_fp: phoneFingerprint(phone) };
+    phone === undefined
+      ? {}
+      : { phone_enc: sealer.seal(leadId, 'phone_enc', phone), phone_fp: phoneFingerprint(phone) };
   const emailChanges = (leadId: string, email: string | undefined): LeadChanges =>
     email === undefined ? {} : { email_enc: sealer.seal(leadId, 'email_enc', email.trim()) };
 
@@ -213,8 +240,14 @@ function createSectionWrites(deps: Deps) {
       requireFields(payload);
       const loan = pick(payload, ['downPayment', 'term', 'purchaseIntention']);
       await write(actor, leadId, {
-        type: 'LOAN_INFO_SAVED', section: 'loanInfo', fields: present(payload), reevaluate: true,
-        frozen: payload.phone === undefined ? 'never' : { keepsPhone: deps.fingerprintKeys.map((key) => phoneFingerprint(payload.phone!, key)) },
+        type: 'LOAN_INFO_SAVED',
+        section: 'loanInfo',
+        fields: present(payload),
+        reevaluate: true,
+        frozen:
+          payload.phone === undefined
+            ? 'never'
+            : { keepsPhone: deps.fingerprintKeys.map((key) => phoneFingerprint(payload.phone!, key)) },
         set: (id) => phoneChanges(id, payload.phone),
         mergeLoanInfo: Object.keys(loan).length ? loan : undefined,
       });
@@ -224,7 +257,10 @@ function createSectionWrites(deps: Deps) {
     async saveContactInfo(actor: Actor, leadId: string, payload: { phone: string; email: string }) {
       await requireLead(actor, leadId);
       await write(actor, leadId, {
-        type: 'CONTACT_INFO_SAVED', section: 'contact', fields: ['phone', 'email'], frozen: 'verified',
+        type: 'CONTACT_INFO_SAVED',
+        section: 'contact',
+        fields: ['phone', 'email'],
+        frozen: 'verified',
         set: (id) => ({ ...phoneChanges(id, payload.phone), ...emailChanges(id, payload.email) }),
       });
     },
@@ -234,7 +270,10 @@ function createSectionWrites(deps: Deps) {
       await requireLead(actor, leadId);
       requireFields(payload, errors.invalidContact);
       await write(actor, leadId, {
-        type: 'CONTACT_UPDATED', section: 'contact', fields: present(payload), frozen: 'verified',
+        type: 'CONTACT_UPDATED',
+        section: 'contact',
+        fields: present(payload),
+        frozen: 'verified',
         set: (id) => ({ ...phoneChanges(id, payload.phone), ...emailChanges(id, payload.email) }),
       });
     },
@@ -244,7 +283,10 @@ function createSectionWrites(deps: Deps) {
       await requireLead(actor, leadId);
       const { address, warnings } = checkAddress(payload, deps.catalogs);
       await write(actor, leadId, {
-        type: 'ADDRESS_SAVED', section: 'address', fields: present(payload), frozen: 'verified',
+        type: 'ADDRESS_SAVED',
+        section: 'address',
+        fields: present(payload),
+        frozen: 'verified',
         set: (id) => ({ address_enc: sealer.seal(id, 'address_enc', address) }),
         warnings: { field: 'address.neighborhood', list: warnings },
       });
@@ -254,7 +296,14 @@ function createSectionWrites(deps: Deps) {
     async saveVehicle(actor: Actor, leadId: string, payload: { id: number; price?: number }) {
       await requireLead(actor, leadId);
       const vehicle = checkVehicle(payload, deps.catalogs);
-      await write(actor, leadId, { type: 'VEHICLE_SAVED', section: 'vehicle', fields: present(payload), frozen: 'never', reevaluate: true, set: () => ({ vehicle }) });
+      await write(actor, leadId, {
+        type: 'VEHICLE_SAVED',
+        section: 'vehicle',
+        fields: present(payload),
+        frozen: 'never',
+        reevaluate: true,
+        set: () => ({ vehicle }),
+      });
     },
 
     /** Save employment and income. */
@@ -263,7 +312,11 @@ function createSectionWrites(deps: Deps) {
       requireFields(payload);
       const financial = checkFinancial(payload, clock.now());
       await write(actor, leadId, {
-        type: 'FINANCIAL_SAVED', section: 'financial', fields: present(payload), frozen: 'never', reevaluate: true,
+        type: 'FINANCIAL_SAVED',
+        section: 'financial',
+        fields: present(payload),
+        frozen: 'never',
+        reevaluate: true,
         set: (id) => ({ financial_enc: sealer.seal(id, 'financial_enc', financial) }),
       });
     },
@@ -273,7 +326,10 @@ function createSectionWrites(deps: Deps) {
       await requireLead(actor, leadId);
       const { person, warnings } = checkPerson(payload, clock.now());
       await write(actor, leadId, {
-        type: 'PERSON_SAVED', section: 'person', fields: present(payload), frozen: 'verified',
+        type: 'PERSON_SAVED',
+        section: 'person',
+        fields: present(payload),
+        frozen: 'verified',
         set: (id) => ({ person_enc: sealer.seal(id, 'person_enc', person) }),
         warnings: { field: 'person.rfc', list: warnings },
       });

@@ -33,11 +33,26 @@ test('rfcCheckDigit refuses input that is not 12 characters of the RFC alphabet'
 
 const acceptedCases = [
   { name: 'the SAT example', rfc: 'GODE561231GR8', birthDate: '1956-12-31', normalized: 'GODE561231GR8' },
-  { name: 'lower case with spaces around', rfc: '  mahj900615ab2 ', birthDate: '1990-06-15', normalized: 'MAHJ900615AB2' },
+  {
+    name: 'lower case with spaces around',
+    rfc: '  mahj900615ab2 ',
+    birthDate: '1990-06-15',
+    normalized: 'MAHJ900615AB2',
+  },
   { name: 'an Ñ in the letters', rfc: 'PEÑA850101K20', birthDate: '1985-01-01', normalized: 'PEÑA850101K20' },
-  { name: 'an Ñ typed as N + combining tilde', rfc: 'PEN\u0303A850101K20', birthDate: '1985-01-01', normalized: 'PEÑA850101K20' },
+  {
+    name: 'an Ñ typed as N + combining tilde',
+    rfc: 'PEN\u0303A850101K20',
+    birthDate: '1985-01-01',
+    normalized: 'PEÑA850101K20',
+  },
   { name: 'a check digit A', rfc: 'SAND8504127KA', birthDate: '1985-04-12', normalized: 'SAND8504127KA' },
-  { name: '29 February 2000', rfc: `LOAM000229HN${rfcCheckDigit('LOAM000229HN')}`, birthDate: '2000-02-29', normalized: `LOAM000229HN${rfcCheckDigit('LOAM000229HN')}` },
+  {
+    name: '29 February 2000',
+    rfc: `LOAM000229HN${rfcCheckDigit('LOAM000229HN')}`,
+    birthDate: '2000-02-29',
+    normalized: `LOAM000229HN${rfcCheckDigit('LOAM000229HN')}`,
+  },
 ] as const;
 
 for (const { name, rfc, birthDate, normalized } of acceptedCases) {
@@ -59,19 +74,44 @@ const refusedCases = [
   { name: 'too long', rfc: 'GODE561231GR81', birthDate: '1956-12-31', detail: /persona física RFC/ },
   { name: 'a digit among the letters', rfc: 'G0DE561231GR8', birthDate: '1956-12-31', detail: /persona física RFC/ },
   { name: 'a letter in the date', rfc: 'GODE56123XGR8', birthDate: '1956-12-31', detail: /persona física RFC/ },
-  { name: 'a check character other than 0-9 or A', rfc: 'GODE561231GRB', birthDate: '1956-12-31', detail: /persona física RFC/ },
+  {
+    name: 'a check character other than 0-9 or A',
+    rfc: 'GODE561231GRB',
+    birthDate: '1956-12-31',
+    detail: /persona física RFC/,
+  },
   { name: 'an Ñ in the homoclave', rfc: 'GODE561231ÑR8', birthDate: '1956-12-31', detail: /persona física RFC/ },
   { name: 'inner hyphens', rfc: 'GODE-561231-GR8', birthDate: '1956-12-31', detail: /persona física RFC/ },
   { name: 'the empty string', rfc: '', birthDate: '1956-12-31', detail: /persona física RFC/ },
   { name: 'month 13', rfc: 'GODE561331GR8', birthDate: '1956-12-31', detail: /not a real date/ },
   { name: '30 February', rfc: 'GODE560230GR8', birthDate: '1956-02-29', detail: /not a real date/ },
   { name: '29 February of a common year', rfc: 'GODE570229GR8', birthDate: '1957-03-01', detail: /not a real date/ },
-  { name: 'a date other than birthDate', rfc: 'GODE561231GR8', birthDate: '1956-12-30', detail: /must equal birthDate/ },
-  { name: 'the right day of another year', rfc: 'GODE561231GR8', birthDate: '1966-12-31', detail: /must equal birthDate/ },
-  { name: '000229 with a birth date in 1900', rfc: 'LOAM000229HN9', birthDate: '1900-03-01', detail: /must equal birthDate/ },
+  {
+    name: 'a date other than birthDate',
+    rfc: 'GODE561231GR8',
+    birthDate: '1956-12-30',
+    detail: /must equal birthDate/,
+  },
+  {
+    name: 'the right day of another year',
+    rfc: 'GODE561231GR8',
+    birthDate: '1966-12-31',
+    detail: /must equal birthDate/,
+  },
+  {
+    name: '000229 with a birth date in 1900',
+    rfc: 'LOAM000229HN9',
+    birthDate: '1900-03-01',
+    detail: /must equal birthDate/,
+  },
   { name: 'an invalid birthDate', rfc: 'GODE561231GR8', birthDate: '31/12/1956', detail: /birthDate is not a valid/ },
   { name: 'the generic national RFC', rfc: 'XAXX010101000', birthDate: '2001-01-01', detail: /generic RFC/ },
-  { name: 'the generic foreign RFC in lower case', rfc: 'xexx010101000', birthDate: '2001-01-01', detail: /generic RFC/ },
+  {
+    name: 'the generic foreign RFC in lower case',
+    rfc: 'xexx010101000',
+    birthDate: '2001-01-01',
+    detail: /generic RFC/,
+  },
 ] as const;
 
 for (const { name, rfc, birthDate, detail } of refusedCases) {

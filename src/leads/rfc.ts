@@ -17,9 +17,7 @@ const personaFisicaPattern = /^([A-ZÑ&]{4})(\d{2})(\d{2})(\d{2})([A-Z0-9]{2})([
 /** Value of each character in the check-digit sum is its index here (SAT, Anexo 3). */
 const CHECK_DIGIT_TABLE = '0123456789ABCDEFGHIJKLMN&OPQRSTUVWXYZ Ñ';
 
-export type RfcCheck =
-  | { ok: true; normalized: string; warnings: string[] }
-  | { ok: false; errorDetail: string };
+export type RfcCheck = { ok: true; normalized: string; warnings: string[] } | { ok: false; errorDetail: string };
 
 /**
  * SAT check digit of the first 12 characters: Σ value(c_i) × (13 − i) for i = 0..11, then

@@ -34,20 +34,24 @@ function exportAndMeasure(base: string, query: string): Promise<Measure> {
       peak = Math.max(peak, process.memoryUsage.rss());
     };
     const sampler = setInterval(sample, 10);
-    const req = request(`${base}/admin/leads/export?${query}`, { headers: { authorization: `Bearer ${adminToken}` } }, (res) => {
-      let lines = 0;
-      res.on('data', (chunk: Buffer) => {
-        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-        sample();
-        if (growthAtTenth < 0 && lines >= count / 10) growthAtTenth = peak - startRss;
-      });
-      res.on('end', () => {
-        clearInterval(sampler);
-        sample();
-        resolve({ status: res.statusCode ?? 0, lines, growthAtTenth, growth: peak - startRss });
-      });
-      res.on('error', reject);
-    });
+    const req = request(
+      `${base}/admin/leads/export?${query}`,
+      { headers: { authorization: `Bearer ${adminToken}` } },
+      (res) => {
+        let lines = 0;
+        res.on('data', (chunk: Buffer) => {
+          for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+          sample();
+          if (growthAtTenth < 0 && lines >= count / 10) growthAtTenth = peak - startRss;
+        });
+        res.on('end', () => {
+          clearInterval(sampler);
+          sample();
+          resolve({ status: res.statusCode ?? 0, lines, growthAtTenth, growth: peak - startRss });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });

@@ -12,7 +12,7 @@ test('CSV cells are quoted when needed and never start a formula', () => {
     ['=HYPERLINK("x")', `"'=HYPERLINK(""x"")"`],
     ['+5215512345678', "'+5215512345678"],
     ['@SUM(A1)', "'@SUM(A1)"],
-    [';=cmd|\' /C calc\'!A0', "';=cmd|' /C calc'!A0"],
+    [";=cmd|' /C calc'!A0", "';=cmd|' /C calc'!A0"],
     [';;+1', "';;+1"],
     [' =1+1', "' =1+1"],
     [',-2', `"',-2"`],

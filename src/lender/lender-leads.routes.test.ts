@@ -22,9 +22,15 @@ describe('the lender reads leads: detail, consent, bureau summary, explanation, 
   });
   after(() => t.close());
 
-  const read = (leadId: string, headers = t.admin) => t.app.inject({ method: 'GET', url: `/admin/leads/${leadId}`, headers });
+  const read = (leadId: string, headers = t.admin) =>
+    t.app.inject({ method: 'GET', url: `/admin/leads/${leadId}`, headers });
   const auditRows = async (leadId: string) =>
-    (await t.database.db.query<{ operator_id: string; action: string; request_id: string }>('select operator_id, action, request_id from audit_records where lead_id = $1 order by seq', [leadId])).rows;
+    (
+      await t.database.db.query<{ operator_id: string; action: string; request_id: string }>(
+        'select operator_id, action, request_id from audit_records where lead_id = $1 order by seq',
+        [leadId],
+      )
+    ).rows;
 
   test('a lead verified by SMS reads with its personal data, consent receipt, bureau summary, explanation and events', async () => {
     const { leadId, requestId } = await verifiedLead(t, 'SMS');
@@ -52,13 +58,25 @@ describe('the lender reads leads: detail, consent, bureau summary, explanation, 
     assert.equal(lead.bureau.provider, 'sandbox');
     assert.equal(lead.bureau.noRecord, false);
     assert.ok(lead.bureau.score >= 700, show(res));
-    for (const key of ['openAccounts', 'totalBalance', 'pastDueBalance', 'worstDelinquencyDays']) assert.equal(typeof lead.bureau[key], 'number', key);
+    for (const key of ['openAccounts', 'totalBalance', 'pastDueBalance', 'worstDelinquencyDays'])
+      assert.equal(typeof lead.bureau[key], 'number', key);
     assert.ok(!('folio' in lead.bureau) && !('accounts' in lead.bureau), 'a summary, not the report');
     assert.match(lead.explanation.rulesVersion, /^sha256:/);
-    assert.ok(lead.explanation.rules.every((r: Rule) => r.outcome === 'pass' && r.reason === null), show(res));
-    assert.deepEqual(lead.explanation.rules.find((r: Rule) => r.rule === 'term-offered').inputs, { term: leadDefaults.term });
-    assert.deepEqual(lead.events.map((e: { type: string }) => e.type).slice(-3), ['PIN_CONFIRMED', 'BUREAU_REPORT_RECEIVED', 'PREQUALIFICATION_EVALUATED']);
-    assert.deepEqual(await auditRows(leadId), [{ operator_id: analyst.id, action: 'lead.read', request_id: 'officer-read-1' }]);
+    assert.ok(
+      lead.explanation.rules.every((r: Rule) => r.outcome === 'pass' && r.reason === null),
+      show(res),
+    );
+    assert.deepEqual(lead.explanation.rules.find((r: Rule) => r.rule === 'term-offered').inputs, {
+      term: leadDefaults.term,
+    });
+    assert.deepEqual(lead.events.map((e: { type: string }) => e.type).slice(-3), [
+      'PIN_CONFIRMED',
+      'BUREAU_REPORT_RECEIVED',
+      'PREQUALIFICATION_EVALUATED',
+    ]);
+    assert.deepEqual(await auditRows(leadId), [
+      { operator_id: analyst.id, action: 'lead.read', request_id: 'officer-read-1' },
+    ]);
   });
 
   test('a lead verified by e-mail has an e-mail consent receipt, masked', async () => {
@@ -66,11 +84,22 @@ describe('the lender reads leads: detail, consent, bureau summary, explanation, 
     const res = await read(leadId);
     assert.equal(res.statusCode, 200, show(res));
     const { consent } = res.json();
-    assert.deepEqual({ ...consent, pinSentAt: undefined, confirmedAt: undefined }, {
-      channel: 'EMAIL', destination: 'a***@example.com', pinSentAt: undefined, confirmedAt: undefined,
-      consumerKey: t.partner.consumerKey, requestId, clientAddress: '127.0.0.1', userAgent: confirmingAgent,
-    });
-    assert.deepEqual(await auditRows(leadId), [{ operator_id: 'admin-token', action: 'lead.read', request_id: res.headers['x-request-id'] }]);
+    assert.deepEqual(
+      { ...consent, pinSentAt: undefined, confirmedAt: undefined },
+      {
+        channel: 'EMAIL',
+        destination: 'a***@example.com',
+        pinSentAt: undefined,
+        confirmedAt: undefined,
+        consumerKey: t.partner.consumerKey,
+        requestId,
+        clientAddress: '127.0.0.1',
+        userAgent: confirmingAgent,
+      },
+    );
+    assert.deepEqual(await auditRows(leadId), [
+      { operator_id: 'admin-token', action: 'lead.read', request_id: res.headers['x-request-id'] },
+    ]);
   });
 
   test('a lead refused by two rules is explained: both rules fail with their inputs, thresholds and reasons', async () => {
@@ -78,13 +107,22 @@ describe('the lender reads leads: detail, consent, bureau summary, explanation, 
     const lead = (await read(leadId)).json();
     assert.equal(lead.prequalification.decision, 'NOT_PREQUALIFIED');
     const failed = lead.explanation.rules.filter((r: Rule) => r.outcome === 'fail');
-    assert.deepEqual(failed.map((r: Rule) => [r.rule, r.reason?.code]), [['bureau-score', 'LOW_SCORE'], ['down-payment-share', 'LOW_DOWN_PAYMENT']]);
+    assert.deepEqual(
+      failed.map((r: Rule) => [r.rule, r.reason?.code]),
+      [
+        ['bureau-score', 'LOW_SCORE'],
+        ['down-payment-share', 'LOW_DOWN_PAYMENT'],
+      ],
+    );
     const [score, down] = failed;
     assert.equal(score.inputs.score, lead.bureau.score);
     assert.ok(score.inputs.score < (score.threshold.minimumScore as number), JSON.stringify(score));
     assert.deepEqual(down.inputs, { price: leadDefaults.price, downPayment: 10_000, recordFound: true });
     assert.equal(typeof down.threshold.minimumDownPaymentShare, 'number');
-    assert.deepEqual(lead.prequalification.reasons.map((r: { code: string }) => r.code), ['LOW_SCORE', 'LOW_DOWN_PAYMENT']);
+    assert.deepEqual(
+      lead.prequalification.reasons.map((r: { code: string }) => r.code),
+      ['LOW_SCORE', 'LOW_DOWN_PAYMENT'],
+    );
   });
 
   test('a lead not verified yet has no consent, bureau or explanation; an unknown lead is 404 / 4040 and not audited', async () => {

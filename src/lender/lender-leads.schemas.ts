@@ -16,7 +16,9 @@ const companyId = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
 const filters = {
   companyId: Type.Optional(Type.String({ pattern: uuidPattern })),
   status: Type.Optional(Type.Enum(leadStatuses)),
-  outcome: Type.Optional(Type.Enum(OUTCOME_STATUSES, { description: "Only leads whose lender's decision has this status" })),
+  outcome: Type.Optional(
+    Type.Enum(OUTCOME_STATUSES, { description: "Only leads whose lender's decision has this status" }),
+  ),
   decision: Type.Optional(Type.Enum([...DECISIONS])),
   affiliate: Type.Optional(Type.String({ pattern: uuidPattern, description: "The affiliate's user_id" })),
   createdFrom: Type.Optional(dateFilter('ISO date or date-time, inclusive')),
@@ -39,48 +41,94 @@ export const LeadExportQuery = Type.Object(
 
 export const LenderLeadSummary = Type.Object(
   {
-    id: Type.String({ format: 'uuid' }), companyId: Type.String({ format: 'uuid' }), status: Type.Enum(leadStatuses),
-    createdAt: dateTime, updatedAt: dateTime, externalAutoId: nullable(Type.String()),
+    id: Type.String({ format: 'uuid' }),
+    companyId: Type.String({ format: 'uuid' }),
+    status: Type.Enum(leadStatuses),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+    externalAutoId: nullable(Type.String()),
     affiliate: nullable(Type.Object({ user_id: nullable(Type.String()), user_type: nullable(Type.String()) })),
-    decision: nullable(Type.String()), erasedAt: nullable(dateTime),
+    decision: nullable(Type.String()),
+    erasedAt: nullable(dateTime),
     outcomeStatus: nullable(Type.Enum(OUTCOME_STATUSES)),
   },
   { $id: 'LenderLeadSummary' },
 );
 
 export const LenderLeadList = Type.Object(
-  { items: Type.Array(LenderLeadSummary), nextCursor: nullable(Type.String({ description: 'Pass as `cursor` for the next page; null on the last page' })) },
+  {
+    items: Type.Array(LenderLeadSummary),
+    nextCursor: nullable(Type.String({ description: 'Pass as `cursor` for the next page; null on the last page' })),
+  },
   {
     $id: 'LenderLeadList',
-    examples: [{
-      items: [{ id: leadId, companyId, status: 'PREQUALIFIED', createdAt: '2026-01-15T12:00:00.000Z', updatedAt: '2026-01-15T12:20:00.000Z', externalAutoId: null, affiliate: null, decision: 'PREQUALIFIED', erasedAt: null, outcomeStatus: 'APPROVED' }],
-      nextCursor: null,
-    }],
+    examples: [
+      {
+        items: [
+          {
+            id: leadId,
+            companyId,
+            status: 'PREQUALIFIED',
+            createdAt: '2026-01-15T12:00:00.000Z',
+            updatedAt: '2026-01-15T12:20:00.000Z',
+            externalAutoId: null,
+            affiliate: null,
+            decision: 'PREQUALIFIED',
+            erasedAt: null,
+            outcomeStatus: 'APPROVED',
+          },
+        ],
+        nextCursor: null,
+      },
+    ],
   },
 );
 
-const Consent = Type.Object({
-  channel: Type.String(), destination: nullable(Type.String({ description: 'Masked' })), pinSentAt: dateTime, confirmedAt: dateTime,
-  consumerKey: Type.String(), requestId: nullable(Type.String()), clientAddress: nullable(Type.String()),
-  userAgent: nullable(Type.String()),
-}, { description: 'The PIN confirmation that authorized the bureau query' });
+const Consent = Type.Object(
+  {
+    channel: Type.String(),
+    destination: nullable(Type.String({ description: 'Masked' })),
+    pinSentAt: dateTime,
+    confirmedAt: dateTime,
+    consumerKey: Type.String(),
+    requestId: nullable(Type.String()),
+    clientAddress: nullable(Type.String()),
+    userAgent: nullable(Type.String()),
+  },
+  { description: 'The PIN confirmation that authorized the bureau query' },
+);
 
-const Bureau = Type.Object({
-  provider: Type.String(), queriedAt: dateTime, noRecord: Type.Boolean(), score: nullable(Type.Integer()),
-  openAccounts: Type.Integer(),
-  totalBalance: Type.Number(), pastDueBalance: Type.Number(), worstDelinquencyDays: Type.Integer(),
-}, { description: 'A summary of the bureau report; null before the query and after erasure' });
+const Bureau = Type.Object(
+  {
+    provider: Type.String(),
+    queriedAt: dateTime,
+    noRecord: Type.Boolean(),
+    score: nullable(Type.Integer()),
+    openAccounts: Type.Integer(),
+    totalBalance: Type.Number(),
+    pastDueBalance: Type.Number(),
+    worstDelinquencyDays: Type.Integer(),
+  },
+  { description: 'A summary of the bureau report; null before the query and after erasure' },
+);
 
-const Explanation = Type.Object({
-  rulesVersion: Type.String(),
-  rules: Type.Array(Type.Object({
-    rule: Type.String(),
-    outcome: Type.Union([Type.Literal('pass'), Type.Literal('fail'), Type.Literal('missing')]),
-    inputs: nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'Values the rule read; null after erasure' })),
-    threshold: Type.Record(Type.String(), Type.Unknown()),
-    reason: nullable(Type.Object({ code: Type.String(), message: Type.String() })),
-  })),
-}, { description: 'Why the rules decided what they decided' });
+const Explanation = Type.Object(
+  {
+    rulesVersion: Type.String(),
+    rules: Type.Array(
+      Type.Object({
+        rule: Type.String(),
+        outcome: Type.Union([Type.Literal('pass'), Type.Literal('fail'), Type.Literal('missing')]),
+        inputs: nullable(
+          Type.Record(Type.String(), Type.Unknown(), { description: 'Values the rule read; null after erasure' }),
+        ),
+        threshold: Type.Record(Type.String(), Type.Unknown()),
+        reason: nullable(Type.Object({ code: Type.String(), message: Type.String() })),
+      }),
+    ),
+  },
+  { description: 'Why the rules decided what they decided' },
+);
 
 export const LenderLead = Type.Object(
   {
@@ -92,7 +140,10 @@ export const LenderLead = Type.Object(
     explanation: nullable(Explanation),
     events: LeadEventsSchema.properties.items,
   },
-  { $id: 'LenderLead', description: "The partner's view of the lead plus what the lender needs. Reading it is audited." },
+  {
+    $id: 'LenderLead',
+    description: "The partner's view of the lead plus what the lender needs. Reading it is audited.",
+  },
 );
 
 export const LenderLeadIdParams = Type.Object({ leadId: Type.String({ pattern: uuidPattern }) });
@@ -104,8 +155,14 @@ export const PurgeRequest = Type.Object(
 
 export const PurgeResult = Type.Object(
   {
-    dryRun: Type.Boolean(), cutoff: dateTime, retentionDays: Type.Integer(), count: Type.Integer(),
+    dryRun: Type.Boolean(),
+    cutoff: dateTime,
+    retentionDays: Type.Integer(),
+    count: Type.Integer(),
     leadIds: Type.Array(Type.String({ format: 'uuid' })),
   },
-  { $id: 'PurgeResult', examples: [{ dryRun: true, cutoff: '2025-07-19T12:00:00.000Z', retentionDays: 180, count: 1, leadIds: [leadId] }] },
+  {
+    $id: 'PurgeResult',
+    examples: [{ dryRun: true, cutoff: '2025-07-19T12:00:00.000Z', retentionDays: 180, count: 1, leadIds: [leadId] }],
+  },
 );

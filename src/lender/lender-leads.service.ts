@@ -7,8 +7,19 @@ import type { Db } from '../db/database.ts';
 import { errors } from '../http/app-error.ts';
 import type { Bureau, BureauReport } from '../bureau/index.ts';
 import {
-  decodeCursor, encodeCursor, leadSummaryView, leadView, parseDate, toPrequalificationInput, type Lead,
-  type LeadLifecycle, type LeadSealer, type LeadStatus, type ErasableRow, type LenderLeadFilter, type LenderLeadQueries,
+  decodeCursor,
+  encodeCursor,
+  leadSummaryView,
+  leadView,
+  parseDate,
+  toPrequalificationInput,
+  type Lead,
+  type LeadLifecycle,
+  type LeadSealer,
+  type LeadStatus,
+  type ErasableRow,
+  type LenderLeadFilter,
+  type LenderLeadQueries,
 } from '../leads/index.ts';
 import { ruleInputs } from '../prequalification/index.ts';
 import type { Consents } from '../consent/index.ts';
@@ -44,9 +55,13 @@ export const exportBatchSize = 500;
 
 function toFilter(query: LenderLeadQuery): LenderLeadFilter {
   return {
-    companyId: query.companyId?.toLowerCase(), status: query.status, outcome: query.outcome, decision: query.decision,
+    companyId: query.companyId?.toLowerCase(),
+    status: query.status,
+    outcome: query.outcome,
+    decision: query.decision,
     affiliate: query.affiliate?.toLowerCase(),
-    createdFrom: parseDate(query.createdFrom, 'createdFrom'), createdTo: parseDate(query.createdTo, 'createdTo'),
+    createdFrom: parseDate(query.createdFrom, 'createdFrom'),
+    createdTo: parseDate(query.createdTo, 'createdTo'),
   };
 }
 
@@ -55,7 +70,9 @@ const givenFilter = (query: object) => Object.fromEntries(Object.entries(query).
 
 export function createLenderLeadsService(deps: Deps) {
   const summary = (row: ErasableRow) => ({
-    ...leadSummaryView(row), companyId: row.company_id, erasedAt: row.erased_at?.toISOString() ?? null,
+    ...leadSummaryView(row),
+    companyId: row.company_id,
+    erasedAt: row.erased_at?.toISOString() ?? null,
   });
 
   async function bureauOf(lead: Lead): Promise<{ report: BureauReport; provider: string } | null> {
@@ -71,7 +88,10 @@ export function createLenderLeadsService(deps: Deps) {
     return {
       rulesVersion: stored.rulesVersion,
       rules: stored.rules.map((r) => ({
-        rule: r.rule, outcome: r.outcome, inputs: input ? ruleInputs(r.rule, input) : null, threshold: r.threshold,
+        rule: r.rule,
+        outcome: r.outcome,
+        inputs: input ? ruleInputs(r.rule, input) : null,
+        threshold: r.threshold,
         reason: r.reason,
       })),
     };
@@ -115,17 +135,24 @@ export function createLenderLeadsService(deps: Deps) {
         companyId: lead.companyId,
         consent: consent
           ? {
-              channel: consent.channel, destination: consent.destinationMasked,
+              channel: consent.channel,
+              destination: consent.destinationMasked,
               pinSentAt: consent.pinSentAt.toISOString(),
-              confirmedAt: consent.confirmedAt.toISOString(), consumerKey: consent.consumerKey,
+              confirmedAt: consent.confirmedAt.toISOString(),
+              consumerKey: consent.consumerKey,
               requestId: consent.requestId,
-              clientAddress: consent.clientAddress, userAgent: consent.userAgent,
+              clientAddress: consent.clientAddress,
+              userAgent: consent.userAgent,
             }
           : null,
         bureau: bureau ? bureauSummary(bureau.report, bureau.provider) : null,
         explanation: explanationOf(lead, bureau?.report ?? null),
         events: events.map((e) => ({
-          id: e.id, type: e.type, at: e.at.toISOString(), actor: e.actor, fields: e.fields,
+          id: e.id,
+          type: e.type,
+          at: e.at.toISOString(),
+          actor: e.actor,
+          fields: e.fields,
         })),
       };
     },

@@ -27,20 +27,39 @@ describe('the lender lists and exports every company’s leads', () => {
     return res.json().items.map((i: { id: string }) => i.id) as string[];
   };
   const exports = async () =>
-    (await t.database.db.query<{ operator_id: string; filter: Record<string, unknown>; row_count: number }>(
-      "select operator_id, filter, row_count from audit_records where action = 'leads.export' order by seq",
-    )).rows;
+    (
+      await t.database.db.query<{ operator_id: string; filter: Record<string, unknown>; row_count: number }>(
+        "select operator_id, filter, row_count from audit_records where action = 'leads.export' order by seq",
+      )
+    ).rows;
 
   test('the list holds every company’s leads, newest first, as summaries without personal data, and is not audited', async () => {
     const res = await get('/admin/leads', bearer(analyst.key));
     assert.equal(res.statusCode, 200, show(res));
     const { items, nextCursor } = res.json();
-    assert.deepEqual(items.map((i: { id: string }) => i.id), [ids.refused, ids.otherCompany, ids.good]);
+    assert.deepEqual(
+      items.map((i: { id: string }) => i.id),
+      [ids.refused, ids.otherCompany, ids.good],
+    );
     assert.equal(nextCursor, null);
-    assert.deepEqual(Object.keys(items[0]).sort(), ['affiliate', 'companyId', 'createdAt', 'decision', 'erasedAt', 'externalAutoId', 'id', 'outcomeStatus', 'status', 'updatedAt']);
+    assert.deepEqual(Object.keys(items[0]).sort(), [
+      'affiliate',
+      'companyId',
+      'createdAt',
+      'decision',
+      'erasedAt',
+      'externalAutoId',
+      'id',
+      'outcomeStatus',
+      'status',
+      'updatedAt',
+    ]);
     assert.equal(items[1].companyId, other.companyId);
     for (const secret of [
-      leadDefaults.phone, leadDefaults.email, leadDefaults.person.lastName, leadDefaults.address.street,
+      leadDefaults.phone,
+      leadDefaults.email,
+      leadDefaults.person.lastName,
+      leadDefaults.address.street,
     ]) {
       assert.ok(!res.body.includes(secret), secret);
     }
@@ -54,11 +73,19 @@ describe('the lender lists and exports every company’s leads', () => {
     assert.deepEqual(await listIds(`?affiliate=${other.userId}`), []);
     const good = (await get(`/admin/leads?decision=PREQUALIFIED`)).json().items[0];
     assert.equal(good.id, ids.good);
-    assert.deepEqual(await listIds(`?createdFrom=${encodeURIComponent(good.createdAt)}&createdTo=${encodeURIComponent(good.createdAt)}`), []);
+    assert.deepEqual(
+      await listIds(
+        `?createdFrom=${encodeURIComponent(good.createdAt)}&createdTo=${encodeURIComponent(good.createdAt)}`,
+      ),
+      [],
+    );
     assert.ok((await listIds(`?createdFrom=${encodeURIComponent(good.createdAt)}`)).includes(ids.good));
     assert.ok(!(await listIds(`?createdTo=${encodeURIComponent(good.createdAt)}`)).includes(ids.good));
     const first = (await get('/admin/leads?limit=2')).json();
-    assert.deepEqual(first.items.map((i: { id: string }) => i.id), [ids.refused, ids.otherCompany]);
+    assert.deepEqual(
+      first.items.map((i: { id: string }) => i.id),
+      [ids.refused, ids.otherCompany],
+    );
     const second = (await get(`/admin/leads?limit=2&cursor=${first.nextCursor}`)).json();
     assert.deepEqual([second.items.map((i: { id: string }) => i.id), second.nextCursor], [[ids.good], null]);
     const bad = await get('/admin/leads?status=DONE&createdFrom=yesterday&cursor=zzz');
@@ -66,18 +93,31 @@ describe('the lender lists and exports every company’s leads', () => {
   });
 
   test('NDJSON is the default export: one line per lead with its personal data, audited with filter and rows', async () => {
-    const res = await get(`/admin/leads/export?companyId=${t.partner.companyId}`, { ...bearer(analyst.key), 'x-request-id': 'export-1' });
+    const res = await get(`/admin/leads/export?companyId=${t.partner.companyId}`, {
+      ...bearer(analyst.key),
+      'x-request-id': 'export-1',
+    });
     assert.equal(res.statusCode, 200, show(res));
     assert.match(String(res.headers['content-type']), /^application\/x-ndjson/);
     assert.match(String(res.headers['content-disposition']), /^attachment; filename="leads-.*\.ndjson"$/);
-    const lines = res.body.trimEnd().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(lines.map((l) => l.id), [ids.refused, ids.good]);
+    const lines = res.body
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      lines.map((l) => l.id),
+      [ids.refused, ids.good],
+    );
     assert.deepEqual(Object.keys(lines[0]), [...exportColumns]);
     assert.equal(lines[1].phone, leadDefaults.phone);
     assert.equal(lines[1].lastName, leadDefaults.person.lastName);
     assert.equal(lines[0].reasons, 'LOW_DOWN_PAYMENT');
     const [record] = await exports();
-    assert.deepEqual(record, { operator_id: analyst.id, filter: { companyId: t.partner.companyId, format: 'ndjson' }, row_count: 2 });
+    assert.deepEqual(record, {
+      operator_id: analyst.id,
+      filter: { companyId: t.partner.companyId, format: 'ndjson' },
+      row_count: 2,
+    });
   });
 
   test('CSV has a header and one row per lead; an unknown format is 400 / 40015 and exports nothing', async () => {
@@ -89,23 +129,56 @@ describe('the lender lists and exports every company’s leads', () => {
     assert.equal(rows.length, 2);
     assert.ok(rows[1].startsWith(`${ids.good},${t.partner.companyId},PREQUALIFIED,PREQUALIFIED,`), rows[1]);
     const bad = assertError(await get('/admin/leads/export?format=xlsx'), 400, 40015, 'Bad Request');
-    assert.deepEqual(bad.additionalData.errors.map((e: { field: string }) => e.field), ['format']);
+    assert.deepEqual(
+      bad.additionalData.errors.map((e: { field: string }) => e.field),
+      ['format'],
+    );
     const audited = await exports();
     assert.equal(audited.length, 2);
-    assert.deepEqual(audited[1], { operator_id: 'admin-token', filter: { status: 'PREQUALIFIED', format: 'csv' }, row_count: 1 });
+    assert.deepEqual(audited[1], {
+      operator_id: 'admin-token',
+      filter: { status: 'PREQUALIFIED', format: 'csv' },
+      row_count: 1,
+    });
   });
 
   test('roles: an analyst may not erase or purge (403 / 4030); partner tokens and deleted keys get 401 on every lender route', async () => {
     const analystHeaders = bearer(analyst.key);
-    assertError(await t.app.inject({ method: 'DELETE', url: `/admin/leads/${ids.good}/personal-data`, headers: analystHeaders }), 403, 4030, 'Forbidden');
-    assertError(await t.app.inject({ method: 'POST', url: '/admin/leads/purge', headers: analystHeaders, payload: { dryRun: true } }), 403, 4030, 'Forbidden');
+    assertError(
+      await t.app.inject({ method: 'DELETE', url: `/admin/leads/${ids.good}/personal-data`, headers: analystHeaders }),
+      403,
+      4030,
+      'Forbidden',
+    );
+    assertError(
+      await t.app.inject({
+        method: 'POST',
+        url: '/admin/leads/purge',
+        headers: analystHeaders,
+        payload: { dryRun: true },
+      }),
+      403,
+      4030,
+      'Forbidden',
+    );
     assertError(await get('/admin/audit', analystHeaders), 403, 4030, 'Forbidden');
-    assert.equal((await get(`/admin/leads/${ids.good}`)).json().contact.phone, leadDefaults.phone, 'nothing was erased');
+    assert.equal(
+      (await get(`/admin/leads/${ids.good}`)).json().contact.phone,
+      leadDefaults.phone,
+      'nothing was erased',
+    );
     const gone = await operatorKey(t, 'admin', 'leaving');
-    assert.equal((await t.app.inject({ method: 'DELETE', url: `/admin/operators/${gone.id}`, headers: t.admin })).statusCode, 204);
+    assert.equal(
+      (await t.app.inject({ method: 'DELETE', url: `/admin/operators/${gone.id}`, headers: t.admin })).statusCode,
+      204,
+    );
     const routes: ['GET' | 'DELETE' | 'POST', string][] = [
-      ['GET', '/admin/leads'], ['GET', `/admin/leads/${ids.good}`], ['GET', '/admin/leads/export'],
-      ['DELETE', `/admin/leads/${ids.good}/personal-data`], ['POST', '/admin/leads/purge'], ['GET', '/admin/audit'],
+      ['GET', '/admin/leads'],
+      ['GET', `/admin/leads/${ids.good}`],
+      ['GET', '/admin/leads/export'],
+      ['DELETE', `/admin/leads/${ids.good}/personal-data`],
+      ['POST', '/admin/leads/purge'],
+      ['GET', '/admin/audit'],
     ];
     for (const headers of [bearer(gone.key), { authorization: t.partner.headers.authorization }, {}]) {
       for (const [method, url] of routes) {

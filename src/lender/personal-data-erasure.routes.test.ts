@@ -23,7 +23,11 @@ async function dump(db: Queryable): Promise<string> {
 
 const person = { phone: '5587654321', email: 'zoe.erasable@example.com' };
 const clear = [
-  person.phone, person.email, leadDefaults.person.firstName, leadDefaults.person.lastName, sandboxRfc.B1,
+  person.phone,
+  person.email,
+  leadDefaults.person.firstName,
+  leadDefaults.person.lastName,
+  sandboxRfc.B1,
   leadDefaults.address.street,
 ];
 
@@ -38,20 +42,32 @@ describe('erasure of a lead’s personal data', () => {
 
   test('DELETE …/personal-data erases the sealed sections and the bureau report; a dump then holds none of the person’s data', async () => {
     const { leadId } = await verifiedLead(t, 'SMS', { ...person, rfc: sandboxRfc.B1 });
-    const sealed = (await t.database.db.query<Record<string, string>>(
-      'select phone_enc, email_enc, address_enc, financial_enc, person_enc, phone_fp from leads where id = $1', [leadId],
-    )).rows[0];
-    const report = (await t.database.db.query<{ report_enc: string }>('select report_enc from bureau_reports where lead_id = $1', [leadId])).rows[0].report_enc;
+    const sealed = (
+      await t.database.db.query<Record<string, string>>(
+        'select phone_enc, email_enc, address_enc, financial_enc, person_enc, phone_fp from leads where id = $1',
+        [leadId],
+      )
+    ).rows[0];
+    const report = (
+      await t.database.db.query<{ report_enc: string }>('select report_enc from bureau_reports where lead_id = $1', [
+        leadId,
+      ])
+    ).rows[0].report_enc;
     const secrets = [...Object.values(sealed), report];
     const before = await dump(t.database.db);
     for (const secret of secrets) assert.ok(before.includes(secret), 'the dump holds the sealed data before erasure');
 
-    const res = await t.app.inject({ method: 'DELETE', url: `/admin/leads/${leadId}/personal-data`, headers: { ...bearer(admin.key), 'x-request-id': 'erase-1' } });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/leads/${leadId}/personal-data`,
+      headers: { ...bearer(admin.key), 'x-request-id': 'erase-1' },
+    });
     assert.equal(res.statusCode, 204, show(res));
     assert.equal(res.body, '');
 
     const after = await dump(t.database.db);
-    for (const secret of [...secrets, ...clear]) assert.ok(!after.includes(secret), `the dump still holds ${secret.slice(0, 12)}…`);
+    for (const secret of [...secrets, ...clear])
+      assert.ok(!after.includes(secret), `the dump still holds ${secret.slice(0, 12)}…`);
 
     const partner = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}`, headers: t.partner.headers });
     const seen = partner.json();
@@ -73,13 +89,25 @@ describe('erasure of a lead’s personal data', () => {
       lender.explanation.rules.length > 0 &&
         lender.explanation.rules.every((r: { inputs: unknown }) => r.inputs === null),
     );
-    assert.ok(lender.explanation.rules.every((r: { outcome: string }) => r.outcome === 'pass'), 'the outcomes that decided are kept');
-    assert.deepEqual(lender.events.map((e: { type: string }) => e.type).slice(-2), ['PREQUALIFICATION_EVALUATED', 'PERSONAL_DATA_ERASED']);
+    assert.ok(
+      lender.explanation.rules.every((r: { outcome: string }) => r.outcome === 'pass'),
+      'the outcomes that decided are kept',
+    );
+    assert.deepEqual(lender.events.map((e: { type: string }) => e.type).slice(-2), [
+      'PREQUALIFICATION_EVALUATED',
+      'PERSONAL_DATA_ERASED',
+    ]);
     const audit = await t.database.db.query<{ operator_id: string; request_id: string }>(
-      "select operator_id, request_id from audit_records where action = 'lead.personal_data_erased' and lead_id = $1", [leadId],
+      "select operator_id, request_id from audit_records where action = 'lead.personal_data_erased' and lead_id = $1",
+      [leadId],
     );
     assert.deepEqual(audit.rows, [{ operator_id: admin.id, request_id: 'erase-1' }]);
-    assertError(await t.app.inject({ method: 'DELETE', url: `/admin/leads/${randomUUID()}/personal-data`, headers: t.admin }), 404, 4040, 'Lead not found');
+    assertError(
+      await t.app.inject({ method: 'DELETE', url: `/admin/leads/${randomUUID()}/personal-data`, headers: t.admin }),
+      404,
+      4040,
+      'Lead not found',
+    );
   });
 
   test('audit records can be neither deleted nor changed, even in SQL', async () => {
@@ -117,14 +145,16 @@ describe('the retention purge', () => {
     // Tokens expire: a partner of today creates the newer lead.
     const recent = await readyLead(t, { partner: await t.newPartner() });
     clock.advance(81 * day);
-    const purge = (payload: object) => t.app.inject({ method: 'POST', url: '/admin/leads/purge', headers: t.admin, payload });
+    const purge = (payload: object) =>
+      t.app.inject({ method: 'POST', url: '/admin/leads/purge', headers: t.admin, payload });
     const dry = await purge({ dryRun: true });
     assert.equal(dry.statusCode, 200, show(dry));
     assert.deepEqual(
       { ...(dry.json() as object), cutoff: undefined },
       { dryRun: true, cutoff: undefined, retentionDays: 180, count: 1, leadIds: [old] },
     );
-    const read = async (id: string) => (await t.app.inject({ method: 'GET', url: `/admin/leads/${id}`, headers: t.admin })).json();
+    const read = async (id: string) =>
+      (await t.app.inject({ method: 'GET', url: `/admin/leads/${id}`, headers: t.admin })).json();
     assert.equal((await read(old)).contact.phone, person.phone, 'a dry run erases nothing');
 
     const done = await purge({});
@@ -144,6 +174,9 @@ describe('the retention purge', () => {
     const audit = await t.database.db.query<{ operator_id: string; lead_id: string }>(
       "select operator_id, lead_id from audit_records where action = 'lead.personal_data_erased' order by seq",
     );
-    assert.deepEqual(audit.rows, [{ operator_id: 'admin-token', lead_id: old }, { operator_id: 'retention', lead_id: recent }]);
+    assert.deepEqual(audit.rows, [
+      { operator_id: 'admin-token', lead_id: old },
+      { operator_id: 'retention', lead_id: recent },
+    ]);
   });
 });

@@ -29,7 +29,11 @@ interface Deps {
 }
 
 /** The operator id of erasures the retention policy makes. */
-export const retentionOperator: AuditOrigin = Object.freeze({ operatorId: 'retention', requestId: null, clientAddress: null });
+export const retentionOperator: AuditOrigin = Object.freeze({
+  operatorId: 'retention',
+  requestId: null,
+  clientAddress: null,
+});
 
 const dayMs = 86_400_000;
 const purgeBatch = 200;
@@ -68,7 +72,10 @@ export function createPersonalDataErasure(deps: Deps) {
         }
       }
       return {
-        dryRun: options.dryRun, cutoff: cutoff.toISOString(), retentionDays: deps.retentionDays, count: leadIds.length,
+        dryRun: options.dryRun,
+        cutoff: cutoff.toISOString(),
+        retentionDays: deps.retentionDays,
+        count: leadIds.length,
         leadIds,
       };
     },

@@ -7,17 +7,25 @@ import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
 const Health = Type.Object({ status: Type.Enum(['ok', 'ready']) }, { $id: 'Health', examples: [{ status: 'ok' }] });
 const probe = { tags: ['operations'], security: [] };
 /** Probes take no input and no token: an unexpected failure, or a database that does not answer. */
-const failures = (ready: boolean) => errorAnswers({
-  access: 'public',
-  cases: ready ? { 503: [errorCase('The database does not answer', errors.unavailable())] } : {},
-});
+const failures = (ready: boolean) =>
+  errorAnswers({
+    access: 'public',
+    cases: ready ? { 503: [errorCase('The database does not answer', errors.unavailable())] } : {},
+  });
 
 export const healthRoutes =
   (deps: { ping: () => Promise<boolean> }): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/health/live',
-      { schema: { ...probe, operationId: 'liveness', summary: 'The process is up', response: { 200: ok('public', Health, 'The process is up: `{"status": "ok"}`.'), ...failures(false) } } },
+      {
+        schema: {
+          ...probe,
+          operationId: 'liveness',
+          summary: 'The process is up',
+          response: { 200: ok('public', Health, 'The process is up: `{"status": "ok"}`.'), ...failures(false) },
+        },
+      },
       async () => ({ status: 'ok' }),
     );
     app.get(
@@ -25,7 +33,8 @@ export const healthRoutes =
       {
         schema: {
           ...probe,
-          operationId: 'readiness', summary: 'The service can serve: its database answers',
+          operationId: 'readiness',
+          summary: 'The service can serve: its database answers',
           response: { 200: ok('public', Health, 'Ready: `{"status": "ready"}`.'), ...failures(true) },
         },
       },

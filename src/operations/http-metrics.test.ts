@@ -22,5 +22,8 @@ test('requests and durations render as a Prometheus counter and a cumulative his
   assert.ok(text.includes(`autofin_http_request_duration_seconds_bucket{${labels},le="5"} 2`), text);
   assert.ok(text.includes(`autofin_http_request_duration_seconds_bucket{${labels},le="+Inf"} 3`), text);
   assert.ok(text.includes(`autofin_http_request_duration_seconds_count{${labels}} 3`), text);
-  assert.match(text, new RegExp(`autofin_http_request_duration_seconds_sum\\{${labels.replace(/[/]/g, '\\/')}\\} 9\\.0034`));
+  assert.match(
+    text,
+    new RegExp(`autofin_http_request_duration_seconds_sum\\{${labels.replace(/[/]/g, '\\/')}\\} 9\\.0034`),
+  );
 });

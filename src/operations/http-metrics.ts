@@ -21,7 +21,10 @@ type Value = { value: number; labels: Record<string, string | number>; metricNam
 /** A metric prom-client's registry renders from values computed only when it is scraped. */
 function scrapedMetric(name: string, help: string, type: 'counter' | 'histogram', values: () => Value[]) {
   return {
-    name, help, type, aggregator: 'sum',
+    name,
+    help,
+    type,
+    aggregator: 'sum',
     get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
   };
 }
@@ -39,7 +42,9 @@ export function createHttpMetrics() {
     let s = byStatus.get(status);
     if (!s) {
       s = {
-        labels: { method, route, status: String(status) }, count: 0, sum: 0,
+        labels: { method, route, status: String(status) },
+        count: 0,
+        sum: 0,
         perBucket: new Array(buckets.length + 1).fill(0),
       };
       byStatus.set(status, s);
@@ -57,11 +62,17 @@ export function createHttpMetrics() {
     s.perBucket[i] += 1;
   }
 
-  const requests = scrapedMetric('autofin_http_requests_total', 'HTTP requests by method, route and status', 'counter', () =>
-    series.map((s): Value => ({ value: s.count, labels: s.labels })),
+  const requests = scrapedMetric(
+    'autofin_http_requests_total',
+    'HTTP requests by method, route and status',
+    'counter',
+    () => series.map((s): Value => ({ value: s.count, labels: s.labels })),
   );
-  const duration = scrapedMetric('autofin_http_request_duration_seconds', 'HTTP request duration by method, route and status', 'histogram', () =>
-    series.flatMap(histogramValues),
+  const duration = scrapedMetric(
+    'autofin_http_request_duration_seconds',
+    'HTTP request duration by method, route and status',
+    'histogram',
+    () => series.flatMap(histogramValues),
   );
 
   function histogramValues(s: Series): Value[] {

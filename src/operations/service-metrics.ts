@@ -70,7 +70,12 @@ export function createServiceMetrics() {
     },
     register(registry: Registry): void {
       const all: Metric<string>[] = [
-        pinSends, pinConfirmations, providerCalls, providerDuration, rateLimitRefusals, circuitState,
+        pinSends,
+        pinConfirmations,
+        providerCalls,
+        providerDuration,
+        rateLimitRefusals,
+        circuitState,
       ];
       for (const metric of all) registry.registerMetric(metric);
     },

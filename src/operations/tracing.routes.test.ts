@@ -31,15 +31,23 @@ describe('operators can trace a failure', () => {
   test('provider log lines carry the request id, the lead id and the company id', async () => {
     const leadId = await readyLead(t, { rfc: sandboxRfc.E1 });
     const send = await t.app.inject({
-      method: 'POST', url: `${api}/leads/${leadId}/pin`, headers: { ...t.partner.headers, 'x-request-id': 'trace-send-1' },
+      method: 'POST',
+      url: `${api}/leads/${leadId}/pin`,
+      headers: { ...t.partner.headers, 'x-request-id': 'trace-send-1' },
       payload: { channel: 'SMS' },
     });
     assert.equal(send.statusCode, 204, show(send));
     await tick();
     const sendLines = linesOf(t, 'trace-send-1');
     const providerLines = sendLines.filter((l) => l.provider !== undefined);
-    assert.ok(providerLines.some((l) => l.msg === 'sms sent'), JSON.stringify(sendLines));
-    assert.ok(providerLines.some((l) => l.msg === 'provider call' && l.outcome === 'ok'), JSON.stringify(sendLines));
+    assert.ok(
+      providerLines.some((l) => l.msg === 'sms sent'),
+      JSON.stringify(sendLines),
+    );
+    assert.ok(
+      providerLines.some((l) => l.msg === 'provider call' && l.outcome === 'ok'),
+      JSON.stringify(sendLines),
+    );
     for (const line of providerLines) {
       assert.equal(line.leadId, leadId, JSON.stringify(line));
       assert.equal(line.companyId, t.partner.companyId, JSON.stringify(line));
@@ -47,8 +55,10 @@ describe('operators can trace a failure', () => {
     // The E1 profile is an unavailable bureau: its failure line is traceable too.
     const pin = pinFrom(t.outbox.sms.at(-1)!);
     const confirm = await t.app.inject({
-      method: 'POST', url: `${api}/leads/${leadId}/pin/confirmation`,
-      headers: { ...t.partner.headers, 'x-request-id': 'trace-confirm-1' }, payload: { pin },
+      method: 'POST',
+      url: `${api}/leads/${leadId}/pin/confirmation`,
+      headers: { ...t.partner.headers, 'x-request-id': 'trace-confirm-1' },
+      payload: { pin },
     });
     assert.equal(confirm.statusCode, 412, show(confirm));
     await tick();
@@ -61,7 +71,10 @@ describe('operators can trace a failure', () => {
 
   test('the access line names the partner company and consumer key, never the token', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: `${api}/leads`, headers: { ...t.partner.headers, 'x-request-id': 'trace-access-1' }, payload: {},
+      method: 'POST',
+      url: `${api}/leads`,
+      headers: { ...t.partner.headers, 'x-request-id': 'trace-access-1' },
+      payload: {},
     });
     assert.equal(res.statusCode, 201, show(res));
     await tick();

@@ -25,7 +25,12 @@ export function createOperatorsRepository(db: Queryable) {
          select $1, $2, $3, $4, $5, $6, $7
          where $4::text is null or not exists (select 1 from operators where lower(email) = lower($4::text) and deleted_at is null)`,
         [
-          operator.id, operator.name, operator.role, operator.email, operator.key_hash, operator.password_hash,
+          operator.id,
+          operator.name,
+          operator.role,
+          operator.email,
+          operator.key_hash,
+          operator.password_hash,
           operator.created_at,
         ],
       );
@@ -60,7 +65,10 @@ export function createOperatorsRepository(db: Queryable) {
 
     /** False when no operator with that id is left to delete. */
     async markDeleted(id: string, at: Date, tx: Queryable = db): Promise<boolean> {
-      const { rowCount } = await tx.query('update operators set deleted_at = $2 where id = $1 and deleted_at is null', [id, at]);
+      const { rowCount } = await tx.query('update operators set deleted_at = $2 where id = $1 and deleted_at is null', [
+        id,
+        at,
+      ]);
       return rowCount === 1;
     },
   };

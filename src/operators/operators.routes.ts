@@ -17,25 +17,51 @@ export const operatorsRoutes =
     const tags = ['operators'];
     const security = [{ adminToken: [] }];
 
-    app.post('/admin/operators', {
-      schema: {
-        tags, security, operationId: 'createOperator', summary: 'Create an operator (the key is shown only here)',
-        description: '`password` (12+ characters) requires `email`; it is stored with scrypt.',
-        body: s.OperatorCreate, response: { 201: ok('admin', s.OperatorWithKey, 'The operator and its key (shown only here).'), ...errorsOf },
+    app.post(
+      '/admin/operators',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'createOperator',
+          summary: 'Create an operator (the key is shown only here)',
+          description: '`password` (12+ characters) requires `email`; it is stored with scrypt.',
+          body: s.OperatorCreate,
+          response: { 201: ok('admin', s.OperatorWithKey, 'The operator and its key (shown only here).'), ...errorsOf },
+        },
       },
-    }, async (request, reply) => reply.code(201).send(await deps.operators.create(request.body)));
+      async (request, reply) => reply.code(201).send(await deps.operators.create(request.body)),
+    );
 
-    app.get('/admin/operators', {
-      schema: { tags, security, operationId: 'listOperators', summary: 'List operators', response: { 200: ok('admin', s.OperatorList, 'Every operator.'), ...errorsOf } },
-    }, async () => deps.operators.list());
-
-    app.delete('/admin/operators/:operatorId', {
-      schema: {
-        tags, security, operationId: 'deleteOperator', summary: 'Delete an operator; its key answers 401 from then on',
-        params: s.OperatorIdParams, response: { 204: empty('admin', 'Deleted; its key answers 401 from now on.'), ...errorsOf },
+    app.get(
+      '/admin/operators',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'listOperators',
+          summary: 'List operators',
+          response: { 200: ok('admin', s.OperatorList, 'Every operator.'), ...errorsOf },
+        },
       },
-    }, async (request, reply) => {
-      await deps.operators.remove(request.params.operatorId);
-      return reply.code(204).send(null);
-    });
+      async () => deps.operators.list(),
+    );
+
+    app.delete(
+      '/admin/operators/:operatorId',
+      {
+        schema: {
+          tags,
+          security,
+          operationId: 'deleteOperator',
+          summary: 'Delete an operator; its key answers 401 from then on',
+          params: s.OperatorIdParams,
+          response: { 204: empty('admin', 'Deleted; its key answers 401 from now on.'), ...errorsOf },
+        },
+      },
+      async (request, reply) => {
+        await deps.operators.remove(request.params.operatorId);
+        return reply.code(204).send(null);
+      },
+    );
   };

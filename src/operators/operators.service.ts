@@ -38,10 +38,15 @@ export function createOperatorsService(deps: { repository: OperatorsRepository; 
       const key = `${operatorKeyPrefix}${randomToken(32)}`;
       const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
       const row: OperatorRow = {
-        id: newId(), name: input.name, role: input.role, email: input.email ?? null, created_at: deps.clock.now(),
+        id: newId(),
+        name: input.name,
+        role: input.role,
+        email: input.email ?? null,
+        created_at: deps.clock.now(),
       };
       const inserted = await deps.repository.insert({ ...row, key_hash: hashSecret(key), password_hash: passwordHash });
-      if (!inserted) throw errors.invalidInput([{ field: 'email', errorDetail: 'is already used by another operator' }]);
+      if (!inserted)
+        throw errors.invalidInput([{ field: 'email', errorDetail: 'is already used by another operator' }]);
       return { ...view(row), key };
     },
 

@@ -11,7 +11,12 @@ import { bodies, leadCopies, setOutcome, type LeadCopies } from '../../test/outc
 import { splitWindow } from './funnel.repository.ts';
 
 type Status = 'IN_PROGRESS' | 'PIN_SENT' | 'VERIFIED' | 'PREQUALIFIED' | 'NOT_PREQUALIFIED';
-interface Known { createdAt: Date; status: Status; approved: boolean; funded: number | null }
+interface Known {
+  createdAt: Date;
+  status: Status;
+  approved: boolean;
+  funded: number | null;
+}
 
 const at = (iso: string) => new Date(iso);
 
@@ -58,18 +63,29 @@ describe('the funnel report’s window and its per-day counts', () => {
     const verified = inside.filter((k) => ['VERIFIED', 'PREQUALIFIED', 'NOT_PREQUALIFIED'].includes(k.status));
     const funded = inside.filter((k) => k.funded !== null);
     return {
-      created: inside.length, verified: verified.length,
+      created: inside.length,
+      verified: verified.length,
       prequalified: inside.filter((k) => k.status === 'PREQUALIFIED').length,
-      approved: inside.filter((k) => k.approved).length, funded: funded.length,
+      approved: inside.filter((k) => k.approved).length,
+      funded: funded.length,
       fundedAmount: Math.round(funded.reduce((sum, k) => sum + (k.funded ?? 0), 0) * 100) / 100,
     };
   };
 
   test('every window, whole days or not, counts what the leads one by one count', async () => {
     const bounds = [
-      undefined, '2030-03-01T00:00:00.000Z', '2030-03-01T05:59:59.999Z', '2030-03-01T06:00:00.000Z',
-      '2030-03-01T23:59:59.999Z', '2030-03-02T00:00:00.000Z', '2030-03-02T00:00:00.001Z', '2030-03-02T06:00:00.000Z',
-      '2030-03-03T00:00:00.000Z', '2030-03-03T12:00:00.000Z', '2030-03-04T00:00:00.000Z', '2030-03-04T00:00:00.001Z',
+      undefined,
+      '2030-03-01T00:00:00.000Z',
+      '2030-03-01T05:59:59.999Z',
+      '2030-03-01T06:00:00.000Z',
+      '2030-03-01T23:59:59.999Z',
+      '2030-03-02T00:00:00.000Z',
+      '2030-03-02T00:00:00.001Z',
+      '2030-03-02T06:00:00.000Z',
+      '2030-03-03T00:00:00.000Z',
+      '2030-03-03T12:00:00.000Z',
+      '2030-03-04T00:00:00.000Z',
+      '2030-03-04T00:00:00.001Z',
     ];
     for (const from of bounds) {
       for (const to of bounds) {
@@ -89,7 +105,8 @@ describe('the funnel report’s window and its per-day counts', () => {
     const d = (iso: string) => new Date(iso);
     assert.deepEqual(splitWindow(), { days: { from: undefined, to: undefined }, parts: [] });
     assert.deepEqual(splitWindow(d('2030-03-01T00:00:00Z'), d('2030-03-03T00:00:00Z')), {
-      days: { from: '2030-03-01', to: '2030-03-03' }, parts: [],
+      days: { from: '2030-03-01', to: '2030-03-03' },
+      parts: [],
     });
     assert.deepEqual(splitWindow(d('2030-03-01T06:00:00Z'), d('2030-03-03T06:00:00Z')), {
       days: { from: '2030-03-02', to: '2030-03-03' },

@@ -71,9 +71,10 @@ export function createFunnelRepository(db: Queryable, verifiedStatuses: readonly
       // Rows of counts per company: whole days from the per-day counts, the parts of a day lead by lead.
       const counts: string[] = [];
       if (days) {
-        const within = [
-          days.from && `day >= ${param(days.from)}::date`, days.to && `day < ${param(days.to)}::date`,
-        ].filter(Boolean).map((c) => ` and ${c}`).join('');
+        const within = [days.from && `day >= ${param(days.from)}::date`, days.to && `day < ${param(days.to)}::date`]
+          .filter(Boolean)
+          .map((c) => ` and ${c}`)
+          .join('');
         counts.push(
           `select company_id, status, leads, 0, 0, 0 from funnel_lead_days where true${within}${company}`,
           `select company_id, null, 0, approved, funded, funded_amount from funnel_outcome_days where true${within}${company}`,
@@ -110,8 +111,13 @@ export function createFunnelRepository(db: Queryable, verifiedStatuses: readonly
         params,
       );
       return rows.map((r) => ({
-        companyId: r.company_id, companyName: r.company_name, created: Number(r.created), verified: Number(r.verified),
-        prequalified: Number(r.prequalified), approved: Number(r.approved), funded: Number(r.funded),
+        companyId: r.company_id,
+        companyName: r.company_name,
+        created: Number(r.created),
+        verified: Number(r.verified),
+        prequalified: Number(r.prequalified),
+        approved: Number(r.approved),
+        funded: Number(r.funded),
         fundedAmount: Number(r.funded_amount),
       }));
     },

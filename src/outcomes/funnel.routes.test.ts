@@ -10,7 +10,12 @@ import { bearer, operatorKey } from '../../test/lender-fixture.ts';
 import { bodies, leadCopies, setOutcome, type LeadCopies } from '../../test/outcome-fixture.ts';
 
 const counts = (...n: [number, number, number, number, number, number]) => ({
-  created: n[0], verified: n[1], prequalified: n[2], approved: n[3], funded: n[4], fundedAmount: n[5],
+  created: n[0],
+  verified: n[1],
+  prequalified: n[2],
+  approved: n[3],
+  funded: n[4],
+  fundedAmount: n[5],
 });
 const day = (d: number) => new Date(Date.UTC(2030, 0, d, 15));
 
@@ -25,8 +30,10 @@ describe('the funnel report', () => {
     north = await t.newPartner();
     south = await t.newPartner();
     // North, inside January 2–9: 5 leads, 4 verified, 3 pre-qualified, 2 approved (one then declined), 1 funded.
-    const n = (o: { status: 'IN_PROGRESS' | 'PIN_SENT' | 'VERIFIED' | 'PREQUALIFIED' | 'NOT_PREQUALIFIED'; createdAt: Date }) =>
-      copy({ companyId: north.companyId, ...o });
+    const n = (o: {
+      status: 'IN_PROGRESS' | 'PIN_SENT' | 'VERIFIED' | 'PREQUALIFIED' | 'NOT_PREQUALIFIED';
+      createdAt: Date;
+    }) => copy({ companyId: north.companyId, ...o });
     await n({ status: 'IN_PROGRESS', createdAt: day(2) });
     const declinedAfterApproval = await n({ status: 'PREQUALIFIED', createdAt: day(3) });
     const funded = await n({ status: 'PREQUALIFIED', createdAt: day(4) });
@@ -65,15 +72,33 @@ describe('the funnel report', () => {
     const body = res.json();
     assert.equal(body.items.length, 2, 'companies without leads in the window are left out');
     const northLine = lineOf(body, north);
-    assert.deepEqual({ ...northLine, companyName: undefined }, {
-      companyId: north.companyId, companyName: undefined, created: 5, verified: 4, prequalified: 3, approved: 2,
-      funded: 1, fundedAmount: 199999.99,
-    });
+    assert.deepEqual(
+      { ...northLine, companyName: undefined },
+      {
+        companyId: north.companyId,
+        companyName: undefined,
+        created: 5,
+        verified: 4,
+        prequalified: 3,
+        approved: 2,
+        funded: 1,
+        fundedAmount: 199999.99,
+      },
+    );
     assert.equal(typeof northLine?.companyName, 'string');
-    assert.deepEqual({ ...lineOf(body, south), companyName: undefined }, {
-      companyId: south.companyId, companyName: undefined, created: 2, verified: 1, prequalified: 1, approved: 1,
-      funded: 1, fundedAmount: 100000.02,
-    });
+    assert.deepEqual(
+      { ...lineOf(body, south), companyName: undefined },
+      {
+        companyId: south.companyId,
+        companyName: undefined,
+        created: 2,
+        verified: 1,
+        prequalified: 1,
+        approved: 1,
+        funded: 1,
+        fundedAmount: 100000.02,
+      },
+    );
     assert.deepEqual(body.totals, counts(7, 5, 4, 3, 2, 300000.01));
   });
 
@@ -88,7 +113,10 @@ describe('the funnel report', () => {
 
   test('companyId keeps one company', async () => {
     const body = (await funnel(`${window}&companyId=${south.companyId}`)).json();
-    assert.deepEqual(body.items.map((i: { companyId: string }) => i.companyId), [south.companyId]);
+    assert.deepEqual(
+      body.items.map((i: { companyId: string }) => i.companyId),
+      [south.companyId],
+    );
     assert.deepEqual(body.totals, counts(2, 1, 1, 1, 1, 100000.02));
   });
 

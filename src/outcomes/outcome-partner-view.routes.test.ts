@@ -22,7 +22,9 @@ describe('the partner’s view of the lender’s decision', () => {
     copy = await leadCopies(t);
     receiver = await startReceiver();
     const res = await t.app.inject({
-      method: 'POST', url: `${api}/webhooks`, headers: t.partner.headers,
+      method: 'POST',
+      url: `${api}/webhooks`,
+      headers: t.partner.headers,
       payload: { url: receiver.url, eventTypes: ['lead.outcome_changed'] },
     });
     assert.equal(res.statusCode, 201, show(res));
@@ -45,16 +47,31 @@ describe('the partner’s view of the lender’s decision', () => {
     assert.equal((await setOutcome(t, leadId, { ...bodies.CONDITIONED, note })).statusCode, 200);
     const lead = await partnerLead(leadId);
     assert.equal(lead.status, 'PREQUALIFIED', 'the outcome does not move the lead status');
-    assert.deepEqual(Object.keys(lead.outcome).sort(), ['amountApproved', 'amountFunded', 'at', 'conditions', 'reasonCode', 'status']);
+    assert.deepEqual(Object.keys(lead.outcome).sort(), [
+      'amountApproved',
+      'amountFunded',
+      'at',
+      'conditions',
+      'reasonCode',
+      'status',
+    ]);
     assert.equal(lead.outcome.status, 'CONDITIONED');
     assert.deepEqual(lead.outcome.conditions, bodies.CONDITIONED.conditions);
     assert.ok(!JSON.stringify(lead).includes('7731'), 'no note');
     assert.equal((await setOutcome(t, leadId, bodies.APPROVED)).statusCode, 200);
     assert.equal((await setOutcome(t, leadId, bodies.FUNDED)).statusCode, 200);
     const funded = (await partnerLead(leadId)).outcome;
-    assert.deepEqual({ ...funded, at: undefined }, {
-      status: 'FUNDED', at: undefined, reasonCode: null, conditions: null, amountApproved: 250000, amountFunded: 240000.5,
-    });
+    assert.deepEqual(
+      { ...funded, at: undefined },
+      {
+        status: 'FUNDED',
+        at: undefined,
+        reasonCode: null,
+        conditions: null,
+        amountApproved: 250000,
+        amountFunded: 240000.5,
+      },
+    );
   });
 
   test('another company’s partner cannot read the lead or its outcome', async () => {
@@ -71,7 +88,10 @@ describe('the partner’s view of the lender’s decision', () => {
     const none = await copy();
     assert.equal((await setOutcome(t, declined, bodies.DECLINED)).statusCode, 200);
     assert.equal((await setOutcome(t, approved, bodies.APPROVED)).statusCode, 200);
-    for (const [url, headers] of [[`${api}/leads`, t.partner.headers], ['/admin/leads', t.admin]] as const) {
+    for (const [url, headers] of [
+      [`${api}/leads`, t.partner.headers],
+      ['/admin/leads', t.admin],
+    ] as const) {
       const all = await t.app.inject({ method: 'GET', url: `${url}?limit=100`, headers });
       assert.equal(all.statusCode, 200, show(all));
       type Item = { id: string; outcomeStatus: string | null };
@@ -82,8 +102,14 @@ describe('the partner’s view of the lender’s decision', () => {
       const filtered = await t.app.inject({ method: 'GET', url: `${url}?outcome=DECLINED&limit=100`, headers });
       assert.equal(filtered.statusCode, 200, show(filtered));
       const items = filtered.json().items as { id: string; outcomeStatus: string }[];
-      assert.ok(items.some((i) => i.id === declined), url);
-      assert.ok(items.every((i) => i.outcomeStatus === 'DECLINED'), url);
+      assert.ok(
+        items.some((i) => i.id === declined),
+        url,
+      );
+      assert.ok(
+        items.every((i) => i.outcomeStatus === 'DECLINED'),
+        url,
+      );
       const bad = await t.app.inject({ method: 'GET', url: `${url}?outcome=MAYBE`, headers });
       assert.equal(bad.statusCode, 400, show(bad));
       assert.equal(bad.json().additionalData.errors[0].field, 'outcome');
@@ -98,17 +124,30 @@ describe('the partner’s view of the lender’s decision', () => {
     const mine = receiver.received.filter((r) => r.body.includes(leadId));
     assert.equal(mine.length, 2);
     const verifier = new Webhook(secret);
-    const events = mine.map((r) => verifier.verify(r.body, r.headers as Record<string, string>) as {
-      type: string; data: { leadId: string; companyId: string; status: string; outcome: Record<string, unknown> };
-    });
-    assert.deepEqual(events.map((e) => e.type), ['lead.outcome_changed', 'lead.outcome_changed']);
-    assert.deepEqual(events.map((e) => e.data.outcome.status), ['IN_REVIEW', 'WITHDRAWN']);
+    const events = mine.map(
+      (r) =>
+        verifier.verify(r.body, r.headers as Record<string, string>) as {
+          type: string;
+          data: { leadId: string; companyId: string; status: string; outcome: Record<string, unknown> };
+        },
+    );
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['lead.outcome_changed', 'lead.outcome_changed'],
+    );
+    assert.deepEqual(
+      events.map((e) => e.data.outcome.status),
+      ['IN_REVIEW', 'WITHDRAWN'],
+    );
     const last = events[1].data;
     assert.equal(last.leadId, leadId);
     assert.equal(last.companyId, t.partner.companyId);
     assert.equal(last.status, 'PREQUALIFIED');
     assert.deepEqual(last.outcome, (await partnerLead(leadId)).outcome);
-    assert.ok(mine.every((r) => !r.body.includes('7731')), 'no note in an event');
+    assert.ok(
+      mine.every((r) => !r.body.includes('7731')),
+      'no note in an event',
+    );
   });
 
   test('erasing the personal data erases the notes and keeps the outcome; no note reaches a log', async () => {
@@ -116,14 +155,22 @@ describe('the partner’s view of the lender’s decision', () => {
     assert.equal((await setOutcome(t, leadId, { ...bodies.IN_REVIEW, note })).statusCode, 200);
     assert.equal((await setOutcome(t, leadId, { ...bodies.APPROVED, note })).statusCode, 200);
     assert.equal((await operatorOutcome(t, leadId))?.note, note);
-    const erased = await t.app.inject({ method: 'DELETE', url: `/admin/leads/${leadId}/personal-data`, headers: t.admin });
+    const erased = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/leads/${leadId}/personal-data`,
+      headers: t.admin,
+    });
     assert.equal(erased.statusCode, 204, show(erased));
     const after = await operatorOutcome(t, leadId);
     assert.equal(after?.status, 'APPROVED');
     assert.equal(after?.note, null);
-    assert.deepEqual(after?.history.map((h) => h.status), ['IN_REVIEW', 'APPROVED']);
+    assert.deepEqual(
+      after?.history.map((h) => h.status),
+      ['IN_REVIEW', 'APPROVED'],
+    );
     const { rows } = await t.database.db.query<{ n: number }>(
-      'select count(*)::int as n from lead_outcomes where lead_id = $1 and note_enc is not null', [leadId],
+      'select count(*)::int as n from lead_outcomes where lead_id = $1 and note_enc is not null',
+      [leadId],
     );
     assert.equal(rows[0].n, 0, 'no earlier note kept either');
     assert.equal((await partnerLead(leadId)).outcome.status, 'APPROVED');

@@ -24,8 +24,10 @@ function amountErrors(change: OutcomeChange, approvedBefore: number | null): Fie
   const out: FieldError[] = [];
   const amount = (field: 'amountApproved' | 'amountFunded', takenBy: OutcomeStatus) => {
     const value = change[field];
-    if (change.status === takenBy && value === undefined) out.push({ field, errorDetail: `is required when status is ${takenBy}` });
-    else if (change.status !== takenBy && value !== undefined) out.push({ field, errorDetail: `is only taken when status is ${takenBy}` });
+    if (change.status === takenBy && value === undefined)
+      out.push({ field, errorDetail: `is required when status is ${takenBy}` });
+    else if (change.status !== takenBy && value !== undefined)
+      out.push({ field, errorDetail: `is only taken when status is ${takenBy}` });
     else if (value !== undefined && !hasCents(value)) out.push({ field, errorDetail: 'must have at most 2 decimals' });
   };
   amount('amountApproved', 'APPROVED');

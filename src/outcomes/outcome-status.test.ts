@@ -29,7 +29,10 @@ const cases: { change: OutcomeChange; approvedBefore?: number; fields: string[] 
   { change: { status: 'IN_REVIEW', reasonCode: 'OTHER', note: 'x' }, fields: [] },
   { change: { status: 'CONDITIONED' }, fields: ['conditions'] },
   { change: { status: 'CONDITIONED', conditions: [{ code: 'CO_SIGNER', description: 'Aval' }] }, fields: [] },
-  { change: { status: 'APPROVED', conditions: [{ code: 'CO_SIGNER', description: 'Aval' }], amountApproved: 1 }, fields: ['conditions'] },
+  {
+    change: { status: 'APPROVED', conditions: [{ code: 'CO_SIGNER', description: 'Aval' }], amountApproved: 1 },
+    fields: ['conditions'],
+  },
   { change: { status: 'APPROVED' }, fields: ['amountApproved'] },
   { change: { status: 'APPROVED', amountApproved: 100.5 }, fields: [] },
   { change: { status: 'APPROVED', amountApproved: 100.555 }, fields: ['amountApproved'] },
@@ -39,7 +42,10 @@ const cases: { change: OutcomeChange; approvedBefore?: number; fields: string[] 
   { change: { status: 'FUNDED', amountFunded: 90 }, approvedBefore: 100, fields: [] },
   { change: { status: 'FUNDED', amountFunded: 100 }, approvedBefore: 100, fields: [] },
   { change: { status: 'FUNDED', amountFunded: 100.01 }, approvedBefore: 100, fields: ['amountFunded'] },
-  { change: { status: 'FUNDED', amountFunded: 1, amountApproved: 1, reasonCode: 'OTHER' }, fields: ['reasonCode', 'amountApproved'] },
+  {
+    change: { status: 'FUNDED', amountFunded: 1, amountApproved: 1, reasonCode: 'OTHER' },
+    fields: ['reasonCode', 'amountApproved'],
+  },
   { change: { status: 'DECLINED' }, fields: ['reasonCode'] },
   { change: { status: 'DECLINED', reasonCode: 'FRAUD_SUSPECTED' }, fields: [] },
   { change: { status: 'WITHDRAWN' }, fields: ['reasonCode'] },

@@ -47,11 +47,18 @@ interface StoredRow {
 
 const amount = (value: string | number | null) => (value === null ? null : Number(value));
 const toRow = (r: StoredRow): OutcomeRow => ({
-  status: r.status, at: r.at, operatorId: r.operator_id, reasonCode: r.reason_code, conditions: r.conditions,
-  amountApproved: amount(r.amount_approved), amountFunded: amount(r.amount_funded), noteEnc: r.note_enc,
+  status: r.status,
+  at: r.at,
+  operatorId: r.operator_id,
+  reasonCode: r.reason_code,
+  conditions: r.conditions,
+  amountApproved: amount(r.amount_approved),
+  amountFunded: amount(r.amount_funded),
+  noteEnc: r.note_enc,
   wasApproved: r.was_approved,
 });
-const columns = 'status, at, operator_id, reason_code, conditions, amount_approved, amount_funded, note_enc, was_approved';
+const columns =
+  'status, at, operator_id, reason_code, conditions, amount_approved, amount_funded, note_enc, was_approved';
 
 /** SQL a lead list uses to show and filter leads by their current outcome (`lead` is the lead id column). */
 export const outcomeSql = {
@@ -63,13 +70,19 @@ export const outcomeSql = {
 export function createOutcomesRepository(db: Queryable, outbox: OutboxWriter) {
   return {
     async current(leadId: string, tx: Queryable = db): Promise<OutcomeRow | undefined> {
-      const { rows } = await tx.query<StoredRow>(`select ${columns} from lead_outcomes where lead_id = $1 and current`, [leadId]);
+      const { rows } = await tx.query<StoredRow>(
+        `select ${columns} from lead_outcomes where lead_id = $1 and current`,
+        [leadId],
+      );
       return rows[0] && toRow(rows[0]);
     },
 
     /** Every change of the lead, oldest first. */
     async history(leadId: string, tx: Queryable = db): Promise<OutcomeRow[]> {
-      const { rows } = await tx.query<StoredRow>(`select ${columns} from lead_outcomes where lead_id = $1 order by seq`, [leadId]);
+      const { rows } = await tx.query<StoredRow>(
+        `select ${columns} from lead_outcomes where lead_id = $1 order by seq`,
+        [leadId],
+      );
       return rows.map(toRow);
     },
 

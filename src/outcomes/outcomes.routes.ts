@@ -15,21 +15,48 @@ const tags = ['lender'];
 const security = [{ adminToken: [] }];
 
 const outcomeFails = errorAnswers({
-  access: 'admin', body: true,
+  access: 'admin',
+  body: true,
   cases: {
     400: [
-      errorCase('A field the status needs, or one it does not take', errors.invalidInput([{ field: 'conditions', errorDetail: 'is required when status is CONDITIONED' }])),
-      errorCase('An invalid condition', errors.invalidInput([{ field: 'conditions.0.code', errorDetail: 'must be one of: PROOF_OF_INCOME, PROOF_OF_ADDRESS, OFFICIAL_ID, LARGER_DOWN_PAYMENT, CO_SIGNER, OTHER' }])),
+      errorCase(
+        'A field the status needs, or one it does not take',
+        errors.invalidInput([{ field: 'conditions', errorDetail: 'is required when status is CONDITIONED' }]),
+      ),
+      errorCase(
+        'An invalid condition',
+        errors.invalidInput([
+          {
+            field: 'conditions.0.code',
+            errorDetail:
+              'must be one of: PROOF_OF_INCOME, PROOF_OF_ADDRESS, OFFICIAL_ID, LARGER_DOWN_PAYMENT, CO_SIGNER, OTHER',
+          },
+        ]),
+      ),
     ],
     404: [errorCase('No such lead', errors.leadNotFound())],
-    409: [errorCase('The outcome may not move to that status, or the lead is not verified', errors.outcomeTransition('APPROVED', 'CONDITIONED'))],
+    409: [
+      errorCase(
+        'The outcome may not move to that status, or the lead is not verified',
+        errors.outcomeTransition('APPROVED', 'CONDITIONED'),
+      ),
+    ],
   },
   descriptions: { 403: 'An analyst: only officers and admins set outcomes.' },
 });
 
 const funnelFails = errorAnswers({
   access: 'admin',
-  cases: { 400: [errorCase('Invalid window', errors.invalidInput([{ field: 'createdFrom', errorDetail: 'must be an ISO 8601 date or date-time of the years 0001–9999' }]))] },
+  cases: {
+    400: [
+      errorCase(
+        'Invalid window',
+        errors.invalidInput([
+          { field: 'createdFrom', errorDetail: 'must be an ISO 8601 date or date-time of the years 0001–9999' },
+        ]),
+      ),
+    ],
+  },
 });
 
 export const outcomesRoutes =
@@ -42,29 +69,52 @@ export const outcomesRoutes =
   async (app) => {
     registerAdminGuard(app, deps.adminToken, deps.operators);
 
-    app.post('/admin/leads/:leadId/outcome', {
-      config: policy({ roles: ['officer'] }),
-      schema: {
-        tags, security, operationId: 'setLeadOutcome', summary: "Set the lender's decision on a lead",
-        description: 'Officers and admins. The lead must be verified; the move must be one the transition table allows (else 409 / 4092 with `additionalData {from, to}`). ' +
-          'Fields the status does not take are 400 / 40015. Writes the history, an audit record and the `lead.outcome_changed` event.',
-        params: s.OutcomeLeadParams, body: s.OutcomeRequest,
-        response: { 200: ok('admin', s.OperatorOutcome, 'The outcome now, with its note and history.'), ...outcomeFails },
+    app.post(
+      '/admin/leads/:leadId/outcome',
+      {
+        config: policy({ roles: ['officer'] }),
+        schema: {
+          tags,
+          security,
+          operationId: 'setLeadOutcome',
+          summary: "Set the lender's decision on a lead",
+          description:
+            'Officers and admins. The lead must be verified; the move must be one the transition table allows (else 409 / 4092 with `additionalData {from, to}`). ' +
+            'Fields the status does not take are 400 / 40015. Writes the history, an audit record and the `lead.outcome_changed` event.',
+          params: s.OutcomeLeadParams,
+          body: s.OutcomeRequest,
+          response: {
+            200: ok('admin', s.OperatorOutcome, 'The outcome now, with its note and history.'),
+            ...outcomeFails,
+          },
+        },
       },
-    }, async (request, reply) => {
-      const { operatorId } = requireOperator(request);
-      const origin = { operatorId, requestId: request.id, clientAddress: request.ip };
-      reply.header('cache-control', 'no-store');
-      return deps.outcomes.record(origin, request.params.leadId, request.body);
-    });
+      async (request, reply) => {
+        const { operatorId } = requireOperator(request);
+        const origin = { operatorId, requestId: request.id, clientAddress: request.ip };
+        reply.header('cache-control', 'no-store');
+        return deps.outcomes.record(origin, request.params.leadId, request.body);
+      },
+    );
 
-    app.get('/admin/reports/funnel', {
-      config: policy({ roles: ['analyst', 'officer'] }),
-      schema: {
-        tags, security, operationId: 'funnelReport', summary: 'How far the leads of each company got',
-        description: 'Leads created in the window (`createdFrom` inclusive, `createdTo` exclusive), per company: created, verified, pre-qualified, approved, funded and the funded amount. Companies without leads in the window are left out.',
-        querystring: s.FunnelQuery,
-        response: { 200: ok('admin', s.FunnelReport, 'One line per company with leads in the window, and the totals.'), ...funnelFails },
+    app.get(
+      '/admin/reports/funnel',
+      {
+        config: policy({ roles: ['analyst', 'officer'] }),
+        schema: {
+          tags,
+          security,
+          operationId: 'funnelReport',
+          summary: 'How far the leads of each company got',
+          description:
+            'Leads created in the window (`createdFrom` inclusive, `createdTo` exclusive), per company: created, verified, pre-qualified, approved, funded and the funded amount. Companies without leads in the window are left out.',
+          querystring: s.FunnelQuery,
+          response: {
+            200: ok('admin', s.FunnelReport, 'One line per company with leads in the window, and the totals.'),
+            ...funnelFails,
+          },
+        },
       },
-    }, async (request) => deps.funnel.report(request.query));
+      async (request) => deps.funnel.report(request.query),
+    );
   };

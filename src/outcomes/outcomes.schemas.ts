@@ -21,26 +21,44 @@ export const OutcomeRequest = Type.Object(
     conditions: Type.Optional(Type.Array(Condition, { minItems: 1, maxItems: 10, description: 'CONDITIONED only' })),
     amountApproved: Type.Optional(amount('APPROVED only: the amount approved')),
     amountFunded: Type.Optional(amount('FUNDED only: the amount funded, at most the approved amount')),
-    note: Type.Optional(Type.String({ maxLength: 1000, description: "Internal: never shown to the partner; erased with the lead's personal data" })),
+    note: Type.Optional(
+      Type.String({
+        maxLength: 1000,
+        description: "Internal: never shown to the partner; erased with the lead's personal data",
+      }),
+    ),
   },
   {
-    $id: 'OutcomeRequest', additionalProperties: false,
-    examples: [{ status: 'CONDITIONED', conditions: [{ code: 'PROOF_OF_INCOME', description: 'Últimos 3 recibos de nómina' }] }],
+    $id: 'OutcomeRequest',
+    additionalProperties: false,
+    examples: [
+      { status: 'CONDITIONED', conditions: [{ code: 'PROOF_OF_INCOME', description: 'Últimos 3 recibos de nómina' }] },
+    ],
   },
 );
 
 const shared = {
-  status, at: dateTime, reasonCode: nullable(reasonCode), conditions: nullable(Type.Array(Condition)),
-  amountApproved: nullable(Type.Number()), amountFunded: nullable(Type.Number()),
+  status,
+  at: dateTime,
+  reasonCode: nullable(reasonCode),
+  conditions: nullable(Type.Array(Condition)),
+  amountApproved: nullable(Type.Number()),
+  amountFunded: nullable(Type.Number()),
 };
 const example = {
-  status: 'APPROVED', at: '2026-01-16T10:00:00.000Z', reasonCode: null, conditions: null, amountApproved: 250000,
+  status: 'APPROVED',
+  at: '2026-01-16T10:00:00.000Z',
+  reasonCode: null,
+  conditions: null,
+  amountApproved: 250000,
   amountFunded: null,
 };
 
 /** What the partner sees of the lender's decision: no note, no operator. */
 export const PartnerOutcome = Type.Object(shared, {
-  $id: 'LeadOutcome', description: "The lender's decision after pre-qualification; null until there is one", examples: [example],
+  $id: 'LeadOutcome',
+  description: "The lender's decision after pre-qualification; null until there is one",
+  examples: [example],
 });
 
 export const OperatorOutcome = Type.Object(
@@ -48,21 +66,41 @@ export const OperatorOutcome = Type.Object(
     ...shared,
     operatorId: Type.String({ description: 'The operator who set it ("admin-token" for ADMIN_TOKEN)' }),
     note: nullable(Type.String({ description: 'Internal; null once erased' })),
-    history: Type.Array(Type.Object({
-      status, at: dateTime, operatorId: Type.String(), reasonCode: nullable(reasonCode),
-    }), {
-      description: 'Every change, oldest first; the current one last',
-    }),
+    history: Type.Array(
+      Type.Object({
+        status,
+        at: dateTime,
+        operatorId: Type.String(),
+        reasonCode: nullable(reasonCode),
+      }),
+      {
+        description: 'Every change, oldest first; the current one last',
+      },
+    ),
   },
   {
     $id: 'OperatorOutcome',
-    examples: [{
-      ...example, operatorId: '3b0f1c9e-2d4a-4e8f-9a1b-7c6d5e4f3a2b', note: 'Verificado por teléfono',
-      history: [
-        { status: 'IN_REVIEW', at: '2026-01-15T18:00:00.000Z', operatorId: '3b0f1c9e-2d4a-4e8f-9a1b-7c6d5e4f3a2b', reasonCode: null },
-        { status: 'APPROVED', at: '2026-01-16T10:00:00.000Z', operatorId: '3b0f1c9e-2d4a-4e8f-9a1b-7c6d5e4f3a2b', reasonCode: null },
-      ],
-    }],
+    examples: [
+      {
+        ...example,
+        operatorId: '3b0f1c9e-2d4a-4e8f-9a1b-7c6d5e4f3a2b',
+        note: 'Verificado por teléfono',
+        history: [
+          {
+            status: 'IN_REVIEW',
+            at: '2026-01-15T18:00:00.000Z',
+            operatorId: '3b0f1c9e-2d4a-4e8f-9a1b-7c6d5e4f3a2b',
+            reasonCode: null,
+          },
+          {
+            status: 'APPROVED',
+            at: '2026-01-16T10:00:00.000Z',
+            operatorId: '3b0f1c9e-2d4a-4e8f-9a1b-7c6d5e4f3a2b',
+            reasonCode: null,
+          },
+        ],
+      },
+    ],
   },
 );
 
@@ -88,14 +126,29 @@ const counts = {
 
 export const FunnelReport = Type.Object(
   {
-    items: Type.Array(Type.Object({ companyId: Type.String({ format: 'uuid' }), companyName: Type.String(), ...counts })),
+    items: Type.Array(
+      Type.Object({ companyId: Type.String({ format: 'uuid' }), companyName: Type.String(), ...counts }),
+    ),
     totals: Type.Object(counts),
   },
   {
     $id: 'FunnelReport',
-    examples: [{
-      items: [{ companyId: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b', companyName: 'Autos del Valle', created: 120, verified: 80, prequalified: 60, approved: 30, funded: 20, fundedAmount: 4850000.5 }],
-      totals: { created: 120, verified: 80, prequalified: 60, approved: 30, funded: 20, fundedAmount: 4850000.5 },
-    }],
+    examples: [
+      {
+        items: [
+          {
+            companyId: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b',
+            companyName: 'Autos del Valle',
+            created: 120,
+            verified: 80,
+            prequalified: 60,
+            approved: 30,
+            funded: 20,
+            fundedAmount: 4850000.5,
+          },
+        ],
+        totals: { created: 120, verified: 80, prequalified: 60, approved: 30, funded: 20, fundedAmount: 4850000.5 },
+      },
+    ],
   },
 );

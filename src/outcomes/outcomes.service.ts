@@ -38,8 +38,12 @@ export const outcomeEncryptedColumns: EncryptedColumn[] = [
 /** What the partner may see of an outcome: no note, no operator. */
 export function partnerOutcome(row: OutcomeRow) {
   return {
-    status: row.status, at: row.at.toISOString(), reasonCode: row.reasonCode, conditions: row.conditions,
-    amountApproved: row.amountApproved, amountFunded: row.amountFunded,
+    status: row.status,
+    at: row.at.toISOString(),
+    reasonCode: row.reasonCode,
+    conditions: row.conditions,
+    amountApproved: row.amountApproved,
+    amountFunded: row.amountFunded,
   };
 }
 
@@ -59,9 +63,14 @@ export function createOutcomesService(deps: Deps) {
     const current = history.at(-1);
     if (!current) return null;
     return {
-      ...partnerOutcome(current), operatorId: current.operatorId, note: noteOf(leadId, current),
+      ...partnerOutcome(current),
+      operatorId: current.operatorId,
+      note: noteOf(leadId, current),
       history: history.map((h) => ({
-        status: h.status, at: h.at.toISOString(), operatorId: h.operatorId, reasonCode: h.reasonCode,
+        status: h.status,
+        at: h.at.toISOString(),
+        operatorId: h.operatorId,
+        reasonCode: h.reasonCode,
       })),
     };
   }
@@ -69,7 +78,10 @@ export function createOutcomesService(deps: Deps) {
   /** The stored row of a change allowed from `before`: amounts and the approval carried as the rules say. */
   function nextRow(leadId: string, origin: AuditOrigin, change: OutcomeChange, before?: OutcomeRow): OutcomeRow {
     return {
-      status: change.status, at: deps.clock.now(), operatorId: origin.operatorId, reasonCode: change.reasonCode ?? null,
+      status: change.status,
+      at: deps.clock.now(),
+      operatorId: origin.operatorId,
+      reasonCode: change.reasonCode ?? null,
       conditions: change.conditions ?? null,
       // FUNDED keeps the approved amount it was funded against.
       amountApproved: change.status === 'FUNDED' ? (before?.amountApproved ?? null) : (change.amountApproved ?? null),

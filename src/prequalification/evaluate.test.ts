@@ -7,7 +7,12 @@ import { createSandboxBureau } from '../bureau/sandbox-bureau.ts';
 import type { BureauReport } from '../bureau/index.ts';
 import { createManualClock } from '../shared/clock.ts';
 import { evaluatePrequalification, type PrequalificationResult } from './evaluate.ts';
-import { loadPrequalificationConfig, parsePrequalificationConfig, PrequalificationConfigError, type PrequalificationConfig } from './rules-config.ts';
+import {
+  loadPrequalificationConfig,
+  parsePrequalificationConfig,
+  PrequalificationConfigError,
+  type PrequalificationConfig,
+} from './rules-config.ts';
 import { rules, type PrequalificationInput } from './rules/index.ts';
 
 const config = loadPrequalificationConfig();
@@ -16,9 +21,27 @@ const NOW = new Date('2026-01-15T18:00:00Z'); // noon in Mexico City
 /** A report of the sandbox bureau for the profile the homoclave selects. */
 async function sandboxReport(homoclave: string): Promise<BureauReport> {
   const bureau = createSandboxBureau(createManualClock(NOW));
-  const address = { street: 'Reforma', number: '10', interior: null, zipCode: '06600', neighborhood: 'Juárez', municipality: null, state: null, city: null, stateId: null };
+  const address = {
+    street: 'Reforma',
+    number: '10',
+    interior: null,
+    zipCode: '06600',
+    neighborhood: 'Juárez',
+    municipality: null,
+    state: null,
+    city: null,
+    stateId: null,
+  };
   const result = await bureau.query(
-    { rfc: `SAND850412${homoclave}0`, firstName: 'Ana', secondName: '', lastName: 'Pérez', secondLastName: 'Gómez', birthDate: '1985-04-12', address },
+    {
+      rfc: `SAND850412${homoclave}0`,
+      firstName: 'Ana',
+      secondName: '',
+      lastName: 'Pérez',
+      secondLastName: 'Gómez',
+      birthDate: '1985-04-12',
+      address,
+    },
     new AbortController().signal,
   );
   assert.ok(result.ok);
@@ -41,7 +64,10 @@ const codes = (result: PrequalificationResult) => result.reasons.map((r) => r.co
 
 test('an A1 applicant with sound numbers is pre-qualified with an offer at the best tier', async () => {
   const { explanation, ...result } = evaluatePrequalification(application(await sandboxReport('A1')), config, NOW);
-  assert.ok(explanation.rules.every((r) => r.outcome === 'pass'), JSON.stringify(explanation));
+  assert.ok(
+    explanation.rules.every((r) => r.outcome === 'pass'),
+    JSON.stringify(explanation),
+  );
   assert.deepEqual(result, {
     decision: 'PREQUALIFIED',
     reasons: [],
@@ -69,20 +95,34 @@ for (const { homoclave, decision, reasons, rate } of profileCases) {
 }
 
 test('an N1 applicant with the no-record down payment is pre-qualified at the no-record rate', async () => {
-  const result = evaluatePrequalification(application(await sandboxReport('N1'), { loan: { downPayment: 90_000, term: 48 } }), config, NOW);
+  const result = evaluatePrequalification(
+    application(await sandboxReport('N1'), { loan: { downPayment: 90_000, term: 48 } }),
+    config,
+    NOW,
+  );
   assert.equal(result.decision, 'PREQUALIFIED', JSON.stringify(result));
   assert.equal(result.offer?.annualRate, 21.9);
 });
 
 test('an N1 applicant is refused outright when the thin-file policy is REJECT', async () => {
   const reject: PrequalificationConfig = { ...config, noRecordPolicy: 'REJECT' };
-  const result = evaluatePrequalification(application(await sandboxReport('N1'), { loan: { downPayment: 90_000, term: 48 } }), reject, NOW);
+  const result = evaluatePrequalification(
+    application(await sandboxReport('N1'), { loan: { downPayment: 90_000, term: 48 } }),
+    reject,
+    NOW,
+  );
   assert.deepEqual([result.decision, codes(result)], ['NOT_PREQUALIFIED', ['NO_CREDIT_RECORD']]);
 });
 
 const downPaymentCases = [
   { name: 'a 5% down payment', downPayment: 15_000, income: 40_000, before: ['LOW_DOWN_PAYMENT'], raised: 30_000 },
-  { name: 'payments of 41.4% of an 18,000 income (6,816.92 + 640 of card)', downPayment: 60_000, income: 18_000, before: ['PAYMENT_TO_INCOME'], raised: 150_000 },
+  {
+    name: 'payments of 41.4% of an 18,000 income (6,816.92 + 640 of card)',
+    downPayment: 60_000,
+    income: 18_000,
+    before: ['PAYMENT_TO_INCOME'],
+    raised: 150_000,
+  },
 ] as const;
 
 for (const c of downPaymentCases) {
@@ -106,11 +146,18 @@ for (const c of downPaymentCases) {
 }
 
 test('missing data makes the decision INCOMPLETE and names every missing field once', async () => {
-  const result = evaluatePrequalification(application(await sandboxReport('A1'), { financial: null, loan: { downPayment: 60_000 } }), config, NOW);
+  const result = evaluatePrequalification(
+    application(await sandboxReport('A1'), { financial: null, loan: { downPayment: 60_000 } }),
+    config,
+    NOW,
+  );
   assert.equal(result.decision, 'INCOMPLETE');
   assert.equal(result.offer, null);
   assert.deepEqual(codes(result), ['MISSING_DATA']);
-  assert.equal(result.reasons[0].message, 'Data still needed: loanInfo.term, financial.employmentType, financial.income.');
+  assert.equal(
+    result.reasons[0].message,
+    'Data still needed: loanInfo.term, financial.employmentType, financial.income.',
+  );
 });
 
 test('a lead with nothing but a report is INCOMPLETE, not refused', async () => {
@@ -138,12 +185,19 @@ test('today is read in Mexico City: at 03:00 UTC a birthday there has not come y
   // Turning 71, one year over the maximum age of 70, on the 16th.
   const input = application(report, { birthDate: '1955-01-16' });
   assert.deepEqual(codes(evaluatePrequalification(input, config, lateEvening)), []);
-  assert.deepEqual(codes(evaluatePrequalification(input, config, new Date('2026-01-16T07:00:00Z'))), ['AGE_OUT_OF_RANGE']);
+  assert.deepEqual(codes(evaluatePrequalification(input, config, new Date('2026-01-16T07:00:00Z'))), [
+    'AGE_OUT_OF_RANGE',
+  ]);
 });
 
 test('with a registry lacking the data rules, a missing price still keeps the offer back', async () => {
   const onlyScore = rules.filter((r) => r.name === 'bureau-score');
-  const result = evaluatePrequalification(application(await sandboxReport('A1'), { vehicle: null }), config, NOW, onlyScore);
+  const result = evaluatePrequalification(
+    application(await sandboxReport('A1'), { vehicle: null }),
+    config,
+    NOW,
+    onlyScore,
+  );
   assert.deepEqual([result.decision, result.reasons[0].message], ['INCOMPLETE', 'Data still needed: vehicle.price.']);
 });
 
@@ -155,27 +209,70 @@ test('the shipped config file is valid', () => {
 const badConfigCases = [
   { name: 'a missing key', change: (c: Record<string, unknown>) => delete c.minimumScore, key: 'minimumScore' },
   { name: 'an unknown key', change: (c: Record<string, unknown>) => (c.minimumScor = 600), key: 'minimumScor' },
-  { name: 'a share above 1', change: (c: Record<string, unknown>) => (c.minimumDownPaymentShare = 10), key: 'minimumDownPaymentShare' },
-  { name: 'an unknown policy', change: (c: Record<string, unknown>) => (c.noRecordPolicy = 'MAYBE'), key: 'noRecordPolicy' },
-  { name: 'a fractional term', change: (c: Record<string, unknown>) => (c.allowedTerms = [12, 24.5]), key: 'allowedTerms.1' },
-  { name: 'a missing employment type', change: (c: Record<string, unknown>) => (c.minimumSeniorityMonths = { Empleado: 6, Independiente: 24 }), key: 'minimumSeniorityMonths.Jubilado' },
-  { name: 'a tier rate as a percent string', change: (c: Record<string, unknown>) => (c.riskTiers = [{ minimumScore: 620, annualRate: '19.9' }]), key: 'riskTiers.0.annualRate' },
-  { name: 'tiers out of order', change: (c: Record<string, unknown>) => (c.riskTiers = [{ minimumScore: 620, annualRate: 0.2 }, { minimumScore: 740, annualRate: 0.14 }]), key: 'riskTiers' },
-  { name: 'tiers not reaching the minimum score', change: (c: Record<string, unknown>) => (c.riskTiers = [{ minimumScore: 700, annualRate: 0.2 }]), key: 'riskTiers' },
-  { name: 'a maximum age under the minimum', change: (c: Record<string, unknown>) => Object.assign(c, { minimumAge: 30, maximumAge: 25 }), key: 'maximumAge' },
-  { name: 'a thin-file share under the usual one', change: (c: Record<string, unknown>) => (c.noRecordMinimumDownPaymentShare = 0.05), key: 'noRecordMinimumDownPaymentShare' },
+  {
+    name: 'a share above 1',
+    change: (c: Record<string, unknown>) => (c.minimumDownPaymentShare = 10),
+    key: 'minimumDownPaymentShare',
+  },
+  {
+    name: 'an unknown policy',
+    change: (c: Record<string, unknown>) => (c.noRecordPolicy = 'MAYBE'),
+    key: 'noRecordPolicy',
+  },
+  {
+    name: 'a fractional term',
+    change: (c: Record<string, unknown>) => (c.allowedTerms = [12, 24.5]),
+    key: 'allowedTerms.1',
+  },
+  {
+    name: 'a missing employment type',
+    change: (c: Record<string, unknown>) => (c.minimumSeniorityMonths = { Empleado: 6, Independiente: 24 }),
+    key: 'minimumSeniorityMonths.Jubilado',
+  },
+  {
+    name: 'a tier rate as a percent string',
+    change: (c: Record<string, unknown>) => (c.riskTiers = [{ minimumScore: 620, annualRate: '19.9' }]),
+    key: 'riskTiers.0.annualRate',
+  },
+  {
+    name: 'tiers out of order',
+    change: (c: Record<string, unknown>) =>
+      (c.riskTiers = [
+        { minimumScore: 620, annualRate: 0.2 },
+        { minimumScore: 740, annualRate: 0.14 },
+      ]),
+    key: 'riskTiers',
+  },
+  {
+    name: 'tiers not reaching the minimum score',
+    change: (c: Record<string, unknown>) => (c.riskTiers = [{ minimumScore: 700, annualRate: 0.2 }]),
+    key: 'riskTiers',
+  },
+  {
+    name: 'a maximum age under the minimum',
+    change: (c: Record<string, unknown>) => Object.assign(c, { minimumAge: 30, maximumAge: 25 }),
+    key: 'maximumAge',
+  },
+  {
+    name: 'a thin-file share under the usual one',
+    change: (c: Record<string, unknown>) => (c.noRecordMinimumDownPaymentShare = 0.05),
+    key: 'noRecordMinimumDownPaymentShare',
+  },
 ] as const;
 
 for (const { name, change, key } of badConfigCases) {
   test(`a config with ${name} is refused naming "${key}"`, () => {
     const copy = structuredClone(config) as unknown as Record<string, unknown>;
     change(copy);
-    assert.throws(() => parsePrequalificationConfig(copy, 'test.json'), (error: unknown) => {
-      assert.ok(error instanceof PrequalificationConfigError, String(error));
-      assert.equal(error.key, key, error.message);
-      assert.match(error.message, /test\.json/);
-      return true;
-    });
+    assert.throws(
+      () => parsePrequalificationConfig(copy, 'test.json'),
+      (error: unknown) => {
+        assert.ok(error instanceof PrequalificationConfigError, String(error));
+        assert.equal(error.key, key, error.message);
+        assert.match(error.message, /test\.json/);
+        return true;
+      },
+    );
   });
 }
 
@@ -194,21 +291,38 @@ test('the explanation gives every rule its outcome, thresholds and reason, and t
   assert.deepEqual(codes(result), ['LOW_SCORE', 'LOW_DOWN_PAYMENT']);
   const { rulesVersion, rules: explained } = result.explanation;
   assert.match(rulesVersion, /^sha256:[0-9a-f]{16}$/);
-  assert.deepEqual(explained.map((r) => r.rule), rules.map((r) => r.name));
+  assert.deepEqual(
+    explained.map((r) => r.rule),
+    rules.map((r) => r.name),
+  );
   const byRule = Object.fromEntries(explained.map((r) => [r.rule, r]));
   assert.equal(byRule['bureau-score'].outcome, 'fail');
   assert.equal(byRule['bureau-score'].reason?.code, 'LOW_SCORE');
-  assert.deepEqual(byRule['bureau-score'].threshold, { minimumScore: config.minimumScore, noRecordPolicy: config.noRecordPolicy });
+  assert.deepEqual(byRule['bureau-score'].threshold, {
+    minimumScore: config.minimumScore,
+    noRecordPolicy: config.noRecordPolicy,
+  });
   assert.equal(byRule['down-payment-share'].outcome, 'fail');
   assert.equal(byRule['down-payment-share'].threshold.minimumDownPaymentShare, config.minimumDownPaymentShare);
-  assert.deepEqual(byRule['term-offered'], { rule: 'term-offered', outcome: 'pass', threshold: { allowedTerms: config.allowedTerms }, reason: null });
+  assert.deepEqual(byRule['term-offered'], {
+    rule: 'term-offered',
+    outcome: 'pass',
+    threshold: { allowedTerms: config.allowedTerms },
+    reason: null,
+  });
   const changed = { ...config, minimumScore: config.minimumScore + 1 };
-  assert.notEqual(evaluatePrequalification(application(await sandboxReport('C1')), changed, NOW).explanation.rulesVersion, rulesVersion);
+  assert.notEqual(
+    evaluatePrequalification(application(await sandboxReport('C1')), changed, NOW).explanation.rulesVersion,
+    rulesVersion,
+  );
 });
 
 test('a rule still missing data is explained as missing, with the fields it needs', async () => {
   const result = evaluatePrequalification(application(await sandboxReport('A1'), { financial: null }), config, NOW);
   const seniority = result.explanation.rules.find((r) => r.rule === 'employment-seniority');
   assert.deepEqual(seniority?.outcome, 'missing');
-  assert.deepEqual(seniority?.reason, { code: 'MISSING_DATA', message: 'Data still needed: financial.employmentType.' });
+  assert.deepEqual(seniority?.reason, {
+    code: 'MISSING_DATA',
+    message: 'Data still needed: financial.employmentType.',
+  });
 });

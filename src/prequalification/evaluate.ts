@@ -10,7 +10,16 @@
 import { isoDateInMexico } from '../shared/calendar.ts';
 import { buildOffer, type Offer } from './offer.ts';
 import type { PrequalificationConfig } from './rules-config.ts';
-import { absent, FIELD, known, rules as registry, type PrequalificationInput, type ReasonCode, type Rule, type RuleInput } from './rules/index.ts';
+import {
+  absent,
+  FIELD,
+  known,
+  rules as registry,
+  type PrequalificationInput,
+  type ReasonCode,
+  type Rule,
+  type RuleInput,
+} from './rules/index.ts';
 import { ruleOutcome, rulesVersion, type RuleOutcome } from './explain.ts';
 
 export type { Offer } from './offer.ts';
@@ -78,10 +87,16 @@ export function evaluatePrequalification(
   const missing = [...missingFields];
   const explanation = { rulesVersion: rulesVersion(config, rules), rules: outcomes };
   if (failures.length) {
-    return { decision: 'NOT_PREQUALIFIED', reasons: missing.length ? [...failures, missingReason(missing)] : failures, offer: null, explanation };
+    return {
+      decision: 'NOT_PREQUALIFIED',
+      reasons: missing.length ? [...failures, missingReason(missing)] : failures,
+      offer: null,
+      explanation,
+    };
   }
   if (missing.length) return { decision: 'INCOMPLETE', reasons: [missingReason(missing)], offer: null, explanation };
   const offer = offerOrMissing(input, config);
-  if (Array.isArray(offer)) return { decision: 'INCOMPLETE', reasons: [missingReason(offer)], offer: null, explanation };
+  if (Array.isArray(offer))
+    return { decision: 'INCOMPLETE', reasons: [missingReason(offer)], offer: null, explanation };
   return { decision: 'PREQUALIFIED', reasons: [], offer, explanation };
 }

@@ -21,12 +21,18 @@ const maxDelinquency = (input: PrequalificationInput) =>
   input.report ? Math.max(0, ...input.report.accounts.map((a) => a.worstDelinquencyDays)) : null;
 
 /** Per rule name: which configuration keys are its thresholds, and which lead values it reads. */
-const table: Record<string, {
-  threshold: (keyof PrequalificationConfig)[];
-  inputs: (input: PrequalificationInput) => Values;
-}> = {
+const table: Record<
+  string,
+  {
+    threshold: (keyof PrequalificationConfig)[];
+    inputs: (input: PrequalificationInput) => Values;
+  }
+> = {
   'applicant-age': { threshold: ['minimumAge', 'maximumAge'], inputs: (i) => ({ birthDate: i.birthDate ?? null }) },
-  'age-at-end-of-term': { threshold: ['maximumAgeAtEndOfTerm'], inputs: (i) => ({ birthDate: i.birthDate ?? null, term: i.loan?.term ?? null }) },
+  'age-at-end-of-term': {
+    threshold: ['maximumAgeAtEndOfTerm'],
+    inputs: (i) => ({ birthDate: i.birthDate ?? null, term: i.loan?.term ?? null }),
+  },
   'bureau-score': {
     threshold: ['minimumScore', 'noRecordPolicy'],
     inputs: (i) => ({ recordFound: i.report?.recordFound ?? null, score: i.report?.score ?? null }),
@@ -35,9 +41,10 @@ const table: Record<string, {
     threshold: ['maximumDaysPastDue', 'delinquencyLookbackMonths'],
     inputs: (i) => ({
       worstDelinquencyDays: maxDelinquency(i),
-      delinquencies: i.report?.accounts
-        .filter((a) => a.worstDelinquencyDays > 0)
-        .map((a) => ({ days: a.worstDelinquencyDays, date: a.worstDelinquencyDate })) ?? null,
+      delinquencies:
+        i.report?.accounts
+          .filter((a) => a.worstDelinquencyDays > 0)
+          .map((a) => ({ days: a.worstDelinquencyDays, date: a.worstDelinquencyDate })) ?? null,
     }),
   },
   'term-offered': { threshold: ['allowedTerms'], inputs: (i) => ({ term: i.loan?.term ?? null }) },
@@ -60,19 +67,26 @@ const table: Record<string, {
   'payment-to-income': {
     threshold: ['maximumPaymentToIncome'],
     inputs: (i) => ({
-      price: i.vehicle?.price ?? null, downPayment: i.loan?.downPayment ?? null, term: i.loan?.term ?? null,
+      price: i.vehicle?.price ?? null,
+      downPayment: i.loan?.downPayment ?? null,
+      term: i.loan?.term ?? null,
       income: i.financial?.income ?? null,
       reportedMonthlyDebts: i.report
         ? i.report.accounts.reduce((sum, a) => sum + Math.max(0, a.monthlyPayment), 0)
         : null,
     }),
   },
-  'vehicle-age': { threshold: ['maximumVehicleAgeYears'], inputs: (i) => ({ modelYear: i.vehicle?.modelYear ?? null, term: i.loan?.term ?? null }) },
+  'vehicle-age': {
+    threshold: ['maximumVehicleAgeYears'],
+    inputs: (i) => ({ modelYear: i.vehicle?.modelYear ?? null, term: i.loan?.term ?? null }),
+  },
 };
 
 /** A short fingerprint of the rules in force: the registry's rule names and the configuration. */
 export function rulesVersion(config: PrequalificationConfig, rules: readonly Rule[]): string {
-  const hash = createHash('sha256').update(JSON.stringify(rules.map((r) => r.name))).update(JSON.stringify(config));
+  const hash = createHash('sha256')
+    .update(JSON.stringify(rules.map((r) => r.name)))
+    .update(JSON.stringify(config));
   return `sha256:${hash.digest('hex').slice(0, 16)}`;
 }
 
@@ -80,9 +94,11 @@ export function ruleOutcome(rule: Rule, result: RuleResult, config: Prequalifica
   const threshold: Values = {};
   for (const key of table[rule.name]?.threshold ?? []) threshold[key] = config[key];
   const reason =
-    result.status === 'fail' ? { code: result.code, message: result.message }
-    : result.status === 'missing' ? { code: 'MISSING_DATA', message: `Data still needed: ${result.fields.join(', ')}.` }
-    : null;
+    result.status === 'fail'
+      ? { code: result.code, message: result.message }
+      : result.status === 'missing'
+        ? { code: 'MISSING_DATA', message: `Data still needed: ${result.fields.join(', ')}.` }
+        : null;
   return { rule: rule.name, outcome: result.status, threshold, reason };
 }
 

@@ -4,8 +4,14 @@
  * no database and knows nothing of leads: the leads module applies it to a lead.
  */
 export {
-  evaluatePrequalification, DECISIONS, MISSING_DATA,
-  type Decision, type Offer, type PrequalificationInput, type PrequalificationResult, type Reason,
+  evaluatePrequalification,
+  DECISIONS,
+  MISSING_DATA,
+  type Decision,
+  type Offer,
+  type PrequalificationInput,
+  type PrequalificationResult,
+  type Reason,
 } from './evaluate.ts';
 export { ruleInputs } from './explain.ts';
 export { REASON_CODES, type ReasonCode } from './rules/rule.ts';

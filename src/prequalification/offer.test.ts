@@ -95,7 +95,15 @@ for (const { amount, expected } of roundCases) {
 }
 
 function report(score: number | null): BureauReport {
-  return { provider: 'sandbox', folio: 'F', queriedAt: '2026-01-15T12:00:00.000Z', recordFound: score !== null, score, accounts: [], inquiries: [] };
+  return {
+    provider: 'sandbox',
+    folio: 'F',
+    queriedAt: '2026-01-15T12:00:00.000Z',
+    recordFound: score !== null,
+    score,
+    accounts: [],
+    inquiries: [],
+  };
 }
 
 const tierCases = [
@@ -109,7 +117,8 @@ const tierCases = [
 ] as const;
 
 for (const { score, rate } of tierCases) {
-  test(`a score of ${score} gets the ${rate * 100}% tier`, () => assert.equal(annualRateFor(report(score), config), rate));
+  test(`a score of ${score} gets the ${rate * 100}% tier`, () =>
+    assert.equal(annualRateFor(report(score), config), rate));
 }
 
 test('an offer finances price − down payment at the tier rate, with IVA in the payment and not in the CAT', () => {

@@ -31,7 +31,7 @@ export interface OfferTerms {
 
 /** Money is rounded to centavos, half away from zero. */
 export function roundMoney(amount: number): number {
-  return Math.sign(amount) * Math.round(Math.abs(amount) * 100 + 1e-7) / 100;
+  return (Math.sign(amount) * Math.round(Math.abs(amount) * 100 + 1e-7)) / 100;
 }
 
 /**
@@ -63,7 +63,8 @@ export function solveCatRate(
   termMonths: number,
 ): number {
   const disbursed = principal - openingCommission;
-  if (!(disbursed > 0) || !(paymentWithoutIva > 0)) throw new RangeError('the CAT needs a positive disbursement and payment');
+  if (!(disbursed > 0) || !(paymentWithoutIva > 0))
+    throw new RangeError('the CAT needs a positive disbursement and payment');
   const npv = (i: number) => netPresentValue(i, paymentWithoutIva, termMonths, disbursed);
   let low = -0.99;
   let high = 1;

@@ -6,7 +6,11 @@ import { createSmtpEmailSender } from './email-smtp.ts';
 import { createOutbound } from './outbound.ts';
 
 const FROM = 'AutoFin <no-reply@autofin.test>';
-const message = { to: 'persona@example.com', subject: 'Codigo de verificacion', text: 'Tu código de verificación es 123456.' };
+const message = {
+  to: 'persona@example.com',
+  subject: 'Codigo de verificacion',
+  text: 'Tu código de verificación es 123456.',
+};
 
 /** The decoded text body and the Subject header of a single-part message. */
 function parse(raw: string): { subject: string; text: string } {
@@ -24,7 +28,10 @@ function parse(raw: string): { subject: string; text: string } {
 test('a message reaches the SMTP server with its sender, recipient, subject and text', async (t) => {
   const sink = await smtpDouble();
   const sender = createSmtpEmailSender({ smtpUrl: sink.url, from: FROM });
-  t.after(async () => { await sender.close(); await sink.close(); });
+  t.after(async () => {
+    await sender.close();
+    await sink.close();
+  });
 
   assert.deepEqual(await sender.send(message, AbortSignal.timeout(2_000)), { ok: true, value: undefined });
   const [delivery] = sink.deliveries;
@@ -36,7 +43,10 @@ test('a message reaches the SMTP server with its sender, recipient, subject and 
 test('pooled sends share one SMTP session', async (t) => {
   const sink = await smtpDouble();
   const sender = createSmtpEmailSender({ smtpUrl: sink.url, from: FROM });
-  t.after(async () => { await sender.close(); await sink.close(); });
+  t.after(async () => {
+    await sender.close();
+    await sink.close();
+  });
 
   for (let i = 0; i < 5; i++) assert.equal((await sender.send(message, AbortSignal.timeout(2_000))).ok, true);
   assert.equal(sink.deliveries.length, 5);
@@ -46,25 +56,46 @@ test('pooled sends share one SMTP session', async (t) => {
 test('a 550 reply is rejected', async (t) => {
   const sink = await smtpDouble(550);
   const sender = createSmtpEmailSender({ smtpUrl: sink.url, from: FROM });
-  t.after(async () => { await sender.close(); await sink.close(); });
+  t.after(async () => {
+    await sender.close();
+    await sink.close();
+  });
 
-  assert.deepEqual(await sender.send(message, AbortSignal.timeout(2_000)), { ok: false, kind: 'rejected', detail: 'SMTP 550' });
+  assert.deepEqual(await sender.send(message, AbortSignal.timeout(2_000)), {
+    ok: false,
+    kind: 'rejected',
+    detail: 'SMTP 550',
+  });
 });
 
 test('a recipient refused with 550 is rejected, without the address in the detail', async (t) => {
   const sink = await smtpDouble('fail');
   const sender = createSmtpEmailSender({ smtpUrl: sink.url, from: FROM });
-  t.after(async () => { await sender.close(); await sink.close(); });
+  t.after(async () => {
+    await sender.close();
+    await sink.close();
+  });
 
-  assert.deepEqual(await sender.send(message, AbortSignal.timeout(2_000)), { ok: false, kind: 'rejected', detail: 'SMTP 550' });
+  assert.deepEqual(await sender.send(message, AbortSignal.timeout(2_000)), {
+    ok: false,
+    kind: 'rejected',
+    detail: 'SMTP 550',
+  });
 });
 
 test('a 451 reply is an error', async (t) => {
   const sink = await smtpDouble(451);
   const sender = createSmtpEmailSender({ smtpUrl: sink.url, from: FROM });
-  t.after(async () => { await sender.close(); await sink.close(); });
+  t.after(async () => {
+    await sender.close();
+    await sink.close();
+  });
 
-  assert.deepEqual(await sender.send(message, AbortSignal.timeout(2_000)), { ok: false, kind: 'error', detail: 'SMTP 451' });
+  assert.deepEqual(await sender.send(message, AbortSignal.timeout(2_000)), {
+    ok: false,
+    kind: 'error',
+    detail: 'SMTP 451',
+  });
 });
 
 test('an SMTP server that is down is a timeout', async (t) => {
@@ -82,7 +113,10 @@ test('an SMTP server that is down is a timeout', async (t) => {
 test('an SMTP server that never greets is a timeout within the limit', async (t) => {
   const silent = await smtpDouble('hang');
   const sender = createSmtpEmailSender({ smtpUrl: silent.url, from: FROM });
-  t.after(async () => { await sender.close(); await silent.close(); });
+  t.after(async () => {
+    await sender.close();
+    await silent.close();
+  });
   const outbound = createOutbound({ timeoutMs: 200 });
 
   const started = performance.now();
@@ -96,7 +130,10 @@ test('an SMTP server that never greets is a timeout within the limit', async (t)
 test('the adapter itself gives up when its signal aborts', async (t) => {
   const silent = await smtpDouble('hang');
   const sender = createSmtpEmailSender({ smtpUrl: silent.url, from: FROM });
-  t.after(async () => { await sender.close(); await silent.close(); });
+  t.after(async () => {
+    await sender.close();
+    await silent.close();
+  });
 
   const started = performance.now();
   const result = await sender.send(message, AbortSignal.timeout(200));

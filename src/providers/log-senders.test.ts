@@ -7,7 +7,9 @@ import { createLogSmsSender, maskPhone } from './sms-log.ts';
 
 function recorder(): ProviderLogger & { lines: string[] } {
   const lines: string[] = [];
-  const write = (obj: object, msg?: string) => { lines.push(JSON.stringify({ ...obj, msg })); };
+  const write = (obj: object, msg?: string) => {
+    lines.push(JSON.stringify({ ...obj, msg }));
+  };
   return { lines, info: write, warn: write, error: write };
 }
 
@@ -21,7 +23,12 @@ test('the log SMS sender logs a masked phone and the body length, never the phon
   assert.equal(logger.lines.length, 1);
   const line = logger.lines[0];
   for (const secret of ['5512345678', '482913', 'código']) assert.ok(!line.includes(secret), line);
-  assert.deepEqual(JSON.parse(line), { provider: 'log', toMasked: '***********78', bodyLength: message.body.length, msg: 'sms sent' });
+  assert.deepEqual(JSON.parse(line), {
+    provider: 'log',
+    toMasked: '***********78',
+    bodyLength: message.body.length,
+    msg: 'sms sent',
+  });
   assert.deepEqual(sent, [message], 'the sink gets the whole message, for the sandbox to show');
 });
 
@@ -29,7 +36,10 @@ test('the log senders work without a sink and refuse an already aborted signal',
   const sms = createLogSmsSender(recorder());
   const email = createLogEmailSender(recorder());
   assert.equal((await sms.send({ to: '+525512345678', body: 'x' }, new AbortController().signal)).ok, true);
-  assert.deepEqual(await email.send({ to: 'a@b.mx', subject: 's', text: 't' }, AbortSignal.abort()), { ok: false, kind: 'timeout' });
+  assert.deepEqual(await email.send({ to: 'a@b.mx', subject: 's', text: 't' }, AbortSignal.abort()), {
+    ok: false,
+    kind: 'timeout',
+  });
 });
 
 test('the log e-mail sender logs lengths only, never the address, subject or text', async () => {
@@ -42,7 +52,10 @@ test('the log e-mail sender logs lengths only, never the address, subject or tex
   const line = logger.lines[0];
   for (const secret of ['persona', 'example.com', '482913', 'AutoFin']) assert.ok(!line.includes(secret), line);
   assert.deepEqual(JSON.parse(line), {
-    provider: 'log', subjectLength: message.subject.length, textLength: message.text.length, msg: 'email sent',
+    provider: 'log',
+    subjectLength: message.subject.length,
+    textLength: message.text.length,
+    msg: 'email sent',
   });
   assert.deepEqual(sent, [message]);
 });

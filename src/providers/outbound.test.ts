@@ -5,7 +5,10 @@ import { classifyThrown, createOutbound } from './outbound.ts';
 import type { ProviderResult } from './ports.ts';
 
 const ok = async (): Promise<ProviderResult<string>> => ({ ok: true, value: 'sent' });
-const failing = (kind: 'timeout' | 'error' | 'rejected') => async (): Promise<ProviderResult<string>> => ({ ok: false, kind });
+const failing = (kind: 'timeout' | 'error' | 'rejected') => async (): Promise<ProviderResult<string>> => ({
+  ok: false,
+  kind,
+});
 
 test('a successful call returns its value and keeps the circuit closed', async () => {
   const outbound = createOutbound({ timeoutMs: 200 });
@@ -18,8 +21,12 @@ test('a call that ignores the signal still answers timeout within the limit', as
   let sawAbort = false;
   const started = performance.now();
   const result = await outbound.call('bureau', (signal) => {
-    signal.addEventListener('abort', () => { sawAbort = true; });
-    return new Promise<ProviderResult<string>>((resolve) => setTimeout(() => resolve({ ok: true, value: 'late' }), 1_100));
+    signal.addEventListener('abort', () => {
+      sawAbort = true;
+    });
+    return new Promise<ProviderResult<string>>((resolve) =>
+      setTimeout(() => resolve({ ok: true, value: 'late' }), 1_100),
+    );
   });
   const elapsed = performance.now() - started;
   assert.equal(result.ok, false);
@@ -30,11 +37,17 @@ test('a call that ignores the signal still answers timeout within the limit', as
 
 test('a thrown error becomes kind error, and an unreachable provider kind timeout', async () => {
   const outbound = createOutbound({ timeoutMs: 200 });
-  const thrown = await outbound.call('email', async () => { throw new Error('boom'); });
+  const thrown = await outbound.call('email', async () => {
+    throw new Error('boom');
+  });
   assert.deepEqual(thrown, { ok: false, kind: 'error', detail: 'Error' });
-  const refused = await outbound.call('email', async () => { throw Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }); });
+  const refused = await outbound.call('email', async () => {
+    throw Object.assign(new Error('connect'), { code: 'ECONNREFUSED' });
+  });
   assert.deepEqual(refused, { ok: false, kind: 'timeout', detail: 'ECONNREFUSED' });
-  const syncThrow = await outbound.call('email', () => { throw new TypeError('not async'); });
+  const syncThrow = await outbound.call('email', () => {
+    throw new TypeError('not async');
+  });
   assert.deepEqual(syncThrow, { ok: false, kind: 'error', detail: 'TypeError' });
 });
 
@@ -56,7 +69,10 @@ test('the circuit opens after the threshold of consecutive failures and then ans
   await outbound.call('sms', failing('error'));
   assert.equal(outbound.state('sms'), 'open');
   let called = false;
-  const result = await outbound.call('sms', async () => { called = true; return { ok: true, value: 'x' }; });
+  const result = await outbound.call('sms', async () => {
+    called = true;
+    return { ok: true, value: 'x' };
+  });
   assert.deepEqual(result, { ok: false, kind: 'circuit_open' });
   assert.equal(called, false);
   assert.equal(outbound.state('email'), 'closed', 'each provider has its own circuit');
@@ -73,9 +89,13 @@ test('after openMs one trial goes through; success closes the circuit', async ()
   assert.equal(outbound.state('bureau'), 'half_open');
 
   let release!: () => void;
-  const trial = outbound.call('bureau', () => new Promise<ProviderResult<string>>((resolve) => {
-    release = () => resolve({ ok: true, value: 'back' });
-  }));
+  const trial = outbound.call(
+    'bureau',
+    () =>
+      new Promise<ProviderResult<string>>((resolve) => {
+        release = () => resolve({ ok: true, value: 'back' });
+      }),
+  );
   const concurrent = await outbound.call('bureau', ok);
   assert.deepEqual(concurrent, { ok: false, kind: 'circuit_open' }, 'only one trial at a time');
   release();

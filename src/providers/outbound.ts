@@ -43,11 +43,28 @@ export interface Outbound {
  * (Node, undici and nodemailer spellings), and aborts. The contract reports them all as XX001.
  */
 const NO_ANSWER_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN',
-  'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ENETDOWN',
-  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED', 'UND_ERR_ABORTED', 'ABORT_ERR',
-  'ECONNECTION', 'ESOCKET', 'EDNS', 'EABORT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_ABORTED',
+  'ABORT_ERR',
+  'ECONNECTION',
+  'ESOCKET',
+  'EDNS',
+  'EABORT',
 ]);
 
 /** True when an error (or its cause, or one of an AggregateError's errors) says no answer came. */
@@ -199,7 +216,11 @@ export function createOutbound(options: OutboundOptions): Outbound {
       const ms = performance.now() - started;
       onCall?.(provider, result.ok ? 'ok' : result.kind, ms / 1000);
       if (result.ok) logger?.info({ provider, outcome: 'ok', ms: Math.round(ms) }, 'provider call');
-      else logger?.warn({ provider, failure: result.kind, detail: result.detail, ms: Math.round(ms) }, 'provider call failed');
+      else
+        logger?.warn(
+          { provider, failure: result.kind, detail: result.detail, ms: Math.round(ms) },
+          'provider call failed',
+        );
       circuit.leave(result, entry === 'trial');
       return result;
     },

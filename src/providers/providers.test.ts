@@ -5,7 +5,6 @@ import type { ProviderLogger } from './logger-port.ts';
 import type { SmsMessage } from './ports.ts';
 import { createProviders, type ProvidersConfig } from './providers.ts';
 
-
 const base: ProvidersConfig = {
   smsProvider: 'log',
   twilio: { baseUrl: 'https://api.twilio.com' },
@@ -15,7 +14,9 @@ const base: ProvidersConfig = {
 
 function recorder(): ProviderLogger & { lines: string[] } {
   const lines: string[] = [];
-  const write = (obj: object, msg?: string) => { lines.push(JSON.stringify({ ...obj, msg })); };
+  const write = (obj: object, msg?: string) => {
+    lines.push(JSON.stringify({ ...obj, msg }));
+  };
   return { lines, info: write, warn: write, error: write };
 }
 
@@ -24,7 +25,9 @@ test('the defaults choose the log senders', async () => {
   const providers = createProviders(base, { logger: recorder(), smsSink: (m) => sent.push(m) });
   assert.equal(providers.sms.name, 'log');
   assert.equal(providers.email.name, 'log');
-  const result = await providers.outbound.call('sms', (signal) => providers.sms.send({ to: '+525512345678', body: '123456' }, signal));
+  const result = await providers.outbound.call('sms', (signal) =>
+    providers.sms.send({ to: '+525512345678', body: '123456' }, signal),
+  );
   assert.equal(result.ok, true);
   assert.equal(sent.length, 1);
   await providers.close();
@@ -32,28 +35,43 @@ test('the defaults choose the log senders', async () => {
 
 test('a chosen provider without its settings fails at start, naming the variable', () => {
   const deps = { logger: recorder() };
-  assert.throws(() => createProviders({ ...base, smsProvider: 'twilio' }, deps), /SMS_PROVIDER=twilio needs TWILIO_ACCOUNT_SID/);
-  assert.throws(() => createProviders({ ...base, emailProvider: 'smtp', smtpUrl: 'smtp://127.0.0.1:25' }, deps), /EMAIL_FROM/);
+  assert.throws(
+    () => createProviders({ ...base, smsProvider: 'twilio' }, deps),
+    /SMS_PROVIDER=twilio needs TWILIO_ACCOUNT_SID/,
+  );
+  assert.throws(
+    () => createProviders({ ...base, emailProvider: 'smtp', smtpUrl: 'smtp://127.0.0.1:25' }, deps),
+    /EMAIL_FROM/,
+  );
 });
 
 test('twilio and smtp are wired to real listeners, and close() releases every pool', async () => {
   const twilio = await twilioDouble();
   const smtp = await smtpDouble();
   const logger = recorder();
-  const providers = createProviders({
-    ...base,
-    smsProvider: 'twilio',
-    twilio: { accountSid: 'AC1', authToken: 'super-secret-token', from: '+15005550006', baseUrl: twilio.url },
-    emailProvider: 'smtp',
-    smtpUrl: smtp.url,
-    emailFrom: 'no-reply@autofin.test',
-  }, { logger });
+  const providers = createProviders(
+    {
+      ...base,
+      smsProvider: 'twilio',
+      twilio: { accountSid: 'AC1', authToken: 'super-secret-token', from: '+15005550006', baseUrl: twilio.url },
+      emailProvider: 'smtp',
+      smtpUrl: smtp.url,
+      emailFrom: 'no-reply@autofin.test',
+    },
+    { logger },
+  );
   try {
     const { sms, email, outbound } = providers;
     assert.deepEqual([sms.name, email.name], ['twilio', 'smtp']);
     assert.equal((await outbound.call('sms', (s) => sms.send({ to: '+525512345678', body: '123456' }, s))).ok, true);
-    assert.equal((await outbound.call('email', (s) => email.send({ to: 'a@example.com', subject: 'PIN', text: '123456' }, s))).ok, true);
-    assert.ok(logger.lines.every((line) => !line.includes('super-secret-token')), 'no credential reaches the log');
+    assert.equal(
+      (await outbound.call('email', (s) => email.send({ to: 'a@example.com', subject: 'PIN', text: '123456' }, s))).ok,
+      true,
+    );
+    assert.ok(
+      logger.lines.every((line) => !line.includes('super-secret-token')),
+      'no credential reaches the log',
+    );
   } finally {
     await providers.close();
     await Promise.all([twilio.close(), smtp.close()]);

@@ -15,15 +15,25 @@ test('the demo operator is an admin listed with its e-mail, and the password it 
   assert.equal(demo.email, 'operador@demo.autofin.test');
   assert.match(demo.password, /^[A-Za-z0-9_-]{20,}$/);
 
-  const list = await t.app.inject({ method: 'GET', url: '/admin/operators', headers: { authorization: `Bearer ${adminToken}` } });
+  const list = await t.app.inject({
+    method: 'GET',
+    url: '/admin/operators',
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
   assert.equal(list.statusCode, 200);
   const listed = list.json().items.filter((o: { email: string | null }) => o.email === demo.email);
   assert.equal(listed.length, 1);
   assert.equal(listed[0].name, 'Operador demo');
   assert.equal(listed[0].role, 'admin');
 
-  const { rows } = await t.database.db.query<{ password_hash: string }>('select password_hash from operators where id = $1', [listed[0].id]);
-  assert.ok(await passwordMatches(demo.password, rows[0].password_hash), 'the stored hash verifies against the password');
+  const { rows } = await t.database.db.query<{ password_hash: string }>(
+    'select password_hash from operators where id = $1',
+    [listed[0].id],
+  );
+  assert.ok(
+    await passwordMatches(demo.password, rows[0].password_hash),
+    'the stored hash verifies against the password',
+  );
   assert.equal(await passwordMatches('not-the-demo-password', rows[0].password_hash), false);
   assert.ok(!t.logs.some((line) => line.includes(demo.password)), 'the password never reaches a log line');
 });

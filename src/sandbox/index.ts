@@ -1,3 +1,8 @@
 /** What other modules may use of the sandbox module. */
-export { createSandboxService, sandboxEncryptedColumns, type SandboxService, type SentMessage } from './sandbox.service.ts';
+export {
+  createSandboxService,
+  sandboxEncryptedColumns,
+  type SandboxService,
+  type SentMessage,
+} from './sandbox.service.ts';
 export { sandboxRoutes, sandboxGuideRoute, sandboxGuidePath } from './sandbox.routes.ts';

@@ -19,7 +19,8 @@ test('magic recipients name their failure; every other recipient, or the other c
     ['EMAIL', '5500000001', undefined],
     ['SMS', 'fail-error@sandbox.autofin.invalid', undefined],
   ];
-  for (const [channel, recipient, expected] of cases) assert.equal(magicFailure(channel, recipient), expected, `${channel} ${recipient}`);
+  for (const [channel, recipient, expected] of cases)
+    assert.equal(magicFailure(channel, recipient), expected, `${channel} ${recipient}`);
 });
 
 test('recipients are masked as the logs mask them: a phone to its last 2 digits, an e-mail to its first letter and domain', () => {

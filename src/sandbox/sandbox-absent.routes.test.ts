@@ -21,8 +21,13 @@ describe('production: reserved sandbox values are ordinary recipients', () => {
     smtp = await smtpDouble();
     t = await buildTestApp({
       env: {
-        AUTOFIN_ENV: 'production', TOKEN_SIGNING_KEY: key(), DATA_ENCRYPTION_KEY: key(),
-        ...twilioEnv(twilio.url), EMAIL_PROVIDER: 'smtp', SMTP_URL: smtp.url, EMAIL_FROM: 'AutoFin <no-reply@autofin.test>',
+        AUTOFIN_ENV: 'production',
+        TOKEN_SIGNING_KEY: key(),
+        DATA_ENCRYPTION_KEY: key(),
+        ...twilioEnv(twilio.url),
+        EMAIL_PROVIDER: 'smtp',
+        SMTP_URL: smtp.url,
+        EMAIL_FROM: 'AutoFin <no-reply@autofin.test>',
       },
     });
   });
@@ -54,7 +59,11 @@ describe('production: reserved sandbox values are ordinary recipients', () => {
 
   test('the messages route and the guide do not exist: 404 / 4044', async () => {
     const id = await readyLead(t);
-    const res = await t.app.inject({ method: 'GET', url: `${api}/sandbox/leads/${id}/messages`, headers: { authorization: t.partner.headers.authorization } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${api}/sandbox/leads/${id}/messages`,
+      headers: { authorization: t.partner.headers.authorization },
+    });
     assertError(res, 404, 4044, 'Not Found');
     assertError(await t.app.inject({ method: 'GET', url: '/docs/sandbox.md' }), 404, 4044, 'Not Found');
     const doc = (await t.app.inject({ method: 'GET', url: `${api}/openapi.json` })).json();
@@ -69,10 +78,14 @@ describe('any other environment name: no messages route', () => {
   });
   after(() => t?.close());
 
-  test('GET …/sandbox/leads/{id}/messages is 404 / 4044 even for the lead\'s own company', async () => {
+  test("GET …/sandbox/leads/{id}/messages is 404 / 4044 even for the lead's own company", async () => {
     const id = await readyLead(t);
     assertNoContent(await pinApi(t).send(id));
-    const res = await t.app.inject({ method: 'GET', url: `${api}/sandbox/leads/${id}/messages`, headers: { authorization: t.partner.headers.authorization } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${api}/sandbox/leads/${id}/messages`,
+      headers: { authorization: t.partner.headers.authorization },
+    });
     assertError(res, 404, 4044, 'Not Found');
     assert.equal(t.outbox.sms.length, 1, show(res));
   });

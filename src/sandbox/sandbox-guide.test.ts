@@ -35,15 +35,23 @@ describe('docs/sandbox.md against the sandbox', () => {
   /** Runs one documented curl command as the partner. */
   async function run(line: string, extra: Record<string, string> = {}) {
     const call = parseCurl(line, { ...vars, ...extra });
-    return t.app.inject({ method: call.method as 'GET', url: call.url, headers: call.headers, ...(call.body === undefined ? {} : { payload: call.body }) });
+    return t.app.inject({
+      method: call.method as 'GET',
+      url: call.url,
+      headers: call.headers,
+      ...(call.body === undefined ? {} : { payload: call.body }),
+    });
   }
 
   test('the magic table lists exactly the reserved recipients of the service', () => {
-    assert.deepEqual(magicRows.map((r) => r['lead\'s phone or e-mail']).sort(), [...Object.keys(magicPhones), ...Object.keys(magicEmails)].sort());
+    assert.deepEqual(
+      magicRows.map((r) => r["lead's phone or e-mail"]).sort(),
+      [...Object.keys(magicPhones), ...Object.keys(magicEmails)].sort(),
+    );
   });
 
   for (const row of magicRows) {
-    const value = row['lead\'s phone or e-mail'];
+    const value = row["lead's phone or e-mail"];
     test(`magic ${value}: its curl line answers ${row.status} / ${row.code}, lists nothing and leaves no PIN`, async () => {
       const lines = shellLines(magicSection).filter((l) => l.includes(`"${value}"`));
       assert.equal(lines.length, 1, `one curl line for ${value}`);
@@ -54,15 +62,24 @@ describe('docs/sandbox.md against the sandbox', () => {
       const sent = await run(send, { LEAD: lead });
       assert.equal(parseCurl(send, { ...vars, LEAD: lead }).body?.channel, row.channel);
       assertError(sent, Number(row.status), Number(row.code), 'Third-party message error');
-      const messages = await run(`curl -s "$BASE${api}/sandbox/leads/$LEAD/messages" -H "Authorization: Bearer $TOKEN"`, { LEAD: lead });
+      const messages = await run(
+        `curl -s "$BASE${api}/sandbox/leads/$LEAD/messages" -H "Authorization: Bearer $TOKEN"`,
+        { LEAD: lead },
+      );
       assert.deepEqual(messages.json().items, [], show(messages));
-      const confirm = await run(`curl -s -X POST "$BASE${api}/leads/$LEAD/pin/confirmation" -H "Authorization: Bearer $TOKEN" -d '{"pin":"123456"}'`, { LEAD: lead });
+      const confirm = await run(
+        `curl -s -X POST "$BASE${api}/leads/$LEAD/pin/confirmation" -H "Authorization: Bearer $TOKEN" -d '{"pin":"123456"}'`,
+        { LEAD: lead },
+      );
       assertError(confirm, 400, 4003, 'Bad Request', 'NO_PIN_PENDING');
     });
   }
 
   test('the profiles table lists every profile with the score and number of accounts the sandbox bureau reports', async () => {
-    assert.deepEqual(profileRows.map((r) => r.homoclave), [...SANDBOX_PROFILES]);
+    assert.deepEqual(
+      profileRows.map((r) => r.homoclave),
+      [...SANDBOX_PROFILES],
+    );
     const bureau = createSandboxBureau(systemClock);
     for (const row of profileRows) {
       const person = people.find((p) => p.profile === row.homoclave);
@@ -81,7 +98,10 @@ describe('docs/sandbox.md against the sandbox', () => {
   });
 
   test('every test person has a valid RFC, with a correct check digit, that selects its profile', () => {
-    assert.deepEqual(people.map((p) => p.profile), [...SANDBOX_PROFILES]);
+    assert.deepEqual(
+      people.map((p) => p.profile),
+      [...SANDBOX_PROFILES],
+    );
     for (const person of people) {
       assert.deepEqual(
         checkRfc(person.rfc, person.birthDate),
@@ -115,8 +135,10 @@ describe('docs/sandbox.md against the sandbox', () => {
         const res = command.includes('/person"')
           ? await t.app.inject({ method: 'POST', url: call.url, headers: call.headers, payload: body })
           : await run(command, extra);
-        if (assigned) extra[assigned.name] = execFileSync('sh', ['-c', assigned.filter], { input: res.body }).toString().trim();
-        if (call.url.endsWith('/messages')) assert.equal(extra.PIN, pinFrom(res.json().items[0].body), 'the guide reads the PIN');
+        if (assigned)
+          extra[assigned.name] = execFileSync('sh', ['-c', assigned.filter], { input: res.body }).toString().trim();
+        if (call.url.endsWith('/messages'))
+          assert.equal(extra.PIN, pinFrom(res.json().items[0].body), 'the guide reads the PIN');
         if (call.url.endsWith('/pin/confirmation')) answer = res;
         else assert.ok(res.statusCode < 300, `${line}\n${show(res)}`);
       }
@@ -131,8 +153,12 @@ describe('docs/sandbox.md against the sandbox', () => {
       const decision = /^`(\w+)`/.exec(expected)![1];
       assert.equal(lead.status, decision);
       assert.equal(lead.prequalification.decision, decision);
-      const reasons = decision === 'NOT_PREQUALIFIED' ? [...expected.split(':')[1].matchAll(/`(\w+)`/g)].map((m) => m[1]) : [];
-      assert.deepEqual(lead.prequalification.reasons.map((r: { code: string }) => r.code), reasons);
+      const reasons =
+        decision === 'NOT_PREQUALIFIED' ? [...expected.split(':')[1].matchAll(/`(\w+)`/g)].map((m) => m[1]) : [];
+      assert.deepEqual(
+        lead.prequalification.reasons.map((r: { code: string }) => r.code),
+        reasons,
+      );
       const offer = /([\d.]+)% a year, (\d+) payments of ([\d,.]+)/.exec(expected);
       if (decision === 'PREQUALIFIED') {
         assert.ok(offer, `the documented offer of ${person.profile}`);
@@ -147,13 +173,23 @@ describe('docs/sandbox.md against the sandbox', () => {
     test(`the address in ${address.zipCode} ${address.neighborhood} saves with a matched neighborhood`, async () => {
       const lead = await readyLead(t, { address: false });
       const { municipality, state, ...payload } = address;
-      const res = await t.app.inject({ method: 'PUT', url: `${api}/leads/${lead}/address`, headers: t.partner.headers, payload: Object.fromEntries(Object.entries(payload).filter(([, v]) => v !== '')) });
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `${api}/leads/${lead}/address`,
+        headers: t.partner.headers,
+        payload: Object.fromEntries(Object.entries(payload).filter(([, v]) => v !== '')),
+      });
       assert.equal(res.statusCode, 200, show(res));
-      const read = (await t.app.inject({ method: 'GET', url: `${api}/leads/${lead}`, headers: t.partner.headers })).json();
+      const read = (
+        await t.app.inject({ method: 'GET', url: `${api}/leads/${lead}`, headers: t.partner.headers })
+      ).json();
       assert.equal(read.address.neighborhoodMatched, true, JSON.stringify(read.address));
       assert.equal(read.address.municipality, municipality);
       assert.equal(read.address.state.name, state);
-      assert.deepEqual(read.warnings.filter((w: { field: string }) => w.field.startsWith('address')), []);
+      assert.deepEqual(
+        read.warnings.filter((w: { field: string }) => w.field.startsWith('address')),
+        [],
+      );
     });
   }
 });

@@ -10,7 +10,14 @@ export interface StoredMessage {
   sentAt: Date;
 }
 
-type Row = { id: string; lead_id: string; channel: 'SMS' | 'EMAIL'; to_masked: string; body_enc: string; sent_at: Date };
+type Row = {
+  id: string;
+  lead_id: string;
+  channel: 'SMS' | 'EMAIL';
+  to_masked: string;
+  body_enc: string;
+  sent_at: Date;
+};
 
 export function createSandboxMessagesRepository(db: Queryable) {
   return {
@@ -34,7 +41,12 @@ export function createSandboxMessagesRepository(db: Queryable) {
         [leadId, limit],
       );
       return rows.map((r) => ({
-        id: r.id, leadId: r.lead_id, channel: r.channel, toMasked: r.to_masked, bodyEnc: r.body_enc, sentAt: r.sent_at,
+        id: r.id,
+        leadId: r.lead_id,
+        channel: r.channel,
+        toMasked: r.to_masked,
+        bodyEnc: r.body_enc,
+        sentAt: r.sent_at,
       }));
     },
   };

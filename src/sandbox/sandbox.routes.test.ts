@@ -19,7 +19,13 @@ const magic = [
   { channel: 'EMAIL', email: 'fail-error@sandbox.autofin.invalid', code: 602003 },
 ] as const;
 
-interface MessageItem { id: string; channel: string; to: string; body: string; sentAt: string }
+interface MessageItem {
+  id: string;
+  channel: string;
+  to: string;
+  body: string;
+  sentAt: string;
+}
 
 describe('sandbox: PIN messages readable through the API, magic recipients', () => {
   let t: TestApp;
@@ -32,7 +38,11 @@ describe('sandbox: PIN messages readable through the API, magic recipients', () 
   after(() => t?.close());
 
   const messagesOf = (leadId: string, partner: Partner = t.partner) =>
-    t.app.inject({ method: 'GET', url: `${api}/sandbox/leads/${leadId}/messages`, headers: { authorization: partner.headers.authorization } });
+    t.app.inject({
+      method: 'GET',
+      url: `${api}/sandbox/leads/${leadId}/messages`,
+      headers: { authorization: partner.headers.authorization },
+    });
 
   async function items(leadId: string): Promise<MessageItem[]> {
     const res = await messagesOf(leadId);
@@ -63,7 +73,10 @@ describe('sandbox: PIN messages readable through the API, magic recipients', () 
     clock.advance(1_000);
     assertNoContent(await pins.send(id, 'EMAIL'));
     const list = await items(id);
-    assert.deepEqual(list.map((m) => m.channel), ['EMAIL', 'SMS']);
+    assert.deepEqual(
+      list.map((m) => m.channel),
+      ['EMAIL', 'SMS'],
+    );
     assert.equal(list[0].to, 'a***@example.com');
     assert.equal(list[0].body, t.outbox.email.at(-1)!.text);
     // The latest PIN is the one pending; the earlier one was replaced.
@@ -71,7 +84,7 @@ describe('sandbox: PIN messages readable through the API, magic recipients', () 
     assertNoContent(await pins.confirm(id, pinFrom(list[0].body)));
   });
 
-  test('another company\'s lead and an unknown lead are 404 / 4040; no token is 401', async () => {
+  test("another company's lead and an unknown lead are 404 / 4040; no token is 401", async () => {
     const id = await readyLead(t);
     assertNoContent(await pins.send(id));
     const other = await t.newPartner();
@@ -118,7 +131,10 @@ describe('sandbox: PIN messages readable through the API, magic recipients', () 
     const doc = (await t.app.inject({ method: 'GET', url: `${api}/openapi.json` })).json();
     const op = doc.paths[`${api}/sandbox/leads/{leadId}/messages`]?.get;
     assert.equal(op?.operationId, 'listSandboxMessages');
-    assert.equal(op.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/SandboxMessageList');
+    assert.equal(
+      op.responses['200'].content['application/json'].schema.$ref,
+      '#/components/schemas/SandboxMessageList',
+    );
     assert.ok(doc.components.schemas.SandboxMessageList.examples.length > 0);
     assert.match(doc.info.description, /\]\(\/docs\/sandbox\.md\)/);
     const guide = await t.app.inject({ method: 'GET', url: '/docs/sandbox.md' });
@@ -136,7 +152,13 @@ describe('sandbox with Twilio and SMTP configured', () => {
     twilio = await twilioDouble();
     smtp = await smtpDouble();
     t = await buildTestApp({
-      env: { AUTOFIN_ENV: 'sandbox', ...twilioEnv(twilio.url), EMAIL_PROVIDER: 'smtp', SMTP_URL: smtp.url, EMAIL_FROM: 'AutoFin <no-reply@autofin.test>' },
+      env: {
+        AUTOFIN_ENV: 'sandbox',
+        ...twilioEnv(twilio.url),
+        EMAIL_PROVIDER: 'smtp',
+        SMTP_URL: smtp.url,
+        EMAIL_FROM: 'AutoFin <no-reply@autofin.test>',
+      },
     });
   });
   after(async () => {
@@ -145,7 +167,11 @@ describe('sandbox with Twilio and SMTP configured', () => {
     await smtp?.close();
   });
   const messagesOf = async (leadId: string): Promise<MessageItem[]> => {
-    const res = await t.app.inject({ method: 'GET', url: `${api}/sandbox/leads/${leadId}/messages`, headers: { authorization: t.partner.headers.authorization } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${api}/sandbox/leads/${leadId}/messages`,
+      headers: { authorization: t.partner.headers.authorization },
+    });
     assert.equal(res.statusCode, 200, show(res));
     return res.json().items;
   };

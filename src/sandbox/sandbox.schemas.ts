@@ -26,8 +26,15 @@ export const SandboxMessageList = Type.Object(
         {
           id: Type.String({ format: 'uuid' }),
           channel: Type.Enum(['SMS', 'EMAIL'] as const),
-          to: Type.String({ maxLength: 260, description: 'The recipient, masked: a phone keeps its last 2 digits, an e-mail its first letter and domain' }),
-          body: Type.String({ maxLength: 4000, description: 'The message as sent, PIN included (for e-mail, its text)' }),
+          to: Type.String({
+            maxLength: 260,
+            description:
+              'The recipient, masked: a phone keeps its last 2 digits, an e-mail its first letter and domain',
+          }),
+          body: Type.String({
+            maxLength: 4000,
+            description: 'The message as sent, PIN included (for e-mail, its text)',
+          }),
           sentAt: Type.String({ format: 'date-time' }),
         },
         { additionalProperties: false },

@@ -57,14 +57,17 @@ export function createSandboxService(deps: Deps) {
     /** Keeps a copy of a message a provider accepted, in the transaction that stores its PIN. */
     async record(message: SentMessage, tx?: Queryable): Promise<void> {
       const id = newId();
-      await deps.messages.insert({
-        id,
-        leadId: message.leadId,
-        channel: message.channel,
-        toMasked: maskRecipient(message.channel, message.to),
-        bodyEnc: deps.encryption.encrypt(message.body, bodyContext(id)),
-        sentAt: message.sentAt,
-      }, tx);
+      await deps.messages.insert(
+        {
+          id,
+          leadId: message.leadId,
+          channel: message.channel,
+          toMasked: maskRecipient(message.channel, message.to),
+          bodyEnc: deps.encryption.encrypt(message.body, bodyContext(id)),
+          sentAt: message.sentAt,
+        },
+        tx,
+      );
     },
 
     /** Forgets the lead's messages (erasure of the lead's personal data). */

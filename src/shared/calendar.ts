@@ -69,4 +69,3 @@ export function ageOn(birthDate: string, date: string | Date): number {
   const hadBirthday = on.month > birth.month || (on.month === birth.month && on.day >= birth.day);
   return on.year - birth.year - (hadBirthday ? 0 : 1);
 }
-

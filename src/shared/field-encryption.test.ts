@@ -80,7 +80,11 @@ describe('field encryption with previous keys', () => {
     const rotated = createFieldEncryption(keyB, [keyA]);
     const labelled = rotated.label(old, context)!;
     assert.equal(rotated.keyIdOf(labelled), keyIdOf(keyA));
-    assert.equal(labelled.split('.').slice(2).join('.'), old.split('.').slice(1).join('.'), 'the ciphertext is unchanged');
+    assert.equal(
+      labelled.split('.').slice(2).join('.'),
+      old.split('.').slice(1).join('.'),
+      'the ciphertext is unchanged',
+    );
     assert.deepEqual(createFieldEncryption(keyA).decrypt(labelled, context), person);
     assert.equal(createFieldEncryption(keyB).label(old, context), undefined, 'no configured key opens it');
   });

@@ -9,7 +9,7 @@ import { logDestination, logFlushMs, logWriteBytes, loggerOptions } from './logg
 
 const linesOf = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
 
-test('log lines are written a few KiB at a time, a quiet instance\'s within the flush interval', async () => {
+test("log lines are written a few KiB at a time, a quiet instance's within the flush interval", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'autofin-log-'));
   const file = join(dir, 'out.log');
   const destination = logDestination(file);

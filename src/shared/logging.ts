@@ -8,15 +8,45 @@ import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 
 export const sensitiveFields = [
   // people
-  'firstName', 'secondName', 'lastName', 'secondLastName', 'rfc', 'birthDate',
-  'phone', 'email', 'to', 'income', 'street', 'number', 'interior', 'neighborhood',
+  'firstName',
+  'secondName',
+  'lastName',
+  'secondLastName',
+  'rfc',
+  'birthDate',
+  'phone',
+  'email',
+  'to',
+  'income',
+  'street',
+  'number',
+  'interior',
+  'neighborhood',
   // verification and bureau
-  'pin', 'pinConfirmation', 'report', 'bureauReport', 'body', 'text',
+  'pin',
+  'pinConfirmation',
+  'report',
+  'bureauReport',
+  'body',
+  'text',
   // Círculo de Crédito's request, answer and headers
-  'primerNombre', 'segundoNombre', 'apellidoPaterno', 'apellidoMaterno', 'fechaNacimiento', 'RFC', 'direccion',
-  'raw', 'x-api-key', 'x-signature', 'username',
+  'primerNombre',
+  'segundoNombre',
+  'apellidoPaterno',
+  'apellidoMaterno',
+  'fechaNacimiento',
+  'RFC',
+  'direccion',
+  'raw',
+  'x-api-key',
+  'x-signature',
+  'username',
   // secrets
-  'consumer_secret', 'access_token', 'authorization', 'password', 'secret',
+  'consumer_secret',
+  'access_token',
+  'authorization',
+  'password',
+  'secret',
 ] as const;
 
 const sensitive: ReadonlySet<string> = new Set(sensitiveFields);

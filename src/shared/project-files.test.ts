@@ -10,9 +10,17 @@ test("the project's folder is the one holding its package.json, two folders abov
 });
 
 test('the files the service reads at run time are found from the project folder', () => {
-  for (const path of ['src/db/migrations/001_foundation.sql', 'src/console/assets/console.css',
-    'catalog-data/mx-zip-codes.csv.gz', 'config/prequalification.json', 'docs/sandbox.md']) {
+  for (const path of [
+    'src/db/migrations/001_foundation.sql',
+    'src/console/assets/console.css',
+    'catalog-data/mx-zip-codes.csv.gz',
+    'config/prequalification.json',
+    'docs/sandbox.md',
+  ]) {
     assert.ok(existsSync(projectFile(path)), path);
   }
-  assert.equal(fileURLToPath(projectFile('catalog-data/')), fileURLToPath(new URL('../../catalog-data/', import.meta.url)));
+  assert.equal(
+    fileURLToPath(projectFile('catalog-data/')),
+    fileURLToPath(new URL('../../catalog-data/', import.meta.url)),
+  );
 });

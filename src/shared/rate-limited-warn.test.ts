@@ -5,7 +5,11 @@ import { rateLimitedWarn } from './rate-limited-warn.ts';
 test('a repeated warning is written once per interval, then with the count held back', () => {
   let nowMs = 0;
   const written: string[] = [];
-  const warn = rateLimitedWarn((message) => written.push(message), 60_000, () => nowMs);
+  const warn = rateLimitedWarn(
+    (message) => written.push(message),
+    60_000,
+    () => nowMs,
+  );
   for (let i = 0; i < 147; i++) {
     warn('redis unavailable');
     nowMs += 200;

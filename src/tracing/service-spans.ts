@@ -11,16 +11,20 @@ import type { DeliveryTracer } from '../webhooks/index.ts';
 
 export function createServiceSpans(tracer: Tracer): { provider: ProviderTracer; delivery: DeliveryTracer } {
   const provider: ProviderTracer = (kind, call) =>
-    tracer.startActiveSpan(`${kind} call`, { kind: SpanKind.CLIENT, attributes: { 'autofin.provider': kind } }, async (span) => {
-      try {
-        const result = await call();
-        span.setAttribute('autofin.provider.outcome', result.ok ? 'ok' : result.kind);
-        if (!result.ok) span.setStatus({ code: SpanStatusCode.ERROR });
-        return result;
-      } finally {
-        span.end();
-      }
-    });
+    tracer.startActiveSpan(
+      `${kind} call`,
+      { kind: SpanKind.CLIENT, attributes: { 'autofin.provider': kind } },
+      async (span) => {
+        try {
+          const result = await call();
+          span.setAttribute('autofin.provider.outcome', result.ok ? 'ok' : result.kind);
+          if (!result.ok) span.setStatus({ code: SpanStatusCode.ERROR });
+          return result;
+        } finally {
+          span.end();
+        }
+      },
+    );
 
   const delivery: DeliveryTracer = (target, send) => {
     // The trace of the request that wrote the event, stored with it; a new trace when there was none.

@@ -22,14 +22,23 @@ test('the protocol is http/protobuf unless http/json is asked for; gRPC is refus
   const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318' };
   assert.equal(tracingSettings(endpoint)?.protocol, 'http/protobuf');
   assert.equal(tracingSettings({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })?.protocol, 'http/json');
-  const both = { ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' };
+  const both = {
+    ...endpoint,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+  };
   assert.equal(tracingSettings(both)?.protocol, 'http/protobuf');
-  assert.throws(() => tracingSettings({ ...endpoint, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc' }), (error: unknown) =>
-    error instanceof ConfigError && error.message.includes('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'));
+  assert.throws(
+    () => tracingSettings({ ...endpoint, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc' }),
+    (error: unknown) => error instanceof ConfigError && error.message.includes('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'),
+  );
   assert.throws(() => tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }), ConfigError);
 });
 
 test('the service is named autofin unless OTEL_SERVICE_NAME says otherwise', () => {
   assert.equal(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a' })?.serviceName, 'autofin');
-  assert.equal(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a', OTEL_SERVICE_NAME: 'autofin-mx' })?.serviceName, 'autofin-mx');
+  assert.equal(
+    tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a', OTEL_SERVICE_NAME: 'autofin-mx' })?.serviceName,
+    'autofin-mx',
+  );
 });

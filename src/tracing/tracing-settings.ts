@@ -31,9 +31,14 @@ export function tracingSettings(env: Env): TracingSettings | null {
   if (!present(traces) && !present(general)) return null;
   const url = present(traces) ? traces.trim() : `${general!.trim().replace(/\/+$/, '')}/v1/traces`;
   if (!/^https?:\/\/[^\s]+$/.test(url)) {
-    throw new ConfigError(present(traces) ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT', 'must be an http(s) URL');
+    throw new ConfigError(
+      present(traces) ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT',
+      'must be an http(s) URL',
+    );
   }
-  const variable = present(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL) ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const variable = present(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL)
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
   const protocol = env[variable]?.trim() || 'http/protobuf';
   if (!(tracingProtocols as readonly string[]).includes(protocol)) {
     throw new ConfigError(variable, `must be one of ${tracingProtocols.join(', ')} (got ${protocol})`);

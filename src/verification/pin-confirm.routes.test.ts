@@ -9,11 +9,20 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildTestApp, createManualClock, type TestApp } from '../../test/helper.ts';
 import {
-  assertError, assertNoContent, leadDefaults, pinApi, pinFrom, readyLead, sandboxBirthDate, sandboxRfc, savePerson,
+  assertError,
+  assertNoContent,
+  leadDefaults,
+  pinApi,
+  pinFrom,
+  readyLead,
+  sandboxBirthDate,
+  sandboxRfc,
+  savePerson,
 } from '../../test/lead-fixture.ts';
 
 const minute = 60_000;
-const badRequest = (res: Parameters<typeof assertError>[0], reason: string) => assertError(res, 400, 4003, 'Bad Request', reason);
+const badRequest = (res: Parameters<typeof assertError>[0], reason: string) =>
+  assertError(res, 400, 4003, 'Bad Request', reason);
 
 /** A PIN other than `pin`. */
 const otherThan = (pin: string) => String((Number(pin) + 1) % 1_000_000).padStart(6, '0');
@@ -89,7 +98,10 @@ describe('PIN confirmation', () => {
     const pin = await sendSms(id);
     for (let i = 0; i < 6; i++) {
       const body = badRequest(await pins.confirm(id, pin, otherThan(pin)), 'PIN_CONFIRMATION_MISMATCH');
-      assert.deepEqual(body.additionalData.errors.map((e: { field: string }) => e.field), ['pinConfirmation']);
+      assert.deepEqual(
+        body.additionalData.errors.map((e: { field: string }) => e.field),
+        ['pinConfirmation'],
+      );
     }
     await assertPendingUnverified(id);
     assertNoContent(await pins.confirm(id, pin, pin));
@@ -114,9 +126,21 @@ describe('PIN confirmation', () => {
   test('a malformed or missing PIN is 400 / 4003 and changes nothing', async () => {
     const id = await readyLead(t);
     const pin = await sendSms(id);
-    const malformed: object[] = [{ pin: '12ab' }, { pin: '12345' }, { pin: '1234567' }, { pin: 123456 }, {}, { pin, extra: 1 }];
+    const malformed: object[] = [
+      { pin: '12ab' },
+      { pin: '12345' },
+      { pin: '1234567' },
+      { pin: 123456 },
+      {},
+      { pin, extra: 1 },
+    ];
     for (const payload of malformed) {
-      const res = await t.app.inject({ method: 'POST', url: `/mx/b2b/autofin/api/leads/${id}/pin/confirmation`, headers: t.partner.headers, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/mx/b2b/autofin/api/leads/${id}/pin/confirmation`,
+        headers: t.partner.headers,
+        payload,
+      });
       assertError(res, 400, 4003, 'Bad Request');
     }
     await assertPendingUnverified(id);
@@ -133,7 +157,7 @@ describe('PIN confirmation', () => {
     assertNoContent(await pins.confirm(id, second));
   });
 
-  test('an unknown lead, or another company\'s, is 404 / 4040', async () => {
+  test("an unknown lead, or another company's, is 404 / 4040", async () => {
     assertError(await pins.confirm(randomUUID(), '123456'), 404, 4040, 'Lead not found');
     const id = await readyLead(t);
     const pin = await sendSms(id);
@@ -166,7 +190,10 @@ describe('PIN confirmation', () => {
   test('the PIN is stored only as a hash: no table holds it in clear', async () => {
     const id = await readyLead(t);
     const pin = await sendSms(id);
-    const { rows } = await t.database.db.query<{ row: string }>('select row_to_json(p)::text as row from lead_pins p where lead_id = $1', [id]);
+    const { rows } = await t.database.db.query<{ row: string }>(
+      'select row_to_json(p)::text as row from lead_pins p where lead_id = $1',
+      [id],
+    );
     assert.equal(rows.length, 1);
     assert.ok(!rows[0].row.includes(pin), rows[0].row);
   });
@@ -206,8 +233,14 @@ describe('PIN confirmation', () => {
     const logs = t.logs.join('\n');
     assert.ok(logs.includes(id), 'the logs carry the lead id, so the check below is not vacuous');
     const secrets = [
-      leadDefaults.phone, `+52${leadDefaults.phone}`, leadDefaults.email, sandboxRfc.A1, sandboxBirthDate,
-      ...Object.values(leadDefaults.person), leadDefaults.address.street, t.partner.token,
+      leadDefaults.phone,
+      `+52${leadDefaults.phone}`,
+      leadDefaults.email,
+      sandboxRfc.A1,
+      sandboxBirthDate,
+      ...Object.values(leadDefaults.person),
+      leadDefaults.address.street,
+      t.partner.token,
     ];
     for (const secret of secrets) assert.ok(!logs.includes(secret), `the logs carry ${secret}`);
     for (const p of [pin, emailPin, otherThan(emailPin)]) {
@@ -230,11 +263,28 @@ async function flakyBureau() {
         return res.end('{"error":"unavailable"}');
       }
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({
-        provider: 'buro', folio: 'F-RETRY-000123', queriedAt: new Date().toISOString(), recordFound: true, score: 780,
-        accounts: [{ type: 'CREDIT_CARD', lender: 'Banco Uno', openedAt: '2019-04-01', creditLimit: 50000, balance: 3000, monthlyPayment: 600, worstDelinquencyDays: 0, worstDelinquencyDate: null }],
-        inquiries: [],
-      }));
+      res.end(
+        JSON.stringify({
+          provider: 'buro',
+          folio: 'F-RETRY-000123',
+          queriedAt: new Date().toISOString(),
+          recordFound: true,
+          score: 780,
+          accounts: [
+            {
+              type: 'CREDIT_CARD',
+              lender: 'Banco Uno',
+              openedAt: '2019-04-01',
+              creditLimit: 50000,
+              balance: 3000,
+              monthlyPayment: 600,
+              worstDelinquencyDays: 0,
+              worstDelinquencyDate: null,
+            },
+          ],
+          inquiries: [],
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -281,9 +331,16 @@ describe('PIN confirmation retried after a bureau failure', () => {
     const lead = await pins.read(id);
     assert.equal(lead.status, 'PREQUALIFIED');
     assert.equal(lead.prequalification.decision, 'PREQUALIFIED');
-    assert.deepEqual({ ...lead.prequalification.offer, monthlyPayment: undefined, cat: undefined }, {
-      amountFinanced: 240000, term: 48, annualRate: 13.9, monthlyPayment: undefined, cat: undefined,
-    });
+    assert.deepEqual(
+      { ...lead.prequalification.offer, monthlyPayment: undefined, cat: undefined },
+      {
+        amountFinanced: 240000,
+        term: 48,
+        annualRate: 13.9,
+        monthlyPayment: undefined,
+        cat: undefined,
+      },
+    );
     assert.equal(bureau.received.length, 2);
     for (const request of bureau.received) {
       assert.equal(request.url, '/v1/reports');

@@ -6,7 +6,15 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { buildTestApp, createManualClock, show, type TestApp } from '../../test/helper.ts';
-import { assertError, assertNoContent, leadDefaults, pinApi, pinFrom, readyLead, sandboxRfc } from '../../test/lead-fixture.ts';
+import {
+  assertError,
+  assertNoContent,
+  leadDefaults,
+  pinApi,
+  pinFrom,
+  readyLead,
+  sandboxRfc,
+} from '../../test/lead-fixture.ts';
 import { freePort } from '../../test/processes/index.ts';
 import { smtpDouble, twilioCredentials, twilioDouble, twilioEnv } from '../../test/provider-doubles.ts';
 
@@ -31,7 +39,8 @@ function textOf(raw: string): string {
   return decodeURIComponent(bytes);
 }
 
-const providerError = (res: Parameters<typeof assertError>[0], code: number) => assertError(res, 412, code, 'Third-party message error');
+const providerError = (res: Parameters<typeof assertError>[0], code: number) =>
+  assertError(res, 412, code, 'Third-party message error');
 
 describe('PIN send through Twilio and SMTP', () => {
   let t: TestApp;
@@ -44,7 +53,12 @@ describe('PIN send through Twilio and SMTP', () => {
     smtp = await smtpDouble();
     t = await buildTestApp({
       clock,
-      env: { ...twilioEnv(twilio.url), EMAIL_PROVIDER: 'smtp', SMTP_URL: smtp.url, EMAIL_FROM: 'AutoFin <no-reply@autofin.test>' },
+      env: {
+        ...twilioEnv(twilio.url),
+        EMAIL_PROVIDER: 'smtp',
+        SMTP_URL: smtp.url,
+        EMAIL_FROM: 'AutoFin <no-reply@autofin.test>',
+      },
       // These tests make the provider fail on purpose; none of them is about the circuit breaker.
       circuit: { failureThreshold: 1000 },
     });
@@ -90,7 +104,7 @@ describe('PIN send through Twilio and SMTP', () => {
     assertNoContent(await pins.confirm(id, twilio.lastPin()));
   });
 
-  test('EMAIL: the PIN arrives at the lead\'s e-mail through SMTP as its only 6-digit number, and confirms', async () => {
+  test("EMAIL: the PIN arrives at the lead's e-mail through SMTP as its only 6-digit number, and confirms", async () => {
     const id = await readyLead(t);
     const before = smtp.deliveries.length;
     assertNoContent(await pins.send(id, 'EMAIL'));
@@ -113,9 +127,17 @@ describe('PIN send through Twilio and SMTP', () => {
     const sent = twilio.received.length + smtp.deliveries.length;
     for (const channel of ['WHATSAPP', 'sms', '', 'EMAIL ']) {
       const body = assertError(await pins.send(id, channel), 400, 4003, 'Bad Request');
-      assert.ok(body.additionalData.errors.some((e: { field: string }) => e.field === 'channel'), JSON.stringify(body));
+      assert.ok(
+        body.additionalData.errors.some((e: { field: string }) => e.field === 'channel'),
+        JSON.stringify(body),
+      );
     }
-    const res = await t.app.inject({ method: 'POST', url: `/mx/b2b/autofin/api/leads/${id}/pin`, headers: t.partner.headers, payload: {} });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/mx/b2b/autofin/api/leads/${id}/pin`,
+      headers: t.partner.headers,
+      payload: {},
+    });
     assertError(res, 400, 4003, 'Bad Request');
     assert.equal(twilio.received.length + smtp.deliveries.length, sent);
     assert.equal((await pins.read(id)).status, 'IN_PROGRESS');
@@ -132,7 +154,7 @@ describe('PIN send through Twilio and SMTP', () => {
     assert.equal(lead.verification, null);
   });
 
-  test('an unknown lead, or another company\'s, is 404 / 4040 and sends nothing', async () => {
+  test("an unknown lead, or another company's, is 404 / 4040 and sends nothing", async () => {
     const sent = twilio.received.length;
     assertError(await pins.send(randomUUID(), 'SMS'), 404, 4040, 'Lead not found');
     const id = await readyLead(t);
@@ -223,7 +245,14 @@ describe('PIN send through Twilio and SMTP', () => {
     assertNoContent(await pins.confirm(id, emailPin));
     const logs = t.logs.join('\n');
     assert.ok(logs.includes(id));
-    const secrets = [leadDefaults.phone, `+52${leadDefaults.phone}`, leadDefaults.email, sandboxRfc.A1, ...Object.values(leadDefaults.person), TOKEN];
+    const secrets = [
+      leadDefaults.phone,
+      `+52${leadDefaults.phone}`,
+      leadDefaults.email,
+      sandboxRfc.A1,
+      ...Object.values(leadDefaults.person),
+      TOKEN,
+    ];
     for (const secret of secrets) assert.ok(!logs.includes(secret), `the logs carry ${secret}`);
     for (const p of [smsPin, emailPin]) {
       assert.doesNotMatch(logs, new RegExp(`(?<![0-9A-Za-z.])${p}(?![0-9A-Za-z])`), `the logs carry the PIN ${p}`);
@@ -238,7 +267,13 @@ describe('PIN send when the provider hangs or is down', () => {
     twilio = await fakeTwilio('hang');
     const port = await freePort();
     t = await buildTestApp({
-      env: { ...twilioEnv(twilio.url), EMAIL_PROVIDER: 'smtp', SMTP_URL: `smtp://127.0.0.1:${port}`, EMAIL_FROM: 'no-reply@autofin.test', PROVIDER_TIMEOUT_MS: '300' },
+      env: {
+        ...twilioEnv(twilio.url),
+        EMAIL_PROVIDER: 'smtp',
+        SMTP_URL: `smtp://127.0.0.1:${port}`,
+        EMAIL_FROM: 'no-reply@autofin.test',
+        PROVIDER_TIMEOUT_MS: '300',
+      },
     });
   });
   after(async () => {
@@ -296,7 +331,7 @@ describe('PIN send when the SMS circuit opens', () => {
     assert.equal(twilio.received.length, 3);
     const other = await readyLead(t, { rfc: sandboxRfc.B1 });
     providerError(await pins.send(other, 'SMS'), 601004);
-    assert.equal(twilio.received.length, 3, 'the circuit is the provider\'s, not the lead\'s');
+    assert.equal(twilio.received.length, 3, "the circuit is the provider's, not the lead's");
     assertError(await pins.confirm(id, '123456'), 400, 4003, 'Bad Request', 'NO_PIN_PENDING');
   });
 });

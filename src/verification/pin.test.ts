@@ -2,7 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import {
-  checkPin, generatePin, hashPin, maxFailedAttempts, maxSendsPerWindow, pinValidityMs, sendThrottle, sendWindowMs,
+  checkPin,
+  generatePin,
+  hashPin,
+  maxFailedAttempts,
+  maxSendsPerWindow,
+  pinValidityMs,
+  sendThrottle,
+  sendWindowMs,
   toE164,
   type PendingPin,
 } from './pin.ts';
@@ -14,7 +21,11 @@ const at = (ms: number) => new Date(sentAt.getTime() + ms);
 const right = hashPin(key, leadId, '482913');
 const wrong = hashPin(key, leadId, '482914');
 const pending = (over: Partial<PendingPin> = {}): PendingPin => ({
-  pinHash: right, expiresAt: at(pinValidityMs), failedAttempts: 0, verifiedAt: null, ...over,
+  pinHash: right,
+  expiresAt: at(pinValidityMs),
+  failedAttempts: 0,
+  verifiedAt: null,
+  ...over,
 });
 
 test('the PIN rules are the documented ones: 10 minutes, 5 wrong tries, 5 sends per 10 minutes', () => {
@@ -30,28 +41,76 @@ test('checkPin answers each case with its reason, and only a wrong PIN counts as
     ['the right PIN in time', pending(), right, at(1000), { ok: true }],
     ['a wrong PIN in time', pending(), wrong, at(1000), { ok: false, reason: 'PIN_MISMATCH', countsAsTry: true }],
     ['the right PIN after 4 wrong tries', pending({ failedAttempts: 4 }), right, at(1000), { ok: true }],
-    ['the right PIN after 5 wrong tries', pending({ failedAttempts: 5 }), right, at(1000), { ok: false, reason: 'PIN_VOID', countsAsTry: false }],
-    ['a wrong PIN after 5 wrong tries', pending({ failedAttempts: 5 }), wrong, at(1000), { ok: false, reason: 'PIN_VOID', countsAsTry: false }],
-    ['the right PIN once expired', pending(), right, at(pinValidityMs + 1), { ok: false, reason: 'PIN_EXPIRED', countsAsTry: false }],
-    ['a wrong PIN once expired', pending(), wrong, at(pinValidityMs + 1), { ok: false, reason: 'PIN_EXPIRED', countsAsTry: false }],
-    ['a void PIN once expired', pending({ failedAttempts: 5 }), right, at(pinValidityMs + 1), { ok: false, reason: 'PIN_VOID', countsAsTry: false }],
-    ['a hash of another length', pending(), 'short', at(1000), { ok: false, reason: 'PIN_MISMATCH', countsAsTry: true }],
+    [
+      'the right PIN after 5 wrong tries',
+      pending({ failedAttempts: 5 }),
+      right,
+      at(1000),
+      { ok: false, reason: 'PIN_VOID', countsAsTry: false },
+    ],
+    [
+      'a wrong PIN after 5 wrong tries',
+      pending({ failedAttempts: 5 }),
+      wrong,
+      at(1000),
+      { ok: false, reason: 'PIN_VOID', countsAsTry: false },
+    ],
+    [
+      'the right PIN once expired',
+      pending(),
+      right,
+      at(pinValidityMs + 1),
+      { ok: false, reason: 'PIN_EXPIRED', countsAsTry: false },
+    ],
+    [
+      'a wrong PIN once expired',
+      pending(),
+      wrong,
+      at(pinValidityMs + 1),
+      { ok: false, reason: 'PIN_EXPIRED', countsAsTry: false },
+    ],
+    [
+      'a void PIN once expired',
+      pending({ failedAttempts: 5 }),
+      right,
+      at(pinValidityMs + 1),
+      { ok: false, reason: 'PIN_VOID', countsAsTry: false },
+    ],
+    [
+      'a hash of another length',
+      pending(),
+      'short',
+      at(1000),
+      { ok: false, reason: 'PIN_MISMATCH', countsAsTry: true },
+    ],
   ];
   for (const [what, pin, given, now, expected] of cases) assert.deepEqual(checkPin(pin, given, now), expected, what);
 });
 
 test('a PIN is good until just before its expiry and expired at the very millisecond', () => {
   assert.deepEqual(checkPin(pending(), right, at(pinValidityMs - 1)), { ok: true });
-  assert.deepEqual(checkPin(pending(), right, at(pinValidityMs)), { ok: false, reason: 'PIN_EXPIRED', countsAsTry: false });
+  assert.deepEqual(checkPin(pending(), right, at(pinValidityMs)), {
+    ok: false,
+    reason: 'PIN_EXPIRED',
+    countsAsTry: false,
+  });
 });
 
 test('a verified PIN can confirm again (a retry after a bureau failure) whatever its age, and wrong tries never void it', () => {
   const verified = pending({ verifiedAt: at(60_000) });
   assert.deepEqual(checkPin(verified, right, at(pinValidityMs * 50)), { ok: true });
-  assert.deepEqual(checkPin(verified, wrong, at(pinValidityMs * 50)), { ok: false, reason: 'PIN_MISMATCH', countsAsTry: false });
+  assert.deepEqual(checkPin(verified, wrong, at(pinValidityMs * 50)), {
+    ok: false,
+    reason: 'PIN_MISMATCH',
+    countsAsTry: false,
+  });
   // A verified lead gets no new PIN: a void one would leave it without a report for good.
   assert.deepEqual(checkPin({ ...verified, failedAttempts: 5 }, right, at(1000)), { ok: true });
-  assert.deepEqual(checkPin({ ...verified, failedAttempts: 5 }, wrong, at(1000)), { ok: false, reason: 'PIN_MISMATCH', countsAsTry: false });
+  assert.deepEqual(checkPin({ ...verified, failedAttempts: 5 }, wrong, at(1000)), {
+    ok: false,
+    reason: 'PIN_MISMATCH',
+    countsAsTry: false,
+  });
 });
 
 test('sendThrottle lets 5 sends through in any 10 minutes and says when the 6th may go', () => {
@@ -78,7 +137,10 @@ test('generatePin gives 6 digits, leading zeros kept, and does not repeat itself
   const pins = Array.from({ length: 2000 }, generatePin);
   for (const pin of pins) assert.match(pin, /^[0-9]{6}$/);
   assert.ok(new Set(pins).size > 1900, `${new Set(pins).size} distinct PINs out of 2000`);
-  assert.ok(pins.some((pin) => pin.startsWith('0')), 'PINs below 100000 keep their leading zero');
+  assert.ok(
+    pins.some((pin) => pin.startsWith('0')),
+    'PINs below 100000 keep their leading zero',
+  );
 });
 
 test('hashPin differs per lead, per PIN and per key, and is stable for the same inputs', () => {

@@ -54,7 +54,10 @@ function safeEqual(a: string, b: string): boolean {
 /** Seconds until a send is possible again, or 0 when one is allowed now. */
 export function sendThrottle(sendTimes: Date[], now: Date): number {
   const windowStart = now.getTime() - sendWindowMs;
-  const recent = sendTimes.map((d) => d.getTime()).filter((t) => t > windowStart).sort((a, b) => a - b);
+  const recent = sendTimes
+    .map((d) => d.getTime())
+    .filter((t) => t > windowStart)
+    .sort((a, b) => a - b);
   if (recent.length < maxSendsPerWindow) return 0;
   const frees = recent[recent.length - maxSendsPerWindow] + sendWindowMs;
   return Math.max(1, Math.ceil((frees - now.getTime()) / 1000));

@@ -10,7 +10,10 @@ type PinRow = { pin_hash: string; expires_at: Date; failed_attempts: number; ver
 export function createVerificationRepository(db: Queryable) {
   return {
     async sendTimes(leadId: string, since: Date, tx: Queryable = db): Promise<Date[]> {
-      const { rows } = await tx.query<{ at: Date }>('select at from pin_sends where lead_id = $1 and at > $2', [leadId, since]);
+      const { rows } = await tx.query<{ at: Date }>('select at from pin_sends where lead_id = $1 and at > $2', [
+        leadId,
+        since,
+      ]);
       return rows.map((r) => r.at);
     },
 

@@ -10,5 +10,9 @@ export const PinConfirmationPayload = Type.Object(
     pin: Type.String({ pattern: '^[0-9]{6}$', description: 'The 6 digits the person received' }),
     pinConfirmation: Type.Optional(Type.String({ maxLength: 6, description: 'When present, must equal `pin`' })),
   },
-  { additionalProperties: false, $id: 'PinConfirmationPayload', examples: [{ pin: '482913', pinConfirmation: '482913' }] },
+  {
+    additionalProperties: false,
+    $id: 'PinConfirmationPayload',
+    examples: [{ pin: '482913', pinConfirmation: '482913' }],
+  },
 );

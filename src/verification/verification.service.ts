@@ -72,10 +72,18 @@ function createPinSending(deps: Deps) {
   async function deliver(lead: Lead, channel: Channel, pin: string) {
     if (channel === 'SMS') {
       const message = pinSms(toE164(lead.phone!), pin);
-      return { provider: 'sms' as const, sent: { to: message.to, body: message.body }, result: await deps.providers.outbound.call('sms', (signal) => deps.providers.sms.send(message, signal)) };
+      return {
+        provider: 'sms' as const,
+        sent: { to: message.to, body: message.body },
+        result: await deps.providers.outbound.call('sms', (signal) => deps.providers.sms.send(message, signal)),
+      };
     }
     const message = pinEmail(lead.email!, pin);
-    return { provider: 'email' as const, sent: { to: message.to, body: message.text }, result: await deps.providers.outbound.call('email', (signal) => deps.providers.email.send(message, signal)) };
+    return {
+      provider: 'email' as const,
+      sent: { to: message.to, body: message.text },
+      result: await deps.providers.outbound.call('email', (signal) => deps.providers.email.send(message, signal)),
+    };
   }
 
   return {
@@ -100,13 +108,16 @@ function createPinSending(deps: Deps) {
         const row = await leads.lock(leadId, actor.companyId, tx);
         const context = { leadId, companyId: actor.companyId, actor: actor.consumerKey, at: sentAt };
         if (!row || !(await leads.recordPinSent(tx, context, row.status, channel))) throw errors.leadVerified();
-        await verification.replacePin({
-          leadId,
-          pinHash: hashPin(deps.pinKeys[0]!, lead.id, pin),
-          channel,
-          sentAt,
-          expiresAt: new Date(sentAt.getTime() + pinValidityMs),
-        }, tx);
+        await verification.replacePin(
+          {
+            leadId,
+            pinHash: hashPin(deps.pinKeys[0]!, lead.id, pin),
+            channel,
+            sentAt,
+            expiresAt: new Date(sentAt.getTime() + pinValidityMs),
+          },
+          tx,
+        );
         await deps.sandbox?.record({ leadId: row.id, channel, ...sent, sentAt }, tx);
       });
     },
@@ -137,7 +148,6 @@ function createPinConfirmation(deps: Deps) {
     },
   };
 
-
   /** Checks the PIN; a wrong try is counted (and committed) before the 400 is answered. */
   async function confirmInTransaction(
     actor: Actor,
@@ -151,7 +161,9 @@ function createPinConfirmation(deps: Deps) {
       if (!lead) throw errors.leadNotFound();
       // Refused without counting as a try: the partner's form did not match, the person did not guess.
       if (payload.pinConfirmation !== undefined && payload.pinConfirmation !== payload.pin) {
-        throw errors.pinRejected('PIN_CONFIRMATION_MISMATCH', [{ field: 'pinConfirmation', errorDetail: 'must equal pin' }]);
+        throw errors.pinRejected('PIN_CONFIRMATION_MISMATCH', [
+          { field: 'pinConfirmation', errorDetail: 'must equal pin' },
+        ]);
       }
       if (lead.prequalification && (await deps.bureau.hasReport(leadId, tx))) throw errors.leadVerified();
       // Checked first, so a confirmation the bureau could not run anyway costs no try.
@@ -173,12 +185,20 @@ function createPinConfirmation(deps: Deps) {
       if (await leads.recordVerified(tx, context, lead.status, lead.verification!)) {
         await verification.markPinVerified(leadId, now, tx);
         const channel = lead.verification!.channel;
-        await deps.consents.record({
-          leadId: lead.id, channel, destinationMasked: maskDestination(channel, channel === 'SMS' ? lead.phone : lead.email),
-          pinSentAt: new Date(lead.verification!.pinSentAt), confirmedAt: now, consumerKey: actor.consumerKey,
-          requestId: origin?.requestId ?? null, clientAddress: origin?.clientAddress ?? null,
-          userAgent: origin?.userAgent ?? null,
-        }, tx);
+        await deps.consents.record(
+          {
+            leadId: lead.id,
+            channel,
+            destinationMasked: maskDestination(channel, channel === 'SMS' ? lead.phone : lead.email),
+            pinSentAt: new Date(lead.verification!.pinSentAt),
+            confirmedAt: now,
+            consumerKey: actor.consumerKey,
+            requestId: origin?.requestId ?? null,
+            clientAddress: origin?.clientAddress ?? null,
+            userAgent: origin?.userAgent ?? null,
+          },
+          tx,
+        );
       }
       return { lead } as const;
     });

@@ -12,8 +12,16 @@ export const adminWebhooksRoutes =
   async (app) => {
     // Admin role only: an analyst's key is 403 / 4030 here.
     registerAdminGuard(app, deps.adminToken, deps.operators);
-    await app.register(webhooksRoutes({
-      service: deps.webhooks, ownerOf: () => null, path: '/admin/webhooks', locationPrefix: '/admin/webhooks',
-      tags: ['admin'], security: [{ adminToken: [] }], operationPrefix: 'admin', access: 'admin',
-    }));
+    await app.register(
+      webhooksRoutes({
+        service: deps.webhooks,
+        ownerOf: () => null,
+        path: '/admin/webhooks',
+        locationPrefix: '/admin/webhooks',
+        tags: ['admin'],
+        security: [{ adminToken: [] }],
+        operationPrefix: 'admin',
+        access: 'admin',
+      }),
+    );
   };

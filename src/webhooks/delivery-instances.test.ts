@@ -25,9 +25,18 @@ before(async () => {
     : database.db;
   const encryptionKey = randomBytes(32);
   const config = testConfig();
-  instances = await Promise.all([database.db, secondDb].map((db) => createContainer({
-    config, db, clock: systemClock, signingKey: randomBytes(32), encryptionKey, warn: () => {},
-  })));
+  instances = await Promise.all(
+    [database.db, secondDb].map((db) =>
+      createContainer({
+        config,
+        db,
+        clock: systemClock,
+        signingKey: randomBytes(32),
+        encryptionKey,
+        warn: () => {},
+      }),
+    ),
+  );
   receiver = await startReceiver();
 });
 
@@ -59,5 +68,8 @@ test('with a worker in each of two instances, every event is delivered exactly o
   const { rows } = await database.db.query<{ status: string; attempts: number; n: string }>(
     `select status, jsonb_array_length(attempts) as attempts, count(*) as n from webhook_deliveries group by 1, 2`,
   );
-  assert.deepEqual(rows.map((r) => ({ ...r, n: Number(r.n) })), [{ status: 'succeeded', attempts: 1, n: leads * 2 }]);
+  assert.deepEqual(
+    rows.map((r) => ({ ...r, n: Number(r.n) })),
+    [{ status: 'succeeded', attempts: 1, n: leads * 2 }],
+  );
 });

@@ -28,14 +28,26 @@ describe('webhook retries', () => {
   });
 
   async function subscribe(url: string, partner = t.partner) {
-    const res = await t.app.inject({ method: 'POST', url: `${api}/webhooks`, headers: partner.headers, payload: { url, eventTypes: ['lead.created'] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${api}/webhooks`,
+      headers: partner.headers,
+      payload: { url, eventTypes: ['lead.created'] },
+    });
     assert.equal(res.statusCode, 201, show(res));
     return res.json().id as string;
   }
   const createLead = async (partner = t.partner) =>
-    assert.equal((await t.app.inject({ method: 'POST', url: `${api}/leads`, headers: partner.headers, payload: {} })).statusCode, 201);
+    assert.equal(
+      (await t.app.inject({ method: 'POST', url: `${api}/leads`, headers: partner.headers, payload: {} })).statusCode,
+      201,
+    );
   async function log(endpointId: string, partner = t.partner) {
-    const res = await t.app.inject({ method: 'GET', url: `${api}/webhooks/${endpointId}/deliveries`, headers: partner.headers });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${api}/webhooks/${endpointId}/deliveries`,
+      headers: partner.headers,
+    });
     assert.equal(res.statusCode, 200, show(res));
     return res.json().items as {
       status: string;
@@ -45,7 +57,9 @@ describe('webhook retries', () => {
     }[];
   }
   async function endpoint(endpointId: string, partner = t.partner) {
-    return (await t.app.inject({ method: 'GET', url: `${api}/webhooks/${endpointId}`, headers: partner.headers })).json();
+    return (
+      await t.app.inject({ method: 'GET', url: `${api}/webhooks/${endpointId}`, headers: partner.headers })
+    ).json();
   }
 
   test('a receiver answering 500 is retried after 5 s, 5 min and 30 min, then succeeds; the log shows every attempt', async () => {
@@ -73,7 +87,10 @@ describe('webhook retries', () => {
     [delivery] = await log(id, partner);
     assert.equal(delivery.status, 'succeeded');
     assert.equal(delivery.nextAttemptAt, null);
-    assert.deepEqual(delivery.attempts.map((a) => a.statusCode), [500, 500, 500, 200]);
+    assert.deepEqual(
+      delivery.attempts.map((a) => a.statusCode),
+      [500, 500, 500, 200],
+    );
     assert.deepEqual(
       delivery.attempts.map((a) => Date.parse(a.at) - createdAt),
       [0, 5 * second, 5 * second + 5 * minute, 5 * second + 35 * minute],
@@ -105,8 +122,14 @@ describe('webhook retries', () => {
       assert.equal(failing.received.length, 8, 'a failed delivery is not tried again by itself');
 
       failing.otherwise(204);
-      const deliveryId = (await t.app.inject({ method: 'GET', url: `${api}/webhooks/${id}/deliveries`, headers: partner.headers })).json().items[0].id;
-      const retried = await t.app.inject({ method: 'POST', url: `${api}/webhooks/${id}/deliveries/${deliveryId}/retry`, headers: partner.headers });
+      const deliveryId = (
+        await t.app.inject({ method: 'GET', url: `${api}/webhooks/${id}/deliveries`, headers: partner.headers })
+      ).json().items[0].id;
+      const retried = await t.app.inject({
+        method: 'POST',
+        url: `${api}/webhooks/${id}/deliveries/${deliveryId}/retry`,
+        headers: partner.headers,
+      });
       assert.equal(retried.statusCode, 202, show(retried));
       await deliver();
       [delivery] = await log(id, partner);
@@ -153,7 +176,12 @@ describe('webhook retries', () => {
       await createLead(partner);
       await deliver();
       assert.equal((await endpoint(id, partner)).enabled, false, 'disabled after five failing days');
-      const enabled = await t.app.inject({ method: 'PATCH', url: `${api}/webhooks/${id}`, headers: partner.headers, payload: { enabled: true } });
+      const enabled = await t.app.inject({
+        method: 'PATCH',
+        url: `${api}/webhooks/${id}`,
+        headers: partner.headers,
+        payload: { enabled: true },
+      });
       assert.equal(enabled.json().enabled, true);
       clock.advance(24 * hour);
       await createLead(partner);

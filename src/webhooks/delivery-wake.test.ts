@@ -33,9 +33,18 @@ before(async () => {
     : database.db;
   const encryptionKey = randomBytes(32);
   const config = testConfig({ WEBHOOK_POLL_MS: String(fallbackPollMs) });
-  [writer, deliverer] = await Promise.all([database.db, secondDb].map((db) => createContainer({
-    config, db, clock: systemClock, signingKey: randomBytes(32), encryptionKey, warn: () => {},
-  })));
+  [writer, deliverer] = await Promise.all(
+    [database.db, secondDb].map((db) =>
+      createContainer({
+        config,
+        db,
+        clock: systemClock,
+        signingKey: randomBytes(32),
+        encryptionKey,
+        warn: () => {},
+      }),
+    ),
+  );
   receiver = await startReceiver();
   const company = await writer.companies.createCompany('Autos Despierto');
   await writer.webhooks.service.create(company.id, { url: receiver.url });
@@ -52,10 +61,12 @@ after(async () => {
   await database.drop();
 });
 
-const bodies = (from = 0) => receiver.received.slice(from).map((r) => ({
-  id: String(r.headers['webhook-id']), status: r.status,
-  ...(JSON.parse(r.body) as { type: string; data: { leadId: string } }),
-}));
+const bodies = (from = 0) =>
+  receiver.received.slice(from).map((r) => ({
+    id: String(r.headers['webhook-id']),
+    status: r.status,
+    ...(JSON.parse(r.body) as { type: string; data: { leadId: string } }),
+  }));
 
 async function within(ms: number, count: number): Promise<number> {
   const started = performance.now();
@@ -68,18 +79,25 @@ test('an event written by one instance reaches the receiver through the other at
   const { id } = await writer.leads.createLead(actor, {});
   const took = await within(wokenWithinMs, start + 1);
   assert.ok(took < wokenWithinMs, `delivered after ${Math.round(took)} ms`);
-  assert.deepEqual(bodies(start).map((b) => [b.type, b.data.leadId]), [['lead.created', id]]);
+  assert.deepEqual(
+    bodies(start).map((b) => [b.type, b.data.leadId]),
+    [['lead.created', id]],
+  );
 });
 
-test('a lead\'s events arrive in the order written, and none twice', async () => {
+test("a lead's events arrive in the order written, and none twice", async () => {
   const start = receiver.received.length;
   const leads = await Promise.all(Array.from({ length: 6 }, () => writer.leads.createLead(actor, {})));
   // Three more events per lead, written while the first ones are being delivered.
-  await Promise.all(leads.map(async ({ id }) => {
-    for (const downPayment of [110_000, 120_000, 130_000]) {
-      await writer.leads.saveLoanInfo(actor, id, { downPayment } as Parameters<Container['leads']['saveLoanInfo']>[2]);
-    }
-  }));
+  await Promise.all(
+    leads.map(async ({ id }) => {
+      for (const downPayment of [110_000, 120_000, 130_000]) {
+        await writer.leads.saveLoanInfo(actor, id, { downPayment } as Parameters<
+          Container['leads']['saveLoanInfo']
+        >[2]);
+      }
+    }),
+  );
   await within(30_000, start + leads.length * 4);
   await new Promise((resolve) => setTimeout(resolve, 500));
   const got = bodies(start);
@@ -88,7 +106,8 @@ test('a lead\'s events arrive in the order written, and none twice', async () =>
   for (const { id } of leads) {
     assert.deepEqual(
       got.filter((b) => b.data.leadId === id).map((b) => b.type),
-      ['lead.created', 'lead.updated', 'lead.updated', 'lead.updated'], `lead ${id}`,
+      ['lead.created', 'lead.updated', 'lead.updated', 'lead.updated'],
+      `lead ${id}`,
     );
   }
   const { rows } = await database.db.query<{ written: string }>(
@@ -96,25 +115,33 @@ test('a lead\'s events arrive in the order written, and none twice', async () =>
      where v.lead_id = any($1::uuid[]) group by v.lead_id`,
     [leads.map((l) => l.id)],
   );
-  assert.deepEqual(new Set(rows.map((r) => r.written)), new Set(['lead.created,lead.updated,lead.updated,lead.updated']));
+  assert.deepEqual(
+    new Set(rows.map((r) => r.written)),
+    new Set(['lead.created,lead.updated,lead.updated,lead.updated']),
+  );
 });
 
-test('a lead\'s next event waits for the retry of a failed one, while other leads go on', async () => {
+test("a lead's next event waits for the retry of a failed one, while other leads go on", async () => {
   const start = receiver.received.length;
   receiver.answer(500);
   const stuck = await writer.leads.createLead(actor, {});
   await receiver.waitFor(start + 1, wokenWithinMs);
-  await writer.leads.saveLoanInfo(actor, stuck.id, { downPayment: 140_000 } as Parameters<Container['leads']['saveLoanInfo']>[2]);
+  await writer.leads.saveLoanInfo(actor, stuck.id, { downPayment: 140_000 } as Parameters<
+    Container['leads']['saveLoanInfo']
+  >[2]);
   await writer.leads.createLead(actor, {});
   await receiver.waitFor(start + 2, wokenWithinMs);
   // The retry comes 5 s after the failure; the stuck lead's update only after it.
   await receiver.waitFor(start + 4, 20_000);
-  assert.deepEqual(bodies(start).map((b) => [b.type, b.data.leadId === stuck.id ? 'stuck' : 'other', b.status]), [
-    ['lead.created', 'stuck', 500],
-    ['lead.created', 'other', 200],
-    ['lead.created', 'stuck', 200],
-    ['lead.updated', 'stuck', 200],
-  ]);
+  assert.deepEqual(
+    bodies(start).map((b) => [b.type, b.data.leadId === stuck.id ? 'stuck' : 'other', b.status]),
+    [
+      ['lead.created', 'stuck', 500],
+      ['lead.created', 'other', 200],
+      ['lead.created', 'stuck', 200],
+      ['lead.updated', 'stuck', 200],
+    ],
+  );
 });
 
 test('on PostgreSQL the listener reconnects when its connection is dropped, and wakes the worker again', async (t) => {

@@ -24,17 +24,33 @@ async function slowReceiver(delayMs: number) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, seen,
-    close: () => { server.closeAllConnections(); return new Promise((r) => server.close(r)); },
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    seen,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(r));
+    },
   };
 }
 
 async function subscribedLead(url: string) {
   const partner = await t.newPartner();
-  const res = await t.app.inject({ method: 'POST', url: `${api}/webhooks`, headers: partner.headers, payload: { url, eventTypes: ['lead.created'] } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `${api}/webhooks`,
+    headers: partner.headers,
+    payload: { url, eventTypes: ['lead.created'] },
+  });
   assert.equal(res.statusCode, 201, show(res));
   await t.app.inject({ method: 'POST', url: `${api}/leads`, headers: partner.headers, payload: {} });
-  return async () => (await t.app.inject({ method: 'GET', url: `${api}/webhooks/${res.json().id}/deliveries`, headers: partner.headers })).json().items[0];
+  return async () =>
+    (
+      await t.app.inject({
+        method: 'GET',
+        url: `${api}/webhooks/${res.json().id}/deliveries`,
+        headers: partner.headers,
+      })
+    ).json().items[0];
 }
 
 async function until(condition: () => boolean) {
@@ -55,7 +71,10 @@ test('a stop lets an attempt in flight finish and records its success', async ()
     await run;
     const d = await delivery();
     assert.equal(d.status, 'succeeded');
-    assert.deepEqual(d.attempts.map((a: { statusCode: number }) => a.statusCode), [200]);
+    assert.deepEqual(
+      d.attempts.map((a: { statusCode: number }) => a.statusCode),
+      [200],
+    );
   } finally {
     t.container.webhooks.worker.start();
     await t.container.webhooks.worker.stop(0);

@@ -85,12 +85,13 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     try {
       const startedAt = clock.now();
       const body = bodyOf(d);
-      const send = () => deps.sender.send(
-        d.url,
-        signedHeaders(secretsOf(d, startedAt), d.event_id, startedAt, body),
-        body,
-        controller.signal,
-      );
+      const send = () =>
+        deps.sender.send(
+          d.url,
+          signedHeaders(secretsOf(d, startedAt), d.event_id, startedAt, body),
+          body,
+          controller.signal,
+        );
       const target = { traceparent: d.trace_parent, url: d.url, eventType: d.type };
       const outcome = deps.tracer ? await deps.tracer(target, send) : await send();
       // A stop aborted it: nothing is recorded, the delivery is given back for the next claim.
@@ -102,10 +103,17 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       const next = ok || gone ? undefined : nextAttemptAt(count, now);
       const status = ok ? 'succeeded' : next ? 'pending' : 'failed';
       await repository.recordAttempt({
-        id: d.id, endpointId: d.endpoint_id, status, next, at: now, disable: gone,
+        id: d.id,
+        endpointId: d.endpoint_id,
+        status,
+        next,
+        at: now,
+        disable: gone,
         disableBefore: new Date(now.getTime() - disableAfterFailingMs),
         attempt: {
-          at: startedAt.toISOString(), statusCode: outcome.statusCode, durationMs: outcome.durationMs,
+          at: startedAt.toISOString(),
+          statusCode: outcome.statusCode,
+          durationMs: outcome.durationMs,
           error: outcome.error,
         },
       });

@@ -10,7 +10,12 @@
 import { currentTraceparent } from '../shared/trace-context.ts';
 
 export const leadEventTypes = [
-  'lead.created', 'lead.card_created', 'lead.updated', 'lead.pin_sent', 'lead.verified', 'lead.prequalification_decided',
+  'lead.created',
+  'lead.card_created',
+  'lead.updated',
+  'lead.pin_sent',
+  'lead.verified',
+  'lead.prequalification_decided',
   'lead.outcome_changed',
 ] as const;
 export type LeadEventType = (typeof leadEventTypes)[number];

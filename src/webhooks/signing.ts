@@ -10,7 +10,8 @@ const prefix = 'whsec_';
 /** A new secret: `whsec_` and the base64 of 32 random bytes. */
 export const newSecret = (): string => `${prefix}${randomBytes(32).toString('base64')}`;
 
-const keyOf = (secret: string) => Buffer.from(secret.startsWith(prefix) ? secret.slice(prefix.length) : secret, 'base64');
+const keyOf = (secret: string) =>
+  Buffer.from(secret.startsWith(prefix) ? secret.slice(prefix.length) : secret, 'base64');
 
 export function signature(secret: string, id: string, timestampSeconds: number, body: string): string {
   return `v1,${createHmac('sha256', keyOf(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64')}`;

@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { addressReach, createUrlPolicy, type Resolver } from './url-policy.ts';
 
 const resolver: Resolver = async (host) => {
-  const table: Record<string, string> = { 'evil.example': '127.0.0.1', 'inside.example': '10.1.2.3', 'hooks.example': '93.184.216.34', 'mapped.example': '::ffff:169.254.169.254' };
+  const table: Record<string, string> = {
+    'evil.example': '127.0.0.1',
+    'inside.example': '10.1.2.3',
+    'hooks.example': '93.184.216.34',
+    'mapped.example': '::ffff:169.254.169.254',
+  };
   if (!table[host]) throw new Error('ENOTFOUND');
   return [{ address: table[host], family: table[host].includes(':') ? 6 : 4 }];
 };
@@ -46,17 +51,44 @@ test('the sandbox allows http and loopback but still no private or metadata addr
 
 test('an address is public only when it is global unicast; IPv4 carried in IPv6 is judged as IPv4', () => {
   const cases: [string, ReturnType<typeof addressReach>][] = [
-    ['93.184.216.34', 'global'], ['8.8.8.8', 'global'], ['2606:4700:4700::1111', 'global'], ['2a00:1450:4001::200e', 'global'],
-    ['::ffff:8.8.8.8', 'global'], ['64:ff9b::808:808', 'global'],
-    ['127.0.0.1', 'loopback'], ['127.9.9.9', 'loopback'], ['::1', 'loopback'], ['::ffff:127.0.0.1', 'loopback'],
+    ['93.184.216.34', 'global'],
+    ['8.8.8.8', 'global'],
+    ['2606:4700:4700::1111', 'global'],
+    ['2a00:1450:4001::200e', 'global'],
+    ['::ffff:8.8.8.8', 'global'],
+    ['64:ff9b::808:808', 'global'],
+    ['127.0.0.1', 'loopback'],
+    ['127.9.9.9', 'loopback'],
+    ['::1', 'loopback'],
+    ['::ffff:127.0.0.1', 'loopback'],
     ['64:ff9b::7f00:1', 'loopback'],
-    ['10.0.0.1', 'internal'], ['100.64.0.1', 'internal'], ['169.254.169.254', 'internal'], ['192.0.2.1', 'internal'],
-    ['198.18.0.1', 'internal'], ['203.0.113.9', 'internal'], ['224.0.0.1', 'internal'], ['255.255.255.255', 'internal'],
-    ['0.0.0.0', 'internal'], ['2002:7f00:1::', 'internal'], ['2002:a00:1::', 'internal'], ['2002:a9fe:a9fe::', 'internal'],
-    ['::7f00:1', 'internal'], ['::127.0.0.1', 'loopback'], ['::ffff:0:7f00:1', 'internal'],
-    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'internal'], ['fec0::1', 'internal'], ['100::1', 'internal'],
-    ['64:ff9b:1::a00:1', 'internal'], ['2001:db8::1', 'internal'], ['fc00::1', 'internal'], ['fe80::1', 'internal'],
-    ['ff02::1', 'internal'], ['::', 'internal'], ['3fff::1', 'internal'], ['2001:2::1', 'internal'], ['not-an-ip', 'internal'],
+    ['10.0.0.1', 'internal'],
+    ['100.64.0.1', 'internal'],
+    ['169.254.169.254', 'internal'],
+    ['192.0.2.1', 'internal'],
+    ['198.18.0.1', 'internal'],
+    ['203.0.113.9', 'internal'],
+    ['224.0.0.1', 'internal'],
+    ['255.255.255.255', 'internal'],
+    ['0.0.0.0', 'internal'],
+    ['2002:7f00:1::', 'internal'],
+    ['2002:a00:1::', 'internal'],
+    ['2002:a9fe:a9fe::', 'internal'],
+    ['::7f00:1', 'internal'],
+    ['::127.0.0.1', 'loopback'],
+    ['::ffff:0:7f00:1', 'internal'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'internal'],
+    ['fec0::1', 'internal'],
+    ['100::1', 'internal'],
+    ['64:ff9b:1::a00:1', 'internal'],
+    ['2001:db8::1', 'internal'],
+    ['fc00::1', 'internal'],
+    ['fe80::1', 'internal'],
+    ['ff02::1', 'internal'],
+    ['::', 'internal'],
+    ['3fff::1', 'internal'],
+    ['2001:2::1', 'internal'],
+    ['not-an-ip', 'internal'],
   ];
   for (const [address, reach] of cases) assert.equal(addressReach(address), reach, address);
 });

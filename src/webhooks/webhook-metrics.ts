@@ -9,10 +9,16 @@ import type { WebhooksRepository } from './webhooks.repository.ts';
 
 export function createWebhookMetrics(deps: { repository: Pick<WebhooksRepository, 'stats'>; clock: Clock }) {
   const attempts = new Counter({
-    name: 'autofin_webhook_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [],
+    name: 'autofin_webhook_attempts_total',
+    help: 'Webhook delivery attempts by outcome',
+    labelNames: ['outcome'],
+    registers: [],
   });
   const deliveries = new Gauge({
-    name: 'autofin_webhook_deliveries', help: 'Webhook deliveries by status', labelNames: ['status'], registers: [],
+    name: 'autofin_webhook_deliveries',
+    help: 'Webhook deliveries by status',
+    labelNames: ['status'],
+    registers: [],
     async collect() {
       const stats = await deps.repository.stats(deps.clock.now());
       for (const status of ['pending', 'succeeded', 'failed']) this.set({ status }, stats.byStatus[status] ?? 0);
@@ -20,7 +26,9 @@ export function createWebhookMetrics(deps: { repository: Pick<WebhooksRepository
     },
   });
   const oldest = new Gauge({
-    name: 'autofin_webhook_oldest_pending_seconds', help: 'Age of the oldest due webhook delivery still pending', registers: [],
+    name: 'autofin_webhook_oldest_pending_seconds',
+    help: 'Age of the oldest due webhook delivery still pending',
+    registers: [],
   });
   return {
     onAttempt: (outcome: string) => attempts.inc({ outcome }),

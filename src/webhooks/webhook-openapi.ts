@@ -13,8 +13,10 @@ const describe: Record<string, string> = {
   'lead.updated': 'A section was saved; `sections` names each section and the fields sent.',
   'lead.pin_sent': 'A PIN was handed to the SMS or e-mail provider.',
   'lead.verified': 'The PIN was confirmed.',
-  'lead.prequalification_decided': 'Pre-qualification was evaluated, after verification and again on every re-evaluation.',
-  'lead.outcome_changed': "The lender's decision on the lead changed (in review, conditioned, approved, declined, funded, withdrawn); `outcome` is what GET /leads/{leadId} shows of it.",
+  'lead.prequalification_decided':
+    'Pre-qualification was evaluated, after verification and again on every re-evaluation.',
+  'lead.outcome_changed':
+    "The lender's decision on the lead changed (in review, conditioned, approved, declined, funded, withdrawn); `outcome` is what GET /leads/{leadId} shows of it.",
   'webhook.test': 'Sent by POST /webhooks/{endpointId}/test.',
 };
 
@@ -38,28 +40,56 @@ function bodyOf(type: string) {
     Object.assign(example, { leadId, externalAutoId: 'AUTO-1842', status: 'IN_PROGRESS' });
   }
   if (type === 'lead.updated') {
-    data.sections = Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Section name → names of the fields sent' });
+    data.sections = Type.Record(Type.String(), Type.Array(Type.String()), {
+      description: 'Section name → names of the fields sent',
+    });
     example.sections = { loanInfo: ['downPayment', 'term'] };
   }
   if (type === 'lead.prequalification_decided') {
-    data.decision = Type.Union([Type.Literal('PREQUALIFIED'), Type.Literal('NOT_PREQUALIFIED'), Type.Literal('INCOMPLETE')]);
+    data.decision = Type.Union([
+      Type.Literal('PREQUALIFIED'),
+      Type.Literal('NOT_PREQUALIFIED'),
+      Type.Literal('INCOMPLETE'),
+    ]);
     data.reasons = Type.Array(Type.String(), { description: 'Reason codes (docs/prequalification.md)' });
-    Object.assign(example, { status: 'NOT_PREQUALIFIED', decision: 'NOT_PREQUALIFIED', reasons: ['PAYMENT_TO_INCOME_TOO_HIGH'] });
+    Object.assign(example, {
+      status: 'NOT_PREQUALIFIED',
+      decision: 'NOT_PREQUALIFIED',
+      reasons: ['PAYMENT_TO_INCOME_TOO_HIGH'],
+    });
   }
   if (type === 'lead.outcome_changed') {
     data.outcome = PartnerOutcomeSchema;
     Object.assign(example, {
       status: 'PREQUALIFIED',
-      outcome: { status: 'CONDITIONED', at: '2026-01-15T12:00:00.000Z', reasonCode: null, conditions: [{ code: 'PROOF_OF_INCOME', description: 'Últimos 3 recibos de nómina' }], amountApproved: null, amountFunded: null },
+      outcome: {
+        status: 'CONDITIONED',
+        at: '2026-01-15T12:00:00.000Z',
+        reasonCode: null,
+        conditions: [{ code: 'PROOF_OF_INCOME', description: 'Últimos 3 recibos de nómina' }],
+        amountApproved: null,
+        amountFunded: null,
+      },
     });
   }
   return Type.Object(
-    { type: Type.Literal(type), timestamp: Type.String({ format: 'date-time', description: 'When the change happened' }), data: Type.Object(data) },
+    {
+      type: Type.Literal(type),
+      timestamp: Type.String({ format: 'date-time', description: 'When the change happened' }),
+      data: Type.Object(data),
+    },
     { examples: [{ type, timestamp: '2026-01-15T12:00:00.000Z', data: example }] },
   );
 }
 
-const header = (name: string, description: string, example: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' }, example });
+const header = (name: string, description: string, example: string) => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string' },
+  example,
+});
 
 export function webhookDocumentation(): Record<string, unknown> {
   const entries = [...leadEventTypes, 'webhook.test'].map((type) => [
@@ -73,9 +103,17 @@ export function webhookDocumentation(): Record<string, unknown> {
         description: `${describe[type]} No personal data: read the lead with GET /leads/{leadId}.`,
         tags: ['webhooks'],
         parameters: [
-          header('webhook-id', 'The event id, the same on every retry (deduplicate on it)', '7f6c2a1e-9d3b-4c8e-a5f0-2b1d3e4c5a6b'),
+          header(
+            'webhook-id',
+            'The event id, the same on every retry (deduplicate on it)',
+            '7f6c2a1e-9d3b-4c8e-a5f0-2b1d3e4c5a6b',
+          ),
           header('webhook-timestamp', 'Unix seconds of this attempt', '1768478400'),
-          header('webhook-signature', 'Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, two during 24 h after a rotation', 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='),
+          header(
+            'webhook-signature',
+            'Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, two during 24 h after a rotation',
+            'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+          ),
         ],
         requestBody: { required: true, content: { 'application/json': { schema: bodyOf(type) } } },
         responses: {

@@ -26,7 +26,9 @@ before(async () => {
     if (req.url === '/huge') {
       res.writeHead(200);
       const chunk = Buffer.alloc(64 * 1024, 'x');
-      const write = () => { while (res.write(chunk)); };
+      const write = () => {
+        while (res.write(chunk));
+      };
       res.on('drain', write);
       write();
       return;

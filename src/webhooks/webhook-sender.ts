@@ -73,7 +73,13 @@ export function createWebhookSender(options: { policy: UrlPolicy; timeoutMs: num
       const e = error as Error & { code?: string; cause?: Error & { code?: string } };
       const timedOut = limit.aborted;
       const cause = e.cause instanceof RefusedAddressError ? e.cause : e;
-      return { statusCode: null, durationMs: elapsed(), error: timedOut ? `timed out after ${options.timeoutMs} ms` : (cause.message || cause.code || 'request failed').slice(0, 200) };
+      return {
+        statusCode: null,
+        durationMs: elapsed(),
+        error: timedOut
+          ? `timed out after ${options.timeoutMs} ms`
+          : (cause.message || cause.code || 'request failed').slice(0, 200),
+      };
     }
   }
 

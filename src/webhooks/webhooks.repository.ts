@@ -64,24 +64,39 @@ const ownerIs = (n: number) => `company_id is not distinct from $${n}::uuid`;
 /** The endpoints, each the partner's (or the lender's, owner null). */
 function createEndpointStatements(db: Db) {
   return {
-    async insertEndpoint(row: Omit<EndpointRow, 'previous_secret_enc' | 'previous_secret_until' | 'failing_since'>): Promise<void> {
+    async insertEndpoint(
+      row: Omit<EndpointRow, 'previous_secret_enc' | 'previous_secret_until' | 'failing_since'>,
+    ): Promise<void> {
       await db.query(
         `insert into webhook_endpoints (id, company_id, url, event_types, description, enabled, secret_enc, created_at, updated_at)
          values ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9)`,
         [
-          row.id, row.company_id, row.url, row.event_types && JSON.stringify(row.event_types), row.description,
-          row.enabled, row.secret_enc, row.created_at, row.updated_at,
+          row.id,
+          row.company_id,
+          row.url,
+          row.event_types && JSON.stringify(row.event_types),
+          row.description,
+          row.enabled,
+          row.secret_enc,
+          row.created_at,
+          row.updated_at,
         ],
       );
     },
 
     async listEndpoints(owner: string | null): Promise<EndpointRow[]> {
-      const { rows } = await db.query<EndpointRow>(`select * from webhook_endpoints where ${ownerIs(1)} order by created_at, id`, [owner]);
+      const { rows } = await db.query<EndpointRow>(
+        `select * from webhook_endpoints where ${ownerIs(1)} order by created_at, id`,
+        [owner],
+      );
       return rows;
     },
 
     async findEndpoint(id: string, owner: string | null): Promise<EndpointRow | undefined> {
-      const { rows } = await db.query<EndpointRow>(`select * from webhook_endpoints where id = $1 and ${ownerIs(2)}`, [id, owner]);
+      const { rows } = await db.query<EndpointRow>(`select * from webhook_endpoints where id = $1 and ${ownerIs(2)}`, [
+        id,
+        owner,
+      ]);
       return rows[0];
     },
 
@@ -135,7 +150,12 @@ function createOwnerDeliveryStatements(db: Db) {
   return {
     /** A `webhook.test` event and its one delivery, to this endpoint only. */
     async insertTestDelivery(t: {
-      eventId: string; deliveryId: string; endpointId: string; companyId: string | null; at: Date; data: object;
+      eventId: string;
+      deliveryId: string;
+      endpointId: string;
+      companyId: string | null;
+      at: Date;
+      data: object;
     }): Promise<void> {
       await db.query(
         `with event as (
@@ -241,7 +261,16 @@ function createWorkerStatements(db: Db) {
      * failing streak ends on success; on failure it is disabled once failing since `disableBefore`.
      */
     async recordAttempt(
-      r: { id: string; endpointId: string; attempt: Attempt; status: DeliveryRow['status']; next?: Date; at: Date; disable: boolean; disableBefore: Date },
+      r: {
+        id: string;
+        endpointId: string;
+        attempt: Attempt;
+        status: DeliveryRow['status'];
+        next?: Date;
+        at: Date;
+        disable: boolean;
+        disableBefore: Date;
+      },
       tx: Queryable = db,
     ): Promise<void> {
       await tx.query(
@@ -263,7 +292,9 @@ function createWorkerStatements(db: Db) {
 
     /** Deliveries by status, and the age of the oldest pending one that is due. */
     async stats(now: Date): Promise<{ byStatus: Record<string, number>; oldestPendingSeconds: number }> {
-      const counts = await db.query<{ status: string; n: string }>('select status, count(*) as n from webhook_deliveries group by status');
+      const counts = await db.query<{ status: string; n: string }>(
+        'select status, count(*) as n from webhook_deliveries group by status',
+      );
       const oldest = await db.query<{ at: Date | null }>(
         `select min(next_attempt_at) as at from webhook_deliveries where status = 'pending' and next_attempt_at <= $1`,
         [now],

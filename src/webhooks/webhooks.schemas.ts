@@ -9,14 +9,27 @@ const at = '2026-01-15T12:00:00.000Z';
 const secretExample = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 const EventTypes = Type.Array(Type.Enum(leadEventTypes), {
-  minItems: 1, maxItems: leadEventTypes.length, uniqueItems: true, description: 'Event types to receive; absent or null: every type.',
+  minItems: 1,
+  maxItems: leadEventTypes.length,
+  uniqueItems: true,
+  description: 'Event types to receive; absent or null: every type.',
 });
-const url = Type.String({ minLength: 1, maxLength: 2048, description: 'In production an https URL to a public address.' });
+const url = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'In production an https URL to a public address.',
+});
 const description = Type.String({ maxLength: 500 });
 
 export const WebhookEndpointCreate = Type.Object(
   { url, eventTypes: Type.Optional(nullable(EventTypes)), description: Type.Optional(nullable(description)) },
-  { $id: 'WebhookEndpointCreate', additionalProperties: false, examples: [{ url: 'http://127.0.0.1:8080/hooks/autofin', eventTypes: ['lead.verified', 'lead.prequalification_decided'] }] },
+  {
+    $id: 'WebhookEndpointCreate',
+    additionalProperties: false,
+    examples: [
+      { url: 'http://127.0.0.1:8080/hooks/autofin', eventTypes: ['lead.verified', 'lead.prequalification_decided'] },
+    ],
+  },
 );
 
 export const WebhookEndpointUpdate = Type.Object(
@@ -37,7 +50,14 @@ const endpointFields = {
   enabled: Type.Boolean({ description: 'False after a 410 Gone, 5 days of failures, or by choice.' }),
   createdAt: Type.String({ format: 'date-time' }),
 };
-const endpointExample = { id, url: 'https://partner.example/hooks/autofin', eventTypes: null, description: null, enabled: true, createdAt: at };
+const endpointExample = {
+  id,
+  url: 'https://partner.example/hooks/autofin',
+  eventTypes: null,
+  description: null,
+  enabled: true,
+  createdAt: at,
+};
 
 export const WebhookEndpoint = Type.Object(endpointFields, { $id: 'WebhookEndpoint', examples: [endpointExample] });
 
@@ -46,7 +66,10 @@ export const WebhookEndpointCreated = Type.Object(
   { $id: 'WebhookEndpointCreated', examples: [{ ...endpointExample, secret: secretExample }] },
 );
 
-export const WebhookEndpointList = Type.Object({ items: Type.Array(WebhookEndpoint) }, { $id: 'WebhookEndpointList', examples: [{ items: [endpointExample] }] });
+export const WebhookEndpointList = Type.Object(
+  { items: Type.Array(WebhookEndpoint) },
+  { $id: 'WebhookEndpointList', examples: [{ items: [endpointExample] }] },
+);
 
 export const WebhookSecret = Type.Object(
   { secret: Type.String({ description: 'The new secret; the previous one keeps signing for 24 hours.' }) },
@@ -67,23 +90,35 @@ const Attempt = Type.Object({
 
 export const WebhookDeliveryList = Type.Object(
   {
-    items: Type.Array(Type.Object({
-      id: Type.String({ format: 'uuid' }),
-      eventId: Type.String({ format: 'uuid', description: 'The webhook-id header of every attempt.' }),
-      eventType: Type.String(),
-      status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
-      attempts: Type.Array(Attempt),
-      nextAttemptAt: nullable(Type.String({ format: 'date-time' })),
-    })),
+    items: Type.Array(
+      Type.Object({
+        id: Type.String({ format: 'uuid' }),
+        eventId: Type.String({ format: 'uuid', description: 'The webhook-id header of every attempt.' }),
+        eventType: Type.String(),
+        status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
+        attempts: Type.Array(Attempt),
+        nextAttemptAt: nullable(Type.String({ format: 'date-time' })),
+      }),
+    ),
     nextCursor: nullable(Type.String()),
   },
   {
     $id: 'WebhookDeliveryList',
-    examples: [{
-      items: [{ id, eventId: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d', eventType: 'lead.verified', status: 'pending', nextAttemptAt: '2026-01-15T12:00:05.000Z',
-        attempts: [{ at, statusCode: 500, durationMs: 41, error: null }] }],
-      nextCursor: null,
-    }],
+    examples: [
+      {
+        items: [
+          {
+            id,
+            eventId: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d',
+            eventType: 'lead.verified',
+            status: 'pending',
+            nextAttemptAt: '2026-01-15T12:00:05.000Z',
+            attempts: [{ at, statusCode: 500, durationMs: 41, error: null }],
+          },
+        ],
+        nextCursor: null,
+      },
+    ],
   },
 );
 

@@ -63,7 +63,8 @@ function deliveryView(row: DeliveryRow) {
   };
 }
 
-const encodeCursor = (row: DeliveryRow) => Buffer.from(JSON.stringify([new Date(row.created_at).toISOString(), row.id])).toString('base64url');
+const encodeCursor = (row: DeliveryRow) =>
+  Buffer.from(JSON.stringify([new Date(row.created_at).toISOString(), row.id])).toString('base64url');
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   try {
@@ -97,9 +98,15 @@ export function createWebhooksService(deps: Deps) {
       const id = newId();
       const secret = newSecret();
       const row = {
-        id, company_id: owner, url: input.url, event_types: input.eventTypes ?? null,
+        id,
+        company_id: owner,
+        url: input.url,
+        event_types: input.eventTypes ?? null,
         description: input.description ?? null,
-        enabled: true, secret_enc: deps.encryption.encrypt(secret, secretContext(id)), created_at: now, updated_at: now,
+        enabled: true,
+        secret_enc: deps.encryption.encrypt(secret, secretContext(id)),
+        created_at: now,
+        updated_at: now,
       };
       await repository.insertEndpoint(row);
       return {
@@ -120,7 +127,8 @@ export function createWebhooksService(deps: Deps) {
       await endpointOf(owner, id);
       if (input.url !== undefined) await checkUrl(input.url);
       const row = await repository.updateEndpoint(
-        id.toLowerCase(), owner,
+        id.toLowerCase(),
+        owner,
         { url: input.url, event_types: input.eventTypes, description: input.description, enabled: input.enabled },
         clock.now(),
       );
@@ -151,7 +159,11 @@ export function createWebhooksService(deps: Deps) {
       const row = await endpointOf(owner, id);
       const deliveryId = newId();
       await repository.insertTestDelivery({
-        eventId: newId(), deliveryId, endpointId: row.id, companyId: owner, at: clock.now(),
+        eventId: newId(),
+        deliveryId,
+        endpointId: row.id,
+        companyId: owner,
+        at: clock.now(),
         data: { companyId: owner, endpointId: row.id },
       });
       deps.kick?.();

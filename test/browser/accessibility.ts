@@ -43,7 +43,9 @@ export async function assertAccessible(page: Page, label = page.url()): Promise<
   const violations = await accessibilityViolations(page);
   const failing = violations.filter((v) => failingImpacts.has(v.impact ?? ''));
   if (failing.length > 0) {
-    throw new Error(`${label}: ${failing.length} serious or critical accessibility violation(s):\n${describeViolations(failing)}`);
+    throw new Error(
+      `${label}: ${failing.length} serious or critical accessibility violation(s):\n${describeViolations(failing)}`,
+    );
   }
   return violations;
 }

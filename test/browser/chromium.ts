@@ -34,9 +34,17 @@ export async function launchChromium(executablePath = browserTests.executablePat
     return await chromium.launch({
       executablePath,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
     });
   } catch (error) {
-    throw new Error(`Chromium did not start from ${executablePath} (CHROMIUM_PATH): ${(error as Error).message}`, { cause: error });
+    throw new Error(`Chromium did not start from ${executablePath} (CHROMIUM_PATH): ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }

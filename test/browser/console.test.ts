@@ -49,19 +49,34 @@ describe('the operator console in a browser', { skip: browserTests.skip }, () =>
     // The lender's CRM resolves to a public address (its deliveries then fail, which is what a redelivery is for).
     // A catalog store of its own: the import below replaces this service's vehicle catalog only.
     service = await startListeningService({
-      webhookResolver: async () => [{ address: '93.184.216.34', family: 4 }], ownCatalogStore: true,
+      webhookResolver: async () => [{ address: '93.184.216.34', family: 4 }],
+      ownCatalogStore: true,
     });
     const t = service.testApp;
-    for (const [role, email] of [['admin', 'admin@lender.mx'], ['analyst', 'analyst@lender.mx']]) {
-      const res = await t.app.inject({ method: 'POST', url: '/admin/operators', headers: t.admin, payload: { name: `Ana (${role})`, role, email, password } });
+    for (const [role, email] of [
+      ['admin', 'admin@lender.mx'],
+      ['analyst', 'analyst@lender.mx'],
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/admin/operators',
+        headers: t.admin,
+        payload: { name: `Ana (${role})`, role, email, password },
+      });
       assert.equal(res.statusCode, 201, show(res));
     }
-    const hook = await t.app.inject({ method: 'POST', url: '/admin/webhooks', headers: t.admin, payload: { url: 'https://crm.lender.example/hooks' } });
+    const hook = await t.app.inject({
+      method: 'POST',
+      url: '/admin/webhooks',
+      headers: t.admin,
+      payload: { url: 'https://crm.lender.example/hooks' },
+    });
     assert.equal(hook.statusCode, 201, show(hook));
     prequalified = (await verifiedLead(t, 'SMS', { rfc: sandboxRfc.A1 })).leadId;
     notPrequalified = (await verifiedLead(t, 'EMAIL', { rfc: sandboxRfc.D1 })).leadId;
     const decisionOf = async (id: string) =>
-      (await t.app.inject({ method: 'GET', url: `${api}/leads/${id}`, headers: t.partner.headers })).json().prequalification?.decision;
+      (await t.app.inject({ method: 'GET', url: `${api}/leads/${id}`, headers: t.partner.headers })).json()
+        .prequalification?.decision;
     assert.equal(await decisionOf(prequalified), 'PREQUALIFIED');
     assert.notEqual(await decisionOf(notPrequalified), 'PREQUALIFIED');
     browser = await launchChromium();
@@ -84,7 +99,8 @@ describe('the operator console in a browser', { skip: browserTests.skip }, () =>
     await page.waitForURL(/decision=PREQUALIFIED/);
     const rows = page.locator('table tbody tr');
     assert.ok((await rows.count()) >= 1);
-    for (const decision of await rows.locator('td:nth-child(5)').allInnerTexts()) assert.equal(decision, 'Precalificada');
+    for (const decision of await rows.locator('td:nth-child(5)').allInnerTexts())
+      assert.equal(decision, 'Precalificada');
     assert.equal(await page.locator(`a[href="/console/leads/${notPrequalified}"]`).count(), 0);
     await screenshot(page, 'console-inbox', { phone: true });
     await page.locator(`a[href="/console/leads/${prequalified}"]`).click();
@@ -132,7 +148,11 @@ describe('the operator console in a browser', { skip: browserTests.skip }, () =>
   });
 
   test('the catalogs, operators and audit pages open and are accessible', async () => {
-    for (const [link, heading] of [['Catálogos', 'Catálogos'], ['Operadores', 'Operadores'], ['Auditoría', 'Auditoría']]) {
+    for (const [link, heading] of [
+      ['Catálogos', 'Catálogos'],
+      ['Operadores', 'Operadores'],
+      ['Auditoría', 'Auditoría'],
+    ]) {
       await page.getByRole('link', { name: link, exact: true }).click();
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
       await accessible(link);
@@ -148,9 +168,14 @@ describe('the operator console in a browser', { skip: browserTests.skip }, () =>
     const token = await form.locator('input[name="_csrf"]').inputValue();
     assert.ok(token.length > 10);
     await page.getByLabel('Catálogo', { exact: true }).selectOption({ label: 'Vehículos' });
-    const rows = ['2033,9003,NAVEGA,9103,SEDAN,900201,BASE,manual', '2033,9003,NAVEGA,9103,SEDAN,900202,PLUS,automatic'];
+    const rows = [
+      '2033,9003,NAVEGA,9103,SEDAN,900201,BASE,manual',
+      '2033,9003,NAVEGA,9103,SEDAN,900202,PLUS,automatic',
+    ];
     await page.getByLabel('Archivo', { exact: true }).setInputFiles({
-      name: 'vehiculos.csv', mimeType: 'text/csv', buffer: Buffer.from([vehicleColumns.join(','), ...rows, ''].join('\n')),
+      name: 'vehiculos.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from([vehicleColumns.join(','), ...rows, ''].join('\n')),
     });
     await page.getByRole('button', { name: 'Importar' }).click();
     await page.waitForURL(/\/console\/catalogs\?notice=catalog-imported$/);
@@ -158,15 +183,24 @@ describe('the operator console in a browser', { skip: browserTests.skip }, () =>
     assert.match(await page.locator('tr', { hasText: 'Vehículos' }).innerText(), /Vehículos\s+2\s/);
     await accessible('catalog imported');
     page.removeAllListeners('request');
-    assert.ok(urls.some((u) => u.endsWith('/console/catalogs/import')), urls.join('\n'));
-    for (const url of urls) assert.ok(!url.includes('_csrf') && !url.includes(encodeURIComponent(token)) && !url.includes(token), url);
-    const brands = await service.testApp.app.inject({ method: 'GET', url: `${api}/catalogs/years/2033/brands`, headers: service.testApp.partner.headers });
+    assert.ok(
+      urls.some((u) => u.endsWith('/console/catalogs/import')),
+      urls.join('\n'),
+    );
+    for (const url of urls)
+      assert.ok(!url.includes('_csrf') && !url.includes(encodeURIComponent(token)) && !url.includes(token), url);
+    const brands = await service.testApp.app.inject({
+      method: 'GET',
+      url: `${api}/catalogs/years/2033/brands`,
+      headers: service.testApp.partner.headers,
+    });
     assert.match(brands.body, /NAVEGA/, show(brands));
   });
 
   test('a forged form without the CSRF token is refused and changes nothing', async () => {
     const t = service.testApp;
-    const count = async () => (await t.app.inject({ method: 'GET', url: '/admin/companies', headers: t.admin })).json().items.length;
+    const count = async () =>
+      (await t.app.inject({ method: 'GET', url: '/admin/companies', headers: t.admin })).json().items.length;
     const before = await count();
     await page.goto(`${service.base}/console/companies`);
     // A form another page could build: same fields, no token. (Run through the DevTools protocol,
@@ -220,8 +254,12 @@ describe('the operator console in a browser', { skip: browserTests.skip }, () =>
  */
 async function assertReadsInSpanish(page: Page) {
   const fact = async (sectionId: string, term: string) =>
-    (await page.locator(`section[aria-labelledby="${sectionId}"] dt`, { hasText: new RegExp(`^${term}$`) })
-      .locator('xpath=following-sibling::dd[1]').innerText()).trim();
+    (
+      await page
+        .locator(`section[aria-labelledby="${sectionId}"] dt`, { hasText: new RegExp(`^${term}$`) })
+        .locator('xpath=following-sibling::dd[1]')
+        .innerText()
+    ).trim();
   assert.equal(await fact('domicilio', 'Estado'), 'Ciudad de México');
   assert.equal(await fact('domicilio', 'Colonia en el código postal'), 'Sí');
   assert.match(await fact('vehiculo', 'Marca'), /^[A-ZÁÉÍÓÚÑ][\w .-]*$/);

@@ -20,16 +20,25 @@ const layout = (title: string, body: string) => `<!doctype html>
 const files: Record<string, { type: string; body: string }> = {
   '/accessible': {
     type: 'text/html; charset=utf-8',
-    body: layout('Entrar', `<h1>Entrar</h1><form><label for="email">Correo electrónico</label>
-      <input id="email" name="email" type="email" autocomplete="email"><button type="submit">Entrar</button></form>`),
+    body: layout(
+      'Entrar',
+      `<h1>Entrar</h1><form><label for="email">Correo electrónico</label>
+      <input id="email" name="email" type="email" autocomplete="email"><button type="submit">Entrar</button></form>`,
+    ),
   },
   '/inaccessible': {
     type: 'text/html; charset=utf-8',
-    body: layout('Entrar', `<h1>Entrar</h1><p class="faint">Escribe tu correo para continuar.</p>
-      <form><input name="email" type="text"><button type="submit">Entrar</button></form>`),
+    body: layout(
+      'Entrar',
+      `<h1>Entrar</h1><p class="faint">Escribe tu correo para continuar.</p>
+      <form><input name="email" type="text"><button type="submit">Entrar</button></form>`,
+    ),
   },
   // The page's only styles: an inline style would be blocked by the policy, a stylesheet from 'self' is not.
-  '/site.css': { type: 'text/css', body: 'body { font: 16px sans-serif; color: #111; background: #fff } .faint { color: #c8c8c8 }' },
+  '/site.css': {
+    type: 'text/css',
+    body: 'body { font: 16px sans-serif; color: #111; background: #fff } .faint { color: #c8c8c8 }',
+  },
   '/marker.js': { type: 'text/javascript', body: 'window.ownScriptRan = true;' },
 };
 
@@ -43,7 +52,9 @@ describe('the browser test harness', { skip: browserTests.skip }, () => {
     server = createServer((request, response) => {
       const file = files[request.url ?? ''];
       if (!file) return void response.writeHead(404).end();
-      response.writeHead(200, { 'content-type': file.type, 'content-security-policy': "default-src 'self'" }).end(file.body);
+      response
+        .writeHead(200, { 'content-type': file.type, 'content-security-policy': "default-src 'self'" })
+        .end(file.body);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -64,7 +75,10 @@ describe('the browser test harness', { skip: browserTests.skip }, () => {
   test('axe runs under that policy and finds nothing serious on the accessible page', async () => {
     await page.goto(`${base}/accessible`);
     const violations = await assertAccessible(page);
-    assert.deepEqual(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), []);
+    assert.deepEqual(
+      violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+      [],
+    );
   });
 
   test('axe reports the unlabelled input and the low-contrast text, and the check fails listing them', async () => {
@@ -76,7 +90,10 @@ describe('the browser test harness', { skip: browserTests.skip }, () => {
 
     await assert.rejects(assertAccessible(page, 'inaccessible page'), (error: Error) => {
       assert.match(error.message, /^inaccessible page: \d+ serious or critical accessibility violation\(s\):\n/);
-      assert.match(error.message, /\[serious\] color-contrast: .*\n {4}- p: <p class="faint">.*\n {6}Fix any of the following: Element has insufficient color contrast/);
+      assert.match(
+        error.message,
+        /\[serious\] color-contrast: .*\n {4}- p: <p class="faint">.*\n {6}Fix any of the following: Element has insufficient color contrast/,
+      );
       assert.match(error.message, /\[(serious|critical)\] label: .*\n {4}- input/);
       return true;
     });

@@ -8,7 +8,9 @@ test('the listening service answers over HTTP on 127.0.0.1 as a sandbox with an 
   let closed = false;
   try {
     assert.match(service.base, /^http:\/\/127\.0\.0\.1:\d+$/);
-    const operators = await fetch(`${service.base}/admin/operators`, { headers: { authorization: `Bearer ${adminToken}` } });
+    const operators = await fetch(`${service.base}/admin/operators`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
     assert.equal(operators.status, 200);
     assert.deepEqual(await operators.json(), { items: [] });
     const guide = await fetch(`${service.base}/docs/sandbox.md`);

@@ -17,7 +17,12 @@ export interface ListeningService {
   close(): Promise<void>;
 }
 
-const offlineSandbox = { AUTOFIN_ENV: 'sandbox', SMS_PROVIDER: 'log', EMAIL_PROVIDER: 'log', BUREAU_PROVIDER: 'sandbox' };
+const offlineSandbox = {
+  AUTOFIN_ENV: 'sandbox',
+  SMS_PROVIDER: 'log',
+  EMAIL_PROVIDER: 'log',
+  BUREAU_PROVIDER: 'sandbox',
+};
 
 export async function startListeningService(options: TestAppOptions = {}): Promise<ListeningService> {
   const testApp = await buildTestApp({ ...options, env: { ...offlineSandbox, ...options.env } });

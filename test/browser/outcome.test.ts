@@ -26,7 +26,9 @@ describe('the lender’s decision in the console', { skip: browserTests.skip }, 
     service = await startListeningService();
     const t = service.testApp;
     const res = await t.app.inject({
-      method: 'POST', url: '/admin/operators', headers: t.admin,
+      method: 'POST',
+      url: '/admin/operators',
+      headers: t.admin,
       payload: { name: 'Olga (crédito)', role: 'officer', email: 'oficial@lender.mx', password },
     });
     assert.equal(res.statusCode, 201, show(res));
@@ -116,7 +118,7 @@ describe('the lender’s decision in the console', { skip: browserTests.skip }, 
     await page.waitForURL(/\/console\/reports$/);
     const chart = page.getByRole('img', { name: /Embudo de solicitudes/ });
     await chart.waitFor();
-    assert.match(await chart.locator('desc').textContent() ?? '', /Fondeadas: 1/);
+    assert.match((await chart.locator('desc').textContent()) ?? '', /Fondeadas: 1/);
     const table = page.getByRole('table', { name: 'Embudo por empresa' });
     const totals = await table.locator('tfoot tr').innerText();
     assert.match(totals, /Total\s+1\s+1\s+1\s+1\s+1\s+MXN\s245,000\.50/);

@@ -30,10 +30,15 @@ export async function startCirculoSetup(options: CirculoSetupOptions = {}) {
     t = await buildTestApp({
       circuit,
       env: {
-        BUREAU_PROVIDER: 'circulo', CIRCULO_BASE_URL: fake.baseUrl, CIRCULO_API_KEY: credentials.apiKey,
-        CIRCULO_USERNAME: credentials.username, CIRCULO_PASSWORD: credentials.password,
-        CIRCULO_PRIVATE_KEY_FILE: keys.lenderKeyFile, CIRCULO_CERTIFICATE_FILE: keys.circuloCertificateFile,
-        PROVIDER_TIMEOUT_MS: String(timeoutMs), ...env,
+        BUREAU_PROVIDER: 'circulo',
+        CIRCULO_BASE_URL: fake.baseUrl,
+        CIRCULO_API_KEY: credentials.apiKey,
+        CIRCULO_USERNAME: credentials.username,
+        CIRCULO_PASSWORD: credentials.password,
+        CIRCULO_PRIVATE_KEY_FILE: keys.lenderKeyFile,
+        CIRCULO_CERTIFICATE_FILE: keys.circuloCertificateFile,
+        PROVIDER_TIMEOUT_MS: String(timeoutMs),
+        ...env,
       },
     });
   } catch (error) {
@@ -59,7 +64,11 @@ export async function startCirculoSetup(options: CirculoSetupOptions = {}) {
       const before = fake.received.length;
       const res = await pins.confirm(id, pin);
       assert.equal(fake.received.length, before + 1, 'one query to Círculo');
-      assert.equal(fake.received.at(-1)!.refused, null, `the fake refused the request: ${fake.received.at(-1)!.refused}`);
+      assert.equal(
+        fake.received.at(-1)!.refused,
+        null,
+        `the fake refused the request: ${fake.received.at(-1)!.refused}`,
+      );
       return { id, pin, res, lead: await pins.read(id) };
     },
     async close() {

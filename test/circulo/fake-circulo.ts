@@ -11,8 +11,16 @@ import { signBody, verifyBody } from '../../src/bureau/circulo-signature.ts';
 import { badRequest, delinquentHistory, excellentHistory, personNotFound, serverError } from './examples.ts';
 
 export type Scenario =
-  | 'excellent' | 'delinquent' | 'not-found' | 'no-content' | 'bad-request' | 'server-error'
-  | 'hang' | 'bad-signature' | 'unsigned' | 'unreadable';
+  | 'excellent'
+  | 'delinquent'
+  | 'not-found'
+  | 'no-content'
+  | 'bad-request'
+  | 'server-error'
+  | 'hang'
+  | 'bad-signature'
+  | 'unsigned'
+  | 'unreadable';
 
 export interface ReceivedRequest {
   method?: string;
@@ -70,32 +78,62 @@ export async function startFakeCirculo(options: FakeCirculoOptions) {
       let body: Record<string, unknown> | null = null;
       try {
         body = JSON.parse(raw) as Record<string, unknown>;
-      } catch { /* recorded as null */ }
+      } catch {
+        /* recorded as null */
+      }
       const signature = req.headers['x-signature'];
       const request: ReceivedRequest = {
-        method: req.method, url: req.url, headers: req.headers, raw, body, refused: null,
-        signatureValid: options.lenderPublicKey !== null && verifyBody(raw, typeof signature === 'string' ? signature : undefined, options.lenderPublicKey),
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        raw,
+        body,
+        refused: null,
+        signatureValid:
+          options.lenderPublicKey !== null &&
+          verifyBody(raw, typeof signature === 'string' ? signature : undefined, options.lenderPublicKey),
       };
       request.refused = check(request);
       received.push(request);
-      if (request.refused) return send(res, 401, { errores: [{ codigo: '401.1', mensaje: `refused: ${request.refused}` }] });
+      if (request.refused)
+        return send(res, 401, { errores: [{ codigo: '401.1', mensaje: `refused: ${request.refused}` }] });
       const now = new Date();
       switch (scenario) {
-        case 'excellent': return sendSigned(res, excellentHistory(now));
-        case 'delinquent': return sendSigned(res, delinquentHistory(now));
-        case 'not-found': return send(res, 404, personNotFound);
-        case 'no-content': res.writeHead(204); return res.end();
-        case 'bad-request': return send(res, 400, badRequest);
-        case 'server-error': return send(res, 500, serverError);
-        case 'hang': return; // never answers
+        case 'excellent':
+          return sendSigned(res, excellentHistory(now));
+        case 'delinquent':
+          return sendSigned(res, delinquentHistory(now));
+        case 'not-found':
+          return send(res, 404, personNotFound);
+        case 'no-content':
+          res.writeHead(204);
+          return res.end();
+        case 'bad-request':
+          return send(res, 400, badRequest);
+        case 'server-error':
+          return send(res, 500, serverError);
+        case 'hang':
+          return; // never answers
         case 'bad-signature': {
           // Signed over other bytes than those sent: what a tampered answer looks like.
           const body = excellentHistory(now);
-          return send(res, 200, body, signBody(JSON.stringify({ ...body, scores: [{ nombreScore: 'FICO', valor: 850 }] }), options.circuloPrivateKey));
+          return send(
+            res,
+            200,
+            body,
+            signBody(
+              JSON.stringify({ ...body, scores: [{ nombreScore: 'FICO', valor: 850 }] }),
+              options.circuloPrivateKey,
+            ),
+          );
         }
-        case 'unsigned': return send(res, 200, excellentHistory(now));
+        case 'unsigned':
+          return send(res, 200, excellentHistory(now));
         case 'unreadable': {
-          res.writeHead(200, { 'content-type': 'application/json', 'x-signature': signBody('<html>', options.circuloPrivateKey) });
+          res.writeHead(200, {
+            'content-type': 'application/json',
+            'x-signature': signBody('<html>', options.circuloPrivateKey),
+          });
           return res.end('<html>');
         }
       }

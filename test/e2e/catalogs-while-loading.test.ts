@@ -37,11 +37,16 @@ describe('catalog reads while the catalogs load', { skip: serverUrl ? false : 'n
     const first = await startServiceProcess(env);
     const { headers } = await newPartnerOn(first.base, adminToken);
     const paths = [`${api}/catalogs/years/2020/brands`, `${api}/catalogs/zip-code/06700`];
-    const expected = await Promise.all(paths.map(async (p) => {
-      const res = await fetch(`${first.base}${p}`, { headers });
-      return { status: res.status, etag: res.headers.get('etag'), body: await res.text() };
-    }));
-    assert.deepEqual(expected.map((e) => e.status), [200, 200]);
+    const expected = await Promise.all(
+      paths.map(async (p) => {
+        const res = await fetch(`${first.base}${p}`, { headers });
+        return { status: res.status, etag: res.headers.get('etag'), body: await res.text() };
+      }),
+    );
+    assert.deepEqual(
+      expected.map((e) => e.status),
+      [200, 200],
+    );
     await first.stop();
 
     // As on a first start: the catalogs are imported again by the next process.
@@ -53,10 +58,12 @@ describe('catalog reads while the catalogs load', { skip: serverUrl ? false : 'n
     const again = await startServiceProcess(env);
     try {
       const live = fetch(`${again.base}/health/live`);
-      const answers = await Promise.all(paths.map(async (p) => {
-        const res = await fetch(`${again.base}${p}`, { headers });
-        return { status: res.status, etag: res.headers.get('etag'), body: await res.text() };
-      }));
+      const answers = await Promise.all(
+        paths.map(async (p) => {
+          const res = await fetch(`${again.base}${p}`, { headers });
+          return { status: res.status, etag: res.headers.get('etag'), body: await res.text() };
+        }),
+      );
       assert.deepEqual(answers, expected);
       // Log lines are written asynchronously: wait for the import's last one.
       for (let waited = 0; !again.output().includes('shipped catalogs ready') && waited < 10_000; waited += 50) {

@@ -15,11 +15,23 @@ import { createScratchDatabase, newPartnerOn, startServiceProcess, type ServiceP
 const adminToken = 'erasure-admin-token-0123456789abcdef';
 const api = '/mx/b2b/autofin/api';
 const person = {
-  phone: '5587654321', email: 'zenobia.borrable@example.com', firstName: 'Zenobia', secondName: 'Eulalia',
-  lastName: 'Garabatoz', secondLastName: 'Pizarrona', rfc: 'SAND850412A16',
+  phone: '5587654321',
+  email: 'zenobia.borrable@example.com',
+  firstName: 'Zenobia',
+  secondName: 'Eulalia',
+  lastName: 'Garabatoz',
+  secondLastName: 'Pizarrona',
+  rfc: 'SAND850412A16',
 };
 /** The forms a value could be stored in: as written, and as the SMS provider is given the phone. */
-const needles = [person.phone, `+52${person.phone}`, person.email, person.firstName, person.lastName, person.secondLastName];
+const needles = [
+  person.phone,
+  `+52${person.phone}`,
+  person.email,
+  person.firstName,
+  person.lastName,
+  person.secondLastName,
+];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -45,10 +57,17 @@ describe('erasure leaves no personal data in DATA_DIR', () => {
 
   before(async () => {
     if (process.env.DATABASE_URL) scratch = await createScratchDatabase(process.env.DATABASE_URL);
-    service = await startServiceProcess({
-      AUTOFIN_ENV: 'sandbox', ADMIN_TOKEN: adminToken, DATA_DIR: dataDir, SMS_PROVIDER: 'log', EMAIL_PROVIDER: 'log',
-      ...(scratch ? { DATABASE_URL: scratch.url } : {}),
-    }, { timeoutMs: 180_000 });
+    service = await startServiceProcess(
+      {
+        AUTOFIN_ENV: 'sandbox',
+        ADMIN_TOKEN: adminToken,
+        DATA_DIR: dataDir,
+        SMS_PROVIDER: 'log',
+        EMAIL_PROVIDER: 'log',
+        ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+      },
+      { timeoutMs: 180_000 },
+    );
   });
   after(async () => {
     await service?.stop();
@@ -60,23 +79,41 @@ describe('erasure leaves no personal data in DATA_DIR', () => {
     const partner = await newPartnerOn(service.base, adminToken);
     const headers = { ...partner.headers, 'content-type': 'application/json' };
     const call = async (method: string, path: string, body?: object) => {
-      const res = await fetch(`${service.base}${api}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+      const res = await fetch(`${service.base}${api}${path}`, {
+        method,
+        headers,
+        body: body ? JSON.stringify(body) : undefined,
+      });
       assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${await res.clone().text()}`);
       return res;
     };
     const lead = ((await (await call('POST', '/leads', {})).json()) as { id: string }).id;
     await call('PUT', `/leads/${lead}/contact-info`, { phone: person.phone, email: person.email });
-    await call('PUT', `/leads/${lead}/loan-info`, { downPayment: 100_000, term: 48, purchaseIntention: 'WITHIN_A_MONTH' });
-    await call('PUT', `/leads/${lead}/address`, { street: 'Av. Álvaro Obregón', number: '120', zipCode: '06700', neighborhood: 'Roma Norte' });
+    await call('PUT', `/leads/${lead}/loan-info`, {
+      downPayment: 100_000,
+      term: 48,
+      purchaseIntention: 'WITHIN_A_MONTH',
+    });
+    await call('PUT', `/leads/${lead}/address`, {
+      street: 'Av. Álvaro Obregón',
+      number: '120',
+      zipCode: '06700',
+      neighborhood: 'Roma Norte',
+    });
     await call('POST', `/leads/${lead}/person`, {
-      firstName: person.firstName, secondName: person.secondName, lastName: person.lastName,
-      secondLastName: person.secondLastName, rfc: person.rfc, birthDate: '1985-04-12',
+      firstName: person.firstName,
+      secondName: person.secondName,
+      lastName: person.lastName,
+      secondLastName: person.secondLastName,
+      rfc: person.rfc,
+      birthDate: '1985-04-12',
     });
     await call('POST', `/leads/${lead}/pin`, { channel: 'SMS' });
     await call('POST', `/leads/${lead}/pin`, { channel: 'EMAIL' });
 
     const erased = await fetch(`${service.base}/admin/leads/${lead}/personal-data`, {
-      method: 'DELETE', headers: { authorization: `Bearer ${adminToken}` },
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${adminToken}` },
     });
     assert.equal(erased.status, 204, await erased.text());
     assert.deepEqual(filesHolding(dataDir), [], 'while the service runs');

@@ -34,7 +34,9 @@ type PartnerFlow = (
   unknownZip: { status: number; code: number };
   zip: { zipCode: string };
   lead: {
-    id: string; status: string; warnings: unknown[];
+    id: string;
+    status: string;
+    warnings: unknown[];
     affiliate: { user_id: string | null } | null;
     person: { rfc: string } | null;
     verification: { channel: string; verifiedAt: string | null } | null;
@@ -112,7 +114,9 @@ describe('a client generated from the served OpenAPI document', () => {
       person: example('PersonPayload'),
       pinSend: example('NipSendRequest'),
     };
-    const { partnerFlow } = (await import(pathToFileURL(join(dir, 'partner-flow.ts')).href)) as { partnerFlow: PartnerFlow };
+    const { partnerFlow } = (await import(pathToFileURL(join(dir, 'partner-flow.ts')).href)) as {
+      partnerFlow: PartnerFlow;
+    };
     const sent = t.outbox.sms.length;
     const result = await partnerFlow(baseUrl, credential, bodies, async () => {
       assert.equal(t.outbox.sms.length, sent + 1, 'one SMS was sent');
@@ -120,8 +124,17 @@ describe('a client generated from the served OpenAPI document', () => {
     });
 
     assert.deepEqual(result.statuses, {
-      token: 200, createLead: 201, contactInfo: 204, loanInfo: 204, address: 200, vehicle: 204, financial: 200,
-      person: 200, pinSend: 204, confirm: 204, read: 200,
+      token: 200,
+      createLead: 201,
+      contactInfo: 204,
+      loanInfo: 204,
+      address: 200,
+      vehicle: 204,
+      financial: 200,
+      person: 200,
+      pinSend: 204,
+      confirm: 204,
+      read: 200,
     });
     assert.equal(result.location, `${api}/leads/${result.leadId}`);
     const { lead } = result;

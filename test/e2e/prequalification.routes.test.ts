@@ -18,7 +18,13 @@ const config = JSON.parse(readFileSync(new URL('../../config/prequalification.js
   openingCommissionShare: number;
 };
 
-const sound = { price: 340_000, downPayment: 100_000, term: 48, income: 60_000, employment: { employmentType: 'Empleado' as const, startDate: { year: 2015, month: 1 } } };
+const sound = {
+  price: 340_000,
+  downPayment: 100_000,
+  term: 48,
+  income: 60_000,
+  employment: { employmentType: 'Empleado' as const, startDate: { year: 2015, month: 1 } },
+};
 
 /** docs/prequalification.md: r = a / 12 × (1 + IVA), P = L r / (1 − (1 + r)^−n). */
 const frenchPayment = (amount: number, annualRate: number, term: number, iva: number) => {
@@ -102,7 +108,10 @@ describe('pre-qualification through the API', () => {
 
   test('an N1 applicant (no record) follows the configured thin-file policy', async () => {
     const threshold = sound.price * config.noRecordMinimumDownPaymentShare;
-    assert.ok(threshold - 10_000 >= sound.price * config.minimumDownPaymentShare, 'the small down payment passes the general minimum');
+    assert.ok(
+      threshold - 10_000 >= sound.price * config.minimumDownPaymentShare,
+      'the small down payment passes the general minimum',
+    );
     const below = await verified({ ...sound, rfc: sandboxRfc.N1, downPayment: threshold - 10_000 });
     const above = await verified({ ...sound, rfc: sandboxRfc.N1, downPayment: threshold + 10_000 });
     if (config.noRecordPolicy === 'REJECT') {
@@ -163,13 +172,19 @@ describe('pre-qualification through the API', () => {
 
     const lead = JSON.stringify(await pins.read(id));
     const events = JSON.stringify(await pins.events(id));
-    for (const [what, text] of [['GET /leads/{id}', lead], ['GET /leads/{id}/events', events]]) {
+    for (const [what, text] of [
+      ['GET /leads/{id}', lead],
+      ['GET /leads/{id}/events', events],
+    ]) {
       for (const leak of [folio, 'SBX-', 'folio', 'score', 'accounts', 'inquiries', 'BANCO DEMO', 'recordFound']) {
         assert.ok(!text.includes(leak), `${what} shows ${leak}: ${text}`);
       }
     }
 
-    const { rows } = await t.database.db.query<{ row: string }>('select row_to_json(b)::text as row from bureau_reports b where lead_id = $1', [id]);
+    const { rows } = await t.database.db.query<{ row: string }>(
+      'select row_to_json(b)::text as row from bureau_reports b where lead_id = $1',
+      [id],
+    );
     assert.equal(rows.length, 1, 'the report is stored');
     const dump = rows[0].row;
     assert.match(dump, /"report_enc"\s*:\s*"v2\.[0-9a-f]{16}\./);

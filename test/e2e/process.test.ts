@@ -22,7 +22,12 @@ const startTimeoutMs = 180_000;
 const spawned: SpawnedService[] = [];
 
 // Debug lines include "request received", which tells a request in flight has reached the service.
-const envOn = (dataDir: string) => ({ DATA_DIR: dataDir, AUTOFIN_ENV: 'sandbox', ADMIN_TOKEN: adminToken, LOG_LEVEL: 'debug' });
+const envOn = (dataDir: string) => ({
+  DATA_DIR: dataDir,
+  AUTOFIN_ENV: 'sandbox',
+  ADMIN_TOKEN: adminToken,
+  LOG_LEVEL: 'debug',
+});
 
 /** Spawns the service on `dataDir` without waiting. */
 async function spawnService(dataDir: string): Promise<SpawnedService> {
@@ -72,19 +77,29 @@ async function partnerToken(base: string, credential: object): Promise<string> {
 }
 
 async function zip06700(base: string, token: string): Promise<{ status: number; body: { neighborhoods?: string[] } }> {
-  const res = await fetch(`${base}/mx/b2b/autofin/api/catalogs/zip-code/06700`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${base}/mx/b2b/autofin/api/catalogs/zip-code/06700`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   return { status: res.status, body: await res.json() };
 }
 
 const admin = (base: string, path: string, init: RequestInit = {}) =>
-  fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' } });
+  fetch(`${base}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+  });
 
 /**
  * A token request whose body arrives in two parts: the request is in flight on the server
  * (headers read, body incomplete) until `finish` sends the rest; it answers the raw response once
  * complete. The socket stays as the client left it (`connection` header), and is returned.
  */
-async function slowTokenRequest(port: number, credential: object, connection: 'close' | 'keep-alive', requestId: string) {
+async function slowTokenRequest(
+  port: number,
+  credential: object,
+  connection: 'close' | 'keep-alive',
+  requestId: string,
+) {
   const body = JSON.stringify(credential);
   const socket = connect(port, '127.0.0.1');
   await new Promise((resolve) => socket.once('connect', resolve));
@@ -168,7 +183,11 @@ describe('the service as a process on one data directory', () => {
     const inOrder = (steps: string[]) => {
       const positions = steps.map((step) => out.indexOf(step));
       for (const [i, step] of steps.entries()) assert.ok(positions[i] >= 0, `"${step}" missing from:\n${out}`);
-      assert.deepEqual([...positions].sort((a, b) => a - b), positions, `steps out of order:\n${out}`);
+      assert.deepEqual(
+        [...positions].sort((a, b) => a - b),
+        positions,
+        `steps out of order:\n${out}`,
+      );
     };
     const created = ['first start: creating the embedded database', 'database created and migrated'];
     inOrder([...created, 'importing a shipped catalog', 'catalog imported', 'shipped catalogs ready']);
@@ -205,7 +224,10 @@ describe('the service as a process on one data directory', () => {
     const demo = demoOperator(first.stderr())!;
     const db = await openDatabase({ dataDir });
     try {
-      const { rows } = await db.query<{ password_hash: string }>('select password_hash from operators where email = $1', [demo.email]);
+      const { rows } = await db.query<{ password_hash: string }>(
+        'select password_hash from operators where email = $1',
+        [demo.email],
+      );
       assert.equal(rows.length, 1);
       assert.ok(await passwordMatches(demo.password, rows[0].password_hash));
     } finally {
@@ -221,7 +243,10 @@ describe('the service as a process on one data directory', () => {
     const zip = await zip06700(restarted.base, await partnerToken(restarted.base, credential));
     assert.equal(zip.status, 200);
 
-    const created = await admin(restarted.base, '/admin/companies', { method: 'POST', body: JSON.stringify({ name: 'Survives kill -9' }) });
+    const created = await admin(restarted.base, '/admin/companies', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'Survives kill -9' }),
+    });
     assert.equal(created.status, 201);
     companyId = (await created.json()).id;
     // Crash right after the acknowledgement: no graceful stop, the lock file stays behind.
@@ -240,17 +265,17 @@ describe('the service as a process on one data directory', () => {
 
   // Fastify answers a request that was in flight at SIGTERM with `Connection: keep-alive`; the stop
   // must not then wait for that client to hang up or for keepAliveTimeout (72 s by default).
-  test(
-    'SIGTERM does not wait for a keep-alive client that was served during the stop',
-    async () => {
-      const pending = await slowTokenRequest(recovered.port, credential, 'keep-alive', 'e2e-keep-alive');
-      await waitFor('the request to start', () => recovered.stdout().includes('"requestId":"e2e-keep-alive"'));
-      recovered.child.kill('SIGTERM');
-      await waitFor('the stop to begin', () => recovered.stdout().includes('stopping: finishing requests in flight'));
-      assert.match(await pending.finish(), /^HTTP\/1\.1 200 /);
-      const exit = await Promise.race([recovered.exited.then((e) => e.code), new Promise((resolve) => setTimeout(() => resolve('still running'), 5000))]);
-      pending.socket.destroy();
-      assert.equal(exit, 0, 'the process exits within 5 s of the last answer');
-    },
-  );
+  test('SIGTERM does not wait for a keep-alive client that was served during the stop', async () => {
+    const pending = await slowTokenRequest(recovered.port, credential, 'keep-alive', 'e2e-keep-alive');
+    await waitFor('the request to start', () => recovered.stdout().includes('"requestId":"e2e-keep-alive"'));
+    recovered.child.kill('SIGTERM');
+    await waitFor('the stop to begin', () => recovered.stdout().includes('stopping: finishing requests in flight'));
+    assert.match(await pending.finish(), /^HTTP\/1\.1 200 /);
+    const exit = await Promise.race([
+      recovered.exited.then((e) => e.code),
+      new Promise((resolve) => setTimeout(() => resolve('still running'), 5000)),
+    ]);
+    pending.socket.destroy();
+    assert.equal(exit, 0, 'the process exits within 5 s of the last answer');
+  });
 });

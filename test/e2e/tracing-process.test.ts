@@ -42,19 +42,29 @@ after(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-test('a traced request\'s spans, statements included, are exported when the process stops', async () => {
-  const service = await startServiceProcess({
-    ADMIN_TOKEN: adminToken, AUTOFIN_ENV: 'test', LOG_LEVEL: 'info',
-    OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint, OTEL_BSP_SCHEDULE_DELAY: '600000',
-    ...(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: dataDir! }),
-  }, { timeoutMs: 115_000 });
+test("a traced request's spans, statements included, are exported when the process stops", async () => {
+  const service = await startServiceProcess(
+    {
+      ADMIN_TOKEN: adminToken,
+      AUTOFIN_ENV: 'test',
+      LOG_LEVEL: 'info',
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
+      OTEL_BSP_SCHEDULE_DELAY: '600000',
+      ...(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: dataDir! }),
+    },
+    { timeoutMs: 115_000 },
+  );
   const traceId = randomBytes(16).toString('hex');
   let stopped: number | null;
   try {
     const partner = await newPartnerOn(service.base, adminToken);
     const res = await fetch(`${service.base}/mx/b2b/autofin/api/leads`, {
       method: 'POST',
-      headers: { ...partner.headers, 'content-type': 'application/json', traceparent: `00-${traceId}-${'ab'.repeat(8)}-01` },
+      headers: {
+        ...partner.headers,
+        'content-type': 'application/json',
+        traceparent: `00-${traceId}-${'ab'.repeat(8)}-01`,
+      },
       body: '{}',
     });
     assert.equal(res.status, 201, await res.text());
@@ -69,7 +79,16 @@ test('a traced request\'s spans, statements included, are exported when the proc
   assert.equal(server?.attributes['http.route'], '/mx/b2b/autofin/api/leads', JSON.stringify(spans));
   assert.equal(server?.attributes['http.response.status_code'], 201);
   const statements = spans.filter((span) => span.attributes['db.system'] === 'postgresql');
-  assert.ok(statements.some((span) => /insert into leads/i.test(String(span.attributes['db.query.text']))), JSON.stringify(spans));
-  const lines = service.output().split('\n').filter((line) => line.includes(`"traceId":"${traceId}"`));
-  assert.ok(lines.some((line) => line.includes('request completed')), service.output());
+  assert.ok(
+    statements.some((span) => /insert into leads/i.test(String(span.attributes['db.query.text']))),
+    JSON.stringify(spans),
+  );
+  const lines = service
+    .output()
+    .split('\n')
+    .filter((line) => line.includes(`"traceId":"${traceId}"`));
+  assert.ok(
+    lines.some((line) => line.includes('request completed')),
+    service.output(),
+  );
 });

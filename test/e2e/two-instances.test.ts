@@ -9,7 +9,12 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { readMigrations } from '../../src/db/migrate.ts';
 import {
-  createScratchDatabase, newPartnerOn, startOwnRedis, startServiceProcess, type OwnRedis, type ServiceProcess,
+  createScratchDatabase,
+  newPartnerOn,
+  startOwnRedis,
+  startServiceProcess,
+  type OwnRedis,
+  type ServiceProcess,
 } from '../processes/index.ts';
 
 const serverUrl = process.env.DATABASE_URL;
@@ -53,7 +58,10 @@ describe('two instances on one PostgreSQL and one Redis', { skip: serverUrl ? fa
     await client.connect();
     try {
       const applied = await client.query<{ version: number }>('select version from schema_migrations order by version');
-      assert.deepEqual(applied.rows.map((r) => r.version), (await readMigrations()).map((m) => m.version));
+      assert.deepEqual(
+        applied.rows.map((r) => r.version),
+        (await readMigrations()).map((m) => m.version),
+      );
       const meta = await client.query<{ n: string }>('select count(*) as n from catalog_meta');
       assert.equal(Number(meta.rows[0].n), 2);
     } finally {
@@ -65,7 +73,10 @@ describe('two instances on one PostgreSQL and one Redis', { skip: serverUrl ? fa
     const partner = await newPartnerOn(a.base, adminToken);
     const onB = await fetch(`${b.base}${api}/catalogs/years`, { headers: partner.headers });
     assert.equal(onB.status, 200, await onB.text());
-    const revoked = await fetch(`${b.base}/admin/credentials/${partner.consumerKey}`, { method: 'DELETE', headers: { authorization: `Bearer ${adminToken}` } });
+    const revoked = await fetch(`${b.base}/admin/credentials/${partner.consumerKey}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
     assert.equal(revoked.status, 204);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const onA = await fetch(`${a.base}${api}/catalogs/years`, { headers: partner.headers });
@@ -80,7 +91,9 @@ describe('two instances on one PostgreSQL and one Redis', { skip: serverUrl ? fa
     const windowEnd = (Math.floor(Date.now() / 60_000) + 1) * 60_000;
     const statuses: number[] = [];
     while (statuses.length < perMinute * 2) {
-      const res = await fetch(`${(statuses.length % 2 ? a : b).base}${api}/catalogs/years`, { headers: partner.headers });
+      const res = await fetch(`${(statuses.length % 2 ? a : b).base}${api}/catalogs/years`, {
+        headers: partner.headers,
+      });
       await res.arrayBuffer();
       if (Date.now() >= windowEnd) break;
       statuses.push(res.status);
@@ -105,9 +118,14 @@ describe('two instances on one PostgreSQL and one Redis', { skip: serverUrl ? fa
         const instance = sent % 2 ? a : b;
         sent += 1;
         const started = performance.now();
-        const res = sent % 3
-          ? await fetch(`${instance.base}${api}/catalogs/zip-code/06700`, { headers: partner.headers })
-          : await fetch(`${instance.base}${api}/leads`, { method: 'POST', headers: { ...partner.headers, 'content-type': 'application/json' }, body: '{}' });
+        const res =
+          sent % 3
+            ? await fetch(`${instance.base}${api}/catalogs/zip-code/06700`, { headers: partner.headers })
+            : await fetch(`${instance.base}${api}/leads`, {
+                method: 'POST',
+                headers: { ...partner.headers, 'content-type': 'application/json' },
+                body: '{}',
+              });
         await res.arrayBuffer();
         latencies.push(performance.now() - started);
         if (res.status >= 300) failures.push(`${res.status} ${res.url}`);
@@ -115,7 +133,9 @@ describe('two instances on one PostgreSQL and one Redis', { skip: serverUrl ? fa
       }
     })();
     const metric = async (instance: ServiceProcess) => {
-      const text = await (await fetch(`${instance.base}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } })).text();
+      const text = await (
+        await fetch(`${instance.base}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } })
+      ).text();
       return /^autofin_rate_limits_shared (\d)/m.exec(text)?.[1];
     };
     try {
@@ -144,11 +164,16 @@ describe('two instances on one PostgreSQL and one Redis', { skip: serverUrl ? fa
     }
     latencies.sort((x, y) => x - y);
     const p99 = latencies[Math.floor(latencies.length * 0.99)];
-    console.log(`# ${sent} requests through the outage, p99 ${p99.toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`);
+    console.log(
+      `# ${sent} requests through the outage, p99 ${p99.toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
+    );
     assert.deepEqual(failures, []);
     assert.ok(sent > 50, `only ${sent} requests`);
     for (const instance of [a, b]) {
-      const warnings = instance.output().split('\n').filter((l) => l.includes('"level":40') || l.includes('"level":"warn"'));
+      const warnings = instance
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('"level":40') || l.includes('"level":"warn"'));
       assert.ok(warnings.length <= 6, `rate-limited warnings, got ${warnings.length}:\n${warnings.join('\n')}`);
     }
   });

@@ -25,10 +25,16 @@ async function waitFor(what: string, condition: () => boolean, timeoutMs = 30_00
 }
 
 async function start(dataDir: string): Promise<ServiceProcess> {
-  const service = await startServiceProcess({
-    DATA_DIR: dataDir, AUTOFIN_ENV: 'sandbox', ADMIN_TOKEN: 'e2e-admin-token-0123456789abcdef', WEBHOOK_TIMEOUT_MS: '1000',
-    LOG_LEVEL: 'info',
-  }, { timeoutMs: 115_000 });
+  const service = await startServiceProcess(
+    {
+      DATA_DIR: dataDir,
+      AUTOFIN_ENV: 'sandbox',
+      ADMIN_TOKEN: 'e2e-admin-token-0123456789abcdef',
+      WEBHOOK_TIMEOUT_MS: '1000',
+      LOG_LEVEL: 'info',
+    },
+    { timeoutMs: 115_000 },
+  );
   started.push(service);
   return service;
 }
@@ -74,12 +80,18 @@ describe('webhook delivery across process deaths', () => {
   let endpointId: string;
 
   const token = async (base: string) => {
-    const res = await fetch(`${base}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credential) });
+    const res = await fetch(`${base}/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(credential),
+    });
     return (await res.json()).access_token as string;
   };
   const call = async (base: string, method: string, path: string, body?: object) => {
     const res = await fetch(`${base}${api}${path}`, {
-      method, headers: { authorization: `Bearer ${await token(base)}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}),
+      method,
+      headers: { authorization: `Bearer ${await token(base)}`, 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
     });
     return { status: res.status, body: res.status === 204 ? null : await res.json() };
   };

@@ -7,8 +7,14 @@
 export { freePort } from './free-port.ts';
 export { projectRoot, serviceArgs } from './service-entry.ts';
 export {
-  spawnServiceProcess, startServiceProcess,
-  type Environment, type Exit, type ServiceProcess, type SpawnedService, type SpawnOptions, type StartOptions,
+  spawnServiceProcess,
+  startServiceProcess,
+  type Environment,
+  type Exit,
+  type ServiceProcess,
+  type SpawnedService,
+  type SpawnOptions,
+  type StartOptions,
 } from './service-process.ts';
 export { engine, installation, type Installation } from './installation.ts';
 export { createScratchDatabase, type ScratchDatabase } from './scratch-database.ts';

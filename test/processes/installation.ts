@@ -14,7 +14,9 @@ export const engine = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 /** `defaults` is the environment of every start, under the one each start gives. */
 export async function installation(prefix: string, defaults: Record<string, string> = {}, options: StartOptions = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), `autofin-${prefix}-`));
-  const database = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL, `autofin_${prefix}`) : undefined;
+  const database = process.env.DATABASE_URL
+    ? await createScratchDatabase(process.env.DATABASE_URL, `autofin_${prefix}`)
+    : undefined;
   const started: ServiceProcess[] = [];
   return {
     dataDir,

@@ -26,7 +26,9 @@ export async function startOwnRedis() {
     port,
     url: `redis://127.0.0.1:${port}`,
     prepareStart() {
-      prepared ??= spawn('sh', ['-c', 'read go && exec redis-server "$@"', 'sh', ...args], { stdio: ['pipe', 'ignore', 'ignore'] });
+      prepared ??= spawn('sh', ['-c', 'read go && exec redis-server "$@"', 'sh', ...args], {
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
     },
     async start() {
       if (prepared) {

@@ -13,7 +13,11 @@ export async function newPartnerOn(
   };
   const company = await post('/admin/companies', { name: 'Autos Procesos' });
   const credential = await post(`/admin/companies/${company.id}/credentials`, {});
-  const res = await fetch(`${base}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credential) });
+  const res = await fetch(`${base}/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credential),
+  });
   if (!res.ok) throw new Error(`token: ${res.status} ${await res.text()}`);
   const token = ((await res.json()) as { access_token: string }).access_token;
   return { token, consumerKey: credential.consumer_key, headers: { authorization: `Bearer ${token}` } };

@@ -13,8 +13,13 @@ import { projectRoot, serviceArgs } from './service-entry.ts';
 
 /** Settings a test process may carry that a service process gets only when its test gives them. */
 const notInherited = [
-  'DATABASE_URL', 'REDIS_URL', 'TOKEN_SIGNING_KEY', 'DATA_ENCRYPTION_KEY', 'LOG_LEVEL',
-  'TOKEN_SIGNING_PREVIOUS_KEYS', 'DATA_ENCRYPTION_PREVIOUS_KEYS',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'TOKEN_SIGNING_KEY',
+  'DATA_ENCRYPTION_KEY',
+  'LOG_LEVEL',
+  'TOKEN_SIGNING_PREVIOUS_KEYS',
+  'DATA_ENCRYPTION_PREVIOUS_KEYS',
 ];
 
 /** Settings of a service process; an `undefined` value removes one from the inherited environment. */
@@ -91,7 +96,11 @@ export async function spawnServiceProcess(env: Environment, options: SpawnOption
   Object.assign(childEnv, { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: ownDataDir, ...env });
   for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
   const spawnedAt = performance.now();
-  const child = spawn(options.node ?? process.execPath, serviceArgs(), { cwd: projectRoot, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(options.node ?? process.execPath, serviceArgs(), {
+    cwd: projectRoot,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
   let out = '';
   let err = '';

@@ -45,7 +45,11 @@ export function createBalancedLoad(options: { api: string; admin: Record<string,
   }
 
   async function renewToken(): Promise<void> {
-    const res = await send('/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credential) });
+    const res = await send('/auth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(credential),
+    });
     if (res?.status !== 200) {
       if (res) failures.push(`token: ${res.status} ${await res.text()}`);
       return;
@@ -57,7 +61,11 @@ export function createBalancedLoad(options: { api: string; admin: Record<string,
   async function partner(kind: keyof typeof expectedStatus, method: string, path: string, body?: unknown) {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await send(`${options.api}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await send(`${options.api}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (!res) return undefined;
     if (res.status !== expectedStatus[kind]) {
       failures.push(`${method} ${path}: ${res.status} ${await res.text()}`);
@@ -101,7 +109,11 @@ export function createBalancedLoad(options: { api: string; admin: Record<string,
     /** A company and a credential of its own, made through the admin API of `base`, and a first token. */
     async credentialsFrom(base: string) {
       const post = async (path: string) => {
-        const res = await fetch(`${base}${path}`, { method: 'POST', headers: options.admin, body: JSON.stringify({ name: 'Autos Rotación' }) });
+        const res = await fetch(`${base}${path}`, {
+          method: 'POST',
+          headers: options.admin,
+          body: JSON.stringify({ name: 'Autos Rotación' }),
+        });
         if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
         return res.json() as Promise<Record<string, string>>;
       };
@@ -131,7 +143,8 @@ export function createBalancedLoad(options: { api: string; admin: Record<string,
     async atLeast(n: number) {
       const deadline = Date.now() + 60_000;
       while (done < n) {
-        if (Date.now() > deadline) throw new Error(`only ${done} of ${n} operations in a minute: ${failures.slice(0, 3).join('\n')}`);
+        if (Date.now() > deadline)
+          throw new Error(`only ${done} of ${n} operations in a minute: ${failures.slice(0, 3).join('\n')}`);
         await sleep(20);
       }
     },
@@ -147,7 +160,8 @@ export function createBalancedLoad(options: { api: string; admin: Record<string,
       const mismatched: string[] = [];
       for (const [id, expected] of leads) {
         const lead = await partner('read', 'GET', `/leads/${id}`);
-        if (!lead || JSON.stringify(lead.contact) !== JSON.stringify(expected)) mismatched.push(`${id}: ${JSON.stringify(lead?.contact)}`);
+        if (!lead || JSON.stringify(lead.contact) !== JSON.stringify(expected))
+          mismatched.push(`${id}: ${JSON.stringify(lead?.contact)}`);
       }
       return mismatched.concat(failures);
     },

@@ -7,7 +7,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { api, engine, newPartner, partnerHeaders, reliabilityInstallation, type Instance, type PartnerAccess } from './installation.ts';
+import {
+  api,
+  engine,
+  newPartner,
+  partnerHeaders,
+  reliabilityInstallation,
+  type Instance,
+  type PartnerAccess,
+} from './installation.ts';
 import { leadDefaults, sandboxBirthDate, sandboxRfc, versionId } from '../lead-fixture.ts';
 
 const writers = 8;
@@ -26,12 +34,54 @@ interface Section {
 function sectionsOf(n: number): Section[] {
   const phone = `55${String(n).padStart(8, '0')}`;
   return [
-    { name: 'contact', method: 'PUT', path: 'contact-info', body: { phone, email: `lead${n}@example.com` }, viewKey: 'contact', marker: phone },
-    { name: 'loan', method: 'PUT', path: 'loan-info', body: { downPayment: 100_000 + n, term: 48, purchaseIntention: 'WITHIN_A_MONTH' }, viewKey: 'loanInfo', marker: String(100_000 + n) },
-    { name: 'address', method: 'PUT', path: 'address', body: { ...leadDefaults.address, number: String(n) }, viewKey: 'address', marker: `"${n}"` },
-    { name: 'auto', method: 'PUT', path: 'auto', body: { id: versionId, price: 340_000 + n }, viewKey: 'vehicle', marker: String(340_000 + n) },
-    { name: 'financial', method: 'PUT', path: 'financial', body: { ...leadDefaults.employment, jobTitle: 'Analista', income: 60_000 + n }, viewKey: 'financial', marker: String(60_000 + n) },
-    { name: 'person', method: 'POST', path: 'person', body: { ...leadDefaults.person, rfc: sandboxRfc.A1, birthDate: sandboxBirthDate }, viewKey: 'person', marker: leadDefaults.person.lastName },
+    {
+      name: 'contact',
+      method: 'PUT',
+      path: 'contact-info',
+      body: { phone, email: `lead${n}@example.com` },
+      viewKey: 'contact',
+      marker: phone,
+    },
+    {
+      name: 'loan',
+      method: 'PUT',
+      path: 'loan-info',
+      body: { downPayment: 100_000 + n, term: 48, purchaseIntention: 'WITHIN_A_MONTH' },
+      viewKey: 'loanInfo',
+      marker: String(100_000 + n),
+    },
+    {
+      name: 'address',
+      method: 'PUT',
+      path: 'address',
+      body: { ...leadDefaults.address, number: String(n) },
+      viewKey: 'address',
+      marker: `"${n}"`,
+    },
+    {
+      name: 'auto',
+      method: 'PUT',
+      path: 'auto',
+      body: { id: versionId, price: 340_000 + n },
+      viewKey: 'vehicle',
+      marker: String(340_000 + n),
+    },
+    {
+      name: 'financial',
+      method: 'PUT',
+      path: 'financial',
+      body: { ...leadDefaults.employment, jobTitle: 'Analista', income: 60_000 + n },
+      viewKey: 'financial',
+      marker: String(60_000 + n),
+    },
+    {
+      name: 'person',
+      method: 'POST',
+      path: 'person',
+      body: { ...leadDefaults.person, rfc: sandboxRfc.A1, birthDate: sandboxBirthDate },
+      viewKey: 'person',
+      marker: leadDefaults.person.lastName,
+    },
   ];
 }
 
@@ -41,7 +91,12 @@ let counter = 0;
 const totals = { leads: 0, sections: 0, failedRequests: 0 };
 
 async function write(base: string, headers: Record<string, string>, method: string, path: string, body: object) {
-  const res = await fetch(`${base}${api}${path}`, { method, headers, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(`${base}${api}${path}`, {
+    method,
+    headers,
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
   const text = await res.text();
   return { status: res.status, body: text };
 }
@@ -66,7 +121,12 @@ async function writer(base: string, headers: Record<string, string>, stopped: ()
     } catch (error) {
       // Refused or reset by the crash: not acknowledged, so nothing to find later. Anything else is a bug.
       const text = String((error as Error).cause ?? error);
-      if (!/ECONNREFUSED|ECONNRESET|other side closed|fetch failed|terminated|SocketError|aborted/i.test(text + String(error))) throw error;
+      if (
+        !/ECONNREFUSED|ECONNRESET|other side closed|fetch failed|terminated|SocketError|aborted/i.test(
+          text + String(error),
+        )
+      )
+        throw error;
       totals.failedRequests++;
       await sleep(20);
     }
@@ -82,7 +142,10 @@ async function readBackEverything(base: string, headers: Record<string, string>)
     const lead = JSON.parse(text);
     for (const section of sections) {
       const shown = JSON.stringify(lead[section.viewKey]);
-      assert.ok(shown !== undefined && shown !== 'null' && shown.includes(section.marker), `lead ${id} ${section.name}: ${shown} lacks ${section.marker}`);
+      assert.ok(
+        shown !== undefined && shown !== 'null' && shown.includes(section.marker),
+        `lead ${id} ${section.name}: ${shown} lacks ${section.marker}`,
+      );
       checked++;
     }
   }
@@ -106,22 +169,31 @@ describe(`SIGKILL under concurrent lead writes (${engine}), ${kills} times`, () 
   });
 
   for (let round = 1; round <= kills; round++) {
-    test(`kill ${round}: every acknowledged write survives the kill and a restart on the same data`, { timeout: 600_000 }, async () => {
-      const headers = await partnerHeaders(instance.base, partner.credential);
-      let stopped = false;
-      const running = Array.from({ length: writers }, () => writer(instance.base, headers, () => stopped));
-      const before = totals.sections + totals.leads;
-      await sleep(1500 + Math.floor(Math.random() * 2000));
-      const exit = await instance.kill('SIGKILL');
-      assert.equal(exit.signal, 'SIGKILL');
-      await sleep(200);
-      stopped = true;
-      await Promise.all(running);
-      const writes = totals.sections + totals.leads - before;
-      assert.ok(writes > writers, `only ${writes} writes were acknowledged before kill ${round}`);
-      instance = await install.start();
-      const checked = await readBackEverything(instance.base, await partnerHeaders(instance.base, partner.credential));
-      figures.push(`kill ${round}: ${writes} writes acknowledged in the round, ${acknowledged.size} leads and ${checked} sections read back intact`);
-    });
+    test(
+      `kill ${round}: every acknowledged write survives the kill and a restart on the same data`,
+      { timeout: 600_000 },
+      async () => {
+        const headers = await partnerHeaders(instance.base, partner.credential);
+        let stopped = false;
+        const running = Array.from({ length: writers }, () => writer(instance.base, headers, () => stopped));
+        const before = totals.sections + totals.leads;
+        await sleep(1500 + Math.floor(Math.random() * 2000));
+        const exit = await instance.kill('SIGKILL');
+        assert.equal(exit.signal, 'SIGKILL');
+        await sleep(200);
+        stopped = true;
+        await Promise.all(running);
+        const writes = totals.sections + totals.leads - before;
+        assert.ok(writes > writers, `only ${writes} writes were acknowledged before kill ${round}`);
+        instance = await install.start();
+        const checked = await readBackEverything(
+          instance.base,
+          await partnerHeaders(instance.base, partner.credential),
+        );
+        figures.push(
+          `kill ${round}: ${writes} writes acknowledged in the round, ${acknowledged.size} leads and ${checked} sections read back intact`,
+        );
+      },
+    );
   }
 });

@@ -13,7 +13,11 @@ export const api = '/mx/b2b/autofin/api';
 const startTimeoutMs = 240_000;
 
 export const reliabilityInstallation = (prefix: string) =>
-  installation(prefix, { AUTOFIN_ENV: 'sandbox', ADMIN_TOKEN: adminToken, LOG_LEVEL: 'info' }, { timeoutMs: startTimeoutMs });
+  installation(
+    prefix,
+    { AUTOFIN_ENV: 'sandbox', ADMIN_TOKEN: adminToken, LOG_LEVEL: 'info' },
+    { timeoutMs: startTimeoutMs },
+  );
 
 export interface PartnerAccess {
   credential: { consumer_key: string; consumer_secret: string };
@@ -29,15 +33,42 @@ async function json(res: Response, expected: number, what: string) {
 /** A new company with a seller affiliate and a credential, through the admin API. */
 export async function newPartner(base: string): Promise<PartnerAccess> {
   const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
-  const company = await json(await fetch(`${base}/admin/companies`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Reliability' }) }), 201, 'company');
-  await json(await fetch(`${base}/admin/companies/${company.id}/affiliates`, { method: 'POST', headers: admin, body: JSON.stringify({ user_type: 'SELLER' }) }), 201, 'affiliate');
-  const credential = await json(await fetch(`${base}/admin/companies/${company.id}/credentials`, { method: 'POST', headers: admin }), 201, 'credential');
+  const company = await json(
+    await fetch(`${base}/admin/companies`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ name: 'Reliability' }),
+    }),
+    201,
+    'company',
+  );
+  await json(
+    await fetch(`${base}/admin/companies/${company.id}/affiliates`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ user_type: 'SELLER' }),
+    }),
+    201,
+    'affiliate',
+  );
+  const credential = await json(
+    await fetch(`${base}/admin/companies/${company.id}/credentials`, { method: 'POST', headers: admin }),
+    201,
+    'credential',
+  );
   return { credential, headers: await partnerHeaders(base, credential) };
 }
 
-export async function partnerHeaders(base: string, credential: PartnerAccess['credential']): Promise<Record<string, string>> {
+export async function partnerHeaders(
+  base: string,
+  credential: PartnerAccess['credential'],
+): Promise<Record<string, string>> {
   const token = await json(
-    await fetch(`${base}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credential) }),
+    await fetch(`${base}/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(credential),
+    }),
     200,
     'token',
   );

@@ -40,9 +40,16 @@ describe('provider faults under concurrent load', () => {
     [twilio, smtp, bureau] = await Promise.all([twilioDouble(), smtpDouble(), bureauDouble()]);
     t = await buildTestApp({
       env: {
-        SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef', TWILIO_AUTH_TOKEN: 'twilio-token',
-        TWILIO_FROM: '+15005550006', TWILIO_BASE_URL: twilio.url, EMAIL_PROVIDER: 'smtp', SMTP_URL: smtp.url,
-        BUREAU_PROVIDER: 'http', BUREAU_URL: bureau.url, PROVIDER_TIMEOUT_MS: String(timeoutMs),
+        SMS_PROVIDER: 'twilio',
+        TWILIO_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',
+        TWILIO_AUTH_TOKEN: 'twilio-token',
+        TWILIO_FROM: '+15005550006',
+        TWILIO_BASE_URL: twilio.url,
+        EMAIL_PROVIDER: 'smtp',
+        SMTP_URL: smtp.url,
+        BUREAU_PROVIDER: 'http',
+        BUREAU_URL: bureau.url,
+        PROVIDER_TIMEOUT_MS: String(timeoutMs),
       },
       circuit: { failureThreshold: 5, openMs },
       logLevel: 'warn',
@@ -55,7 +62,11 @@ describe('provider faults under concurrent load', () => {
     await Promise.all([twilio?.close(), smtp?.close(), bureau?.close()]);
   });
 
-  interface TestLead { id: string; phone: string; email: string }
+  interface TestLead {
+    id: string;
+    phone: string;
+    email: string;
+  }
 
   async function leads(n: number): Promise<TestLead[]> {
     return Promise.all(
@@ -69,7 +80,7 @@ describe('provider faults under concurrent load', () => {
   }
 
   const delivered = (lead: TestLead, channel: Channel) =>
-    channel === 'SMS' ? twilio.delivered.get(`+52${lead.phone}`) ?? [] : smtp.delivered.get(lead.email) ?? [];
+    channel === 'SMS' ? (twilio.delivered.get(`+52${lead.phone}`) ?? []) : (smtp.delivered.get(lead.email) ?? []);
 
   /** The PIN in the last message delivered to the lead on `channel`. */
   function lastPin(lead: TestLead, channel: Channel): string {
@@ -119,7 +130,10 @@ describe('provider faults under concurrent load', () => {
     figures.push(`${label}: recovered, ${all.length} sends 204`);
   }
 
-  for (const [channel, provider] of [['SMS', 'sms'], ['EMAIL', 'email']] as const) {
+  for (const [channel, provider] of [
+    ['SMS', 'sms'],
+    ['EMAIL', 'email'],
+  ] as const) {
     for (const mode of ['fail', 'hang', 'slow', 'garbage'] as const) {
       test(`${channel} provider ${mode}: ${perPhase} concurrent PIN sends`, async () => {
         const double = channel === 'SMS' ? twilio : smtp;
@@ -141,7 +155,10 @@ describe('provider faults under concurrent load', () => {
         assert.equal(codeOf(whileOpen), refusal ? 602002 : expectedCode[provider].circuit, show(whileOpen));
         const codes = [expectedCode[provider][mode]!, expectedCode[provider].circuit];
         for (const [i, res] of responses.entries()) await assertSendFailed(res, batch[i], channel, codes);
-        assert.ok(responses.some((r) => codeOf(r) === codes[0]), 'the fault itself was reported before the circuit opened');
+        assert.ok(
+          responses.some((r) => codeOf(r) === codes[0]),
+          'the fault itself was reported before the circuit opened',
+        );
         assert.ok(elapsed < timeoutMs * 2 + 3000, `all answered within the time limit (${elapsed} ms)`);
         await recoverSends(`${channel} ${mode}`, batch, channel, () => (double.mode = 'ok'));
       });
@@ -185,7 +202,10 @@ describe('provider faults under concurrent load', () => {
       assert.equal(codeOf(whileOpen), expectedCode.bureau.circuit, show(whileOpen));
       const codes = [expectedCode.bureau[mode]!, expectedCode.bureau.circuit];
       for (const [i, res] of responses.entries()) await assertVerifiedWithoutReport(res, batch[i], codes);
-      assert.ok(responses.some((r) => codeOf(r) === codes[0]), 'the fault itself was reported before the circuit opened');
+      assert.ok(
+        responses.some((r) => codeOf(r) === codes[0]),
+        'the fault itself was reported before the circuit opened',
+      );
       bureau.mode = 'ok';
       await sleep(openMs + 100);
       // The same confirmation, retried, runs the bureau once the circuit has closed.

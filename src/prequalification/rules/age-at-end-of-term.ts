@@ -14,7 +14,10 @@ export const ageAtEndOfTerm: Rule = {
     if (!wholeTerm(term)) return pass;
     const age = ageOn(birthDate, addMonths(input.today, term));
     if (age > config.maximumAgeAtEndOfTerm) {
-      return fail('AGE_AT_END_OF_TERM', `The applicant would be ${age} at the end of a ${term}-month term; the maximum is ${config.maximumAgeAtEndOfTerm}.`);
+      return fail(
+        'AGE_AT_END_OF_TERM',
+        `The applicant would be ${age} at the end of a ${term}-month term; the maximum is ${config.maximumAgeAtEndOfTerm}.`,
+      );
     }
     return pass;
   },

@@ -18,12 +18,16 @@ export const downPaymentShare: Rule = {
     if (downPayment >= price) {
       return fail('NOTHING_TO_FINANCE', 'The down payment covers the whole price: there is nothing to finance.');
     }
-    const thinFile = input.report != null && !hasCreditRecord(input.report) && config.noRecordPolicy === 'ALLOW_WITH_MIN_DOWN_PAYMENT';
+    const thinFile =
+      input.report != null && !hasCreditRecord(input.report) && config.noRecordPolicy === 'ALLOW_WITH_MIN_DOWN_PAYMENT';
     const share = thinFile ? config.noRecordMinimumDownPaymentShare : config.minimumDownPaymentShare;
     const required = roundMoney(price * share);
     if (downPayment < required) {
       const who = thinFile ? 'Applicants without a credit record need' : 'The lender needs';
-      return fail('LOW_DOWN_PAYMENT', `${who} a down payment of at least ${percent(share)} of the price (${required.toFixed(2)} MXN); the down payment is ${downPayment.toFixed(2)} MXN.`);
+      return fail(
+        'LOW_DOWN_PAYMENT',
+        `${who} a down payment of at least ${percent(share)} of the price (${required.toFixed(2)} MXN); the down payment is ${downPayment.toFixed(2)} MXN.`,
+      );
     }
     return pass;
   },

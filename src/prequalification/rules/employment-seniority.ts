@@ -1,6 +1,15 @@
 import { parseIsoDate } from '../../shared/calendar.ts';
 import { completedMonths, startOfMonthAfter } from './calendar.ts';
-import { EMPLOYMENT_TYPES, FIELD, fail, missing, pass, type EmploymentType, type PrequalificationInput, type Rule } from './rule.ts';
+import {
+  EMPLOYMENT_TYPES,
+  FIELD,
+  fail,
+  missing,
+  pass,
+  type EmploymentType,
+  type PrequalificationInput,
+  type Rule,
+} from './rule.ts';
 
 type Financial = NonNullable<PrequalificationInput['financial']>;
 
@@ -36,7 +45,10 @@ export const employmentSeniority: Rule = {
     if (!start) return missing(FIELD.startEmploymentDate);
     const months = completedMonths(start, input.today);
     if (months < minimum) {
-      return fail('INSUFFICIENT_SENIORITY', `${type} applicants need at least ${minimum} months in their current activity; the applicant has ${Math.max(0, months)}.`);
+      return fail(
+        'INSUFFICIENT_SENIORITY',
+        `${type} applicants need at least ${minimum} months in their current activity; the applicant has ${Math.max(0, months)}.`,
+      );
     }
     return pass;
   },

@@ -14,10 +14,15 @@ export const paymentToIncome: Rule = {
     const term = input.loan?.term;
     const income = input.financial?.income;
     if (!known(price) || price <= 0 || !known(downPayment) || !known(term) || !known(income) || !report) {
-      return missing(...absent(
-        [known(price) && price > 0, FIELD.price], [known(downPayment), FIELD.downPayment], [known(term), FIELD.term],
-        [known(income), FIELD.income], [Boolean(report), FIELD.report],
-      ));
+      return missing(
+        ...absent(
+          [known(price) && price > 0, FIELD.price],
+          [known(downPayment), FIELD.downPayment],
+          [known(term), FIELD.term],
+          [known(income), FIELD.income],
+          [Boolean(report), FIELD.report],
+        ),
+      );
     }
     // Other rules refuse these cases; a payment over an unoffered term or a zero loan means nothing.
     if (downPayment >= price || !config.allowedTerms.includes(term)) return pass;
@@ -26,7 +31,10 @@ export const paymentToIncome: Rule = {
     const total = loanPayment + debts;
     if (income <= 0 || total > income * config.maximumPaymentToIncome) {
       const ratio = income > 0 ? `${Math.round((total / income) * 1000) / 10}%` : 'all';
-      return fail('PAYMENT_TO_INCOME', `Monthly payments of ${total.toFixed(2)} MXN (this loan ${loanPayment.toFixed(2)}, reported debts ${debts.toFixed(2)}) would take ${ratio} of the income; the maximum is ${Math.round(config.maximumPaymentToIncome * 1000) / 10}%.`);
+      return fail(
+        'PAYMENT_TO_INCOME',
+        `Monthly payments of ${total.toFixed(2)} MXN (this loan ${loanPayment.toFixed(2)}, reported debts ${debts.toFixed(2)}) would take ${ratio} of the income; the maximum is ${Math.round(config.maximumPaymentToIncome * 1000) / 10}%.`,
+      );
     }
     return pass;
   },

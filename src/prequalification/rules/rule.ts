@@ -63,9 +63,7 @@ export const REASON_CODES = [
 export type ReasonCode = (typeof REASON_CODES)[number];
 
 export type RuleResult =
-  | { status: 'pass' }
-  | { status: 'fail'; code: ReasonCode; message: string }
-  | { status: 'missing'; fields: string[] };
+  { status: 'pass' } | { status: 'fail'; code: ReasonCode; message: string } | { status: 'missing'; fields: string[] };
 
 export interface Rule {
   /** Stable name, kebab-case, the same as the rule's file. */

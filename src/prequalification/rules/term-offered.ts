@@ -7,7 +7,10 @@ export const termOffered: Rule = {
     const term = input.loan?.term;
     if (!known(term)) return missing(FIELD.term);
     if (!config.allowedTerms.includes(term)) {
-      return fail('TERM_NOT_OFFERED', `A ${term}-month term is not offered; terms offered: ${config.allowedTerms.join(', ')} months.`);
+      return fail(
+        'TERM_NOT_OFFERED',
+        `A ${term}-month term is not offered; terms offered: ${config.allowedTerms.join(', ')} months.`,
+      );
     }
     return pass;
   },

@@ -18,7 +18,10 @@ export const vehicleAge: Rule = {
     if (!wholeTerm(term)) return pass;
     const age = Number(addMonths(input.today, term).slice(0, 4)) - modelYear;
     if (age > limit) {
-      return fail('VEHICLE_TOO_OLD', `A ${modelYear} vehicle would be ${age} years old at the end of the term; the maximum is ${limit}.`);
+      return fail(
+        'VEHICLE_TOO_OLD',
+        `A ${modelYear} vehicle would be ${age} years old at the end of the term; the maximum is ${limit}.`,
+      );
     }
     return pass;
   },

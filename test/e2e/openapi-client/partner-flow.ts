@@ -52,7 +52,10 @@ export async function partnerFlow(
   const tokenType: 'bearer' = token.data.token_type;
   statuses.token = token.response.status;
 
-  const client = createClient<paths>({ baseUrl, headers: { Authorization: `${tokenType} ${token.data.access_token}` } });
+  const client = createClient<paths>({
+    baseUrl,
+    headers: { Authorization: `${tokenType} ${token.data.access_token}` },
+  });
   const created = await client.POST(`${base}/leads`, { body: bodies.createLead });
   if (!created.data) fail('create lead', created);
   const leadId: string = created.data.id;
@@ -74,17 +77,23 @@ export async function partnerFlow(
   }
 
   const pin = await readPin(leadId);
-  const confirmed = await client.POST(`${base}/leads/{leadId}/pin/confirmation`, { ...path, body: { pin, pinConfirmation: pin } });
+  const confirmed = await client.POST(`${base}/leads/{leadId}/pin/confirmation`, {
+    ...path,
+    body: { pin, pinConfirmation: pin },
+  });
   if (confirmed.error) fail('confirm', confirmed);
   statuses.confirm = confirmed.response.status;
 
   const read = await client.GET(`${base}/leads/{leadId}`, path);
   if (!read.data) fail('read lead', read);
   // Read models are typed with their enums: a status outside them does not compile.
-  const status: 'CREATED' | 'IN_PROGRESS' | 'PIN_SENT' | 'VERIFIED' | 'PREQUALIFIED' | 'NOT_PREQUALIFIED' = read.data.status;
+  const status: 'CREATED' | 'IN_PROGRESS' | 'PIN_SENT' | 'VERIFIED' | 'PREQUALIFIED' | 'NOT_PREQUALIFIED' =
+    read.data.status;
   statuses.read = read.response.status;
 
-  const zip = await client.GET(`${base}/catalogs/zip-code/{zipCode}`, { params: { path: { zipCode: bodies.address.zipCode } } });
+  const zip = await client.GET(`${base}/catalogs/zip-code/{zipCode}`, {
+    params: { path: { zipCode: bodies.address.zipCode } },
+  });
   if (!zip.data) fail('zip code', zip);
   const missing = await client.GET(`${base}/catalogs/zip-code/{zipCode}`, { params: { path: { zipCode: '00000' } } });
   if (!missing.error) throw new Error('an unknown ZIP code was found');
