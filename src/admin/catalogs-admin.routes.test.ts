@@ -54,23 +54,26 @@ describe('admin catalog import', () => {
     return view;
   };
 
-  test('a malformed vehicles file is refused with its line, and the partner API still serves the old catalog', async () => {
-    const before = await partnerView();
-    const bad = csv(
-      vehicleColumns.join(','),
-      '2031,9001,ACME,9101,ROADSTER,900001,BASE,manual',
-      '2031,9001,ACME,9101,ROADSTER,900002,BASE 2,tiptronic',
-    );
-    const res = await put('vehicles', bad);
-    assert.equal(res.statusCode, 400, show(res));
-    const body = res.json();
-    assert.equal(body.code, 40015);
-    assert.equal(body.additionalData.line, 3);
-    assert.deepEqual(body.additionalData.errors, [
-      { field: 'line 3', errorDetail: 'transmission must be automatic or manual, got "tiptronic"' },
-    ]);
-    assert.deepEqual(await partnerView(), before);
-  });
+  test(
+    'a malformed vehicles file is refused with its line, ' + 'and the partner API still serves the old catalog',
+    async () => {
+      const before = await partnerView();
+      const bad = csv(
+        vehicleColumns.join(','),
+        '2031,9001,ACME,9101,ROADSTER,900001,BASE,manual',
+        '2031,9001,ACME,9101,ROADSTER,900002,BASE 2,tiptronic',
+      );
+      const res = await put('vehicles', bad);
+      assert.equal(res.statusCode, 400, show(res));
+      const body = res.json();
+      assert.equal(body.code, 40015);
+      assert.equal(body.additionalData.line, 3);
+      assert.deepEqual(body.additionalData.errors, [
+        { field: 'line 3', errorDetail: 'transmission must be automatic or manual, got "tiptronic"' },
+      ]);
+      assert.deepEqual(await partnerView(), before);
+    },
+  );
 
   test('a file-level problem (corrupt gzip) names the file, line 0, and changes nothing', async () => {
     const before = await partnerView();

@@ -101,22 +101,25 @@ describe('access tokens', () => {
     assert.equal(claims.kid, keyIdOf(key));
   });
 
-  test('after a rotation, a token signed with a previous key verifies until it expires; new ones use the new key', () => {
-    const oldToken = issue();
-    const newKey = randomBytes(32);
-    const rotated = createAccessTokens(newKey, 'test', [key]);
-    assert.equal(rotated.verify(oldToken, later(ttlSeconds - 1)).ok, true);
-    assert.deepEqual(rotated.verify(oldToken, later(ttlSeconds)), { ok: false, reason: 'expired' });
-    const newToken = rotated.issue('ck_partner', 'company-1', issuedAt, ttlSeconds);
-    assert.equal(decode(partsOf(newToken)[1]).kid, keyIdOf(newKey));
-    assert.equal(rotated.verify(newToken, later(1)).ok, true);
-    // An instance not yet given the new key refuses the new token; without the old key, old tokens are refused.
-    assert.deepEqual(tokens.verify(newToken, later(1)), { ok: false, reason: 'bad_signature' });
-    assert.deepEqual(createAccessTokens(newKey, 'test').verify(oldToken, later(1)), {
-      ok: false,
-      reason: 'bad_signature',
-    });
-  });
+  test(
+    'after a rotation, a token signed with a previous key ' + 'verifies until it expires; new ones use the new key',
+    () => {
+      const oldToken = issue();
+      const newKey = randomBytes(32);
+      const rotated = createAccessTokens(newKey, 'test', [key]);
+      assert.equal(rotated.verify(oldToken, later(ttlSeconds - 1)).ok, true);
+      assert.deepEqual(rotated.verify(oldToken, later(ttlSeconds)), { ok: false, reason: 'expired' });
+      const newToken = rotated.issue('ck_partner', 'company-1', issuedAt, ttlSeconds);
+      assert.equal(decode(partsOf(newToken)[1]).kid, keyIdOf(newKey));
+      assert.equal(rotated.verify(newToken, later(1)).ok, true);
+      // An instance not yet given the new key refuses the new token; without the old key, old tokens are refused.
+      assert.deepEqual(tokens.verify(newToken, later(1)), { ok: false, reason: 'bad_signature' });
+      assert.deepEqual(createAccessTokens(newKey, 'test').verify(oldToken, later(1)), {
+        ok: false,
+        reason: 'bad_signature',
+      });
+    },
+  );
 
   test('a token whose kid was changed to another configured key is refused', () => {
     const other = randomBytes(32);

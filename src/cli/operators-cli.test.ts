@@ -116,20 +116,23 @@ describe('autofin operators create: the first password', () => {
     assert.equal(await operatorCount(), before, 'no operator was created');
   });
 
-  test('without --email nothing changes: no password asked, stored or printed; --password-stdin alone is wrong usage', async () => {
-    const run = await autofin(['operators', 'create', '--name', 'Dani', '--role', 'analyst']);
-    assert.equal(run.code, 0, run.stderr);
-    const created = JSON.parse(run.stdout);
-    assert.deepEqual(Object.keys(created).sort(), ['createdAt', 'email', 'id', 'key', 'name', 'role']);
-    assert.equal(await storedHash(created.id), null);
+  test(
+    'without --email nothing changes: no password asked, ' + 'stored or printed; --password-stdin alone is wrong usage',
+    async () => {
+      const run = await autofin(['operators', 'create', '--name', 'Dani', '--role', 'analyst']);
+      assert.equal(run.code, 0, run.stderr);
+      const created = JSON.parse(run.stdout);
+      assert.deepEqual(Object.keys(created).sort(), ['createdAt', 'email', 'id', 'key', 'name', 'role']);
+      assert.equal(await storedHash(created.id), null);
 
-    const wrong = await autofin(
-      ['operators', 'create', '--name', 'Dani', '--role', 'analyst', '--password-stdin'],
-      'una frase de paso larga',
-    );
-    assert.equal(wrong.code, 2);
-    assert.match(wrong.stderr, /--password-stdin needs --email/);
-  });
+      const wrong = await autofin(
+        ['operators', 'create', '--name', 'Dani', '--role', 'analyst', '--password-stdin'],
+        'una frase de paso larga',
+      );
+      assert.equal(wrong.code, 2);
+      assert.match(wrong.stderr, /--password-stdin needs --email/);
+    },
+  );
 
   test('--role officer makes a loan officer, who may then set outcomes', async () => {
     const run = await autofin(['operators', 'create', '--name', 'Olga', '--role', 'officer']);

@@ -78,7 +78,8 @@ export function createCompaniesRepository(db: Queryable) {
     /** A company's credentials without their secret hashes, oldest first. */
     async listCredentials(companyId: string, tx: Queryable = db): Promise<CredentialSummary[]> {
       const { rows } = await tx.query<{ consumer_key: string; created_at: Date; revoked_at: Date | null }>(
-        'select consumer_key, created_at, revoked_at from credentials where company_id = $1 order by created_at, consumer_key',
+        `select consumer_key, created_at, revoked_at from credentials
+          where company_id = $1 order by created_at, consumer_key`,
         [companyId],
       );
       return rows.map((r) => ({ consumerKey: r.consumer_key, createdAt: r.created_at, revokedAt: r.revoked_at }));

@@ -88,24 +88,27 @@ describe('operator console: pages', () => {
     assert.match(bad.body, /Datos no válidos/);
   });
 
-  test('a lead page shows the consent receipt and the explanation, has no personal data in its title, and is audited', async () => {
-    const { leadId, requestId } = await verifiedLead(t, 'EMAIL');
-    const res = await admin.get(`/console/leads/${leadId}`);
-    assert.equal(res.statusCode, 200, show(res));
-    assert.match(res.body, /<title>Solicitud [0-9a-f]{8} · autofin<\/title>/);
-    assert.match(res.body, /<h2 id="consentimiento">Consentimiento<\/h2>/);
-    assert.match(res.body, new RegExp(requestId));
-    assert.match(res.body, /Explicación de la decisión/);
-    assert.match(res.body, /Versión de las reglas/);
-    assert.match(res.body, /Buró de crédito/);
-    const audit = (await t.app.inject({ method: 'GET', url: '/admin/audit', headers: t.admin })).json();
-    const record = audit.items.find((r: { leadId: string }) => r.leadId === leadId);
-    assert.ok(record, 'the lead read is audited');
-    assert.equal(record.action, 'lead.read');
-    assert.notEqual(record.operatorId, 'admin-token');
-    const missing = await admin.get('/console/leads/00000000-0000-4000-8000-000000000000');
-    assert.equal(missing.statusCode, 404);
-  });
+  test(
+    'a lead page shows the consent receipt and the explanation, ' + 'has no personal data in its title, and is audited',
+    async () => {
+      const { leadId, requestId } = await verifiedLead(t, 'EMAIL');
+      const res = await admin.get(`/console/leads/${leadId}`);
+      assert.equal(res.statusCode, 200, show(res));
+      assert.match(res.body, /<title>Solicitud [0-9a-f]{8} · autofin<\/title>/);
+      assert.match(res.body, /<h2 id="consentimiento">Consentimiento<\/h2>/);
+      assert.match(res.body, new RegExp(requestId));
+      assert.match(res.body, /Explicación de la decisión/);
+      assert.match(res.body, /Versión de las reglas/);
+      assert.match(res.body, /Buró de crédito/);
+      const audit = (await t.app.inject({ method: 'GET', url: '/admin/audit', headers: t.admin })).json();
+      const record = audit.items.find((r: { leadId: string }) => r.leadId === leadId);
+      assert.ok(record, 'the lead read is audited');
+      assert.equal(record.action, 'lead.read');
+      assert.notEqual(record.operatorId, 'admin-token');
+      const missing = await admin.get('/console/leads/00000000-0000-4000-8000-000000000000');
+      assert.equal(missing.statusCode, 404);
+    },
+  );
 
   test("a partner's right-to-left override cannot reorder what the inbox and the lead page show", async () => {
     // Written as escapes: the characters themselves would reorder this source file too.

@@ -87,25 +87,28 @@ describe('operator console: sign-in, sessions and CSRF', () => {
     );
   });
 
-  test('signing in lands on the inbox (303) with a session cookie HttpOnly, SameSite=Strict, Secure, path /console', async () => {
-    const browser = consoleClient(t.app);
-    const res = await browser.signIn('ADMIN@lender.mx', password);
-    assert.equal(res.statusCode, 303, show(res));
-    assert.equal(res.headers.location, '/console/leads');
-    const session = cookieAttributes(res.headers['set-cookie'], 'autofin_session');
-    assert.match(session, /; Path=\/console/);
-    assert.match(session, /; HttpOnly/);
-    assert.match(session, /; SameSite=Strict/);
-    assert.match(session, /; Secure/);
-    const inbox = await browser.get('/console/leads');
-    assert.equal(inbox.statusCode, 200);
-    assert.match(inbox.body, /<h1>Solicitudes<\/h1>/);
-    assert.match(inbox.body, /Salir/);
-    assert.equal(
-      t.logs.some((l) => l.includes(password)),
-      false,
-    );
-  });
+  test(
+    'signing in lands on the inbox (303) with a session ' + 'cookie HttpOnly, SameSite=Strict, Secure, path /console',
+    async () => {
+      const browser = consoleClient(t.app);
+      const res = await browser.signIn('ADMIN@lender.mx', password);
+      assert.equal(res.statusCode, 303, show(res));
+      assert.equal(res.headers.location, '/console/leads');
+      const session = cookieAttributes(res.headers['set-cookie'], 'autofin_session');
+      assert.match(session, /; Path=\/console/);
+      assert.match(session, /; HttpOnly/);
+      assert.match(session, /; SameSite=Strict/);
+      assert.match(session, /; Secure/);
+      const inbox = await browser.get('/console/leads');
+      assert.equal(inbox.statusCode, 200);
+      assert.match(inbox.body, /<h1>Solicitudes<\/h1>/);
+      assert.match(inbox.body, /Salir/);
+      assert.equal(
+        t.logs.some((l) => l.includes(password)),
+        false,
+      );
+    },
+  );
 
   test('next is followed only to a relative /console/ path', async () => {
     const cases: [string, string][] = [

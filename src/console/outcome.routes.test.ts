@@ -46,13 +46,15 @@ describe('operator console: the decision form', () => {
       assert.match(
         page.body,
         new RegExp(
-          `<label for="conditionCode${i}">Condición ${i + 1}</label><select id="conditionCode${i}" name="conditionCode${i}">`,
+          `<label for="conditionCode${i}">Condición ${i + 1}</label>` +
+            `<select id="conditionCode${i}" name="conditionCode${i}">`,
         ),
       );
       assert.match(
         page.body,
         new RegExp(
-          `<label for="conditionDescription${i}">Detalle de la condición ${i + 1}</label><input id="conditionDescription${i}"`,
+          `<label for="conditionDescription${i}">Detalle de la condición ${i + 1}</label>` +
+            `<input id="conditionDescription${i}"`,
         ),
       );
     }

@@ -35,7 +35,9 @@ function deadPid(): number {
 /** Another process holding the lock of `dir`, as a second autofin started on the same folder would. */
 async function holderProcess(dir: string): Promise<ChildProcess> {
   const moduleUrl = new URL('./data-dir-lock.ts', import.meta.url).href;
-  const code = `const { lockDataDir } = await import(${JSON.stringify(moduleUrl)}); lockDataDir(process.env.LOCK_DIR); console.log('locked'); setInterval(() => {}, 1000);`;
+  const code =
+    `const { lockDataDir } = await import(${JSON.stringify(moduleUrl)}); lockDataDir(process.env.LOCK_DIR); ` +
+    `console.log('locked'); setInterval(() => {}, 1000);`;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
     env: { ...process.env, LOCK_DIR: dir },
     stdio: ['ignore', 'pipe', 'inherit'],
