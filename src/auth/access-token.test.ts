@@ -16,6 +16,12 @@ const decode = (payload: string) => JSON.parse(Buffer.from(payload, 'base64url')
 const encode = (claims: unknown) => Buffer.from(JSON.stringify(claims)).toString('base64url');
 
 describe('access tokens', () => {
+  verificationTests();
+  keyTests();
+});
+
+/** What a token carries, until when it verifies, and what breaks it. */
+function verificationTests(): void {
   test('a fresh token verifies and carries its subject, company, environment and lifetime', () => {
     const check = tokens.verify(issue(), later(1));
     assert.equal(check.ok, true, JSON.stringify(check));
@@ -75,7 +81,10 @@ describe('access tokens', () => {
     const relabelled = `${prefix}.${encode({ ...decode(payload), env: 'test' })}.${signature}`;
     assert.deepEqual(tokens.verify(relabelled, later(1)), { ok: false, reason: 'bad_signature' });
   });
+}
 
+/** Malformed tokens, and the keys that sign and verify them. */
+function keyTests(): void {
   const [, goodPayload, goodSignature] = partsOf(issue());
   const malformed: [string, string][] = [
     ['an empty string', ''],
@@ -141,4 +150,4 @@ describe('access tokens', () => {
       reason: 'bad_signature',
     });
   });
-});
+}

@@ -33,6 +33,12 @@ function refusal(env: Record<string, string>): ConfigError {
 }
 
 describe('BUREAU_PROVIDER=circulo settings', () => {
+  readTests();
+  refusalTests();
+});
+
+/** Which settings each provider reads. */
+function readTests(): void {
   test(
     'production reads every setting; the key as openssl ' + 'ecparam writes it (EC PARAMETERS + SEC1) and as PKCS#8',
     () => {
@@ -72,7 +78,10 @@ describe('BUREAU_PROVIDER=circulo settings', () => {
       'CIRCULO_API_KEY',
     );
   });
+}
 
+/** Missing and unusable settings are refused. */
+function refusalTests(): void {
   test('each missing production setting is refused, naming its variable', () => {
     for (const name of Object.keys(production()).filter((n) => n !== 'BUREAU_PROVIDER')) {
       const env: Record<string, string> = production();
@@ -152,4 +161,4 @@ describe('BUREAU_PROVIDER=circulo settings', () => {
     assert.match(run.stderr, /CIRCULO_PRIVATE_KEY_FILE/);
     assert.ok(!run.stderr.includes('BEGIN'), 'no key material is printed');
   });
-});
+}

@@ -57,9 +57,10 @@ function catalogUpload(
   });
 }
 
+let t: TestApp;
+let admin: ReturnType<typeof consoleClient>;
+
 describe('operator console: pages', () => {
-  let t: TestApp;
-  let admin: ReturnType<typeof consoleClient>;
   before(async () => {
     // The lender's CRM resolves to a public address; deliveries then fail, which is fine here.
     t = await buildTestApp({ webhookResolver: async () => [{ address: '93.184.216.34', family: 4 }] });
@@ -69,6 +70,12 @@ describe('operator console: pages', () => {
   });
   after(() => t.close());
 
+  inboxAndLeadTests();
+  adminPageTests();
+});
+
+/** The inbox and the lead page. */
+function inboxAndLeadTests(): void {
   test('the inbox filters by decision and counts leads per status', async () => {
     const { leadId: verified } = await verifiedLead(t, 'SMS');
     const other = await readyLead(t);
@@ -131,7 +138,10 @@ describe('operator console: pages', () => {
       assert.doesNotMatch(res.body, /\p{Bidi_Control}/u);
     }
   });
+}
 
+/** Credentials, webhook deliveries, catalogs and operators. */
+function adminPageTests(): void {
   test('a credential is created with its secret shown once, then revoked after a confirmation page', async () => {
     const companyPage = await admin.get(`/console/companies/${t.partner.companyId}`);
     assert.equal(companyPage.statusCode, 200);
@@ -223,7 +233,7 @@ describe('operator console: pages', () => {
     assert.equal(audit.statusCode, 200);
     assert.match(audit.body, /Lectura de solicitud/);
   });
-});
+}
 
 describe('operator console: importing a catalog', () => {
   let t: TestApp;

@@ -11,10 +11,19 @@ import { CONDITION_CODES } from '../outcomes/index.ts';
 
 const password = 'correct horse battery';
 
+let t: TestApp;
+let officer: ConsoleClient;
+let copy: LeadCopies;
+
+const conditionForm = (details: (string | undefined)[]) =>
+  Object.fromEntries(
+    details.flatMap((detail, i) => [
+      [`conditionCode${i}`, CONDITION_CODES[i % CONDITION_CODES.length]],
+      [`conditionDescription${i}`, detail ?? ''],
+    ]),
+  );
+
 describe('operator console: the decision form', () => {
-  let t: TestApp;
-  let officer: ConsoleClient;
-  let copy: LeadCopies;
   before(async () => {
     t = await buildTestApp();
     const res = await t.app.inject({
@@ -30,14 +39,11 @@ describe('operator console: the decision form', () => {
   });
   after(() => t.close());
 
-  const conditionForm = (details: (string | undefined)[]) =>
-    Object.fromEntries(
-      details.flatMap((detail, i) => [
-        [`conditionCode${i}`, CONDITION_CODES[i % CONDITION_CODES.length]],
-        [`conditionDescription${i}`, detail ?? ''],
-      ]),
-    );
+  decisionFormTests();
+});
 
+/** The condition rows of the decision form. */
+function decisionFormTests(): void {
   test('offers ten labelled condition rows, the fourth to the tenth behind "Más condiciones"', async () => {
     const leadId = await copy();
     const page = await officer.get(`/console/leads/${leadId}`);
@@ -112,4 +118,4 @@ describe('operator console: the decision form', () => {
       { code: CONDITION_CODES[9 % CONDITION_CODES.length], description: 'Aval' },
     ]);
   });
-});
+}

@@ -52,6 +52,12 @@ describe('data directory lock', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
+  takingTests();
+  releaseTests();
+});
+
+/** Taking the lock, and taking over a stale one. */
+function takingTests(): void {
   test('the lock file holds the pid of the process that took it', () => {
     const dir = freshDir();
     const lock = lockDataDir(dir);
@@ -114,7 +120,10 @@ describe('data directory lock', () => {
     assert.ok(existsSync(lockFile(dir)));
     lock.release();
   });
+}
 
+/** Releasing the lock, and what it leaves alone. */
+function releaseTests(): void {
   test('release removes the lock file and the folder can be locked again', () => {
     const dir = freshDir();
     const lock = lockDataDir(dir);
@@ -152,4 +161,4 @@ describe('data directory lock', () => {
     assert.ok(existsSync(lockFile(dir)));
     lock.release();
   });
-});
+}

@@ -11,23 +11,23 @@ const hex = (key: Buffer) => key.toString('hex');
 const sorted = (stored: { keyId: string | null; values: number }[]) =>
   [...stored].sort((x, y) => String(x.keyId).localeCompare(String(y.keyId)));
 
-describe('rotating the data encryption and token signing keys through the admin API', () => {
-  let first: TestApp;
-  let rotated: TestApp;
-  let leadId: string;
-  let leadBefore: unknown;
-  const others: TestApp[] = [];
-  const keys = (t: TestApp, headers: Record<string, string> = t.admin) =>
-    t.app.inject({ method: 'GET', url: '/admin/keys', headers });
-  const reencrypt = (t: TestApp, payload?: object, headers: Record<string, string> = t.admin) =>
-    t.app.inject({ method: 'POST', url: '/admin/keys/reencrypt', headers, ...(payload ? { payload } : {}) });
-  /** Another instance on the same database, with other keys. */
-  const instance = async (env: Record<string, string>) => {
-    const t = await buildTestApp({ database: first.database, env });
-    others.push(t);
-    return t;
-  };
+let first: TestApp;
+let rotated: TestApp;
+let leadId: string;
+let leadBefore: unknown;
+const others: TestApp[] = [];
+const keys = (t: TestApp, headers: Record<string, string> = t.admin) =>
+  t.app.inject({ method: 'GET', url: '/admin/keys', headers });
+const reencrypt = (t: TestApp, payload?: object, headers: Record<string, string> = t.admin) =>
+  t.app.inject({ method: 'POST', url: '/admin/keys/reencrypt', headers, ...(payload ? { payload } : {}) });
+/** Another instance on the same database, with other keys. */
+const instance = async (env: Record<string, string>) => {
+  const t = await buildTestApp({ database: first.database, env });
+  others.push(t);
+  return t;
+};
 
+describe('rotating the data encryption and token signing keys through the admin API', () => {
   before(async () => {
     first = await buildTestApp({ env: { DATA_ENCRYPTION_KEY: hex(keyA), TOKEN_SIGNING_KEY: hex(signing1) } });
     leadId = await readyLead(first);
@@ -53,6 +53,13 @@ describe('rotating the data encryption and token signing keys through the admin 
     await first?.close();
   });
 
+  rotationTests();
+  reencryptionTests();
+  startTests();
+});
+
+/** Counting values under each key, and rotating to new keys. */
+function rotationTests(): void {
   test('GET /admin/keys counts every encrypted value (lead sections, webhook secrets) under its key', async () => {
     const res = await keys(first);
     assert.equal(res.statusCode, 200, show(res));
@@ -106,7 +113,10 @@ describe('rotating the data encryption and token signing keys through the admin 
       assert.deepEqual(sorted(status.stored), sorted(expected));
     },
   );
+}
 
+/** Re-encryption: its limit, who may run it, its batches, and dropping the previous keys. */
+function reencryptionTests(): void {
   test('a limit out of 1-10000, or not an integer, is 400 / 40015 on limit, and nothing is re-encrypted', async () => {
     for (const limit of [0, 10_001, 2.5, 'all', null]) {
       const res = await reencrypt(rotated, { limit });
@@ -190,7 +200,10 @@ describe('rotating the data encryption and token signing keys through the admin 
       assert.equal(other.statusCode, 409, show(other));
     },
   );
+}
 
+/** Starting with keys that miss stored values or with unlabelled values. */
+function startTests(): void {
   test('a start with keys that miss stored values is refused naming the missing key id and the count', async () => {
     const wrong = await instance({ DATA_ENCRYPTION_KEY: hex(keyC) });
     await assert.rejects(wrong.container.keys.checkStored(), (error: Error) => {
@@ -230,4 +243,4 @@ describe('rotating the data encryption and token signing keys through the admin 
       assert.ok(stored.rows[0]!.email_enc.startsWith(`v2.${keyIdOf(keyB)}.`), stored.rows[0]!.email_enc);
     },
   );
-});
+}

@@ -7,10 +7,26 @@ import { assertError, assertNoContent } from '../../test/lead-fixture.ts';
 type Method = 'GET' | 'POST' | 'DELETE';
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
+let t: TestApp;
+let analystKey: string;
+let adminKey: string;
+
+const call = (method: Method, url: string, headers: Record<string, string>, payload?: object) =>
+  t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+async function createOperator(payload: object, headers = t.admin) {
+  const res = await call('POST', '/admin/operators', headers, payload);
+  assert.equal(res.statusCode, 201, show(res));
+  return res.json() as {
+    id: string;
+    name: string;
+    role: string;
+    email: string | null;
+    key: string;
+    createdAt: string;
+  };
+}
+
 describe('operators and roles on the admin API', () => {
-  let t: TestApp;
-  let analystKey: string;
-  let adminKey: string;
   before(async () => {
     t = await buildTestApp();
     analystKey = (await createOperator({ name: 'Ana', role: 'analyst' })).key;
@@ -18,21 +34,12 @@ describe('operators and roles on the admin API', () => {
   });
   after(() => t.close());
 
-  const call = (method: Method, url: string, headers: Record<string, string>, payload?: object) =>
-    t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-  async function createOperator(payload: object, headers = t.admin) {
-    const res = await call('POST', '/admin/operators', headers, payload);
-    assert.equal(res.statusCode, 201, show(res));
-    return res.json() as {
-      id: string;
-      name: string;
-      role: string;
-      email: string | null;
-      key: string;
-      createdAt: string;
-    };
-  }
+  operatorTests();
+  roleTests();
+});
 
+/** Creating operators, with and without a password. */
+function operatorTests(): void {
   test(
     'the admin token creates an operator: 201 with the ' + 'key shown once, the list shows it without the key',
     async () => {
@@ -104,7 +111,10 @@ describe('operators and roles on the admin API', () => {
       );
     },
   );
+}
 
+/** What each role and credential may do. */
+function roleTests(): void {
   test('an admin operator key manages operators and companies like the admin token', async () => {
     const other = await createOperator({ name: 'Dora', role: 'analyst' }, bearer(adminKey));
     assert.equal((await call('GET', '/admin/operators', bearer(adminKey))).statusCode, 200);
@@ -162,4 +172,4 @@ describe('operators and roles on the admin API', () => {
     assertError(await call('DELETE', `/admin/operators/${gone.id}`, t.admin), 404, 4049, 'Operator not found');
     assertError(await call('DELETE', `/admin/operators/${randomUUID()}`, t.admin), 404, 4049, 'Operator not found');
   });
-});
+}
