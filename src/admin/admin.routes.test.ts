@@ -19,24 +19,32 @@ function assertError(res: LightMyRequestResponse, status: number, code: number, 
 const fieldsOf = (res: LightMyRequestResponse) =>
   (res.json().additionalData?.errors ?? []).map((e: Field) => e.field).sort();
 
+let t: TestApp;
+const admin = (
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = t.admin,
+) => t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+const createCompany = async (name = 'Autos del Norte') => {
+  const res = await admin('POST', '/admin/companies', { name });
+  assert.equal(res.statusCode, 201, show(res));
+  return res.json() as { id: string; name: string; createdAt: string };
+};
+
 describe('admin API', () => {
-  let t: TestApp;
   before(async () => {
     t = await buildTestApp();
   });
   after(() => t.close());
-  const admin = (
-    method: 'GET' | 'POST' | 'DELETE',
-    url: string,
-    payload?: unknown,
-    headers: Record<string, string> = t.admin,
-  ) => t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-  const createCompany = async (name = 'Autos del Norte') => {
-    const res = await admin('POST', '/admin/companies', { name });
-    assert.equal(res.statusCode, 201, show(res));
-    return res.json() as { id: string; name: string; createdAt: string };
-  };
 
+  companyTests();
+  affiliateTests();
+  companyErrorAndMetricsTests();
+});
+
+/** Access, companies and credentials. */
+function companyTests(): void {
   test('without the admin token, with a wrong one or with a partner token every admin call is 401 / 4010', async () => {
     const companyId = t.partner.companyId;
     const calls: [string, string, unknown][] = [
@@ -135,7 +143,10 @@ describe('admin API', () => {
     assert.equal(res.json().code, 4043, show(res));
     assert.equal(res.json().message, 'Credential not found', show(res));
   });
+}
 
+/** Affiliates with and without a user_id. */
+function affiliateTests(): void {
   test('an affiliate without user_id gets a generated one: 201 {user_id, user_type, companyId}', async () => {
     const company = await createCompany();
     const res = await admin('POST', `/admin/companies/${company.id}/affiliates`, { user_type: 'SELLER' });
@@ -186,7 +197,10 @@ describe('admin API', () => {
       assert.deepEqual(fieldsOf(res), fields, `${JSON.stringify(payload)}: ${show(res)}`);
     }
   });
+}
 
+/** Unknown and malformed companies, and the metrics. */
+function companyErrorAndMetricsTests(): void {
   test('an unknown company is 404 / 4046 for credentials and affiliates', async () => {
     const unknown = randomUUID();
     for (const res of [
@@ -240,7 +254,7 @@ describe('admin API', () => {
       assert.doesNotMatch(refused.body, /autofin_http_requests_total/);
     }
   });
-});
+}
 
 describe('without ADMIN_TOKEN the admin API does not exist', () => {
   let t: TestApp;

@@ -8,6 +8,8 @@ import type { CompaniesService } from '../companies/companies.service.ts';
 import type { OperatorResolver } from '../http/admin-guard.ts';
 import * as s from './admin.schemas.ts';
 import { uuidPattern } from '../shared/ids.ts';
+import { operation } from '../http/operation.ts';
+import { adminOperations as docs } from './admin.operations.ts';
 
 const invalid = (field: string, errorDetail: string) =>
   errorCase('Invalid input', errors.invalidInput([{ field, errorDetail }]));
@@ -44,8 +46,7 @@ function companyRoutes(app: App, companies: CompaniesService): void {
       schema: {
         tags,
         security,
-        operationId: 'createCompany',
-        summary: 'Create a company',
+        ...operation(docs, 'createCompany'),
         body: s.CompanyCreate,
         response: {
           201: ok('admin', s.Company, 'The new company.'),
@@ -64,8 +65,7 @@ function companyRoutes(app: App, companies: CompaniesService): void {
       schema: {
         tags,
         security,
-        operationId: 'listCompanies',
-        summary: 'List companies',
+        ...operation(docs, 'listCompanies'),
         response: { 200: ok('admin', s.CompanyList, 'Every company.'), ...fails(false) },
       },
     },
@@ -78,8 +78,7 @@ function companyRoutes(app: App, companies: CompaniesService): void {
       schema: {
         tags,
         security,
-        operationId: 'showCompany',
-        summary: 'Show one company',
+        ...operation(docs, 'showCompany'),
         params: s.CompanyIdParams,
         response: { 200: ok('admin', s.Company, 'The company.'), ...fails(false, badCompanyId, noCompany) },
       },
@@ -96,8 +95,7 @@ function credentialAndAffiliateRoutes(app: App, companies: CompaniesService): vo
       schema: {
         tags,
         security,
-        operationId: 'listCredentials',
-        summary: "List a company's credentials (never their secrets)",
+        ...operation(docs, 'listCredentials'),
         params: s.CompanyIdParams,
         response: {
           200: ok('admin', s.CredentialList, "The company's credentials, oldest first."),
@@ -114,8 +112,7 @@ function credentialAndAffiliateRoutes(app: App, companies: CompaniesService): vo
       schema: {
         tags,
         security,
-        operationId: 'listAffiliates',
-        summary: "List a company's affiliates",
+        ...operation(docs, 'listAffiliates'),
         params: s.CompanyIdParams,
         response: {
           200: ok('admin', s.AffiliateList, "The company's affiliates, oldest first."),
@@ -132,8 +129,7 @@ function credentialAndAffiliateRoutes(app: App, companies: CompaniesService): vo
       schema: {
         tags,
         security,
-        operationId: 'createCredential',
-        summary: 'Create a credential (the secret is shown only here)',
+        ...operation(docs, 'createCredential'),
         params: s.CompanyIdParams,
         response: {
           201: ok('admin', s.CredentialSecret, 'The new credential, with its secret.'),
@@ -150,8 +146,7 @@ function credentialAndAffiliateRoutes(app: App, companies: CompaniesService): vo
       schema: {
         tags,
         security,
-        operationId: 'revokeCredential',
-        summary: 'Revoke a credential; its tokens answer 401 from then on',
+        ...operation(docs, 'revokeCredential'),
         params: s.ConsumerKeyParams,
         response: {
           204: empty('admin', 'Revoked.'),
@@ -175,8 +170,7 @@ function credentialAndAffiliateRoutes(app: App, companies: CompaniesService): vo
       schema: {
         tags,
         security,
-        operationId: 'createAffiliate',
-        summary: 'Add an affiliate to a company',
+        ...operation(docs, 'createAffiliate'),
         params: s.CompanyIdParams,
         body: s.AffiliateCreate,
         response: {

@@ -23,54 +23,64 @@ const zipsCsv = csv(
   '99001,El Mirador,Colonia,Ejemplo,Villa Ejemplo,32,Zacatecas,001,0002,Urbano',
 );
 
+let t: TestApp;
+
+const put = (kind: string, payload: Buffer | string, contentType = 'text/csv', headers = t.admin) =>
+  t.app.inject({
+    method: 'PUT',
+    url: `/admin/catalogs/${kind}`,
+    headers: { ...headers, 'content-type': contentType },
+    payload,
+  });
+const read = (url: string) => t.app.inject({ method: 'GET', url: `${api}${url}`, headers: t.partner.headers });
+/** What a partner sees of the shipped and the test catalogs: compared before and after a refused import. */
+const partnerView = async () => {
+  const view: Record<string, unknown> = {};
+  for (const url of [
+    '/catalogs/years',
+    '/catalogs/years/2020/brands',
+    '/catalogs/years/2031/brands',
+    '/catalogs/zip-code/06700',
+    '/catalogs/zip-code/99001',
+  ]) {
+    const res = await read(url);
+    view[url] = res.statusCode === 200 ? res.body : `${res.statusCode} ${res.json().code}`;
+  }
+  return view;
+};
+
 describe('admin catalog import', () => {
-  let t: TestApp;
   before(async () => {
     t = await buildTestApp({ ownCatalogStore: true });
   });
   after(() => t.close());
 
-  const put = (kind: string, payload: Buffer | string, contentType = 'text/csv', headers = t.admin) =>
-    t.app.inject({
-      method: 'PUT',
-      url: `/admin/catalogs/${kind}`,
-      headers: { ...headers, 'content-type': contentType },
-      payload,
-    });
-  const read = (url: string) => t.app.inject({ method: 'GET', url: `${api}${url}`, headers: t.partner.headers });
-  /** What a partner sees of the shipped and the test catalogs: compared before and after a refused import. */
-  const partnerView = async () => {
-    const view: Record<string, unknown> = {};
-    for (const url of [
-      '/catalogs/years',
-      '/catalogs/years/2020/brands',
-      '/catalogs/years/2031/brands',
-      '/catalogs/zip-code/06700',
-      '/catalogs/zip-code/99001',
-    ]) {
-      const res = await read(url);
-      view[url] = res.statusCode === 200 ? res.body : `${res.statusCode} ${res.json().code}`;
-    }
-    return view;
-  };
+  refusedFileTests();
+  acceptedFileTests();
+});
 
-  test('a malformed vehicles file is refused with its line, and the partner API still serves the old catalog', async () => {
-    const before = await partnerView();
-    const bad = csv(
-      vehicleColumns.join(','),
-      '2031,9001,ACME,9101,ROADSTER,900001,BASE,manual',
-      '2031,9001,ACME,9101,ROADSTER,900002,BASE 2,tiptronic',
-    );
-    const res = await put('vehicles', bad);
-    assert.equal(res.statusCode, 400, show(res));
-    const body = res.json();
-    assert.equal(body.code, 40015);
-    assert.equal(body.additionalData.line, 3);
-    assert.deepEqual(body.additionalData.errors, [
-      { field: 'line 3', errorDetail: 'transmission must be automatic or manual, got "tiptronic"' },
-    ]);
-    assert.deepEqual(await partnerView(), before);
-  });
+/** Refused files: each names its problem and changes nothing. */
+function refusedFileTests(): void {
+  test(
+    'a malformed vehicles file is refused with its line, ' + 'and the partner API still serves the old catalog',
+    async () => {
+      const before = await partnerView();
+      const bad = csv(
+        vehicleColumns.join(','),
+        '2031,9001,ACME,9101,ROADSTER,900001,BASE,manual',
+        '2031,9001,ACME,9101,ROADSTER,900002,BASE 2,tiptronic',
+      );
+      const res = await put('vehicles', bad);
+      assert.equal(res.statusCode, 400, show(res));
+      const body = res.json();
+      assert.equal(body.code, 40015);
+      assert.equal(body.additionalData.line, 3);
+      assert.deepEqual(body.additionalData.errors, [
+        { field: 'line 3', errorDetail: 'transmission must be automatic or manual, got "tiptronic"' },
+      ]);
+      assert.deepEqual(await partnerView(), before);
+    },
+  );
 
   test('a file-level problem (corrupt gzip) names the file, line 0, and changes nothing', async () => {
     const before = await partnerView();
@@ -89,7 +99,10 @@ describe('admin catalog import', () => {
     assert.equal(res.json().additionalData.errors[0].field, 'line 1');
     assert.match(res.json().additionalData.errors[0].errorDetail, /header/);
   });
+}
 
+/** Accepted files, the body limits and who may import. */
+function acceptedFileTests(): void {
   test('a plain CSV vehicle catalog replaces the old one and the partner API serves it at once', async () => {
     const file = vehiclesCsv(3);
     const res = await put('vehicles', file);
@@ -168,7 +181,7 @@ describe('admin catalog import', () => {
     }
     assert.deepEqual(await partnerView(), before);
   });
-});
+}
 
 describe('admin catalog import without ADMIN_TOKEN', () => {
   test('does not exist (404)', async () => {

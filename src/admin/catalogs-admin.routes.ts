@@ -12,19 +12,20 @@ import { registerAdminGuard, type OperatorResolver } from '../http/admin-guard.t
 import { CatalogFileError, type CatalogKind } from '../catalogs/catalog-file.ts';
 import type { CatalogImportResult, CatalogStore } from '../catalogs/catalog-store.ts';
 import type { CatalogsRepository } from '../catalogs/catalogs.repository.ts';
+import { operation } from '../http/operation.ts';
+import { adminOperations as docs } from './admin.operations.ts';
 
 /** Several times the real ZIP catalog as CSV: room for growth, still a bound. Only these routes get it. */
 export const catalogBodyLimitBytes = 64 * 1024 * 1024;
 export const catalogFileMediaTypes = ['application/gzip', 'application/octet-stream', 'text/csv'];
 
-const routes: readonly { path: string; kind: CatalogKind; what: string; operationId: string }[] = [
-  { path: '/admin/catalogs/vehicles', kind: 'vehicles', what: 'vehicle catalog', operationId: 'importVehicleCatalog' },
-  {
-    path: '/admin/catalogs/zip-codes',
-    kind: 'zipCodes',
-    what: 'SEPOMEX ZIP-code catalog',
-    operationId: 'importZipCodeCatalog',
-  },
+const routes: readonly {
+  path: string;
+  kind: CatalogKind;
+  operationId: 'importVehicleCatalog' | 'importZipCodeCatalog';
+}[] = [
+  { path: '/admin/catalogs/vehicles', kind: 'vehicles', operationId: 'importVehicleCatalog' },
+  { path: '/admin/catalogs/zip-codes', kind: 'zipCodes', operationId: 'importZipCodeCatalog' },
 ];
 
 export const CatalogImport = Type.Object(
@@ -93,7 +94,7 @@ export const catalogsAdminRoutes =
       (_request, body, done) => done(null, body),
     );
 
-    for (const { path, kind, what, operationId } of routes) {
+    for (const { path, kind, operationId } of routes) {
       app.put(
         path,
         {
@@ -102,13 +103,7 @@ export const catalogsAdminRoutes =
           schema: {
             tags: ['admin'],
             security: [{ adminToken: [] }],
-            operationId,
-            summary: `Replace the ${what}`,
-            description:
-              'The body is the catalog file: CSV (UTF-8, the documented header) sent as `text/csv`, or gzip-compressed ' +
-              'as `application/gzip` / `application/octet-stream`. Taken whole or refused whole: a malformed file is ' +
-              '400 / 40015 with the first problem and its line (`additionalData.line`, 0 for the file as a whole), and ' +
-              'the catalog in force stays. Every instance serves the new catalog within seconds.',
+            ...operation(docs, operationId),
             consumes: catalogFileMediaTypes,
             // Documents the body only: any bytes pass here, the catalog parser is the real check.
             body: Type.Unknown({ description: 'The catalog file (CSV, or CSV compressed with gzip)' }),
@@ -122,7 +117,7 @@ export const catalogsAdminRoutes =
                     errorCase('A malformed line', refusedFile(new CatalogFileError(2, 'expected 15 columns, found 3'))),
                   ],
                 },
-                descriptions: { 413: 'The file is over 64 MiB.' },
+                descriptions: docs[operationId].errorDescriptions,
               }),
             },
           },

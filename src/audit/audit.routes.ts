@@ -5,6 +5,8 @@ import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
 import { registerAdminGuard, type OperatorResolver } from '../http/admin-guard.ts';
 import type { AuditService } from './audit.service.ts';
 import * as s from './audit.schemas.ts';
+import { operation } from '../http/operation.ts';
+import { auditOperations as docs } from './audit.operations.ts';
 
 const fails = errorAnswers({
   access: 'admin',
@@ -28,8 +30,7 @@ export const auditRoutes =
         schema: {
           tags: ['audit'],
           security: [{ adminToken: [] }],
-          operationId: 'listAuditRecords',
-          summary: 'Audit of personal-data access, newest first',
+          ...operation(docs, 'listAuditRecords'),
           querystring: s.AuditQuery,
           response: { 200: ok('admin', s.AuditList, 'A page of audit records, newest first.'), ...fails },
         },

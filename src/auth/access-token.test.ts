@@ -16,6 +16,12 @@ const decode = (payload: string) => JSON.parse(Buffer.from(payload, 'base64url')
 const encode = (claims: unknown) => Buffer.from(JSON.stringify(claims)).toString('base64url');
 
 describe('access tokens', () => {
+  verificationTests();
+  keyTests();
+});
+
+/** What a token carries, until when it verifies, and what breaks it. */
+function verificationTests(): void {
   test('a fresh token verifies and carries its subject, company, environment and lifetime', () => {
     const check = tokens.verify(issue(), later(1));
     assert.equal(check.ok, true, JSON.stringify(check));
@@ -75,7 +81,10 @@ describe('access tokens', () => {
     const relabelled = `${prefix}.${encode({ ...decode(payload), env: 'test' })}.${signature}`;
     assert.deepEqual(tokens.verify(relabelled, later(1)), { ok: false, reason: 'bad_signature' });
   });
+}
 
+/** Malformed tokens, and the keys that sign and verify them. */
+function keyTests(): void {
   const [, goodPayload, goodSignature] = partsOf(issue());
   const malformed: [string, string][] = [
     ['an empty string', ''],
@@ -101,22 +110,25 @@ describe('access tokens', () => {
     assert.equal(claims.kid, keyIdOf(key));
   });
 
-  test('after a rotation, a token signed with a previous key verifies until it expires; new ones use the new key', () => {
-    const oldToken = issue();
-    const newKey = randomBytes(32);
-    const rotated = createAccessTokens(newKey, 'test', [key]);
-    assert.equal(rotated.verify(oldToken, later(ttlSeconds - 1)).ok, true);
-    assert.deepEqual(rotated.verify(oldToken, later(ttlSeconds)), { ok: false, reason: 'expired' });
-    const newToken = rotated.issue('ck_partner', 'company-1', issuedAt, ttlSeconds);
-    assert.equal(decode(partsOf(newToken)[1]).kid, keyIdOf(newKey));
-    assert.equal(rotated.verify(newToken, later(1)).ok, true);
-    // An instance not yet given the new key refuses the new token; without the old key, old tokens are refused.
-    assert.deepEqual(tokens.verify(newToken, later(1)), { ok: false, reason: 'bad_signature' });
-    assert.deepEqual(createAccessTokens(newKey, 'test').verify(oldToken, later(1)), {
-      ok: false,
-      reason: 'bad_signature',
-    });
-  });
+  test(
+    'after a rotation, a token signed with a previous key ' + 'verifies until it expires; new ones use the new key',
+    () => {
+      const oldToken = issue();
+      const newKey = randomBytes(32);
+      const rotated = createAccessTokens(newKey, 'test', [key]);
+      assert.equal(rotated.verify(oldToken, later(ttlSeconds - 1)).ok, true);
+      assert.deepEqual(rotated.verify(oldToken, later(ttlSeconds)), { ok: false, reason: 'expired' });
+      const newToken = rotated.issue('ck_partner', 'company-1', issuedAt, ttlSeconds);
+      assert.equal(decode(partsOf(newToken)[1]).kid, keyIdOf(newKey));
+      assert.equal(rotated.verify(newToken, later(1)).ok, true);
+      // An instance not yet given the new key refuses the new token; without the old key, old tokens are refused.
+      assert.deepEqual(tokens.verify(newToken, later(1)), { ok: false, reason: 'bad_signature' });
+      assert.deepEqual(createAccessTokens(newKey, 'test').verify(oldToken, later(1)), {
+        ok: false,
+        reason: 'bad_signature',
+      });
+    },
+  );
 
   test('a token whose kid was changed to another configured key is refused', () => {
     const other = randomBytes(32);
@@ -138,4 +150,4 @@ describe('access tokens', () => {
       reason: 'bad_signature',
     });
   });
-});
+}

@@ -59,13 +59,20 @@ async function startOfAWindow(needMs = 5000) {
   if (left < needMs) await sleep(left + 50);
 }
 
+let t: TestApp;
+
 describe('POST /auth/token', () => {
-  let t: TestApp;
   before(async () => {
     t = await buildTestApp();
   });
   after(() => t.close());
 
+  tokenTests();
+  refusedTests();
+});
+
+/** A token, what it opens, and the version header. */
+function tokenTests(): void {
   test('a valid key and secret get a bearer token valid for an hour, never cached', async () => {
     const res = await requestToken(
       t,
@@ -119,7 +126,10 @@ describe('POST /auth/token', () => {
       assert.equal(res.json().access_token, undefined);
     }
   });
+}
 
+/** Missing fields and wrong credentials. */
+function refusedTests(): void {
   test('missing key and secret are a 400 / 40015 listing both fields', async () => {
     const res = await requestToken(t, {});
     assertError(res, 400, 40015, 'Bad Request');
@@ -164,7 +174,7 @@ describe('POST /auth/token', () => {
     // The same answer for all three: nothing tells a caller which keys exist.
     assert.equal(new Set(answers.map((r) => `${r.headers['www-authenticate']} ${r.json().message}`)).size, 1);
   });
-});
+}
 
 describe('TOKEN_TTL_SECONDS', () => {
   test('sets expires_in of new tokens', async () => {

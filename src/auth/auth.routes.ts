@@ -6,6 +6,8 @@ import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
 import type { RateLimiter } from '../http/rate-limiter.ts';
 import type { AuthService } from './auth.service.ts';
 import { createThrottledTokenIssuer } from './token-throttle.ts';
+import { operation } from '../http/operation.ts';
+import { authOperations as docs } from './auth.operations.ts';
 
 export const TokenRequest = Type.Object(
   {
@@ -56,11 +58,7 @@ export const authRoutes =
       '/auth/token',
       {
         schema: {
-          operationId: 'getToken',
-          summary: 'Get an access token',
-          description:
-            'Exchanges a consumer key and secret for a bearer token. Send `Accept-Version: v1` (absent means v1). ' +
-            'Token requests are limited per consumer key, and failed ones per client address.',
+          ...operation(docs, 'getToken'),
           tags: ['auth'],
           security: [],
           headers: Type.Object({ 'accept-version': Type.Optional(Type.String({ maxLength: 16 })) }),

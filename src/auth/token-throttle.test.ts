@@ -48,24 +48,32 @@ describe(`failed token requests per client address, counted ${store}`, () => {
   });
   after(() => t.close());
 
-  test(`50 concurrent wrong secrets from one client: exactly ${limit} are checked (401), the rest get 429`, async () => {
-    await startOfAWindow();
-    const responses = await Promise.all(Array.from({ length: 50 }, () => tokenRequest(t, 'wrong', '203.0.113.5')));
-    assert.deepEqual(count(responses), { 401: limit, 429: 50 - limit }, responses.slice(0, 3).map(show).join('\n'));
-    const limited = responses.find((r) => r.statusCode === 429)!;
-    assert.equal(limited.json().code, 4290, show(limited));
-    assert.match(String(limited.headers['retry-after']), /^[1-9]\d*$/);
-  });
+  test(
+    `50 concurrent wrong secrets from one client: exactly ` + `${limit} are checked (401), the rest get 429`,
+    async () => {
+      await startOfAWindow();
+      const responses = await Promise.all(Array.from({ length: 50 }, () => tokenRequest(t, 'wrong', '203.0.113.5')));
+      assert.deepEqual(count(responses), { 401: limit, 429: 50 - limit }, responses.slice(0, 3).map(show).join('\n'));
+      const limited = responses.find((r) => r.statusCode === 429)!;
+      assert.equal(limited.json().code, 4290, show(limited));
+      assert.match(String(limited.headers['retry-after']), /^[1-9]\d*$/);
+    },
+  );
 
-  test('a spoofed X-Forwarded-For rotated before the real entry stays limited; another client behind the balancer is not', async () => {
-    await startOfAWindow();
-    const attacker = '203.0.113.9';
-    const responses = [];
-    for (let i = 0; i < limit + 5; i++) responses.push(await tokenRequest(t, 'wrong', `192.0.2.${i + 1}, ${attacker}`));
-    assert.deepEqual(count(responses), { 401: limit, 429: 5 });
-    const neighbour = await tokenRequest(t, t.partner.consumerSecret, `${attacker}, 198.51.100.7`);
-    assert.equal(neighbour.statusCode, 200, show(neighbour));
-  });
+  test(
+    'a spoofed X-Forwarded-For rotated before the real entry ' +
+      'stays limited; another client behind the balancer is not',
+    async () => {
+      await startOfAWindow();
+      const attacker = '203.0.113.9';
+      const responses = [];
+      for (let i = 0; i < limit + 5; i++)
+        responses.push(await tokenRequest(t, 'wrong', `192.0.2.${i + 1}, ${attacker}`));
+      assert.deepEqual(count(responses), { 401: limit, 429: 5 });
+      const neighbour = await tokenRequest(t, t.partner.consumerSecret, `${attacker}, 198.51.100.7`);
+      assert.equal(neighbour.statusCode, 200, show(neighbour));
+    },
+  );
 
   test('right secrets are given back: successes never use up the failures allowed to an address', async () => {
     await startOfAWindow();

@@ -7,12 +7,8 @@ import { errors } from '../http/app-error.ts';
 import { documented, errorAnswers, errorCase } from '../http/openapi-answers.ts';
 import { registerAdminGuard, type OperatorResolver } from '../http/admin-guard.ts';
 import type { BackupService } from './backup.service.ts';
-
-const description =
-  'A gzip’d tar of the embedded database’s folder, taken while the service serves: every transaction committed ' +
-  'before the copy began is in it, none half. `autofin backup --out FILE` saves it and `autofin restore FILE` ' +
-  'loads it into an empty DATA_DIR. Statements wait while the copy is read (about a second per 100 MB). ' +
-  'The keys are not in it. On PostgreSQL the answer is 409 / 4095: use pg_dump.';
+import { operation } from '../http/operation.ts';
+import { backupOperations as docs } from './backup.operations.ts';
 
 export const backupRoutes =
   (deps: { backup: BackupService; adminToken: string; operators?: OperatorResolver }): FastifyPluginAsyncTypebox =>
@@ -24,9 +20,7 @@ export const backupRoutes =
         schema: {
           tags: ['admin'],
           security: [{ adminToken: [] }],
-          operationId: 'backupDatabase',
-          summary: 'A consistent copy of the embedded database (streamed)',
-          description,
+          ...operation(docs, 'backupDatabase'),
           response: {
             200: documented(
               {
@@ -41,7 +35,7 @@ export const backupRoutes =
             ...errorAnswers({
               access: 'admin',
               cases: { 409: [errorCase('The service runs on PostgreSQL', errors.backupNotEmbedded())] },
-              descriptions: { 409: 'The service runs on PostgreSQL: back it up with pg_dump (docs/operations.md).' },
+              descriptions: docs.backupDatabase.errorDescriptions,
             }),
           },
         },

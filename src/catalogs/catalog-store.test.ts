@@ -75,26 +75,29 @@ test('a restart imports nothing, loads the tables, and renders the same ETags', 
   assert.equal(store.current().zipCodes.info('64000')?.state.id, '19');
 });
 
-test('after a restart every ZIP code answers the same JSON and XML bodies as the index built from the file', async () => {
-  const repo = createCatalogsRepository(await shared);
-  const restarted = createCatalogStore();
-  await restarted.loadFromDatabase(repo);
-  const file = readFileSync(new URL(shippedCatalogFiles.zipCodes, shippedCatalogDir));
-  const fromFile = buildZipIndex(parseZipCodesFile(file).rows);
-  const zips = restarted.current().zipCodes;
-  assert.equal(zips.zipCodeCount, fromFile.zipCodeCount);
-  let compared = 0;
-  for (let n = 0; n < 100_000; n++) {
-    const code = String(n).padStart(5, '0');
-    const expected = fromFile.zipCode(code);
-    assert.equal(zips.zipCode(code) === undefined, expected === undefined, code);
-    if (!expected) continue;
-    assert.equal(zips.zipCode(code)!.render('json').etag, expected.render('json').etag, code);
-    if (n % 7 === 0) assert.deepEqual(zips.zipCode(code)!.render('xml'), expected.render('xml'), code);
-    compared++;
-  }
-  assert.equal(compared, fromFile.zipCodeCount);
-});
+test(
+  'after a restart every ZIP code answers the same JSON ' + 'and XML bodies as the index built from the file',
+  async () => {
+    const repo = createCatalogsRepository(await shared);
+    const restarted = createCatalogStore();
+    await restarted.loadFromDatabase(repo);
+    const file = readFileSync(new URL(shippedCatalogFiles.zipCodes, shippedCatalogDir));
+    const fromFile = buildZipIndex(parseZipCodesFile(file).rows);
+    const zips = restarted.current().zipCodes;
+    assert.equal(zips.zipCodeCount, fromFile.zipCodeCount);
+    let compared = 0;
+    for (let n = 0; n < 100_000; n++) {
+      const code = String(n).padStart(5, '0');
+      const expected = fromFile.zipCode(code);
+      assert.equal(zips.zipCode(code) === undefined, expected === undefined, code);
+      if (!expected) continue;
+      assert.equal(zips.zipCode(code)!.render('json').etag, expected.render('json').etag, code);
+      if (n % 7 === 0) assert.deepEqual(zips.zipCode(code)!.render('xml'), expected.render('xml'), code);
+      compared++;
+    }
+    assert.equal(compared, fromFile.zipCodeCount);
+  },
+);
 
 test('a malformed import is refused and changes neither the tables nor the index', async () => {
   const repo = createCatalogsRepository(await shared);

@@ -35,19 +35,22 @@ const settlement = (zipCode: string, settlementId: string, name: string, city = 
   zone: 'Urbano',
 });
 
-test("the COPY text has a line a row in the table's column order: numbers bare, every text quoted, quotes doubled", () => {
-  assert.equal(
-    copyText(vehicleTable, [vehicle(7, 'SENSE "PLUS", 1.6'), vehicle(8, 'Ñ {x} \\')]),
-    '7,2020,63,"NISSAN",1061,"VERSA","SENSE ""PLUS"", 1.6","manual"\n' +
-      '8,2020,63,"NISSAN",1061,"VERSA","Ñ {x} \\","manual"\n',
-  );
-  // An empty city is "" (an empty string), not an empty field (which a COPY reads as NULL).
-  assert.equal(
-    copyText(zipTable, [settlement('06700', '0001', 'Roma Norte')]),
-    '"06700","Roma Norte","Colonia","Cuauhtémoc","","09","Ciudad de México","015","0001","Urbano"\n',
-  );
-  assert.equal(copyText(zipTable, []), '');
-});
+test(
+  "the COPY text has a line a row in the table's column " + 'order: numbers bare, every text quoted, quotes doubled',
+  () => {
+    assert.equal(
+      copyText(vehicleTable, [vehicle(7, 'SENSE "PLUS", 1.6'), vehicle(8, 'Ñ {x} \\')]),
+      '7,2020,63,"NISSAN",1061,"VERSA","SENSE ""PLUS"", 1.6","manual"\n' +
+        '8,2020,63,"NISSAN",1061,"VERSA","Ñ {x} \\","manual"\n',
+    );
+    // An empty city is "" (an empty string), not an empty field (which a COPY reads as NULL).
+    assert.equal(
+      copyText(zipTable, [settlement('06700', '0001', 'Roma Norte')]),
+      '"06700","Roma Norte","Colonia","Cuauhtémoc","","09","Ciudad de México","015","0001","Urbano"\n',
+    );
+    assert.equal(copyText(zipTable, []), '');
+  },
+);
 
 test('a snapshot reads back as the rows (vehicles) and the groups (ZIP codes) it was made of', () => {
   const vehicles = [vehicle(7, 'SENSE'), vehicle(8, 'ADVANCE')];

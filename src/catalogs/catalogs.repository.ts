@@ -61,7 +61,8 @@ export interface Stored<T> {
 async function loadRows<T>(db: Queryable, spec: TableSpec<T>): Promise<T[]> {
   const fields = spec.columns.map((c) => c.name).join(', ');
   const result = await db.query<{ rows: string }>(
-    `select coalesce(json_agg(json_build_array(${fields}) order by ${spec.orderBy}), '[]')::text as rows from ${spec.table}`,
+    `select coalesce(json_agg(json_build_array(${fields}) order by ${spec.orderBy}), '[]')::text as rows
+       from ${spec.table}`,
   );
   return (JSON.parse(result.rows[0].rows) as unknown[][]).map((values) => rowOf(spec, values));
 }

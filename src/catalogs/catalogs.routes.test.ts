@@ -2,15 +2,22 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 
+let t: TestApp;
+const get = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url: `${api}${url}`, headers: { ...t.partner.headers, ...headers } });
+
 describe('catalog routes over the shipped data', () => {
-  let t: TestApp;
   before(async () => {
     t = await buildTestApp();
   });
   after(() => t.close());
-  const get = (url: string, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'GET', url: `${api}${url}`, headers: { ...t.partner.headers, ...headers } });
 
+  lookupTests();
+  answerTests();
+});
+
+/** Years, versions and ZIP codes as the shipped data has them. */
+function lookupTests(): void {
   test('lists model years 2000 to 2026 as Catalogue items', async () => {
     const res = await get('/catalogs/years');
     assert.equal(res.statusCode, 200, show(res));
@@ -58,7 +65,10 @@ describe('catalog routes over the shipped data', () => {
     assert.equal(monterrey.municipality, 'Monterrey');
     assert.deepEqual(monterrey.state, { id: '19', name: 'Nuevo León' });
   });
+}
 
+/** Unknown entries, malformed ids, XML and caching. */
+function answerTests(): void {
   test('unknown year, brand, model or a model of another brand answer 404 / 4041', async () => {
     for (const url of [
       '/catalogs/years/1999/brands',
@@ -129,4 +139,4 @@ describe('catalog routes over the shipped data', () => {
     assert.equal(res.statusCode, 401, show(res));
     assert.equal(res.json().code, 4010);
   });
-});
+}

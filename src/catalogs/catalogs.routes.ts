@@ -8,6 +8,8 @@ import type { CatalogStore } from './catalog-store.ts';
 import { catalogReads } from './catalog-reads.ts';
 import { sendCatalogAnswer } from './catalog-response.ts';
 import * as s from './catalogs.schemas.ts';
+import { operation } from '../http/operation.ts';
+import { catalogsOperations as docs } from './catalogs.operations.ts';
 
 const notModified = empty('partner', 'Not modified: the `If-None-Match` ETag is current.', ['ETag', 'Cache-Control']);
 const common = {
@@ -56,9 +58,7 @@ export const catalogsRoutes =
       {
         schema: {
           ...common,
-          operationId: 'listYears',
-          summary: 'List model years',
-          description: 'Model years that have vehicles in the catalog, sorted.',
+          ...operation(docs, 'listYears'),
           response: answers(s.CatalogueList, 'The model years.', [], []),
         },
       },
@@ -70,9 +70,7 @@ export const catalogsRoutes =
       {
         schema: {
           ...common,
-          operationId: 'listBrands',
-          summary: 'List brands of a model year',
-          description: 'Brands with versions in that model year, sorted by name. Unknown year: 404 / 4041.',
+          ...operation(docs, 'listBrands'),
           params: s.YearParams,
           response: answers(s.CatalogueList, 'The brands, sorted by name.', [badId('yearId')], [unknownEntry]),
         },
@@ -85,9 +83,7 @@ export const catalogsRoutes =
       {
         schema: {
           ...common,
-          operationId: 'listModels',
-          summary: 'List models of a brand in a model year',
-          description: 'Unknown year or brand: 404 / 4041.',
+          ...operation(docs, 'listModels'),
           params: s.BrandParams,
           response: answers(s.CatalogueList, 'The models, sorted by name.', [badId('makeId')], [unknownEntry]),
         },
@@ -100,9 +96,7 @@ export const catalogsRoutes =
       {
         schema: {
           ...common,
-          operationId: 'listVersions',
-          summary: 'List versions of a model',
-          description: 'A model that is not of that brand or year: 404 / 4041.',
+          ...operation(docs, 'listVersions'),
           params: s.ModelParams,
           response: answers(s.CatalogueList, 'The versions, sorted by name.', [badId('modelId')], [unknownEntry]),
         },
@@ -115,10 +109,7 @@ export const catalogsRoutes =
       {
         schema: {
           ...common,
-          operationId: 'getZipCode',
-          summary: 'Address data of a ZIP code',
-          description:
-            'SEPOMEX settlements, municipality, city and state of a ZIP code. Unknown: 404 / 4042; not 5 digits: 400.',
+          ...operation(docs, 'getZipCode'),
           params: s.ZipParams,
           response: answers(
             s.ZipCodeInformation,

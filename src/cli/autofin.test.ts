@@ -17,39 +17,45 @@ interface Run {
   stderr: string;
 }
 
-describe('the autofin command line against a running service', () => {
-  let t: TestApp;
-  let url: string;
-  const files = mkdtempSync(join(tmpdir(), 'autofin-cli-'));
+let t: TestApp;
+let url: string;
+const files = mkdtempSync(join(tmpdir(), 'autofin-cli-'));
 
+/** Runs the CLI as an operator would (a child process; never spawnSync: the service runs in this process). */
+const autofin = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
+  new Promise((resolve) => {
+    const childEnv = { ...process.env, ADMIN_TOKEN: adminToken, AUTOFIN_URL: url, ...env };
+    execFile(process.execPath, [bin, ...args], { env: childEnv }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+const ok = async (args: string[]) => {
+  const run = await autofin(args);
+  assert.equal(run.code, 0, `autofin ${args.join(' ')}: ${run.stderr}`);
+  return JSON.parse(run.stdout);
+};
+const fails = async (args: string[], env?: Record<string, string>) => {
+  const run = await autofin(args, env);
+  assert.equal(run.code, 1, `autofin ${args.join(' ')}: ${run.stdout}${run.stderr}`);
+  assert.equal(run.stdout, '');
+  return JSON.parse(run.stderr);
+};
+const token = (credential: { consumer_key: string; consumer_secret: string }) =>
+  t.app.inject({ method: 'POST', url: '/auth/token', payload: credential });
+
+describe('the autofin command line against a running service', () => {
   before(async () => {
     t = await buildTestApp({ ownCatalogStore: true });
     url = await t.app.listen({ host: '127.0.0.1', port: 0 });
   });
   after(() => t.close());
 
-  /** Runs the CLI as an operator would (a child process; never spawnSync: the service runs in this process). */
-  const autofin = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
-    new Promise((resolve) => {
-      const childEnv = { ...process.env, ADMIN_TOKEN: adminToken, AUTOFIN_URL: url, ...env };
-      execFile(process.execPath, [bin, ...args], { env: childEnv }, (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      });
-    });
-  const ok = async (args: string[]) => {
-    const run = await autofin(args);
-    assert.equal(run.code, 0, `autofin ${args.join(' ')}: ${run.stderr}`);
-    return JSON.parse(run.stdout);
-  };
-  const fails = async (args: string[], env?: Record<string, string>) => {
-    const run = await autofin(args, env);
-    assert.equal(run.code, 1, `autofin ${args.join(' ')}: ${run.stdout}${run.stderr}`);
-    assert.equal(run.stdout, '');
-    return JSON.parse(run.stderr);
-  };
-  const token = (credential: { consumer_key: string; consumer_secret: string }) =>
-    t.app.inject({ method: 'POST', url: '/auth/token', payload: credential });
+  companyCliTests();
+  catalogAndErrorCliTests();
+});
 
+/** Companies, credentials and affiliates from the command line. */
+function companyCliTests(): void {
   test('creates a company, a credential and affiliates, lists companies, and revokes the credential', async () => {
     const company = await ok(['companies', 'create', '--name', 'Autos CLI del Bajío']);
     assert.equal(company.name, 'Autos CLI del Bajío');
@@ -111,7 +117,10 @@ describe('the autofin command line against a running service', () => {
       assert.equal(error.message, 'Company not found');
     }
   });
+}
 
+/** A catalog import, refused requests and wrong usage. */
+function catalogAndErrorCliTests(): void {
   test('imports a vehicle catalog file that the partner API then serves', async () => {
     const csv = [
       vehicleColumns.join(','),
@@ -156,4 +165,4 @@ describe('the autofin command line against a running service', () => {
     assert.equal(help.code, 0);
     assert.match(help.stdout, /autofin catalogs import --vehicles FILE/);
   });
-});
+}

@@ -48,19 +48,22 @@ describe('autofin keys status and autofin keys reencrypt', () => {
     assert.deepEqual(status.stored, [{ keyId: keyIdOf(keyA), values: 10 }]);
   });
 
-  test('reencrypt loops until nothing remains, one plain progress line per call when stderr is no terminal', async () => {
-    const run = await autofin(['keys', 'reencrypt', '--limit', '4']);
-    assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(JSON.parse(run.stdout), { reencrypted: 10, remaining: 0 });
-    assert.deepEqual(run.stderr.trim().split('\n'), [
-      'reencrypted 4 values, 6 remaining',
-      'reencrypted 8 values, 2 remaining',
-      'reencrypted 10 values, 0 remaining',
-    ]);
-    assert.ok(!run.stderr.includes('\r'));
-    const status = JSON.parse((await autofin(['keys', 'status'])).stdout);
-    assert.deepEqual(status.stored, [{ keyId: keyIdOf(keyB), values: 10 }]);
-  });
+  test(
+    'reencrypt loops until nothing remains, one plain ' + 'progress line per call when stderr is no terminal',
+    async () => {
+      const run = await autofin(['keys', 'reencrypt', '--limit', '4']);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(JSON.parse(run.stdout), { reencrypted: 10, remaining: 0 });
+      assert.deepEqual(run.stderr.trim().split('\n'), [
+        'reencrypted 4 values, 6 remaining',
+        'reencrypted 8 values, 2 remaining',
+        'reencrypted 10 values, 0 remaining',
+      ]);
+      assert.ok(!run.stderr.includes('\r'));
+      const status = JSON.parse((await autofin(['keys', 'status'])).stdout);
+      assert.deepEqual(status.stored, [{ keyId: keyIdOf(keyB), values: 10 }]);
+    },
+  );
 
   test('on a terminal the progress is a bar redrawn in place, ending at 100%', async () => {
     await readyLead(first); // five more values under key A

@@ -20,7 +20,8 @@ const idleWaitMs = 500;
 function bar(done: number, total: number): string {
   const share = total === 0 ? 1 : done / total;
   const filled = Math.round(share * barWidth);
-  return `\r[${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}] ${Math.floor(share * 100)}% ${done}/${total} values`;
+  const drawn = `${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}`;
+  return `\r[${drawn}] ${Math.floor(share * 100)}% ${done}/${total} values`;
 }
 
 export async function reencryptAll(

@@ -13,37 +13,43 @@ interface Run {
   stderr: string;
 }
 
-describe('autofin operators create: the first password', () => {
-  let t: TestApp;
-  let url: string;
+let t: TestApp;
+let url: string;
 
+const env = () => ({ ...process.env, ADMIN_TOKEN: adminToken, AUTOFIN_URL: url });
+
+/** Runs the CLI as a script would: stdin is a pipe, given `stdin` then closed (or left open). */
+const autofin = (args: string[], stdin?: string): Promise<Run> =>
+  new Promise((resolve) => {
+    const child = execFile(process.execPath, [bin, ...args], { env: env() }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+    if (stdin !== undefined) child.stdin!.end(stdin);
+  });
+
+const storedHash = async (id: string): Promise<string | null> => {
+  const { rows } = await t.database.db.query<{ password_hash: string | null }>(
+    'select password_hash from operators where id = $1',
+    [id],
+  );
+  assert.equal(rows.length, 1, `operator ${id} not stored`);
+  return rows[0].password_hash;
+};
+const operatorCount = async () => (await t.container.operators.list()).items.length;
+
+describe('autofin operators create: the first password', () => {
   before(async () => {
     t = await buildTestApp();
     url = await t.app.listen({ host: '127.0.0.1', port: 0 });
   });
   after(() => t.close());
 
-  const env = () => ({ ...process.env, ADMIN_TOKEN: adminToken, AUTOFIN_URL: url });
+  passwordTests();
+  usageAndRoleTests();
+});
 
-  /** Runs the CLI as a script would: stdin is a pipe, given `stdin` then closed (or left open). */
-  const autofin = (args: string[], stdin?: string): Promise<Run> =>
-    new Promise((resolve) => {
-      const child = execFile(process.execPath, [bin, ...args], { env: env() }, (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      });
-      if (stdin !== undefined) child.stdin!.end(stdin);
-    });
-
-  const storedHash = async (id: string): Promise<string | null> => {
-    const { rows } = await t.database.db.query<{ password_hash: string | null }>(
-      'select password_hash from operators where id = $1',
-      [id],
-    );
-    assert.equal(rows.length, 1, `operator ${id} not stored`);
-    return rows[0].password_hash;
-  };
-  const operatorCount = async () => (await t.container.operators.list()).items.length;
-
+/** A generated, piped or too short password. */
+function passwordTests(): void {
   test('with --email and no terminal, a generated password is printed once with the key and verifies', async () => {
     const run = await autofin([
       'operators',
@@ -115,21 +121,27 @@ describe('autofin operators create: the first password', () => {
     assert.deepEqual(JSON.parse(run.stderr), { message: 'the password has 10 characters: it needs at least 12' });
     assert.equal(await operatorCount(), before, 'no operator was created');
   });
+}
 
-  test('without --email nothing changes: no password asked, stored or printed; --password-stdin alone is wrong usage', async () => {
-    const run = await autofin(['operators', 'create', '--name', 'Dani', '--role', 'analyst']);
-    assert.equal(run.code, 0, run.stderr);
-    const created = JSON.parse(run.stdout);
-    assert.deepEqual(Object.keys(created).sort(), ['createdAt', 'email', 'id', 'key', 'name', 'role']);
-    assert.equal(await storedHash(created.id), null);
+/** Without --email, --role, and the password prompt on a terminal. */
+function usageAndRoleTests(): void {
+  test(
+    'without --email nothing changes: no password asked, ' + 'stored or printed; --password-stdin alone is wrong usage',
+    async () => {
+      const run = await autofin(['operators', 'create', '--name', 'Dani', '--role', 'analyst']);
+      assert.equal(run.code, 0, run.stderr);
+      const created = JSON.parse(run.stdout);
+      assert.deepEqual(Object.keys(created).sort(), ['createdAt', 'email', 'id', 'key', 'name', 'role']);
+      assert.equal(await storedHash(created.id), null);
 
-    const wrong = await autofin(
-      ['operators', 'create', '--name', 'Dani', '--role', 'analyst', '--password-stdin'],
-      'una frase de paso larga',
-    );
-    assert.equal(wrong.code, 2);
-    assert.match(wrong.stderr, /--password-stdin needs --email/);
-  });
+      const wrong = await autofin(
+        ['operators', 'create', '--name', 'Dani', '--role', 'analyst', '--password-stdin'],
+        'una frase de paso larga',
+      );
+      assert.equal(wrong.code, 2);
+      assert.match(wrong.stderr, /--password-stdin needs --email/);
+    },
+  );
 
   test('--role officer makes a loan officer, who may then set outcomes', async () => {
     const run = await autofin(['operators', 'create', '--name', 'Olga', '--role', 'officer']);
@@ -182,4 +194,4 @@ describe('autofin operators create: the first password', () => {
       assert.ok(await passwordMatches(password, (await storedHash(created.id))!));
     },
   );
-});
+}

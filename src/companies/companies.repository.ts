@@ -28,6 +28,13 @@ export interface CredentialSummary {
 
 type CompanyRow = { id: string; name: string; created_at: Date };
 const toCompany = (r: CompanyRow): Company => ({ id: r.id, name: r.name, createdAt: r.created_at });
+type AffiliateRow = { user_id: string; company_id: string; user_type: string };
+const toAffiliate = (r: AffiliateRow): Affiliate => ({
+  userId: r.user_id,
+  companyId: r.company_id,
+  userType: r.user_type,
+});
+type CredentialRow = { consumer_key: string; company_id: string; secret_hash: string; revoked_at: Date | null };
 
 export function createCompaniesRepository(db: Queryable) {
   return {
@@ -59,26 +66,26 @@ export function createCompaniesRepository(db: Queryable) {
     },
 
     async findAffiliate(userId: string, tx: Queryable = db): Promise<Affiliate | undefined> {
-      const { rows } = await tx.query<{ user_id: string; company_id: string; user_type: string }>(
+      const { rows } = await tx.query<AffiliateRow>(
         'select user_id, company_id, user_type from affiliates where user_id = $1',
         [userId],
       );
-      const r = rows[0];
-      return r ? { userId: r.user_id, companyId: r.company_id, userType: r.user_type } : undefined;
+      return rows[0] ? toAffiliate(rows[0]) : undefined;
     },
 
     async listAffiliates(companyId: string, tx: Queryable = db): Promise<Affiliate[]> {
-      const { rows } = await tx.query<{ user_id: string; company_id: string; user_type: string }>(
+      const { rows } = await tx.query<AffiliateRow>(
         'select user_id, company_id, user_type from affiliates where company_id = $1 order by created_at, user_id',
         [companyId],
       );
-      return rows.map((r) => ({ userId: r.user_id, companyId: r.company_id, userType: r.user_type }));
+      return rows.map(toAffiliate);
     },
 
     /** A company's credentials without their secret hashes, oldest first. */
     async listCredentials(companyId: string, tx: Queryable = db): Promise<CredentialSummary[]> {
       const { rows } = await tx.query<{ consumer_key: string; created_at: Date; revoked_at: Date | null }>(
-        'select consumer_key, created_at, revoked_at from credentials where company_id = $1 order by created_at, consumer_key',
+        `select consumer_key, created_at, revoked_at from credentials
+          where company_id = $1 order by created_at, consumer_key`,
         [companyId],
       );
       return rows.map((r) => ({ consumerKey: r.consumer_key, createdAt: r.created_at, revokedAt: r.revoked_at }));
@@ -93,14 +100,10 @@ export function createCompaniesRepository(db: Queryable) {
     },
 
     async findCredential(consumerKey: string, tx: Queryable = db): Promise<Credential | undefined> {
-      const { rows } = await tx.query<{
-        consumer_key: string;
-        company_id: string;
-        secret_hash: string;
-        revoked_at: Date | null;
-      }>('select consumer_key, company_id, secret_hash, revoked_at from credentials where consumer_key = $1', [
-        consumerKey,
-      ]);
+      const { rows } = await tx.query<CredentialRow>(
+        'select consumer_key, company_id, secret_hash, revoked_at from credentials where consumer_key = $1',
+        [consumerKey],
+      );
       const r = rows[0];
       return r
         ? { consumerKey: r.consumer_key, companyId: r.company_id, secretHash: r.secret_hash, revokedAt: r.revoked_at }

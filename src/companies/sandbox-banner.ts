@@ -13,6 +13,7 @@ export function printSandboxCredentials(
   config: Pick<Config, 'host' | 'port'>,
 ): void {
   const base = `http://${config.host}:${config.port}`;
+  const { consumer_key: key, consumer_secret: secret } = seeded.credential;
   // Written to stderr as a banner, not a log line: it is shown once and never stored in clear.
   process.stderr.write(
     [
@@ -29,7 +30,7 @@ export function printSandboxCredentials(
       `    password:        ${seeded.operator.password}`,
       '',
       `  TOKEN=$(curl -s -X POST ${base}/auth/token -H 'Content-Type: application/json' -H 'Accept-Version: v1' \\`,
-      `    -d '{"consumer_key":"${seeded.credential.consumer_key}","consumer_secret":"${seeded.credential.consumer_secret}"}' \\`,
+      `    -d '{"consumer_key":"${key}","consumer_secret":"${secret}"}' \\`,
       `    | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`,
       `  curl -s ${base}/mx/b2b/autofin/api/catalogs/zip-code/06700 -H "Authorization: Bearer $TOKEN"`,
       '',

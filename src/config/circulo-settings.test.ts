@@ -33,22 +33,31 @@ function refusal(env: Record<string, string>): ConfigError {
 }
 
 describe('BUREAU_PROVIDER=circulo settings', () => {
-  test('production reads every setting; the key as openssl ecparam writes it (EC PARAMETERS + SEC1) and as PKCS#8', () => {
-    for (const file of [keys.lenderKeyFile, keys.lenderPkcs8File]) {
-      const config = loadConfig({ ...production(), CIRCULO_PRIVATE_KEY_FILE: file });
-      const circulo = config.circulo!;
-      assert.equal(config.bureauProvider, 'circulo');
-      assert.equal(circulo.mode, 'production');
-      assert.equal(circulo.baseUrl, 'https://services.circulodecredito.com.mx/sandbox');
-      assert.deepEqual(
-        [circulo.apiKey, circulo.username, circulo.password],
-        ['api-key-1', 'lender-user', 'lender-pass'],
-      );
-      assert.equal(circulo.privateKey?.asymmetricKeyDetails?.namedCurve, 'secp384r1');
-      assert.equal(circulo.circuloKey?.asymmetricKeyType, 'ec');
-      assert.equal(circulo.tls, null);
-    }
-  });
+  readTests();
+  refusalTests();
+});
+
+/** Which settings each provider reads. */
+function readTests(): void {
+  test(
+    'production reads every setting; the key as openssl ' + 'ecparam writes it (EC PARAMETERS + SEC1) and as PKCS#8',
+    () => {
+      for (const file of [keys.lenderKeyFile, keys.lenderPkcs8File]) {
+        const config = loadConfig({ ...production(), CIRCULO_PRIVATE_KEY_FILE: file });
+        const circulo = config.circulo!;
+        assert.equal(config.bureauProvider, 'circulo');
+        assert.equal(circulo.mode, 'production');
+        assert.equal(circulo.baseUrl, 'https://services.circulodecredito.com.mx/sandbox');
+        assert.deepEqual(
+          [circulo.apiKey, circulo.username, circulo.password],
+          ['api-key-1', 'lender-user', 'lender-pass'],
+        );
+        assert.equal(circulo.privateKey?.asymmetricKeyDetails?.namedCurve, 'secp384r1');
+        assert.equal(circulo.circuloKey?.asymmetricKeyType, 'ec');
+        assert.equal(circulo.tls, null);
+      }
+    },
+  );
 
   test('other providers read none of it', () => {
     assert.equal(loadConfig({ CIRCULO_MODE: 'bogus', CIRCULO_PRIVATE_KEY_FILE: '/nowhere' }).circulo, undefined);
@@ -69,7 +78,10 @@ describe('BUREAU_PROVIDER=circulo settings', () => {
       'CIRCULO_API_KEY',
     );
   });
+}
 
+/** Missing and unusable settings are refused. */
+function refusalTests(): void {
   test('each missing production setting is refused, naming its variable', () => {
     for (const name of Object.keys(production()).filter((n) => n !== 'BUREAU_PROVIDER')) {
       const env: Record<string, string> = production();
@@ -149,4 +161,4 @@ describe('BUREAU_PROVIDER=circulo settings', () => {
     assert.match(run.stderr, /CIRCULO_PRIVATE_KEY_FILE/);
     assert.ok(!run.stderr.includes('BEGIN'), 'no key material is printed');
   });
-});
+}

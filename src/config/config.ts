@@ -173,7 +173,8 @@ function trustProxy(raw: string | undefined): false | number | string[] {
   if (entries.length === 0 || bad !== undefined) {
     throw new ConfigError(
       'TRUST_PROXY',
-      `must be false, a hop count (1-99), or a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal${bad ? `; "${bad}" is none of these` : ''}`,
+      'must be false, a hop count (1-99), or a comma-separated list of addresses, CIDR ranges, loopback, ' +
+        `linklocal or uniquelocal${bad ? `; "${bad}" is none of these` : ''}`,
     );
   }
   return entries;

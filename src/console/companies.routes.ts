@@ -29,34 +29,36 @@ const NewAffiliate = Type.Object({
 });
 const Csrf = Type.Object({ _csrf: Type.String() });
 
+/** One company's page: its credentials and affiliates, a new secret or a notice. */
+async function showCompany(
+  companies: CompaniesService,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  companyId: string,
+  extra: { secret?: { consumer_key: string; consumer_secret: string }; notice?: Notice; status?: number } = {},
+) {
+  const [company, credentials, affiliates] = await Promise.all([
+    companies.showCompany(companyId),
+    companies.listCredentials(companyId),
+    companies.listAffiliates(companyId),
+  ]);
+  return sendPage(
+    reply,
+    companyPage(pageContext(request, reply), {
+      company,
+      credentials: credentials.items,
+      affiliates: affiliates.items,
+      secret: extra.secret,
+      notice: extra.notice ?? noticeOf(request),
+    }),
+    extra.status,
+  );
+}
+
 export const companiesRoutes =
   (deps: CompaniesPagesDeps): FastifyPluginAsync =>
   async (app) => {
     const { companies } = deps;
-
-    async function showCompany(
-      request: FastifyRequest,
-      reply: FastifyReply,
-      companyId: string,
-      extra: { secret?: { consumer_key: string; consumer_secret: string }; notice?: Notice; status?: number } = {},
-    ) {
-      const [company, credentials, affiliates] = await Promise.all([
-        companies.showCompany(companyId),
-        companies.listCredentials(companyId),
-        companies.listAffiliates(companyId),
-      ]);
-      return sendPage(
-        reply,
-        companyPage(pageContext(request, reply), {
-          company,
-          credentials: credentials.items,
-          affiliates: affiliates.items,
-          secret: extra.secret,
-          notice: extra.notice ?? noticeOf(request),
-        }),
-        extra.status,
-      );
-    }
 
     app.get('/companies', { config: everyone, schema: { hide: true } }, async (request, reply) => {
       const list = await companies.listCompanies();
@@ -77,7 +79,7 @@ export const companiesRoutes =
     app.get<{ Params: Static<typeof CompanyParams> }>(
       '/companies/:companyId',
       { schema: { hide: true, params: CompanyParams } },
-      async (request, reply) => showCompany(request, reply, request.params.companyId.toLowerCase()),
+      async (request, reply) => showCompany(companies, request, reply, request.params.companyId.toLowerCase()),
     );
 
     app.post<{ Params: Static<typeof CompanyParams>; Body: Static<typeof Csrf> }>(
@@ -86,7 +88,7 @@ export const companiesRoutes =
       async (request, reply) => {
         const companyId = request.params.companyId.toLowerCase();
         const secret = await companies.createCredential(companyId);
-        return showCompany(request, reply, companyId, { secret });
+        return showCompany(companies, request, reply, companyId, { secret });
       },
     );
 
@@ -132,7 +134,7 @@ export const companiesRoutes =
           await companies.createAffiliate(companyId, { user_id: userId, user_type: request.body.user_type.trim() });
         } catch (error) {
           if (!(error instanceof AppError) || error.statusCode !== 400) throw error;
-          return showCompany(request, reply, companyId, {
+          return showCompany(companies, request, reply, companyId, {
             notice: { kind: 'error', text: refusal(error) },
             status: 400,
           });

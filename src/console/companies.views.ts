@@ -2,7 +2,8 @@
 import type { CompaniesService, CredentialSecret } from '../companies/companies.service.ts';
 import { html, type Html } from './html.ts';
 import { dateTime } from './format.ts';
-import { csrfField, page, type Notice, type PageContext } from './layout.ts';
+import { buttonForm, csrfField, page, type Notice, type PageContext } from './layout.ts';
+import { actionsHeading, cells, headRow, scrollTable } from './markup.ts';
 
 type Company = Awaited<ReturnType<CompaniesService['showCompany']>>;
 type Credentials = Awaited<ReturnType<CompaniesService['listCredentials']>>['items'];
@@ -10,11 +11,15 @@ type Affiliates = Awaited<ReturnType<CompaniesService['listAffiliates']>>['items
 
 export function companiesPage(context: PageContext, companies: Company[], notice?: Notice): Html {
   const admin = context.viewer?.role === 'admin';
+  const rows = companies.map((c) => {
+    const name = admin ? html`<a href="/console/companies/${c.id}">${c.name}</a>` : c.name;
+    return html`<tr>${cells([name, dateTime(c.createdAt), html`<code>${c.id}</code>`])}</tr>`;
+  });
   const table =
     companies.length === 0
       ? html`<p>Aún no hay empresas.</p>`
-      : html`<div class="scroll" tabindex="0" role="region" aria-label="Empresas socias"><table><caption>Empresas socias</caption><thead><tr><th scope="col">Empresa</th><th scope="col">Alta</th><th scope="col">Id</th></tr></thead>
-<tbody>${companies.map((c) => html`<tr><td>${admin ? html`<a href="/console/companies/${c.id}">${c.name}</a>` : c.name}</td><td>${dateTime(c.createdAt)}</td><td><code>${c.id}</code></td></tr>`)}</tbody></table></div>`;
+      : html`${scrollTable('Empresas socias')}${headRow(['Empresa', 'Alta', 'Id'])}
+<tbody>${rows}</tbody></table></div>`;
   const create = admin
     ? html`<section aria-labelledby="nueva" class="card"><h2 id="nueva">Nueva empresa</h2>
 <form method="post" action="/console/companies">${csrfField(context.csrf)}
@@ -38,30 +43,44 @@ export function companyPage(
   const shownSecret = secret
     ? html`<section aria-labelledby="secreto" class="card highlight"><h2 id="secreto">Credencial creada</h2>
 <p><strong>Copia el secreto ahora: no se volverá a mostrar.</strong></p>
-<dl class="facts"><dt>consumer_key</dt><dd><code>${secret.consumer_key}</code></dd><dt>consumer_secret</dt><dd><code>${secret.consumer_secret}</code></dd></dl></section>`
+<dl class="facts">${[
+        html`<dt>consumer_key</dt><dd><code>${secret.consumer_key}</code></dd>`,
+        html`<dt>consumer_secret</dt><dd><code>${secret.consumer_secret}</code></dd>`,
+      ]}</dl></section>`
     : '';
+  const credentialRows = input.credentials.map((c) => {
+    const state = c.revokedAt ? `Revocada el ${dateTime(c.revokedAt)}` : 'Activa';
+    const revokeUrl = `/console/companies/${company.id}/credentials/${c.consumer_key}/revoke`;
+    const revoke = html`<a href="${revokeUrl}" aria-label="Revocar ${c.consumer_key}">Revocar</a>`;
+    return html`<tr>${cells([html`<code>${c.consumer_key}</code>`, dateTime(c.createdAt), state])}
+<td>${c.revokedAt ? '' : revoke}</td></tr>`;
+  });
+  const credentialHeadings = headRow(['consumer_key', 'Creada', 'Estado', actionsHeading]);
+  const createCredential = buttonForm(`/console/companies/${company.id}/credentials`, context.csrf, 'Crear credencial');
   const credentials = html`<section aria-labelledby="credenciales" class="card"><h2 id="credenciales">Credenciales</h2>
 ${
   input.credentials.length === 0
     ? html`<p>Sin credenciales.</p>`
-    : html`<div class="scroll" tabindex="0" role="region" aria-label="Credenciales de la empresa"><table><caption>Credenciales de la empresa</caption><thead><tr><th scope="col">consumer_key</th><th scope="col">Creada</th><th scope="col">Estado</th><th scope="col"><span class="visually-hidden">Acciones</span></th></tr></thead>
-<tbody>${input.credentials.map(
-        (
-          c,
-        ) => html`<tr><td><code>${c.consumer_key}</code></td><td>${dateTime(c.createdAt)}</td><td>${c.revokedAt ? `Revocada el ${dateTime(c.revokedAt)}` : 'Activa'}</td>
-<td>${c.revokedAt ? '' : html`<a href="/console/companies/${company.id}/credentials/${c.consumer_key}/revoke" aria-label="Revocar ${c.consumer_key}">Revocar</a>`}</td></tr>`,
-      )}</tbody></table></div>`
+    : html`${scrollTable('Credenciales de la empresa')}${credentialHeadings}
+<tbody>${credentialRows}</tbody></table></div>`
 }
-<form method="post" action="/console/companies/${company.id}/credentials">${csrfField(context.csrf)}<button type="submit">Crear credencial</button></form></section>`;
+${createCredential}</section>`;
+  const affiliateRows = input.affiliates.map(
+    (a) => html`<tr>${cells([html`<code>${a.user_id}</code>`, a.user_type])}</tr>`,
+  );
+  const userType = [
+    html`<label for="user_type">Tipo de afiliado</label>`,
+    html`<input id="user_type" name="user_type" required maxlength="50" value="DEALER">`,
+  ];
   const affiliates = html`<section aria-labelledby="afiliados" class="card"><h2 id="afiliados">Afiliados</h2>
 ${
   input.affiliates.length === 0
     ? html`<p>Sin afiliados.</p>`
-    : html`<div class="scroll" tabindex="0" role="region" aria-label="Afiliados de la empresa"><table><caption>Afiliados de la empresa</caption><thead><tr><th scope="col">user_id</th><th scope="col">Tipo</th></tr></thead>
-<tbody>${input.affiliates.map((a) => html`<tr><td><code>${a.user_id}</code></td><td>${a.user_type}</td></tr>`)}</tbody></table></div>`
+    : html`${scrollTable('Afiliados de la empresa')}${headRow(['user_id', 'Tipo'])}
+<tbody>${affiliateRows}</tbody></table></div>`
 }
 <form method="post" action="/console/companies/${company.id}/affiliates">${csrfField(context.csrf)}
-<label for="user_type">Tipo de afiliado</label><input id="user_type" name="user_type" required maxlength="50" value="DEALER">
+${userType}
 <label for="user_id">user_id (opcional, UUID)</label><input id="user_id" name="user_id" maxlength="36">
 <button type="submit">Agregar afiliado</button></form></section>`;
   return page(
@@ -75,12 +94,14 @@ ${shownSecret}${credentials}${affiliates}`,
 }
 
 export function revokeCredentialPage(context: PageContext, company: Company, consumerKey: string): Html {
+  const action = `/console/companies/${company.id}/credentials/${consumerKey}/revoke`;
+  const warning = 'Sus tokens dejan de funcionar en menos de un segundo. No se puede deshacer.';
   return page(
     { ...context, section: 'companies' },
     'Revocar credencial',
     html`
-<form method="post" action="/console/companies/${company.id}/credentials/${consumerKey}/revoke" class="card narrow">${csrfField(context.csrf)}
-<p>¿Revocar la credencial <code>${consumerKey}</code> de ${company.name}? Sus tokens dejan de funcionar en menos de un segundo. No se puede deshacer.</p>
+<form method="post" action="${action}" class="card narrow">${csrfField(context.csrf)}
+<p>¿Revocar la credencial <code>${consumerKey}</code> de ${company.name}? ${warning}</p>
 <button type="submit" class="danger">Revocar</button> <a href="/console/companies/${company.id}">Cancelar</a>
 </form>`,
   );

@@ -57,9 +57,10 @@ function catalogUpload(
   });
 }
 
+let t: TestApp;
+let admin: ReturnType<typeof consoleClient>;
+
 describe('operator console: pages', () => {
-  let t: TestApp;
-  let admin: ReturnType<typeof consoleClient>;
   before(async () => {
     // The lender's CRM resolves to a public address; deliveries then fail, which is fine here.
     t = await buildTestApp({ webhookResolver: async () => [{ address: '93.184.216.34', family: 4 }] });
@@ -69,6 +70,12 @@ describe('operator console: pages', () => {
   });
   after(() => t.close());
 
+  inboxAndLeadTests();
+  adminPageTests();
+});
+
+/** The inbox and the lead page. */
+function inboxAndLeadTests(): void {
   test('the inbox filters by decision and counts leads per status', async () => {
     const { leadId: verified } = await verifiedLead(t, 'SMS');
     const other = await readyLead(t);
@@ -88,24 +95,27 @@ describe('operator console: pages', () => {
     assert.match(bad.body, /Datos no válidos/);
   });
 
-  test('a lead page shows the consent receipt and the explanation, has no personal data in its title, and is audited', async () => {
-    const { leadId, requestId } = await verifiedLead(t, 'EMAIL');
-    const res = await admin.get(`/console/leads/${leadId}`);
-    assert.equal(res.statusCode, 200, show(res));
-    assert.match(res.body, /<title>Solicitud [0-9a-f]{8} · autofin<\/title>/);
-    assert.match(res.body, /<h2 id="consentimiento">Consentimiento<\/h2>/);
-    assert.match(res.body, new RegExp(requestId));
-    assert.match(res.body, /Explicación de la decisión/);
-    assert.match(res.body, /Versión de las reglas/);
-    assert.match(res.body, /Buró de crédito/);
-    const audit = (await t.app.inject({ method: 'GET', url: '/admin/audit', headers: t.admin })).json();
-    const record = audit.items.find((r: { leadId: string }) => r.leadId === leadId);
-    assert.ok(record, 'the lead read is audited');
-    assert.equal(record.action, 'lead.read');
-    assert.notEqual(record.operatorId, 'admin-token');
-    const missing = await admin.get('/console/leads/00000000-0000-4000-8000-000000000000');
-    assert.equal(missing.statusCode, 404);
-  });
+  test(
+    'a lead page shows the consent receipt and the explanation, ' + 'has no personal data in its title, and is audited',
+    async () => {
+      const { leadId, requestId } = await verifiedLead(t, 'EMAIL');
+      const res = await admin.get(`/console/leads/${leadId}`);
+      assert.equal(res.statusCode, 200, show(res));
+      assert.match(res.body, /<title>Solicitud [0-9a-f]{8} · autofin<\/title>/);
+      assert.match(res.body, /<h2 id="consentimiento">Consentimiento<\/h2>/);
+      assert.match(res.body, new RegExp(requestId));
+      assert.match(res.body, /Explicación de la decisión/);
+      assert.match(res.body, /Versión de las reglas/);
+      assert.match(res.body, /Buró de crédito/);
+      const audit = (await t.app.inject({ method: 'GET', url: '/admin/audit', headers: t.admin })).json();
+      const record = audit.items.find((r: { leadId: string }) => r.leadId === leadId);
+      assert.ok(record, 'the lead read is audited');
+      assert.equal(record.action, 'lead.read');
+      assert.notEqual(record.operatorId, 'admin-token');
+      const missing = await admin.get('/console/leads/00000000-0000-4000-8000-000000000000');
+      assert.equal(missing.statusCode, 404);
+    },
+  );
 
   test("a partner's right-to-left override cannot reorder what the inbox and the lead page show", async () => {
     // Written as escapes: the characters themselves would reorder this source file too.
@@ -128,7 +138,10 @@ describe('operator console: pages', () => {
       assert.doesNotMatch(res.body, /\p{Bidi_Control}/u);
     }
   });
+}
 
+/** Credentials, webhook deliveries, catalogs and operators. */
+function adminPageTests(): void {
   test('a credential is created with its secret shown once, then revoked after a confirmation page', async () => {
     const companyPage = await admin.get(`/console/companies/${t.partner.companyId}`);
     assert.equal(companyPage.statusCode, 200);
@@ -220,7 +233,7 @@ describe('operator console: pages', () => {
     assert.equal(audit.statusCode, 200);
     assert.match(audit.body, /Lectura de solicitud/);
   });
-});
+}
 
 describe('operator console: importing a catalog', () => {
   let t: TestApp;

@@ -19,8 +19,9 @@ async function operator(t: TestApp, role: 'admin' | 'analyst', email: string) {
 const cookieAttributes = (setCookie: string | string[] | undefined, name: string) =>
   [setCookie ?? []].flat().find((c) => c.startsWith(`${name}=`)) ?? '';
 
+let t: TestApp;
+
 describe('operator console: sign-in, sessions and CSRF', () => {
-  let t: TestApp;
   before(async () => {
     t = await buildTestApp();
     await operator(t, 'admin', 'admin@lender.mx');
@@ -28,6 +29,13 @@ describe('operator console: sign-in, sessions and CSRF', () => {
   });
   after(() => t.close());
 
+  signInTests();
+  sessionTests();
+  guardTests();
+});
+
+/** The sign-in page and signing in. */
+function signInTests(): void {
   test('an unauthenticated page redirects to sign-in with the page to come back to', async () => {
     const res = await consoleClient(t.app).get('/console/leads?status=PREQUALIFIED');
     assert.equal(res.statusCode, 302);
@@ -87,26 +95,32 @@ describe('operator console: sign-in, sessions and CSRF', () => {
     );
   });
 
-  test('signing in lands on the inbox (303) with a session cookie HttpOnly, SameSite=Strict, Secure, path /console', async () => {
-    const browser = consoleClient(t.app);
-    const res = await browser.signIn('ADMIN@lender.mx', password);
-    assert.equal(res.statusCode, 303, show(res));
-    assert.equal(res.headers.location, '/console/leads');
-    const session = cookieAttributes(res.headers['set-cookie'], 'autofin_session');
-    assert.match(session, /; Path=\/console/);
-    assert.match(session, /; HttpOnly/);
-    assert.match(session, /; SameSite=Strict/);
-    assert.match(session, /; Secure/);
-    const inbox = await browser.get('/console/leads');
-    assert.equal(inbox.statusCode, 200);
-    assert.match(inbox.body, /<h1>Solicitudes<\/h1>/);
-    assert.match(inbox.body, /Salir/);
-    assert.equal(
-      t.logs.some((l) => l.includes(password)),
-      false,
-    );
-  });
+  test(
+    'signing in lands on the inbox (303) with a session ' + 'cookie HttpOnly, SameSite=Strict, Secure, path /console',
+    async () => {
+      const browser = consoleClient(t.app);
+      const res = await browser.signIn('ADMIN@lender.mx', password);
+      assert.equal(res.statusCode, 303, show(res));
+      assert.equal(res.headers.location, '/console/leads');
+      const session = cookieAttributes(res.headers['set-cookie'], 'autofin_session');
+      assert.match(session, /; Path=\/console/);
+      assert.match(session, /; HttpOnly/);
+      assert.match(session, /; SameSite=Strict/);
+      assert.match(session, /; Secure/);
+      const inbox = await browser.get('/console/leads');
+      assert.equal(inbox.statusCode, 200);
+      assert.match(inbox.body, /<h1>Solicitudes<\/h1>/);
+      assert.match(inbox.body, /Salir/);
+      assert.equal(
+        t.logs.some((l) => l.includes(password)),
+        false,
+      );
+    },
+  );
+}
 
+/** Where sign-in leads, ending sessions, and roles. */
+function sessionTests(): void {
   test('next is followed only to a relative /console/ path', async () => {
     const cases: [string, string][] = [
       ['/console/companies', '/console/companies'],
@@ -190,7 +204,10 @@ describe('operator console: sign-in, sessions and CSRF', () => {
     });
     assert.equal(credentials.json().items.length, 1);
   });
+}
 
+/** Forged forms, throttled attempts and unknown pages. */
+function guardTests(): void {
   test('a forged form without the CSRF token is refused (403) and changes nothing', async () => {
     const browser = consoleClient(t.app);
     await browser.signIn('admin@lender.mx', password);
@@ -224,7 +241,7 @@ describe('operator console: sign-in, sessions and CSRF', () => {
     assert.equal(res.statusCode, 404);
     assert.match(res.body, /No encontrado/);
   });
-});
+}
 
 describe('operator console: the sandbox on a loopback address', () => {
   let t: TestApp;

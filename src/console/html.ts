@@ -23,7 +23,7 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => entities[c]).replace(bidiControls, '\uFFFD');
 }
 
-type Value = Html | string | number | boolean | null | undefined | readonly Value[];
+export type Value = Html | string | number | boolean | null | undefined | readonly Value[];
 
 function render(value: Value): string {
   if (value === null || value === undefined || value === false || value === true) return '';

@@ -33,6 +33,19 @@ const sections: readonly { section: Section; href: string; label: string; roles:
 
 export const csrfField = (csrf: string): Html => html`<input type="hidden" name="_csrf" value="${csrf}">`;
 
+/** A form of one submit button posting to `action` with the page's CSRF token. */
+export function buttonForm(
+  action: string,
+  csrf: string,
+  text: string,
+  button: { kind?: 'secondary' | 'danger' | 'link'; label?: string } = {},
+): Html {
+  const kind = button.kind ? html` class="${button.kind}"` : '';
+  const label = button.label ? html` aria-label="${button.label}"` : '';
+  const submit = html`<button type="submit"${kind}${label}>${text}</button>`;
+  return html`<form method="post" action="${action}">${csrfField(csrf)}${submit}</form>`;
+}
+
 export type Notice = { kind: 'ok' | 'error'; text: string };
 
 export function page(context: PageContext, title: string, body: Html, notice?: Notice): Html {
@@ -40,13 +53,13 @@ export function page(context: PageContext, title: string, body: Html, notice?: N
   const nav = viewer
     ? html`<nav aria-label="Secciones"><ul>${sections
         .filter((s) => s.roles.includes(viewer.role))
-        .map(
-          (s) =>
-            html`<li><a href="${s.href}"${s.section === context.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`,
-        )}</ul></nav>
+        .map((s) => {
+          const current = s.section === context.section ? html` aria-current="page"` : '';
+          return html`<li><a href="${s.href}"${current}>${s.label}</a></li>`;
+        })}</ul></nav>
       <div class="who"><span>${viewer.name} · ${roleLabels[viewer.role]}</span>
-        <form method="post" action="/console/sign-out">${csrfField(context.csrf)}<button type="submit" class="secondary">Salir</button></form>
-        <form method="post" action="/console/sessions/end-all">${csrfField(context.csrf)}<button type="submit" class="link">Cerrar todas mis sesiones</button></form>
+        ${buttonForm('/console/sign-out', context.csrf, 'Salir', { kind: 'secondary' })}
+        ${buttonForm('/console/sessions/end-all', context.csrf, 'Cerrar todas mis sesiones', { kind: 'link' })}
       </div>`
     : '';
   const shownNotice = notice

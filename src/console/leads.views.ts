@@ -29,6 +29,7 @@ import {
   warningLabels,
 } from './lead-labels.ts';
 import { page, type Notice, type PageContext } from './layout.ts';
+import { cells, headRow, scrollTable } from './markup.ts';
 import { outcomeFilterField } from './outcome.views.ts';
 
 export interface InboxFilter {
@@ -71,37 +72,54 @@ export function inboxPage(
   const companyName = new Map(input.companies.map((c) => [c.id, c.name]));
   const total = input.counts.reduce((sum, c) => sum + c.count, 0);
   const byStatus = new Map(input.counts.map((c) => [c.status, c.count]));
+  const statusCounts = leadStatuses.map((s) => {
+    const link = html`<a href="/console/leads${filterQuery({ ...filter, status: s })}">${statusLabels[s]}</a>`;
+    return html`<li>${link} <strong>${count(byStatus.get(s) ?? 0)}</strong></li>`;
+  });
   const counts = html`<section aria-labelledby="por-estado"><h2 id="por-estado">Por estado</h2>
-<ul class="counts">${leadStatuses.map((s) => html`<li><a href="/console/leads${filterQuery({ ...filter, status: s })}">${statusLabels[s]}</a> <strong>${count(byStatus.get(s) ?? 0)}</strong></li>`)}
+<ul class="counts">${statusCounts}
 <li>Total <strong>${count(total)}</strong></li></ul></section>`;
+  const statuses = [
+    option('', 'Todos', filter.status),
+    leadStatuses.map((s) => option(s, statusLabels[s], filter.status)),
+  ];
+  const decisions = [
+    option('', 'Todas', filter.decision),
+    Object.entries(decisionLabels).map(([v, t]) => option(v, t, filter.decision)),
+  ];
+  const companies = [
+    option('', 'Todas', filter.companyId),
+    input.companies.map((c) => option(c.id, c.name, filter.companyId)),
+  ];
   const form = html`<form method="get" action="/console/leads" class="filters" aria-label="Filtros">
-  <div><label for="status">Estado</label><select id="status" name="status">${option('', 'Todos', filter.status)}${leadStatuses.map((s) => option(s, statusLabels[s], filter.status))}</select></div>
-  <div><label for="decision">Decisión</label><select id="decision" name="decision">${option('', 'Todas', filter.decision)}${Object.entries(decisionLabels).map(([v, t]) => option(v, t, filter.decision))}</select></div>
+  <div><label for="status">Estado</label><select id="status" name="status">${statuses}</select></div>
+  <div><label for="decision">Decisión</label><select id="decision" name="decision">${decisions}</select></div>
   ${outcomeFilterField(filter.outcome)}
-  <div><label for="companyId">Empresa</label><select id="companyId" name="companyId">${option('', 'Todas', filter.companyId)}${input.companies.map((c) => option(c.id, c.name, filter.companyId))}</select></div>
+  <div><label for="companyId">Empresa</label><select id="companyId" name="companyId">${companies}</select></div>
   <div><label for="from">Desde</label><input id="from" name="from" type="date" value="${filter.from ?? ''}"></div>
   <div><label for="to">Hasta</label><input id="to" name="to" type="date" value="${filter.to ?? ''}"></div>
   <div class="actions"><button type="submit">Filtrar</button> <a href="/console/leads">Quitar filtros</a></div>
 </form>`;
-  const rows = leads.items.map(
-    (lead) => html`<tr>
-  <td><a href="/console/leads/${lead.id}" aria-label="Abrir la solicitud ${shortId(lead.id)}">${shortId(lead.id)}</a></td>
+  const rows = leads.items.map((lead) => {
+    const short = shortId(lead.id);
+    return html`<tr>
+  <td><a href="/console/leads/${lead.id}" aria-label="Abrir la solicitud ${short}">${short}</a></td>
   <td>${dateTime(lead.createdAt)}</td>
   <td>${companyName.get(lead.companyId) ?? shortId(lead.companyId)}</td>
   <td>${label(statusLabels, lead.status)}</td>
   <td>${label(decisionLabels, lead.decision)}</td>
   <td>${lead.externalAutoId ?? '—'}</td>
-</tr>`,
-  );
+</tr>`;
+  });
+  const headings = headRow(['Solicitud', 'Creada', 'Empresa', 'Estado', 'Decisión', 'Referencia del socio']);
   const table =
     leads.items.length === 0
       ? html`<p>No hay solicitudes con estos filtros.</p>`
-      : html`<div class="scroll" tabindex="0" role="region" aria-label="Solicitudes, de la más reciente a la más antigua"><table><caption>Solicitudes, de la más reciente a la más antigua</caption>
-<thead><tr><th scope="col">Solicitud</th><th scope="col">Creada</th><th scope="col">Empresa</th><th scope="col">Estado</th><th scope="col">Decisión</th><th scope="col">Referencia del socio</th></tr></thead>
+      : html`${scrollTable('Solicitudes, de la más reciente a la más antigua')}
+${headings}
 <tbody>${rows}</tbody></table></div>`;
-  const more = leads.nextCursor
-    ? html`<p class="pager"><a href="/console/leads${filterQuery(filter, leads.nextCursor)}" rel="next">Siguiente página</a></p>`
-    : '';
+  const next = `/console/leads${filterQuery(filter, leads.nextCursor ?? undefined)}`;
+  const more = leads.nextCursor ? html`<p class="pager"><a href="${next}" rel="next">Siguiente página</a></p>` : '';
   return page({ ...context, section: 'leads' }, 'Solicitudes', html`${form}${counts}${table}${more}`, input.notice);
 }
 
@@ -146,12 +164,103 @@ function described(values: Record<string, unknown>, names: Record<string, string
     : '—';
 }
 
+/** Each field of an object with its Spanish label and its value as people write it. */
+function labelled(value: object): [string, string][] {
+  return Object.entries(value).map(([k, v]) => [fieldLabels[k] ?? k, valueOf(k, v)]);
+}
+
+/** A titled card of the lead page; `id` names its heading. */
+const card = (id: string, title: string, body: Html): Html =>
+  html`<section aria-labelledby="${id}" class="card"><h2 id="${id}">${title}</h2>${body}</section>`;
+
 function section(id: string, title: string, value: object | null, erased: boolean): Html {
   const body =
-    value === null
-      ? html`<p>${erased ? 'Datos personales borrados.' : 'Sin capturar.'}</p>`
-      : facts(Object.entries(value).map(([k, v]) => [fieldLabels[k] ?? k, valueOf(k, v)]));
-  return html`<section aria-labelledby="${id}" class="card"><h2 id="${id}">${title}</h2>${body}</section>`;
+    value === null ? html`<p>${erased ? 'Datos personales borrados.' : 'Sin capturar.'}</p>` : facts(labelled(value));
+  return card(id, title, body);
+}
+
+function decisionCard(prequalification: NonNullable<LeadRead['prequalification']>): Html {
+  const { offer } = prequalification;
+  const decision = facts([
+    ['Resultado', label(decisionLabels, prequalification.decision)],
+    ['Evaluada', dateTime(prequalification.evaluatedAt)],
+    ['Motivos', prequalification.reasons.map((r) => label(reasonLabels, r.code)).join('; ') || '—'],
+  ]);
+  return card('decision', 'Decisión', html`${decision}${offer ? html`<h3>Oferta</h3>${facts(labelled(offer))}` : ''}`);
+}
+
+function warningsCard(lead: LeadRead): Html {
+  const items = lead.warnings.map(
+    (w) => html`<li>${label(warningLabels, w.code)}${w.field ? ` (${fieldPathLabel(w.field)})` : ''}</li>`,
+  );
+  return card(
+    'advertencias',
+    'Advertencias',
+    items.length === 0 ? html`<p>Sin advertencias.</p>` : html`<ul>${items}</ul>`,
+  );
+}
+
+function consentCard(consent: LeadRead['consent']): Html {
+  const body = consent
+    ? facts([
+        ['Canal', valueOf('channel', consent.channel)],
+        ['Destino', consent.destination ?? '—'],
+        ['PIN enviado', dateTime(consent.pinSentAt)],
+        ['PIN confirmado', dateTime(consent.confirmedAt)],
+        ['Clave de consumidor', consent.consumerKey],
+        ['Id. de la solicitud HTTP', consent.requestId ?? '—'],
+        ['Dirección IP', consent.clientAddress ?? '—'],
+        ['Navegador o cliente', consent.userAgent ?? '—'],
+      ])
+    : html`<p>Sin consentimiento: el PIN no se ha confirmado.</p>`;
+  return card('consentimiento', 'Consentimiento', body);
+}
+
+function bureauCard(bureau: LeadRead['bureau'], erased: boolean): Html {
+  const body = bureau
+    ? facts([
+        ['Proveedor', label(bureauProviderLabels, bureau.provider)],
+        ['Consultado', dateTime(bureau.queriedAt)],
+        ['Sin historial', bureau.noRecord ? 'Sí' : 'No'],
+        ['Puntaje', plain(bureau.score)],
+        ['Cuentas abiertas', count(bureau.openAccounts)],
+        ['Saldo total', money(bureau.totalBalance)],
+        ['Saldo vencido', money(bureau.pastDueBalance)],
+        ['Peor atraso (días)', count(bureau.worstDelinquencyDays)],
+      ])
+    : html`<p>${erased ? 'Reporte borrado.' : 'Sin consulta al buró.'}</p>`;
+  return card('buro', 'Buró de crédito', body);
+}
+
+function explanationCard(explanation: LeadRead['explanation']): Html {
+  if (!explanation) return card('explicacion', 'Explicación de la decisión', html`<p>Aún no se ha evaluado.</p>`);
+  const rows = explanation.rules.map(
+    (r) =>
+      html`<tr>${cells([
+        label(ruleLabels, r.rule),
+        label(outcomeLabels, r.outcome),
+        r.inputs ? described(r.inputs, fieldLabels) : '—',
+        described(r.threshold, thresholdLabels),
+        r.reason ? label(reasonLabels, r.reason.code) : '—',
+      ])}</tr>`,
+  );
+  const headings = headRow(['Regla', 'Resultado', 'Datos', 'Umbral', 'Motivo']);
+  const body = html`<p>Versión de las reglas: <strong>${explanation.rulesVersion}</strong></p>
+${scrollTable('Resultado de cada regla')}${headings}
+<tbody>${rows}</tbody></table></div>`;
+  return card('explicacion', 'Explicación de la decisión', body);
+}
+
+function eventsCard(events: LeadRead['events']): Html {
+  const items = events.map((e) => {
+    const fields = e.fields?.length ? html` — ${e.fields.map(fieldPathLabel).join(', ')}` : '';
+    return html`<li><time datetime="${e.at}">${dateTime(e.at)}</time> ${label(eventLabels, e.type)}${fields}</li>`;
+  });
+  return card(
+    'eventos',
+    'Eventos',
+    items.length === 0 ? html`<p>Sin eventos.</p>` : html`<ol class="timeline">${items}</ol>`,
+  );
 }
 
 /** `outcome`: the lender's decision section (outcome.views.ts). */
@@ -167,72 +276,21 @@ export function leadPage(context: PageContext, lead: LeadRead, companyName: stri
     ['Afiliado', lead.affiliate?.user_id ?? '—'],
     ['Datos personales borrados', erased ? dateTime(lead.erasedAt) : 'No'],
   ]);
-  const offer = lead.prequalification?.offer;
-  const decision = lead.prequalification
-    ? html`<section aria-labelledby="decision" class="card"><h2 id="decision">Decisión</h2>${facts([
-        ['Resultado', label(decisionLabels, lead.prequalification.decision)],
-        ['Evaluada', dateTime(lead.prequalification.evaluatedAt)],
-        ['Motivos', lead.prequalification.reasons.map((r) => label(reasonLabels, r.code)).join('; ') || '—'],
-      ])}${offer ? html`<h3>Oferta</h3>${facts(Object.entries(offer).map(([k, v]) => [fieldLabels[k] ?? k, valueOf(k, v)]))}` : ''}</section>`
-    : '';
-  const warnings = html`<section aria-labelledby="advertencias" class="card"><h2 id="advertencias">Advertencias</h2>${
-    lead.warnings.length === 0
-      ? html`<p>Sin advertencias.</p>`
-      : html`<ul>${lead.warnings.map((w) => html`<li>${label(warningLabels, w.code)}${w.field ? ` (${fieldPathLabel(w.field)})` : ''}</li>`)}</ul>`
-  }</section>`;
-  const consent = html`<section aria-labelledby="consentimiento" class="card"><h2 id="consentimiento">Consentimiento</h2>${
-    lead.consent
-      ? facts([
-          ['Canal', valueOf('channel', lead.consent.channel)],
-          ['Destino', lead.consent.destination ?? '—'],
-          ['PIN enviado', dateTime(lead.consent.pinSentAt)],
-          ['PIN confirmado', dateTime(lead.consent.confirmedAt)],
-          ['Clave de consumidor', lead.consent.consumerKey],
-          ['Id. de la solicitud HTTP', lead.consent.requestId ?? '—'],
-          ['Dirección IP', lead.consent.clientAddress ?? '—'],
-          ['Navegador o cliente', lead.consent.userAgent ?? '—'],
-        ])
-      : html`<p>Sin consentimiento: el PIN no se ha confirmado.</p>`
-  }</section>`;
-  const bureau = html`<section aria-labelledby="buro" class="card"><h2 id="buro">Buró de crédito</h2>${
-    lead.bureau
-      ? facts([
-          ['Proveedor', label(bureauProviderLabels, lead.bureau.provider)],
-          ['Consultado', dateTime(lead.bureau.queriedAt)],
-          ['Sin historial', lead.bureau.noRecord ? 'Sí' : 'No'],
-          ['Puntaje', plain(lead.bureau.score)],
-          ['Cuentas abiertas', count(lead.bureau.openAccounts)],
-          ['Saldo total', money(lead.bureau.totalBalance)],
-          ['Saldo vencido', money(lead.bureau.pastDueBalance)],
-          ['Peor atraso (días)', count(lead.bureau.worstDelinquencyDays)],
-        ])
-      : html`<p>${erased ? 'Reporte borrado.' : 'Sin consulta al buró.'}</p>`
-  }</section>`;
-  const explanation = html`<section aria-labelledby="explicacion" class="card"><h2 id="explicacion">Explicación de la decisión</h2>${
-    lead.explanation
-      ? html`<p>Versión de las reglas: <strong>${lead.explanation.rulesVersion}</strong></p>
-<div class="scroll" tabindex="0" role="region" aria-label="Resultado de cada regla"><table><caption>Resultado de cada regla</caption><thead><tr><th scope="col">Regla</th><th scope="col">Resultado</th><th scope="col">Datos</th><th scope="col">Umbral</th><th scope="col">Motivo</th></tr></thead>
-<tbody>${lead.explanation.rules.map((r) => html`<tr><td>${label(ruleLabels, r.rule)}</td><td>${label(outcomeLabels, r.outcome)}</td><td>${r.inputs ? described(r.inputs, fieldLabels) : '—'}</td><td>${described(r.threshold, thresholdLabels)}</td><td>${r.reason ? label(reasonLabels, r.reason.code) : '—'}</td></tr>`)}</tbody></table></div>`
-      : html`<p>Aún no se ha evaluado.</p>`
-  }</section>`;
-  const events = html`<section aria-labelledby="eventos" class="card"><h2 id="eventos">Eventos</h2>${
-    lead.events.length === 0
-      ? html`<p>Sin eventos.</p>`
-      : html`<ol class="timeline">${lead.events.map((e) => html`<li><time datetime="${e.at}">${dateTime(e.at)}</time> ${label(eventLabels, e.type)}${e.fields?.length ? html` — ${e.fields.map(fieldPathLabel).join(', ')}` : ''}</li>`)}</ol>`
-  }</section>`;
+  const decision = lead.prequalification ? decisionCard(lead.prequalification) : '';
+  const about = [warningsCard(lead), consentCard(lead.consent), bureauCard(lead.bureau, erased)];
   return page(
     { ...context, section: 'leads' },
     `Solicitud ${shortId(lead.id)}`,
     html`
 <p><a href="/console/leads">← Volver a las solicitudes</a></p>
-<section aria-labelledby="resumen" class="card"><h2 id="resumen">Resumen</h2>${summary}</section>
-${decision}${outcome ?? ''}${warnings}${consent}${bureau}${explanation}
+${card('resumen', 'Resumen', summary)}
+${decision}${outcome ?? ''}${about}${explanationCard(lead.explanation)}
 ${section('prestamo', 'Préstamo', lead.loanInfo, false)}
 ${section('contacto', 'Contacto', lead.contact, erased)}
 ${section('domicilio', 'Domicilio', lead.address, erased)}
 ${section('vehiculo', 'Vehículo', lead.vehicle, false)}
 ${section('empleo', 'Empleo e ingresos', lead.financial, erased)}
 ${section('persona', 'Persona', lead.person, erased)}
-${events}`,
+${eventsCard(lead.events)}`,
   );
 }

@@ -11,10 +11,19 @@ import { CONDITION_CODES } from '../outcomes/index.ts';
 
 const password = 'correct horse battery';
 
+let t: TestApp;
+let officer: ConsoleClient;
+let copy: LeadCopies;
+
+const conditionForm = (details: (string | undefined)[]) =>
+  Object.fromEntries(
+    details.flatMap((detail, i) => [
+      [`conditionCode${i}`, CONDITION_CODES[i % CONDITION_CODES.length]],
+      [`conditionDescription${i}`, detail ?? ''],
+    ]),
+  );
+
 describe('operator console: the decision form', () => {
-  let t: TestApp;
-  let officer: ConsoleClient;
-  let copy: LeadCopies;
   before(async () => {
     t = await buildTestApp();
     const res = await t.app.inject({
@@ -30,14 +39,11 @@ describe('operator console: the decision form', () => {
   });
   after(() => t.close());
 
-  const conditionForm = (details: (string | undefined)[]) =>
-    Object.fromEntries(
-      details.flatMap((detail, i) => [
-        [`conditionCode${i}`, CONDITION_CODES[i % CONDITION_CODES.length]],
-        [`conditionDescription${i}`, detail ?? ''],
-      ]),
-    );
+  decisionFormTests();
+});
 
+/** The condition rows of the decision form. */
+function decisionFormTests(): void {
   test('offers ten labelled condition rows, the fourth to the tenth behind "Más condiciones"', async () => {
     const leadId = await copy();
     const page = await officer.get(`/console/leads/${leadId}`);
@@ -46,13 +52,15 @@ describe('operator console: the decision form', () => {
       assert.match(
         page.body,
         new RegExp(
-          `<label for="conditionCode${i}">Condición ${i + 1}</label><select id="conditionCode${i}" name="conditionCode${i}">`,
+          `<label for="conditionCode${i}">Condición ${i + 1}</label>` +
+            `<select id="conditionCode${i}" name="conditionCode${i}">`,
         ),
       );
       assert.match(
         page.body,
         new RegExp(
-          `<label for="conditionDescription${i}">Detalle de la condición ${i + 1}</label><input id="conditionDescription${i}"`,
+          `<label for="conditionDescription${i}">Detalle de la condición ${i + 1}</label>` +
+            `<input id="conditionDescription${i}"`,
         ),
       );
     }
@@ -110,4 +118,4 @@ describe('operator console: the decision form', () => {
       { code: CONDITION_CODES[9 % CONDITION_CODES.length], description: 'Aval' },
     ]);
   });
-});
+}

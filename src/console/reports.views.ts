@@ -6,6 +6,7 @@ import type { FunnelService } from '../outcomes/index.ts';
 import { html, type Html } from './html.ts';
 import { count, money } from './format.ts';
 import { page, type PageContext } from './layout.ts';
+import { headRow } from './markup.ts';
 
 type Report = Awaited<ReturnType<FunnelService['report']>>;
 
@@ -33,15 +34,20 @@ function chart(totals: Report['totals'], windowText: string): Html {
   const barSpace = width - labelWidth - 80;
   const rowHeight = 36;
   const top = Math.max(1, totals.created);
-  const description = `${stages.map(([key, name]) => `${name}: ${count(totals[key])}`).join('; ')}. Monto fondeado: ${money(totals.fundedAmount)}.`;
+  const perStage = stages.map(([key, name]) => `${name}: ${count(totals[key])}`).join('; ');
+  const description = `${perStage}. Monto fondeado: ${money(totals.fundedAmount)}.`;
+  const font = html`fill="#1a1a1a" font-size="14"`;
   const bars = stages.map(([key, name], i) => {
     const y = i * rowHeight + 8;
     const length = Math.round((totals[key] / top) * barSpace);
-    return html`<g><text x="${labelWidth - 8}" y="${y + 18}" text-anchor="end" fill="#1a1a1a" font-size="14">${name}</text>
-<rect x="${labelWidth}" y="${y}" width="${Math.max(length, 1)}" height="24" fill="#1f5f8b"></rect>
-<text x="${labelWidth + Math.max(length, 1) + 6}" y="${y + 18}" fill="#1a1a1a" font-size="14">${count(totals[key])}</text></g>`;
+    const bar = Math.max(length, 1);
+    return html`<g><text x="${labelWidth - 8}" y="${y + 18}" text-anchor="end" ${font}>${name}</text>
+<rect x="${labelWidth}" y="${y}" width="${bar}" height="24" fill="#1f5f8b"></rect>
+<text x="${labelWidth + bar + 6}" y="${y + 18}" ${font}>${count(totals[key])}</text></g>`;
   });
-  return html`<svg class="chart" role="img" aria-labelledby="embudo-titulo embudo-desc" viewBox="0 0 ${width} ${stages.length * rowHeight + 12}" width="${width}" height="${stages.length * rowHeight + 12}">
+  const height = stages.length * rowHeight + 12;
+  const size = html`viewBox="0 0 ${width} ${height}" width="${width}" height="${height}"`;
+  return html`<svg class="chart" role="img" aria-labelledby="embudo-titulo embudo-desc" ${size}>
 <title id="embudo-titulo">Embudo de solicitudes ${windowText}</title>
 <desc id="embudo-desc">${description}</desc>
 ${bars}</svg>`;
@@ -54,7 +60,7 @@ function table(report: Report): Html {
     )}<td class="number">${money(c.fundedAmount)}</td></tr>`;
   return html`<div class="scroll" tabindex="0" role="region" aria-label="Embudo por empresa"><table>
 <caption>Embudo por empresa</caption>
-<thead><tr><th scope="col">Empresa</th>${stages.map(([, name]) => html`<th scope="col">${name}</th>`)}<th scope="col">Monto fondeado</th></tr></thead>
+${headRow(['Empresa', stages.map(([, name]) => name), 'Monto fondeado'].flat())}
 <tbody>${report.items.map((i) => row(i.companyName, i))}</tbody>
 <tfoot>${row('Total', report.totals, true)}</tfoot>
 </table></div>`;
@@ -67,10 +73,14 @@ export function reportsPage(
   const { filter, report } = input;
   const windowText =
     filter.from || filter.to ? `del ${filter.from ?? 'inicio'} al ${filter.to ?? 'día de hoy'}` : 'de todo el periodo';
+  const companies = [
+    option('', 'Todas', filter.companyId),
+    input.companies.map((c) => option(c.id, c.name, filter.companyId)),
+  ];
   const form = html`<form method="get" action="/console/reports" class="filters" aria-label="Filtros del reporte">
   <div><label for="from">Desde</label><input id="from" name="from" type="date" value="${filter.from ?? ''}"></div>
   <div><label for="to">Hasta</label><input id="to" name="to" type="date" value="${filter.to ?? ''}"></div>
-  <div><label for="companyId">Empresa</label><select id="companyId" name="companyId">${option('', 'Todas', filter.companyId)}${input.companies.map((c) => option(c.id, c.name, filter.companyId))}</select></div>
+  <div><label for="companyId">Empresa</label><select id="companyId" name="companyId">${companies}</select></div>
   <div class="actions"><button type="submit">Ver reporte</button> <a href="/console/reports">Quitar filtros</a></div>
 </form>`;
   const body =

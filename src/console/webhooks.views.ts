@@ -2,7 +2,8 @@
 import type { WebhooksService } from '../webhooks/webhooks.service.ts';
 import { html, type Html } from './html.ts';
 import { dateTime } from './format.ts';
-import { csrfField, page, type Notice, type PageContext } from './layout.ts';
+import { buttonForm, csrfField, page, type Notice, type PageContext } from './layout.ts';
+import { actionsHeading, cells, headRow, scrollTable } from './markup.ts';
 
 type Endpoint = Awaited<ReturnType<WebhooksService['get']>>;
 type Deliveries = Awaited<ReturnType<WebhooksService['deliveries']>>;
@@ -20,11 +21,17 @@ const deliveryStatus: Record<string, string> = {
 };
 
 export function webhooksPage(context: PageContext, endpoints: Endpoint[], notice?: Notice): Html {
+  const rows = endpoints.map((e) => {
+    const url = html`<a href="/console/webhooks/${e.id}">${e.url}</a>`;
+    const events = e.eventTypes?.join(', ') ?? 'Todos';
+    return html`<tr>${cells([url, events, e.enabled ? 'Sí' : 'No', dateTime(e.createdAt)])}</tr>`;
+  });
+  const caption = 'Endpoints que reciben los eventos de todas las empresas';
   const table =
     endpoints.length === 0
       ? html`<p>Aún no hay endpoints del otorgante.</p>`
-      : html`<div class="scroll" tabindex="0" role="region" aria-label="Endpoints que reciben los eventos de todas las empresas"><table><caption>Endpoints que reciben los eventos de todas las empresas</caption><thead><tr><th scope="col">URL</th><th scope="col">Eventos</th><th scope="col">Activo</th><th scope="col">Alta</th></tr></thead>
-<tbody>${endpoints.map((e) => html`<tr><td><a href="/console/webhooks/${e.id}">${e.url}</a></td><td>${e.eventTypes?.join(', ') ?? 'Todos'}</td><td>${e.enabled ? 'Sí' : 'No'}</td><td>${dateTime(e.createdAt)}</td></tr>`)}</tbody></table></div>`;
+      : html`${scrollTable(caption)}${headRow(['URL', 'Eventos', 'Activo', 'Alta'])}
+<tbody>${rows}</tbody></table></div>`;
   return page(
     { ...context, section: 'webhooks' },
     'Webhooks',
@@ -43,25 +50,49 @@ export function webhookPage(
   input: { endpoint: Endpoint; deliveries: Deliveries; secret?: string; notice?: Notice },
 ): Html {
   const { endpoint, deliveries } = input;
-  const rows = deliveries.items.map(
-    (
-      d,
-    ) => html`<tr><td><code>${d.eventType}</code></td><td>${deliveryStatus[d.status] ?? d.status}</td><td>${lastAttempt(d.attempts)}</td><td>${dateTime(d.nextAttemptAt)}</td>
-<td><form method="post" action="/console/webhooks/${endpoint.id}/deliveries/${d.id}/redeliver">${csrfField(context.csrf)}<button type="submit" class="secondary" aria-label="Reenviar ${d.eventType} (${d.id.slice(0, 8)})">Reenviar</button></form></td></tr>`,
-  );
+  const rows = deliveries.items.map((d) => {
+    const redeliver = buttonForm(
+      `/console/webhooks/${endpoint.id}/deliveries/${d.id}/redeliver`,
+      context.csrf,
+      'Reenviar',
+      {
+        kind: 'secondary',
+        label: `Reenviar ${d.eventType} (${d.id.slice(0, 8)})`,
+      },
+    );
+    const status = deliveryStatus[d.status] ?? d.status;
+    const event = html`<code>${d.eventType}</code>`;
+    return html`<tr>${cells([event, status, lastAttempt(d.attempts), dateTime(d.nextAttemptAt)])}
+<td>${redeliver}</td></tr>`;
+  });
+  const secret = input.secret
+    ? html`<section class="card highlight" aria-labelledby="secreto"><h2 id="secreto">Secreto de firma</h2>${[
+        html`<p><strong>Copia el secreto ahora: no se volverá a mostrar.</strong></p>`,
+        html`<p><code>${input.secret}</code></p>`,
+      ]}</section>`
+    : '';
+  const facts = [
+    html`<dt>URL</dt><dd>${endpoint.url}</dd><dt>Eventos</dt><dd>${endpoint.eventTypes?.join(', ') ?? 'Todos'}</dd>`,
+    html`<dt>Activo</dt><dd>${endpoint.enabled ? 'Sí' : 'No'}</dd>`,
+    html`<dt>Descripción</dt><dd>${endpoint.description ?? '—'}</dd>`,
+  ];
+  const sendTest = buttonForm(`/console/webhooks/${endpoint.id}/test`, context.csrf, 'Enviar evento de prueba', {
+    kind: 'secondary',
+  });
+  const headings = headRow(['Evento', 'Estado', 'Intentos', 'Próximo intento', actionsHeading]);
   return page(
     { ...context, section: 'webhooks' },
     'Endpoint de webhooks',
     html`
 <p><a href="/console/webhooks">← Volver a los webhooks</a></p>
-${input.secret ? html`<section class="card highlight" aria-labelledby="secreto"><h2 id="secreto">Secreto de firma</h2><p><strong>Copia el secreto ahora: no se volverá a mostrar.</strong></p><p><code>${input.secret}</code></p></section>` : ''}
-<section class="card" aria-labelledby="datos"><h2 id="datos">Datos</h2><dl class="facts"><dt>URL</dt><dd>${endpoint.url}</dd><dt>Eventos</dt><dd>${endpoint.eventTypes?.join(', ') ?? 'Todos'}</dd><dt>Activo</dt><dd>${endpoint.enabled ? 'Sí' : 'No'}</dd><dt>Descripción</dt><dd>${endpoint.description ?? '—'}</dd></dl>
-<form method="post" action="/console/webhooks/${endpoint.id}/test">${csrfField(context.csrf)}<button type="submit" class="secondary">Enviar evento de prueba</button></form></section>
+${secret}
+<section class="card" aria-labelledby="datos"><h2 id="datos">Datos</h2><dl class="facts">${facts}</dl>
+${sendTest}</section>
 <section class="card" aria-labelledby="entregas"><h2 id="entregas">Entregas</h2>
 ${
   deliveries.items.length === 0
     ? html`<p>Sin entregas.</p>`
-    : html`<div class="scroll" tabindex="0" role="region" aria-label="Entregas, de la más reciente a la más antigua"><table><caption>Entregas, de la más reciente a la más antigua</caption><thead><tr><th scope="col">Evento</th><th scope="col">Estado</th><th scope="col">Intentos</th><th scope="col">Próximo intento</th><th scope="col"><span class="visually-hidden">Acciones</span></th></tr></thead>
+    : html`${scrollTable('Entregas, de la más reciente a la más antigua')}${headings}
 <tbody>${rows}</tbody></table></div>`
 }</section>`,
     input.notice,

@@ -35,7 +35,9 @@ function deadPid(): number {
 /** Another process holding the lock of `dir`, as a second autofin started on the same folder would. */
 async function holderProcess(dir: string): Promise<ChildProcess> {
   const moduleUrl = new URL('./data-dir-lock.ts', import.meta.url).href;
-  const code = `const { lockDataDir } = await import(${JSON.stringify(moduleUrl)}); lockDataDir(process.env.LOCK_DIR); console.log('locked'); setInterval(() => {}, 1000);`;
+  const code =
+    `const { lockDataDir } = await import(${JSON.stringify(moduleUrl)}); lockDataDir(process.env.LOCK_DIR); ` +
+    `console.log('locked'); setInterval(() => {}, 1000);`;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
     env: { ...process.env, LOCK_DIR: dir },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -50,6 +52,12 @@ describe('data directory lock', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
+  takingTests();
+  releaseTests();
+});
+
+/** Taking the lock, and taking over a stale one. */
+function takingTests(): void {
   test('the lock file holds the pid of the process that took it', () => {
     const dir = freshDir();
     const lock = lockDataDir(dir);
@@ -112,7 +120,10 @@ describe('data directory lock', () => {
     assert.ok(existsSync(lockFile(dir)));
     lock.release();
   });
+}
 
+/** Releasing the lock, and what it leaves alone. */
+function releaseTests(): void {
   test('release removes the lock file and the folder can be locked again', () => {
     const dir = freshDir();
     const lock = lockDataDir(dir);
@@ -150,4 +161,4 @@ describe('data directory lock', () => {
     assert.ok(existsSync(lockFile(dir)));
     lock.release();
   });
-});
+}

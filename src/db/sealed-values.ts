@@ -33,40 +33,46 @@ const resealBatch = 100;
 const labelBatch = 500;
 const nilUuid = '00000000-0000-0000-0000-000000000000';
 
-export function createSealedValues(db: Db, columns: readonly EncryptedColumn[], encryption: FieldEncryption) {
-  const keyOf = (c: EncryptedColumn) => `case when ${c.column} like 'v2.%' then split_part(${c.column}, '.', 2) end`;
+/** The key id of a column's value (`v2.<key id>.…`); null for values sealed before key ids. */
+const keyOf = (c: EncryptedColumn) => `case when ${c.column} like 'v2.%' then split_part(${c.column}, '.', 2) end`;
 
-  /** Values of one column written under `v1` (no key id) from `after` on, labelled where a key opens them. */
-  async function labelPage(c: EncryptedColumn, after: string): Promise<{ last?: string; unopenable: number }> {
-    const { rows } = await db.query<{ id: string; v: string }>(
-      `select ${c.id}::text as id, ${c.column} as v from ${c.table}
-       where ${c.column} like 'v1.%' and ${c.id} > $1::uuid order by ${c.id} limit ${labelBatch}`,
-      [after],
-    );
-    const ids: string[] = [];
-    const values: string[] = [];
-    const olds: string[] = [];
-    let unopenable = 0;
-    for (const row of rows) {
-      const labelled = encryption.label(row.v, c.context(row.id));
-      if (labelled === undefined) unopenable += 1;
-      else {
-        ids.push(row.id);
-        values.push(labelled);
-        olds.push(row.v);
-      }
+/** Values of one column written under `v1` (no key id) from `after` on, labelled where a key opens them. */
+async function labelPage(
+  db: Db,
+  encryption: FieldEncryption,
+  c: EncryptedColumn,
+  after: string,
+): Promise<{ last?: string; unopenable: number }> {
+  const { rows } = await db.query<{ id: string; v: string }>(
+    `select ${c.id}::text as id, ${c.column} as v from ${c.table}
+     where ${c.column} like 'v1.%' and ${c.id} > $1::uuid order by ${c.id} limit ${labelBatch}`,
+    [after],
+  );
+  const ids: string[] = [];
+  const values: string[] = [];
+  const olds: string[] = [];
+  let unopenable = 0;
+  for (const row of rows) {
+    const labelled = encryption.label(row.v, c.context(row.id));
+    if (labelled === undefined) unopenable += 1;
+    else {
+      ids.push(row.id);
+      values.push(labelled);
+      olds.push(row.v);
     }
-    if (ids.length > 0) {
-      // Only a value still as it was read is labelled: a write meanwhile stored a labelled one.
-      await db.query(
-        `update ${c.table} t set ${c.column} = u.v from unnest($1::uuid[], $2::text[], $3::text[]) as u(id, v, old)
-         where t.${c.id} = u.id and t.${c.column} = u.old`,
-        [ids, values, olds],
-      );
-    }
-    return { last: rows.at(-1)?.id, unopenable };
   }
+  if (ids.length > 0) {
+    // Only a value still as it was read is labelled: a write meanwhile stored a labelled one.
+    await db.query(
+      `update ${c.table} t set ${c.column} = u.v from unnest($1::uuid[], $2::text[], $3::text[]) as u(id, v, old)
+       where t.${c.id} = u.id and t.${c.column} = u.old`,
+      [ids, values, olds],
+    );
+  }
+  return { last: rows.at(-1)?.id, unopenable };
+}
 
+export function createSealedValues(db: Db, columns: readonly EncryptedColumn[], encryption: FieldEncryption) {
   /** One transaction: up to `limit` values of a previous key (or none) in `c`, sealed again. */
   async function resealBatchOf(c: EncryptedColumn, limit: number): Promise<{ taken: number; resealed: number }> {
     return db.transaction(async (tx) => {
@@ -126,7 +132,7 @@ export function createSealedValues(db: Db, columns: readonly EncryptedColumn[], 
       for (const c of columns) {
         let after: string | undefined = nilUuid;
         while (after !== undefined) {
-          const page = await labelPage(c, after);
+          const page = await labelPage(db, encryption, c, after);
           unopenable += page.unopenable;
           after = page.last;
         }

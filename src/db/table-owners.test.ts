@@ -63,7 +63,8 @@ function writeTargets(text: string): string[] {
 
 test('the write finder sees every kind of write, in any case and in template strings', () => {
   const found = writeTargets(
-    "q('INSERT INTO leads'); `update lead_pins set`; 'Delete From pin_sends'; `truncate table x`; `copy ${t} (a) from stdin`",
+    "q('INSERT INTO leads'); `update lead_pins set`; 'Delete From pin_sends'; " +
+      '`truncate table x`; `copy ${t} (a) from stdin`',
   );
   assert.deepEqual(found, ['leads', 'lead_pins', 'pin_sends', 'x', '${']);
 });

@@ -5,6 +5,8 @@ import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
 import { registerAdminGuard, type OperatorResolver } from '../http/admin-guard.ts';
 import type { KeysService } from './keys.service.ts';
 import * as s from './keys.schemas.ts';
+import { operation } from '../http/operation.ts';
+import { keysOperations as docs } from './keys.operations.ts';
 
 const badLimit = errorCase('Invalid limit', errors.invalidInput([{ field: 'limit', errorDetail: 'must be <= 10000' }]));
 
@@ -21,8 +23,7 @@ export const keysRoutes =
         schema: {
           tags,
           security,
-          operationId: 'showKeys',
-          summary: 'The data encryption keys and the stored values under each',
+          ...operation(docs, 'showKeys'),
           response: {
             200: ok('admin', s.KeyStatus, 'The configured keys and the stored values per key.'),
             ...errorAnswers({ access: 'admin', body: false, cases: {} }),
@@ -38,11 +39,7 @@ export const keysRoutes =
         schema: {
           tags,
           security,
-          operationId: 'reencryptValues',
-          summary: 'Re-encrypt stored values of previous keys with the current key',
-          description:
-            'Re-encrypts up to `limit` values (default 1000) written under a previous key. Online: safe ' +
-            'beside traffic and on several instances at once. Call again until `remaining` is 0.',
+          ...operation(docs, 'reencryptValues'),
           body: s.ReencryptRequest,
           'x-body-optional': true,
           response: {

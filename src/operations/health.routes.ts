@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errors } from '../http/app-error.ts';
 import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
+import { operation } from '../http/operation.ts';
+import { healthOperations as docs } from './health.operations.ts';
 
 const Health = Type.Object({ status: Type.Enum(['ok', 'ready']) }, { $id: 'Health', examples: [{ status: 'ok' }] });
 const probe = { tags: ['operations'], security: [] };
@@ -21,8 +23,7 @@ export const healthRoutes =
       {
         schema: {
           ...probe,
-          operationId: 'liveness',
-          summary: 'The process is up',
+          ...operation(docs, 'liveness'),
           response: { 200: ok('public', Health, 'The process is up: `{"status": "ok"}`.'), ...failures(false) },
         },
       },
@@ -33,8 +34,7 @@ export const healthRoutes =
       {
         schema: {
           ...probe,
-          operationId: 'readiness',
-          summary: 'The service can serve: its database answers',
+          ...operation(docs, 'readiness'),
           response: { 200: ok('public', Health, 'Ready: `{"status": "ready"}`.'), ...failures(true) },
         },
       },

@@ -24,7 +24,9 @@ export function createServiceMetrics() {
   });
   const providerCalls = new Counter({
     name: 'autofin_provider_calls_total',
-    help: 'Calls to third parties by provider (sms, email, bureau) and outcome (ok, timeout, rejected, error, circuit_open)',
+    help:
+      'Calls to third parties by provider (sms, email, bureau) and outcome ' +
+      '(ok, timeout, rejected, error, circuit_open)',
     labelNames: ['provider', 'outcome'] as const,
     registers: [],
   });

@@ -23,7 +23,8 @@ export function createOperatorsRepository(db: Queryable) {
       const { rowCount } = await tx.query(
         `insert into operators (id, name, role, email, key_hash, password_hash, created_at)
          select $1, $2, $3, $4, $5, $6, $7
-         where $4::text is null or not exists (select 1 from operators where lower(email) = lower($4::text) and deleted_at is null)`,
+         where $4::text is null
+            or not exists (select 1 from operators where lower(email) = lower($4::text) and deleted_at is null)`,
         [
           operator.id,
           operator.name,

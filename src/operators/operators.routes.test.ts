@@ -7,10 +7,26 @@ import { assertError, assertNoContent } from '../../test/lead-fixture.ts';
 type Method = 'GET' | 'POST' | 'DELETE';
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
+let t: TestApp;
+let analystKey: string;
+let adminKey: string;
+
+const call = (method: Method, url: string, headers: Record<string, string>, payload?: object) =>
+  t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+async function createOperator(payload: object, headers = t.admin) {
+  const res = await call('POST', '/admin/operators', headers, payload);
+  assert.equal(res.statusCode, 201, show(res));
+  return res.json() as {
+    id: string;
+    name: string;
+    role: string;
+    email: string | null;
+    key: string;
+    createdAt: string;
+  };
+}
+
 describe('operators and roles on the admin API', () => {
-  let t: TestApp;
-  let analystKey: string;
-  let adminKey: string;
   before(async () => {
     t = await buildTestApp();
     analystKey = (await createOperator({ name: 'Ana', role: 'analyst' })).key;
@@ -18,87 +34,87 @@ describe('operators and roles on the admin API', () => {
   });
   after(() => t.close());
 
-  const call = (method: Method, url: string, headers: Record<string, string>, payload?: object) =>
-    t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-  async function createOperator(payload: object, headers = t.admin) {
-    const res = await call('POST', '/admin/operators', headers, payload);
-    assert.equal(res.statusCode, 201, show(res));
-    return res.json() as {
-      id: string;
-      name: string;
-      role: string;
-      email: string | null;
-      key: string;
-      createdAt: string;
-    };
-  }
+  operatorTests();
+  roleTests();
+});
 
-  test('the admin token creates an operator: 201 with the key shown once, the list shows it without the key', async () => {
-    const created = await createOperator({
-      name: 'Carla',
-      role: 'analyst',
-      email: 'Carla@Lender.example',
-      password: 'una contraseña larga',
-    });
-    assert.match(created.key, /^op_[A-Za-z0-9_-]{43}$/);
-    assert.equal(created.role, 'analyst');
-    assert.equal(created.email, 'Carla@Lender.example');
-    assert.ok(!Number.isNaN(Date.parse(created.createdAt)));
-    const list = await call('GET', '/admin/operators', t.admin);
-    assert.equal(list.statusCode, 200, show(list));
-    const listed = list.json().items.find((o: { id: string }) => o.id === created.id);
-    assert.deepEqual(listed, {
-      id: created.id,
-      name: 'Carla',
-      role: 'analyst',
-      email: 'Carla@Lender.example',
-      createdAt: created.createdAt,
-    });
-    assert.ok(!list.body.includes(created.key) && !list.body.includes('contraseña'));
-    const stored = await t.database.db.query<{ key_hash: string; password_hash: string }>(
-      'select key_hash, password_hash from operators where id = $1',
-      [created.id],
-    );
-    assert.match(stored.rows[0].key_hash, /^sha256:[0-9a-f]{64}$/);
-    assert.match(stored.rows[0].password_hash, /^scrypt\$/);
-  });
+/** Creating operators, with and without a password. */
+function operatorTests(): void {
+  test(
+    'the admin token creates an operator: 201 with the ' + 'key shown once, the list shows it without the key',
+    async () => {
+      const created = await createOperator({
+        name: 'Carla',
+        role: 'analyst',
+        email: 'Carla@Lender.example',
+        password: 'una contraseña larga',
+      });
+      assert.match(created.key, /^op_[A-Za-z0-9_-]{43}$/);
+      assert.equal(created.role, 'analyst');
+      assert.equal(created.email, 'Carla@Lender.example');
+      assert.ok(!Number.isNaN(Date.parse(created.createdAt)));
+      const list = await call('GET', '/admin/operators', t.admin);
+      assert.equal(list.statusCode, 200, show(list));
+      const listed = list.json().items.find((o: { id: string }) => o.id === created.id);
+      assert.deepEqual(listed, {
+        id: created.id,
+        name: 'Carla',
+        role: 'analyst',
+        email: 'Carla@Lender.example',
+        createdAt: created.createdAt,
+      });
+      assert.ok(!list.body.includes(created.key) && !list.body.includes('contraseña'));
+      const stored = await t.database.db.query<{ key_hash: string; password_hash: string }>(
+        'select key_hash, password_hash from operators where id = $1',
+        [created.id],
+      );
+      assert.match(stored.rows[0].key_hash, /^sha256:[0-9a-f]{64}$/);
+      assert.match(stored.rows[0].password_hash, /^scrypt\$/);
+    },
+  );
 
-  test('a password needs an e-mail and 12+ characters; an e-mail in use (any case) is refused: 400 / 40015', async () => {
-    const noEmail = await call('POST', '/admin/operators', t.admin, {
-      name: 'X',
-      role: 'admin',
-      password: 'twelve chars ok',
-    });
-    assert.deepEqual(
-      assertError(noEmail, 400, 40015, 'Bad Request').additionalData.errors.map((e: { field: string }) => e.field),
-      ['password'],
-    );
-    const short = await call('POST', '/admin/operators', t.admin, {
-      name: 'X',
-      role: 'admin',
-      email: 'x@lender.example',
-      password: 'short',
-    });
-    assert.deepEqual(
-      assertError(short, 400, 40015, 'Bad Request').additionalData.errors.map((e: { field: string }) => e.field),
-      ['password'],
-    );
-    const badRole = await call('POST', '/admin/operators', t.admin, { name: 'X', role: 'root' });
-    assert.deepEqual(
-      assertError(badRole, 400, 40015, 'Bad Request').additionalData.errors.map((e: { field: string }) => e.field),
-      ['role'],
-    );
-    const taken = await call('POST', '/admin/operators', t.admin, {
-      name: 'X',
-      role: 'admin',
-      email: 'BETO@lender.example',
-    });
-    assert.deepEqual(
-      assertError(taken, 400, 40015, 'Bad Request').additionalData.errors.map((e: { field: string }) => e.field),
-      ['email'],
-    );
-  });
+  test(
+    'a password needs an e-mail and 12+ characters; an ' + 'e-mail in use (any case) is refused: 400 / 40015',
+    async () => {
+      const noEmail = await call('POST', '/admin/operators', t.admin, {
+        name: 'X',
+        role: 'admin',
+        password: 'twelve chars ok',
+      });
+      assert.deepEqual(
+        assertError(noEmail, 400, 40015, 'Bad Request').additionalData.errors.map((e: { field: string }) => e.field),
+        ['password'],
+      );
+      const short = await call('POST', '/admin/operators', t.admin, {
+        name: 'X',
+        role: 'admin',
+        email: 'x@lender.example',
+        password: 'short',
+      });
+      assert.deepEqual(
+        assertError(short, 400, 40015, 'Bad Request').additionalData.errors.map((e: { field: string }) => e.field),
+        ['password'],
+      );
+      const badRole = await call('POST', '/admin/operators', t.admin, { name: 'X', role: 'root' });
+      assert.deepEqual(
+        assertError(badRole, 400, 40015, 'Bad Request').additionalData.errors.map((e: { field: string }) => e.field),
+        ['role'],
+      );
+      const taken = await call('POST', '/admin/operators', t.admin, {
+        name: 'X',
+        role: 'admin',
+        email: 'BETO@lender.example',
+      });
+      assert.deepEqual(
+        assertError(taken, 400, 40015, 'Bad Request').additionalData.errors.map((e: { field: string }) => e.field),
+        ['email'],
+      );
+    },
+  );
+}
 
+/** What each role and credential may do. */
+function roleTests(): void {
   test('an admin operator key manages operators and companies like the admin token', async () => {
     const other = await createOperator({ name: 'Dora', role: 'analyst' }, bearer(adminKey));
     assert.equal((await call('GET', '/admin/operators', bearer(adminKey))).statusCode, 200);
@@ -156,4 +172,4 @@ describe('operators and roles on the admin API', () => {
     assertError(await call('DELETE', `/admin/operators/${gone.id}`, t.admin), 404, 4049, 'Operator not found');
     assertError(await call('DELETE', `/admin/operators/${randomUUID()}`, t.admin), 404, 4049, 'Operator not found');
   });
-});
+}

@@ -5,6 +5,8 @@ import { empty, errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
 import { registerAdminGuard } from '../http/admin-guard.ts';
 import type { OperatorsService } from './operators.service.ts';
 import * as s from './operators.schemas.ts';
+import { operation } from '../http/operation.ts';
+import { operatorsOperations as docs } from './operators.operations.ts';
 
 const invalid = errorCase('Invalid input', errors.invalidInput([{ field: 'password', errorDetail: 'requires email' }]));
 const noOperator = errorCase('No such operator', errors.operatorNotFound());
@@ -23,9 +25,7 @@ export const operatorsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'createOperator',
-          summary: 'Create an operator (the key is shown only here)',
-          description: '`password` (12+ characters) requires `email`; it is stored with scrypt.',
+          ...operation(docs, 'createOperator'),
           body: s.OperatorCreate,
           response: { 201: ok('admin', s.OperatorWithKey, 'The operator and its key (shown only here).'), ...errorsOf },
         },
@@ -39,8 +39,7 @@ export const operatorsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'listOperators',
-          summary: 'List operators',
+          ...operation(docs, 'listOperators'),
           response: { 200: ok('admin', s.OperatorList, 'Every operator.'), ...errorsOf },
         },
       },
@@ -53,8 +52,7 @@ export const operatorsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'deleteOperator',
-          summary: 'Delete an operator; its key answers 401 from then on',
+          ...operation(docs, 'deleteOperator'),
           params: s.OperatorIdParams,
           response: { 204: empty('admin', 'Deleted; its key answers 401 from now on.'), ...errorsOf },
         },

@@ -61,22 +61,25 @@ test('unreachable errors are recognised through causes and AggregateErrors', () 
   assert.equal(classifyThrown(new SyntaxError('bad json'), AbortSignal.abort()), 'timeout');
 });
 
-test('the circuit opens after the threshold of consecutive failures and then answers at once without calling', async () => {
-  const outbound = createOutbound({ timeoutMs: 200, failureThreshold: 3, clock: createManualClock() });
-  await outbound.call('sms', failing('error'));
-  await outbound.call('sms', failing('timeout'));
-  assert.equal(outbound.state('sms'), 'closed');
-  await outbound.call('sms', failing('error'));
-  assert.equal(outbound.state('sms'), 'open');
-  let called = false;
-  const result = await outbound.call('sms', async () => {
-    called = true;
-    return { ok: true, value: 'x' };
-  });
-  assert.deepEqual(result, { ok: false, kind: 'circuit_open' });
-  assert.equal(called, false);
-  assert.equal(outbound.state('email'), 'closed', 'each provider has its own circuit');
-});
+test(
+  'the circuit opens after the threshold of consecutive ' + 'failures and then answers at once without calling',
+  async () => {
+    const outbound = createOutbound({ timeoutMs: 200, failureThreshold: 3, clock: createManualClock() });
+    await outbound.call('sms', failing('error'));
+    await outbound.call('sms', failing('timeout'));
+    assert.equal(outbound.state('sms'), 'closed');
+    await outbound.call('sms', failing('error'));
+    assert.equal(outbound.state('sms'), 'open');
+    let called = false;
+    const result = await outbound.call('sms', async () => {
+      called = true;
+      return { ok: true, value: 'x' };
+    });
+    assert.deepEqual(result, { ok: false, kind: 'circuit_open' });
+    assert.equal(called, false);
+    assert.equal(outbound.state('email'), 'closed', 'each provider has its own circuit');
+  },
+);
 
 test('after openMs one trial goes through; success closes the circuit', async () => {
   const clock = createManualClock();

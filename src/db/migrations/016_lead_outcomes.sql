@@ -20,7 +20,8 @@ create table lead_outcomes (
 create index lead_outcomes_lead_idx on lead_outcomes (lead_id, seq);
 -- The current outcome of a lead (one row per lead, kept so by the lead's lock), with what the lists
 -- and the funnel read of it; and the leads whose current outcome has a status (the lists' filter).
-create index lead_outcomes_current_idx on lead_outcomes (lead_id) include (status, was_approved, amount_funded) where current;
+create index lead_outcomes_current_idx on lead_outcomes (lead_id) include (status, was_approved, amount_funded)
+  where current;
 create index lead_outcomes_current_status_idx on lead_outcomes (status, lead_id) where current;
 -- The funnel report reads every lead created in a window from this index alone (once vacuumed),
 -- without visiting the wide lead rows.

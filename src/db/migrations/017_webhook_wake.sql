@@ -5,8 +5,10 @@
 alter table webhook_deliveries add column seq bigint generated always as identity;
 alter table webhook_deliveries add column lead_id uuid;
 update webhook_deliveries d set lead_id = v.lead_id from webhook_events v where v.id = d.event_id;
-create index webhook_deliveries_lead_order_idx on webhook_deliveries (endpoint_id, lead_id, seq) where status = 'pending';
-create index webhook_deliveries_endpoint_due_idx on webhook_deliveries (endpoint_id, next_attempt_at, seq) where status = 'pending';
+create index webhook_deliveries_lead_order_idx on webhook_deliveries (endpoint_id, lead_id, seq)
+  where status = 'pending';
+create index webhook_deliveries_endpoint_due_idx on webhook_deliveries (endpoint_id, next_attempt_at, seq)
+  where status = 'pending';
 
 -- Every new delivery takes its lead from its event and wakes the delivery workers: the notification
 -- reaches every listening instance when the writing transaction commits (never for a rollback),

@@ -1,0 +1,8 @@
+/** What the OpenAPI document says of the audit operation, keyed by operationId. */
+import { operationTable } from '../http/operation.ts';
+
+export const auditOperations = operationTable({
+  listAuditRecords: {
+    summary: 'Audit of personal-data access, newest first',
+  },
+});
