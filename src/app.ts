@@ -20,7 +20,8 @@ import { trustProxyOption } from './http/trust-proxy.ts';
 import { registerConnectionPolicy, slowClientOptions } from './http/connection-policy.ts';
 import { ErrorResponse } from './http/error-response.ts';
 import { apiPrefix, registerOpenApi } from './http/openapi.ts';
-import { registerPartnerGuard } from './http/partner-guard.ts';
+import { webhookDocumentation } from './webhooks/webhook-openapi.ts';
+import { registerPartnerGuard } from './auth/partner-guard.ts';
 import { loggerOptions, type DestinationStream } from './shared/logging.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
@@ -37,7 +38,7 @@ import { sandboxGuideRoute, sandboxRoutes } from './sandbox/index.ts';
 import { healthRoutes } from './operations/health.routes.ts';
 import { createMetrics, registerMetrics } from './operations/metrics.ts';
 import { adminWebhooksRoutes, webhooksRoutes } from './webhooks/index.ts';
-import { requireAuth } from './http/partner-guard.ts';
+import { requireAuth } from './auth/partner-guard.ts';
 import { consolePlugin } from './console/console.plugin.ts';
 import type { Tracing } from './tracing/index.ts';
 import { outcomesRoutes } from './outcomes/index.ts';
@@ -97,7 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandler(app, clock, unknownRoute);
   registerRequestValidation(app);
   registerMetrics(app, metrics, config.adminToken);
-  await registerOpenApi(app, { sandboxGuide: container.sandbox !== undefined });
+  await registerOpenApi(app, { sandboxGuide: container.sandbox !== undefined, webhooks: webhookDocumentation() });
   if (container.sandbox) await app.register(sandboxGuideRoute());
 
   await app.register(healthRoutes({ ping: () => container.db.ping() }));

@@ -13,7 +13,7 @@ import { MissingKeysError } from './keys/index.ts';
 import { buildApp } from './app.ts';
 import { holdUntilCatalogsLoaded } from './catalogs/catalog-readiness.ts';
 import { parseShippedCatalogs } from './catalogs/catalog-store.ts';
-import { printSandboxCredentials } from './companies/sandbox-banner.ts';
+import { printSandboxCredentials } from './sandbox/sandbox-banner.ts';
 import { createDemoOperator } from './sandbox/demo-operator.ts';
 import { logDestination, loggerOptions } from './shared/logging.ts';
 import { loadTracing } from './tracing/index.ts';

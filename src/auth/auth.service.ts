@@ -4,7 +4,7 @@ import type { Clock } from '../shared/clock.ts';
 import type { CompaniesRepository } from '../companies/companies.repository.ts';
 import type { AccessTokens, TokenClaims } from './access-token.ts';
 import type { CredentialStatus, CredentialStatusCache } from './credential-status-cache.ts';
-import { secretMatches } from './secret-hash.ts';
+import { secretMatches } from '../shared/secret-hash.ts';
 
 export interface AuthContext {
   companyId: string;

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { RestoreRefusedError, restoreDataDir } from '../db/restore-data-dir.ts';
 import { defaultUrl, usage } from './cli-args.ts';
-import type { CliIo } from './run-cli.ts';
+import type { CliIo } from './cli-io.ts';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 

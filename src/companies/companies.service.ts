@@ -1,6 +1,6 @@
 /** Companies, affiliates and credentials: what the admin API and the CLI drive. */
 import { errors } from '../http/app-error.ts';
-import { hashSecret } from '../auth/secret-hash.ts';
+import { hashSecret } from '../shared/secret-hash.ts';
 import type { Clock } from '../shared/clock.ts';
 import { newId, randomToken } from '../shared/ids.ts';
 import type { Db } from '../db/database.ts';

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditOrigin } from '../audit/audit.service.ts';
 import type { AppError } from '../http/app-error.ts';
 import { policy } from '../http/route-policy.ts';
-import type { Role } from '../operators/role.ts';
+import type { Role } from '../shared/role.ts';
 import type { Html } from './html.ts';
 import type { Notice, PageContext } from './layout.ts';
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { RateLimiter } from '../http/rate-limiter.ts';
 import type { OperatorsRepository } from '../operators/operators.repository.ts';
 import { hashPassword, passwordMatches } from '../operators/password-hash.ts';
-import type { Role } from '../operators/role.ts';
+import type { Role } from '../shared/role.ts';
 
 export type SignInResult =
   | { outcome: 'signed-in'; operator: { operatorId: string; name: string; role: Role } }

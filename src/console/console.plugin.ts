@@ -13,7 +13,7 @@ import fastifyFormBody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import { AppError } from '../http/app-error.ts';
 import { policy, policyOf } from '../http/route-policy.ts';
-import { roleAllows } from '../operators/role.ts';
+import { roleAllows } from '../shared/role.ts';
 import type { ConsoleSessions } from './console-sessions.ts';
 import {
   cookieOptions,

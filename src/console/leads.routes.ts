@@ -12,7 +12,7 @@ import { everyone, noticeOf, originOf, pageContext, sendPage } from './console-r
 import { inboxPage, leadPage, type InboxFilter } from './leads.views.ts';
 import { OUTCOME_STATUSES, type OutcomeStatus } from '../outcomes/index.ts';
 import { outcomeSection } from './outcome.views.ts';
-import { roleAllows } from '../operators/role.ts';
+import { roleAllows } from '../shared/role.ts';
 
 export interface LeadsPagesDeps {
   lenderLeads: LenderLeadsService;

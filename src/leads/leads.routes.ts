@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errors } from '../http/app-error.ts';
 import { empty, errorAnswers, errorCase, ok, type ErrorCase } from '../http/openapi-answers.ts';
-import { requireAuth } from '../http/partner-guard.ts';
+import { requireAuth } from '../auth/partner-guard.ts';
 import { sendEmpty } from '../http/empty-reply.ts';
 import { policy } from '../http/route-policy.ts';
 import type { CatalogLookup } from '../catalogs/catalog-lookup.ts';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { uuidPattern } from '../shared/ids.ts';
-import { ROLES } from './role.ts';
+import { ROLES } from '../shared/role.ts';
 
 const role = Type.Enum([...ROLES], {
   description: '`admin` manages everything; `analyst` reads and exports leads; `officer` also sets their outcomes',

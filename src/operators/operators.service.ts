@@ -4,12 +4,12 @@
  * passwords are hashed with scrypt outside any transaction.
  */
 import { errors } from '../http/app-error.ts';
-import { hashSecret } from '../auth/secret-hash.ts';
+import { hashSecret } from '../shared/secret-hash.ts';
 import type { Clock } from '../shared/clock.ts';
 import { newId, randomToken } from '../shared/ids.ts';
 import { hashPassword } from './password-hash.ts';
 import type { OperatorRow, OperatorsRepository } from './operators.repository.ts';
-import type { OperatorContext, Role } from './role.ts';
+import type { OperatorContext, Role } from '../shared/role.ts';
 
 export const operatorKeyPrefix = 'op_';
 

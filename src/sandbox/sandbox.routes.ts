@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../http/app-error.ts';
 import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
-import { requireAuth } from '../http/partner-guard.ts';
+import { requireAuth } from '../auth/partner-guard.ts';
 import { LeadIdParams } from '../leads/leads.schemas.ts';
 import type { SandboxService } from './sandbox.service.ts';
 import { SandboxMessageList } from './sandbox.schemas.ts';

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../http/app-error.ts';
 import { empty, errorAnswers, errorCase, type ErrorCase } from '../http/openapi-answers.ts';
-import { requireAuth } from '../http/partner-guard.ts';
+import { requireAuth } from '../auth/partner-guard.ts';
 import { policy } from '../http/route-policy.ts';
 import { sendEmpty } from '../http/empty-reply.ts';
 import { traceProviderCalls } from '../http/call-context-hook.ts';
