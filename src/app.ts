@@ -4,42 +4,42 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { schemaValidatorCompiler } from './http/schema-validator.ts';
-import { lazySerializerFactory } from './http/lazy-serializer.ts';
+import {
+  schemaValidatorCompiler,
+  lazySerializerFactory,
+  registerErrorHandler,
+  registerRequestValidation,
+  clientErrorHandler,
+  frameworkErrorHandler,
+  registerUnknownRouteHandler,
+  registerJsonParser,
+  lazyChildLogger,
+  RequestLifecycle,
+  requestIdOf,
+  trustProxyOption,
+  registerConnectionPolicy,
+  slowClientOptions,
+  ErrorResponse,
+  apiPrefix,
+  registerOpenApi,
+} from './http/index.ts';
 import type { ValidatorFactory } from '@fastify/ajv-compiler';
 import type { Container } from './composition.ts';
-import { registerErrorHandler } from './http/error-handler.ts';
-import { registerRequestValidation } from './http/request-validation.ts';
-import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.ts';
-import { registerUnknownRouteHandler } from './http/unknown-route.ts';
-import { registerJsonParser } from './http/json-body.ts';
-import { lazyChildLogger } from './http/lazy-request-logger.ts';
-import { RequestLifecycle } from './http/request-lifecycle.ts';
-import { requestIdOf } from './http/request-id.ts';
-import { trustProxyOption } from './http/trust-proxy.ts';
-import { registerConnectionPolicy, slowClientOptions } from './http/connection-policy.ts';
-import { ErrorResponse } from './http/error-response.ts';
-import { apiPrefix, registerOpenApi } from './http/openapi.ts';
-import { webhookDocumentation } from './webhooks/webhook-openapi.ts';
-import { registerPartnerGuard } from './auth/partner-guard.ts';
-import { loggerOptions, type DestinationStream } from './shared/logging.ts';
-import { authRoutes } from './auth/auth.routes.ts';
-import { adminRoutes } from './admin/admin.routes.ts';
-import { catalogsAdminRoutes } from './admin/catalogs-admin.routes.ts';
+import { webhookDocumentation, adminWebhooksRoutes, webhooksRoutes } from './webhooks/index.ts';
+import { registerPartnerGuard, authRoutes, requireAuth } from './auth/index.ts';
+import { loggerOptions, type DestinationStream } from './shared/index.ts';
+import { adminRoutes, catalogsAdminRoutes } from './admin/index.ts';
 import { keysRoutes } from './keys/index.ts';
 import { backupRoutes } from './backup/index.ts';
-import { operatorsRoutes } from './operators/operators.routes.ts';
-import { auditRoutes } from './audit/audit.routes.ts';
-import { lenderLeadsRoutes } from './lender/lender-leads.routes.ts';
-import { catalogsRoutes } from './catalogs/catalogs.routes.ts';
-import { leadsRoutes } from './leads/leads.routes.ts';
-import { verificationRoutes } from './verification/verification.routes.ts';
+import { operatorsRoutes } from './operators/index.ts';
+import { auditRoutes } from './audit/index.ts';
+import { lenderLeadsRoutes } from './lender/index.ts';
+import { catalogsRoutes } from './catalogs/index.ts';
+import { leadsRoutes } from './leads/index.ts';
+import { verificationRoutes } from './verification/index.ts';
 import { sandboxGuideRoute, sandboxRoutes } from './sandbox/index.ts';
-import { healthRoutes } from './operations/health.routes.ts';
-import { createMetrics, registerMetrics } from './operations/metrics.ts';
-import { adminWebhooksRoutes, webhooksRoutes } from './webhooks/index.ts';
-import { requireAuth } from './auth/partner-guard.ts';
-import { consolePlugin } from './console/console.plugin.ts';
+import { healthRoutes, createMetrics, registerMetrics } from './operations/index.ts';
+import { consolePlugin } from './console/index.ts';
 import type { Tracing } from './tracing/index.ts';
 import { outcomesRoutes } from './outcomes/index.ts';
 

@@ -3,51 +3,69 @@
  * and the test helper all build the service through here.
  */
 import { Redis } from 'ioredis';
-import type { Db } from './db/database.ts';
-import type { Clock } from './shared/clock.ts';
-import { createCompaniesRepository } from './companies/companies.repository.ts';
-import { createCompaniesService } from './companies/companies.service.ts';
-import { createAccessTokens } from './auth/access-token.ts';
-import { createCredentialStatusCache } from './auth/credential-status-cache.ts';
-import { createAuthService } from './auth/auth.service.ts';
-import { createLocalRevocationBus, createRedisRevocationBus, type RevocationBus } from './auth/revocation-bus.ts';
-import { createMemoryRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
-import { createSharedRateLimiter, type SharedRateLimiter } from './http/shared-rate-limiter.ts';
-import { createRedisSharedCounters } from './http/shared-counters.ts';
-import { rateLimitedWarn } from './shared/rate-limited-warn.ts';
-import type { Config } from './config/config.ts';
-import { createCatalogsRepository } from './catalogs/catalogs.repository.ts';
-import { createCatalogStore, type CatalogStore, type ShippedParsing } from './catalogs/catalog-store.ts';
-import { createFieldEncryption } from './shared/field-encryption.ts';
-import { createLeadSealer } from './leads/lead-record.ts';
-import { createLeadsRepository } from './leads/leads.repository.ts';
-import { createLeadsService } from './leads/leads.service.ts';
-import { createLeadQueries } from './leads/lead-queries.ts';
-import { createLeadLifecycle, createLenderLeadQueries } from './leads/index.ts';
+import { type Db, createSealedValues } from './db/index.ts';
+import { type Clock, rateLimitedWarn, createFieldEncryption } from './shared/index.ts';
+import { createCompaniesRepository, createCompaniesService } from './companies/index.ts';
+import {
+  createAccessTokens,
+  createCredentialStatusCache,
+  createAuthService,
+  createLocalRevocationBus,
+  createRedisRevocationBus,
+  type RevocationBus,
+} from './auth/index.ts';
+import {
+  createMemoryRateLimiter,
+  type RateLimiter,
+  createSharedRateLimiter,
+  type SharedRateLimiter,
+  createRedisSharedCounters,
+} from './http/index.ts';
+import type { Config } from './config/index.ts';
+import {
+  createCatalogsRepository,
+  createCatalogStore,
+  type CatalogStore,
+  type ShippedParsing,
+} from './catalogs/index.ts';
+import {
+  createLeadSealer,
+  createLeadsRepository,
+  createLeadsService,
+  createLeadQueries,
+  createLeadLifecycle,
+  createLenderLeadQueries,
+  leadEncryptedColumns,
+  isVerified,
+  parseDate,
+  verifiedStatuses,
+} from './leads/index.ts';
 import { hkdfSync } from 'node:crypto';
 import pino from 'pino';
-import type { EmailMessage, SmsMessage } from './providers/ports.ts';
-import type { ProviderLogger } from './providers/logger-port.ts';
-import { createProviders } from './providers/providers.ts';
-import { createBureau } from './bureau/index.ts';
+import {
+  type EmailMessage,
+  type SmsMessage,
+  type ProviderLogger,
+  createProviders,
+  withCallContext,
+} from './providers/index.ts';
+import { createBureau, reportEncryptedColumns } from './bureau/index.ts';
 import {
   evaluatePrequalification,
   loadPrequalificationConfig,
   type PrequalificationConfig,
 } from './prequalification/index.ts';
-import { createVerificationRepository } from './verification/verification.repository.ts';
-import { createVerificationService, instrumentVerification } from './verification/index.ts';
-import { withCallContext } from './providers/call-context.ts';
-import { createServiceMetrics } from './operations/service-metrics.ts';
-import { createSandboxService } from './sandbox/index.ts';
-import { createSandboxMessagesRepository } from './sandbox/sandbox-messages.repository.ts';
-import { createOperatorsRepository } from './operators/operators.repository.ts';
-import { createOperatorsService } from './operators/operators.service.ts';
+import {
+  createVerificationRepository,
+  createVerificationService,
+  instrumentVerification,
+} from './verification/index.ts';
+import { createServiceMetrics } from './operations/index.ts';
+import { createSandboxService, createSandboxMessagesRepository, sandboxEncryptedColumns } from './sandbox/index.ts';
+import { createOperatorsRepository, createOperatorsService } from './operators/index.ts';
 import { createConsents } from './consent/index.ts';
-import { createAuditRepository } from './audit/audit.repository.ts';
-import { createAuditService } from './audit/audit.service.ts';
-import { createLenderLeadsService } from './lender/lender-leads.service.ts';
-import { createPersonalDataErasure } from './lender/personal-data-erasure.ts';
+import { createAuditRepository, createAuditService } from './audit/index.ts';
+import { createLenderLeadsService, createPersonalDataErasure } from './lender/index.ts';
 import {
   createDeliveryWorker,
   createUrlPolicy,
@@ -56,22 +74,19 @@ import {
   outboxCtes,
   type Resolver,
   webhookEncryptedColumns,
+  createWebhooksRepository,
+  createWebhookMetrics,
 } from './webhooks/index.ts';
-import { createWebhooksRepository } from './webhooks/webhooks.repository.ts';
-import { createWebhookMetrics } from './webhooks/webhook-metrics.ts';
-import { createSealedValues } from './db/sealed-values.ts';
 import { createKeysService } from './keys/index.ts';
-import { leadEncryptedColumns } from './leads/index.ts';
-import { reportEncryptedColumns } from './bureau/index.ts';
-import { sandboxEncryptedColumns } from './sandbox/index.ts';
-import { createConsoleSessionsRepository } from './console/console-sessions.repository.ts';
-import { createConsoleSessions } from './console/console-sessions.ts';
-import { createConsoleSignIn } from './console/console-sign-in.ts';
+import { createConsoleSessionsRepository, createConsoleSessions, createConsoleSignIn } from './console/index.ts';
 import type { Tracing } from './tracing/index.ts';
-import { isVerified, parseDate, verifiedStatuses } from './leads/index.ts';
-import { createFunnelService, createOutcomesService, outcomeEncryptedColumns } from './outcomes/index.ts';
-import { createOutcomesRepository } from './outcomes/outcomes.repository.ts';
-import { createFunnelRepository } from './outcomes/funnel.repository.ts';
+import {
+  createFunnelService,
+  createOutcomesService,
+  outcomeEncryptedColumns,
+  createOutcomesRepository,
+  createFunnelRepository,
+} from './outcomes/index.ts';
 import { createBackupService } from './backup/index.ts';
 
 export interface ContainerOptions {

@@ -2,20 +2,14 @@
  * The process: configuration, database, migrations, the app, listening, and a graceful stop on
  * SIGTERM/SIGINT (stop accepting, finish requests in flight, close the database).
  */
-import { loadConfig, ConfigError } from './config/config.ts';
-import { DataDirLockedError } from './db/data-dir-lock.ts';
-import { openDatabase } from './db/open-database.ts';
-import { migrate } from './db/migrate.ts';
-import { loadOrCreateKey } from './shared/keys.ts';
-import { systemClock } from './shared/clock.ts';
+import { loadConfig, ConfigError } from './config/index.ts';
+import { DataDirLockedError, openDatabase, migrate } from './db/index.ts';
+import { loadOrCreateKey, systemClock, logDestination, loggerOptions } from './shared/index.ts';
 import { createContainer } from './composition.ts';
 import { MissingKeysError } from './keys/index.ts';
 import { buildApp } from './app.ts';
-import { holdUntilCatalogsLoaded } from './catalogs/catalog-readiness.ts';
-import { parseShippedCatalogs } from './catalogs/catalog-store.ts';
-import { printSandboxCredentials } from './sandbox/sandbox-banner.ts';
-import { createDemoOperator } from './sandbox/demo-operator.ts';
-import { logDestination, loggerOptions } from './shared/logging.ts';
+import { holdUntilCatalogsLoaded, parseShippedCatalogs } from './catalogs/index.ts';
+import { printSandboxCredentials, createDemoOperator } from './sandbox/index.ts';
 import { loadTracing } from './tracing/index.ts';
 import pino from 'pino';
 import { existsSync, rmSync } from 'node:fs';

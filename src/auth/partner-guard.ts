@@ -4,8 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext, AuthService } from './auth.service.ts';
-import { errors } from '../http/app-error.ts';
-import type { LimitDecision, RateLimiter } from '../http/rate-limiter.ts';
+import { errors, type LimitDecision, type RateLimiter } from '../http/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

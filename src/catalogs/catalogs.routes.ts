@@ -1,8 +1,7 @@
 /** The partner's catalog reads of the spec, plus the list of model years. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errors, type AppError } from '../http/app-error.ts';
-import { empty, errorAnswers, errorCase, ok, type ErrorCase } from '../http/openapi-answers.ts';
+import { errors, type AppError, empty, errorAnswers, errorCase, ok, type ErrorCase } from '../http/index.ts';
 import type { CatalogAnswer } from './catalog-index.ts';
 import type { CatalogStore } from './catalog-store.ts';
 import { catalogReads } from './catalog-reads.ts';

@@ -6,7 +6,7 @@
 import { closeSync, createWriteStream, existsSync, openAsBlob, openSync, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { RestoreRefusedError, restoreDataDir } from '../db/restore-data-dir.ts';
+import { RestoreRefusedError, restoreDataDir } from '../db/index.ts';
 import { defaultUrl, usage } from './cli-args.ts';
 import type { CliIo } from './cli-io.ts';
 

@@ -1,8 +1,6 @@
 /** Operators of the admin API (docs/lender-api.md): admin only. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../http/app-error.ts';
-import { empty, errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
-import { registerAdminGuard } from '../http/admin-guard.ts';
+import { errors, empty, errorAnswers, errorCase, ok, registerAdminGuard } from '../http/index.ts';
 import type { OperatorsService } from './operators.service.ts';
 import * as s from './operators.schemas.ts';
 

@@ -4,7 +4,7 @@
  * here, and the SDK and instrumentations are imported only when they are needed. Bundled, they are
  * dist/tracing.js, a bundle of its own beside dist/main.js (scripts/build.mjs).
  */
-import { projectFile } from '../shared/project-files.ts';
+import { projectFile } from '../shared/index.ts';
 import type { Tracing } from './tracing.ts';
 import { tracingSettings } from './tracing-settings.ts';
 

@@ -17,7 +17,7 @@ import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-
 import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import FastifyOtel from '@fastify/otel';
 import type { FastifyRequest } from 'fastify';
-import { setTraceparentSource } from '../shared/trace-context.ts';
+import { setTraceparentSource } from '../shared/index.ts';
 import { createRedactingProcessor } from './redaction.ts';
 import { createServiceSpans } from './service-spans.ts';
 import { tracedDb } from './traced-db.ts';

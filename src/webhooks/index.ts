@@ -6,3 +6,6 @@ export { createWebhookSender } from './webhook-sender.ts';
 export { createUrlPolicy, type Resolver } from './url-policy.ts';
 export { webhooksRoutes } from './webhooks.routes.ts';
 export { adminWebhooksRoutes } from './admin-webhooks.routes.ts';
+export { createWebhookMetrics } from './webhook-metrics.ts';
+export { webhookDocumentation } from './webhook-openapi.ts';
+export { createWebhooksRepository } from './webhooks.repository.ts';
