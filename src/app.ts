@@ -1,6 +1,6 @@
 /**
  * Builds the HTTP app from a wired container. It never listens: main, tests and benchmarks all
- * build the same app. Routes are registered explicitly here, so their order is visible.
+ * build the same app. The modules' route plugins come from the container, in order (routes.ts).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -25,23 +25,11 @@ import {
 } from './http/index.ts';
 import type { ValidatorFactory } from '@fastify/ajv-compiler';
 import type { Container } from './composition.ts';
-import { webhookDocumentation, adminWebhooksRoutes, webhooksRoutes } from './webhooks/index.ts';
-import { registerPartnerGuard, authRoutes, requireAuth } from './auth/index.ts';
+import { webhookDocumentation } from './webhooks/index.ts';
+import { registerPartnerGuard } from './auth/index.ts';
 import { loggerOptions, type DestinationStream } from './shared/index.ts';
-import { adminRoutes, catalogsAdminRoutes } from './admin/index.ts';
-import { keysRoutes } from './keys/index.ts';
-import { backupRoutes } from './backup/index.ts';
-import { operatorsRoutes } from './operators/index.ts';
-import { auditRoutes } from './audit/index.ts';
-import { lenderLeadsRoutes } from './lender/index.ts';
-import { catalogsRoutes } from './catalogs/index.ts';
-import { leadsRoutes } from './leads/index.ts';
-import { verificationRoutes } from './verification/index.ts';
-import { sandboxGuideRoute, sandboxRoutes } from './sandbox/index.ts';
-import { healthRoutes, createMetrics, registerMetrics } from './operations/index.ts';
-import { consolePlugin } from './console/index.ts';
+import { createMetrics, registerMetrics } from './operations/index.ts';
 import type { Tracing } from './tracing/index.ts';
-import { outcomesRoutes } from './outcomes/index.ts';
 
 export interface AppOptions {
   container: Container;
@@ -99,47 +87,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerRequestValidation(app);
   registerMetrics(app, metrics, config.adminToken);
   await registerOpenApi(app, { sandboxGuide: container.sandbox !== undefined, webhooks: webhookDocumentation() });
-  if (container.sandbox) await app.register(sandboxGuideRoute());
 
-  await app.register(healthRoutes({ ping: () => container.db.ping() }));
-  await app.register(
-    authRoutes({ auth: container.auth, limiter: container.limiter, perMinute: config.tokenRateLimitPerMinute }),
-  );
-  if (config.adminToken) {
-    const { adminToken } = config;
-    const { operators } = container;
-    await app.register(adminRoutes({ companies: container.companies, adminToken, operators }));
-    const { store, repository } = container.catalogs;
-    await app.register(catalogsAdminRoutes({ store, repository, adminToken, operators }));
-    await app.register(operatorsRoutes({ operators, adminToken }));
-    await app.register(
-      lenderLeadsRoutes({ leads: container.lenderLeads, erasure: container.erasure, adminToken, operators }),
-    );
-    const { outcomes, funnel } = container;
-    await app.register(outcomesRoutes({ outcomes, funnel, adminToken, operators }));
-    await app.register(auditRoutes({ audit: container.audit, adminToken, operators }));
-    await app.register(adminWebhooksRoutes({ webhooks: container.webhooks.service, adminToken, operators }));
-    await app.register(keysRoutes({ keys: container.keys, adminToken, operators }));
-    await app.register(backupRoutes({ backup: container.backup, adminToken, operators }));
-  }
-  // The operator console (docs/console.md): people sign in with an operator's e-mail and password.
-  await app.register(
-    consolePlugin({
-      sessions: container.console.sessions,
-      signIn: container.console.signIn,
-      csrfKey: container.console.csrfKey,
-      sandbox: container.sandbox !== undefined,
-      lenderLeads: container.lenderLeads,
-      companies: container.companies,
-      webhooks: container.webhooks.service,
-      catalogs: container.catalogs,
-      operators: container.operators,
-      audit: container.audit,
-      outcomes: container.outcomes,
-      funnel: container.funnel,
-    }),
-    { prefix: '/console' },
-  );
+  // Each module's route plugins, in the order of the container's list (routes.ts).
+  const { routes } = container;
+  for (const plugin of routes.public) await app.register(plugin);
+  for (const plugin of routes.admin) await app.register(plugin);
+  await app.register(routes.console, { prefix: '/console' });
   await app.register(
     async (partner) => {
       registerPartnerGuard(partner, {
@@ -147,32 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         limiter: container.limiter,
         perMinute: config.rateLimitPerMinute,
       });
-      // Partner route modules, in this order.
-      await partner.register(catalogsRoutes({ store: container.catalogs.store }));
-      await partner.register(
-        leadsRoutes({
-          leads: container.leads,
-          queries: container.leadQueries,
-          prefix: apiPrefix,
-          catalogs: container.catalogs.store.lookup,
-          clock,
-        }),
-      );
-      await partner.register(verificationRoutes({ verification: container.verification }));
-      // Sandbox environment only: elsewhere the route does not exist (404 / 4044).
-      if (container.sandbox) await partner.register(sandboxRoutes({ sandbox: container.sandbox }));
-      await partner.register(
-        webhooksRoutes({
-          service: container.webhooks.service,
-          ownerOf: (request) => requireAuth(request).companyId,
-          path: '/webhooks',
-          locationPrefix: `${apiPrefix}/webhooks`,
-          tags: ['webhooks'],
-          security: [{ bearerAuth: [] }],
-          operationPrefix: '',
-          access: 'partner',
-        }),
-      );
+      for (const plugin of routes.partner) await partner.register(plugin);
     },
     { prefix: apiPrefix },
   );

@@ -61,7 +61,8 @@ async function start(): Promise<void> {
   let stopping = false;
   const app = await buildApp({ container, logLevel, logStream, draining: () => stopping, tracing });
   app.addHook('onRequest', holdUntilCatalogsLoaded(container.catalogs.store));
-  container.webhooks.worker.start();
+  // The background work (src/jobs): webhook delivery, catalog refresh, retention purges, rate-limit sync.
+  container.jobs.start();
 
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -76,7 +77,9 @@ async function start(): Promise<void> {
     const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
     await app.close();
     clearInterval(sweeper);
-    // Webhook attempts in flight finish (or are released untried) before the database closes.
+    // The jobs stop (webhook attempts in flight finish or are released untried), then the container closes,
+    // before the database does.
+    await container.jobs.stop();
     await container.close();
     await db.close();
     // The spans still batched are exported before the process ends.

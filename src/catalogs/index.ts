@@ -11,3 +11,4 @@ export {
 } from './catalog-store.ts';
 export { type CatalogsRepository, createCatalogsRepository, type CatalogMeta } from './catalogs.repository.ts';
 export { catalogsRoutes } from './catalogs.routes.ts';
+export { createCatalogsModule, type CatalogsModule } from './catalogs.module.ts';
