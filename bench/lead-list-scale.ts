@@ -21,7 +21,7 @@ import { runConstantRateInWorker } from './constant-rate.ts';
 import { currentThreadCpuSeconds } from './cpu-accounting.ts';
 import { recordStatements, startListReference } from './list-reference.ts';
 import { benchAdminToken, benchConfig, containerFor, listen, partnerToken } from './service.ts';
-import type { Container } from '../src/composition.ts';
+import { leadsTable, type LeadStore } from '../test/lead-store.ts';
 
 const api = '/mx/b2b/autofin/api';
 const sizes = (process.env.BENCH_LEAD_LIST_SIZES ?? '1000,10000,100000').split(',').map(Number);
@@ -58,8 +58,8 @@ async function explain(database: TestDatabase, label: string, statement: { sql: 
 }
 
 async function seed(
-  container: Container,
-  template: Parameters<Container['leadsRepository']['insert']>[0],
+  leads: LeadStore['repository'],
+  template: Parameters<LeadStore['repository']['insert']>[0],
   from: number,
   to: number,
   t0: number,
@@ -68,7 +68,7 @@ async function seed(
   const insertOne = async (n: number) => {
     const at = new Date(t0 + n * 1000);
     const leadId = newId();
-    await container.leadsRepository.insert(
+    await leads.insert(
       { ...template, id: leadId, created_at: at, updated_at: at },
       { id: newId(), leadId, type: 'created', at, actor: 'bench', fields: [] },
       { id: newId(), type: 'lead.created' },
@@ -125,6 +125,7 @@ export async function leadListScale(): Promise<void> {
   const database = await createTestDatabase();
   const container = await containerFor(benchConfig(), database.db);
   await container.prepare();
+  const leads = leadsTable(database.db);
   const { app, base } = await listen(container, 'info');
   try {
     const token = await partnerToken(app);
@@ -139,7 +140,7 @@ export async function leadListScale(): Promise<void> {
       payload: { downPayment: 80000, term: 48, purchaseIntention: 'WITHIN_A_MONTH' },
     });
     const companyId = (await container.auth.authenticate(headers.authorization)).companyId;
-    const stored = (await container.leadsRepository.find(id, companyId))!;
+    const stored = (await leads.find(id, companyId))!;
     const { verification: _v, prequalification: _p, ...template } = stored;
     const lender = createLenderLeadQueries(database.db);
     console.log(`\nlead lists of one company on PostgreSQL, limit=20: autocannon 5 connections for 3 s (saturation),`);
@@ -160,7 +161,7 @@ export async function leadListScale(): Promise<void> {
     const t0 = Date.parse('2026-01-01T00:00:00Z');
     for (const size of sizes) {
       const seedStart = performance.now();
-      await seed(container, template, count, size, t0);
+      await seed(leads, template, count, size, t0);
       count = Math.max(count, size);
       const seedSeconds = (performance.now() - seedStart) / 1000;
       await database.db.query('analyze leads');
@@ -192,9 +193,7 @@ export async function leadListScale(): Promise<void> {
       await explain(
         database,
         'GET /leads, middle',
-        await statementOf((tx) =>
-          container.leadsRepository.list(companyId, { excludeEmpty: true, after, limit: 21 }, tx),
-        ),
+        await statementOf((tx) => leads.list(companyId, { excludeEmpty: true, after, limit: 21 }, tx)),
       );
       await explain(database, 'admin, middle', await statementOf((tx) => lender.list({}, after, 21, tx)));
     }

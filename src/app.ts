@@ -1,46 +1,35 @@
 /**
  * Builds the HTTP app from a wired container. It never listens: main, tests and benchmarks all
- * build the same app. Routes are registered explicitly here, so their order is visible.
+ * build the same app. The modules' route plugins come from the container, in order (routes.ts).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { schemaValidatorCompiler } from './http/schema-validator.ts';
-import { lazySerializerFactory } from './http/lazy-serializer.ts';
+import {
+  schemaValidatorCompiler,
+  lazySerializerFactory,
+  registerErrorHandler,
+  registerRequestValidation,
+  clientErrorHandler,
+  frameworkErrorHandler,
+  registerUnknownRouteHandler,
+  registerJsonParser,
+  lazyChildLogger,
+  RequestLifecycle,
+  requestIdOf,
+  trustProxyOption,
+  registerConnectionPolicy,
+  slowClientOptions,
+  ErrorResponse,
+  apiPrefix,
+  registerOpenApi,
+} from './http/index.ts';
 import type { ValidatorFactory } from '@fastify/ajv-compiler';
 import type { Container } from './composition.ts';
-import { registerErrorHandler } from './http/error-handler.ts';
-import { registerRequestValidation } from './http/request-validation.ts';
-import { clientErrorHandler, frameworkErrorHandler } from './http/framework-errors.ts';
-import { registerUnknownRouteHandler } from './http/unknown-route.ts';
-import { registerJsonParser } from './http/json-body.ts';
-import { lazyChildLogger } from './http/lazy-request-logger.ts';
-import { RequestLifecycle } from './http/request-lifecycle.ts';
-import { requestIdOf } from './http/request-id.ts';
-import { trustProxyOption } from './http/trust-proxy.ts';
-import { registerConnectionPolicy, slowClientOptions } from './http/connection-policy.ts';
-import { ErrorResponse } from './http/error-response.ts';
-import { apiPrefix, registerOpenApi } from './http/openapi.ts';
-import { registerPartnerGuard } from './http/partner-guard.ts';
-import { loggerOptions, type DestinationStream } from './shared/logging.ts';
-import { authRoutes } from './auth/auth.routes.ts';
-import { adminRoutes } from './admin/admin.routes.ts';
-import { catalogsAdminRoutes } from './admin/catalogs-admin.routes.ts';
-import { keysRoutes } from './keys/index.ts';
-import { backupRoutes } from './backup/index.ts';
-import { operatorsRoutes } from './operators/operators.routes.ts';
-import { auditRoutes } from './audit/audit.routes.ts';
-import { lenderLeadsRoutes } from './lender/lender-leads.routes.ts';
-import { catalogsRoutes } from './catalogs/catalogs.routes.ts';
-import { leadsRoutes } from './leads/leads.routes.ts';
-import { verificationRoutes } from './verification/verification.routes.ts';
-import { sandboxGuideRoute, sandboxRoutes } from './sandbox/index.ts';
-import { healthRoutes } from './operations/health.routes.ts';
-import { createMetrics, registerMetrics } from './operations/metrics.ts';
-import { adminWebhooksRoutes, webhooksRoutes } from './webhooks/index.ts';
-import { requireAuth } from './http/partner-guard.ts';
-import { consolePlugin } from './console/console.plugin.ts';
+import { webhookDocumentation } from './webhooks/index.ts';
+import { registerPartnerGuard } from './auth/index.ts';
+import { loggerOptions, type DestinationStream } from './shared/index.ts';
+import { createMetrics, registerMetrics } from './operations/index.ts';
 import type { Tracing } from './tracing/index.ts';
-import { outcomesRoutes } from './outcomes/index.ts';
 
 export interface AppOptions {
   container: Container;
@@ -97,48 +86,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandler(app, clock, unknownRoute);
   registerRequestValidation(app);
   registerMetrics(app, metrics, config.adminToken);
-  await registerOpenApi(app, { sandboxGuide: container.sandbox !== undefined });
-  if (container.sandbox) await app.register(sandboxGuideRoute());
+  await registerOpenApi(app, { sandboxGuide: container.sandbox !== undefined, webhooks: webhookDocumentation() });
 
-  await app.register(healthRoutes({ ping: () => container.db.ping() }));
-  await app.register(
-    authRoutes({ auth: container.auth, limiter: container.limiter, perMinute: config.tokenRateLimitPerMinute }),
-  );
-  if (config.adminToken) {
-    const { adminToken } = config;
-    const { operators } = container;
-    await app.register(adminRoutes({ companies: container.companies, adminToken, operators }));
-    const { store, repository } = container.catalogs;
-    await app.register(catalogsAdminRoutes({ store, repository, adminToken, operators }));
-    await app.register(operatorsRoutes({ operators, adminToken }));
-    await app.register(
-      lenderLeadsRoutes({ leads: container.lenderLeads, erasure: container.erasure, adminToken, operators }),
-    );
-    const { outcomes, funnel } = container;
-    await app.register(outcomesRoutes({ outcomes, funnel, adminToken, operators }));
-    await app.register(auditRoutes({ audit: container.audit, adminToken, operators }));
-    await app.register(adminWebhooksRoutes({ webhooks: container.webhooks.service, adminToken, operators }));
-    await app.register(keysRoutes({ keys: container.keys, adminToken, operators }));
-    await app.register(backupRoutes({ backup: container.backup, adminToken, operators }));
-  }
-  // The operator console (docs/console.md): people sign in with an operator's e-mail and password.
-  await app.register(
-    consolePlugin({
-      sessions: container.console.sessions,
-      signIn: container.console.signIn,
-      csrfKey: container.console.csrfKey,
-      sandbox: container.sandbox !== undefined,
-      lenderLeads: container.lenderLeads,
-      companies: container.companies,
-      webhooks: container.webhooks.service,
-      catalogs: container.catalogs,
-      operators: container.operators,
-      audit: container.audit,
-      outcomes: container.outcomes,
-      funnel: container.funnel,
-    }),
-    { prefix: '/console' },
-  );
+  // Each module's route plugins, in the order of the container's list (routes.ts).
+  const { routes } = container;
+  for (const plugin of routes.public) await app.register(plugin);
+  for (const plugin of routes.admin) await app.register(plugin);
+  await app.register(routes.console, { prefix: '/console' });
   await app.register(
     async (partner) => {
       registerPartnerGuard(partner, {
@@ -146,32 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         limiter: container.limiter,
         perMinute: config.rateLimitPerMinute,
       });
-      // Partner route modules, in this order.
-      await partner.register(catalogsRoutes({ store: container.catalogs.store }));
-      await partner.register(
-        leadsRoutes({
-          leads: container.leads,
-          queries: container.leadQueries,
-          prefix: apiPrefix,
-          catalogs: container.catalogs.store.lookup,
-          clock,
-        }),
-      );
-      await partner.register(verificationRoutes({ verification: container.verification }));
-      // Sandbox environment only: elsewhere the route does not exist (404 / 4044).
-      if (container.sandbox) await partner.register(sandboxRoutes({ sandbox: container.sandbox }));
-      await partner.register(
-        webhooksRoutes({
-          service: container.webhooks.service,
-          ownerOf: (request) => requireAuth(request).companyId,
-          path: '/webhooks',
-          locationPrefix: `${apiPrefix}/webhooks`,
-          tags: ['webhooks'],
-          security: [{ bearerAuth: [] }],
-          operationPrefix: '',
-          access: 'partner',
-        }),
-      );
+      for (const plugin of routes.partner) await partner.register(plugin);
     },
     { prefix: apiPrefix },
   );

@@ -1,78 +1,80 @@
 /**
- * The composition root: wires repositories, services and adapters. `main`, the CLI, benchmarks
- * and the test helper all build the service through here.
+ * The composition root: builds each module in dependency order and collects what they offer: the
+ * services, the route plugins the app registers (routes.ts), the background jobs the process
+ * starts and stops (src/jobs), and the encrypted columns key rotation covers. `main`, the CLI,
+ * benchmarks and the test helper all build the service through here.
  */
-import { Redis } from 'ioredis';
-import type { Db } from './db/database.ts';
-import type { Clock } from './shared/clock.ts';
-import { createCompaniesRepository } from './companies/companies.repository.ts';
-import { createCompaniesService } from './companies/companies.service.ts';
-import { createAccessTokens } from './auth/access-token.ts';
-import { createCredentialStatusCache } from './auth/credential-status-cache.ts';
-import { createAuthService } from './auth/auth.service.ts';
-import { createLocalRevocationBus, createRedisRevocationBus, type RevocationBus } from './auth/revocation-bus.ts';
-import { createMemoryRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
-import { createSharedRateLimiter, type SharedRateLimiter } from './http/shared-rate-limiter.ts';
-import { createRedisSharedCounters } from './http/shared-counters.ts';
-import { rateLimitedWarn } from './shared/rate-limited-warn.ts';
-import type { Config } from './config/config.ts';
-import { createCatalogsRepository } from './catalogs/catalogs.repository.ts';
-import { createCatalogStore, type CatalogStore, type ShippedParsing } from './catalogs/catalog-store.ts';
-import { createFieldEncryption } from './shared/field-encryption.ts';
-import { createLeadSealer } from './leads/lead-record.ts';
-import { createLeadsRepository } from './leads/leads.repository.ts';
-import { createLeadsService } from './leads/leads.service.ts';
-import { createLeadQueries } from './leads/lead-queries.ts';
-import { createLeadLifecycle, createLenderLeadQueries } from './leads/index.ts';
 import { hkdfSync } from 'node:crypto';
+import { Redis } from 'ioredis';
 import pino from 'pino';
-import type { EmailMessage, SmsMessage } from './providers/ports.ts';
-import type { ProviderLogger } from './providers/logger-port.ts';
-import { createProviders } from './providers/providers.ts';
-import { createBureau } from './bureau/index.ts';
+import { createAuditRepository, createAuditService } from './audit/index.ts';
+import {
+  createAccessTokens,
+  createAuthService,
+  createCredentialStatusCache,
+  createLocalRevocationBus,
+  createRedisRevocationBus,
+} from './auth/index.ts';
+import { createBackupService } from './backup/index.ts';
+import { createBureau, reportEncryptedColumns } from './bureau/index.ts';
+import { createCatalogsModule, type CatalogStore } from './catalogs/index.ts';
+import { createCompaniesRepository, createCompaniesService } from './companies/index.ts';
+import type { Config } from './config/index.ts';
+import { createConsents } from './consent/index.ts';
+import { createConsoleSessions, createConsoleSessionsRepository, createConsoleSignIn } from './console/index.ts';
+import { createSealedValues, type Db } from './db/index.ts';
+import {
+  createMemoryRateLimiter,
+  createRedisSharedCounters,
+  createSharedRateLimiter,
+  type RateLimiter,
+} from './http/index.ts';
+import { createJobs, repeatingJob, type Job } from './jobs/index.ts';
+import { createKeysService } from './keys/index.ts';
+import {
+  createLeadLifecycle,
+  createLeadQueries,
+  createLeadSealer,
+  createLeadsRepository,
+  createLeadsService,
+  createLenderLeadQueries,
+  isVerified,
+  leadEncryptedColumns,
+  parseDate,
+  verifiedStatuses,
+} from './leads/index.ts';
+import { createLenderLeadsService, createPersonalDataErasure } from './lender/index.ts';
+import { createServiceMetrics } from './operations/index.ts';
+import { createOperatorsRepository, createOperatorsService } from './operators/index.ts';
+import {
+  createFunnelRepository,
+  createFunnelService,
+  createOutcomesRepository,
+  createOutcomesService,
+  outcomeEncryptedColumns,
+} from './outcomes/index.ts';
 import {
   evaluatePrequalification,
   loadPrequalificationConfig,
   type PrequalificationConfig,
 } from './prequalification/index.ts';
-import { createVerificationRepository } from './verification/verification.repository.ts';
-import { createVerificationService, instrumentVerification } from './verification/index.ts';
-import { withCallContext } from './providers/call-context.ts';
-import { createServiceMetrics } from './operations/service-metrics.ts';
-import { createSandboxService } from './sandbox/index.ts';
-import { createSandboxMessagesRepository } from './sandbox/sandbox-messages.repository.ts';
-import { createOperatorsRepository } from './operators/operators.repository.ts';
-import { createOperatorsService } from './operators/operators.service.ts';
-import { createConsents } from './consent/index.ts';
-import { createAuditRepository } from './audit/audit.repository.ts';
-import { createAuditService } from './audit/audit.service.ts';
-import { createLenderLeadsService } from './lender/lender-leads.service.ts';
-import { createPersonalDataErasure } from './lender/personal-data-erasure.ts';
 import {
-  createDeliveryWorker,
-  createUrlPolicy,
-  createWebhookSender,
-  createWebhooksService,
-  outboxCtes,
-  type Resolver,
-  webhookEncryptedColumns,
-} from './webhooks/index.ts';
-import { createWebhooksRepository } from './webhooks/webhooks.repository.ts';
-import { createWebhookMetrics } from './webhooks/webhook-metrics.ts';
-import { createSealedValues } from './db/sealed-values.ts';
-import { createKeysService } from './keys/index.ts';
-import { leadEncryptedColumns } from './leads/index.ts';
-import { reportEncryptedColumns } from './bureau/index.ts';
-import { sandboxEncryptedColumns } from './sandbox/index.ts';
-import { createConsoleSessionsRepository } from './console/console-sessions.repository.ts';
-import { createConsoleSessions } from './console/console-sessions.ts';
-import { createConsoleSignIn } from './console/console-sign-in.ts';
+  createProviders,
+  withCallContext,
+  type EmailMessage,
+  type ProviderLogger,
+  type SmsMessage,
+} from './providers/index.ts';
+import { routesOf } from './routes.ts';
+import { createSandboxMessagesRepository, createSandboxService, sandboxEncryptedColumns } from './sandbox/index.ts';
+import { createFieldEncryption, rateLimitedWarn, type Clock } from './shared/index.ts';
 import type { Tracing } from './tracing/index.ts';
-import { isVerified, parseDate, verifiedStatuses } from './leads/index.ts';
-import { createFunnelService, createOutcomesService, outcomeEncryptedColumns } from './outcomes/index.ts';
-import { createOutcomesRepository } from './outcomes/outcomes.repository.ts';
-import { createFunnelRepository } from './outcomes/funnel.repository.ts';
-import { createBackupService } from './backup/index.ts';
+import {
+  createVerificationRepository,
+  createVerificationService,
+  instrumentVerification,
+} from './verification/index.ts';
+import { createWebhooksModule, outboxCtes, type Resolver } from './webhooks/index.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -97,84 +99,170 @@ export interface ContainerOptions {
   tracing?: Pick<Tracing, 'traceDb' | 'provider' | 'delivery'>;
 }
 
-// Short enough that a revocation reaches instances without Redis (or while it is down) within a
-// second: the status is read from the database at most this long before it is used, plus the
-// query's own time (docs/api.md).
-const credentialStatusTtlMs = 750;
-// How often an instance exchanges its rate-limit counts with the others through Redis.
-const rateLimitSyncMs = 200;
-const catalogRefreshMs = 5000;
-const retentionIntervalMs = 24 * 60 * 60 * 1000;
-const retentionFirstRunMs = 60_000;
-
 export async function createContainer(givenOptions: ContainerOptions) {
   // With tracing on, every repository gets the traced database (the container's `db` too).
   const options = { ...givenOptions, db: givenOptions.tracing?.traceDb(givenOptions.db) ?? givenOptions.db };
   const { config, db, clock } = options;
+  const keys = dataKeys(options);
+  const redis = connectRedis(options);
+  const limits = createRateLimits(options, redis);
+  const partners = createPartnerAccess(options, redis);
+  const catalogs = createCatalogsModule({ db, clock, store: options.catalogStore, warn: options.warn });
+  const leadWork = createLeadWork(options, keys, partners.repository, catalogs);
+  const lenderWork = createLenderWork(options, keys, leadWork, limits.limiter);
+  const webhooks = createWebhooksModule({
+    config,
+    db,
+    clock,
+    encryption: keys.encryption,
+    warn: options.warn,
+    resolver: options.webhookResolver,
+    tracer: options.tracing?.delivery,
+  });
+  const services = {
+    config,
+    db,
+    clock,
+    ...limits,
+    auth: partners.auth,
+    companies: partners.companies,
+    catalogs: { store: catalogs.store, repository: catalogs.repository },
+    ...leadWork.services,
+    ...lenderWork.services,
+    webhooks,
+    /** Key rotation: the stored values' keys, checked before serving, and their re-encryption. */
+    keys: createKeysService({
+      encryption: keys.encryption,
+      signing: partners.tokens,
+      values: createSealedValues(
+        db,
+        [
+          ...leadWork.encryptedColumns,
+          ...webhooks.encryptedColumns,
+          ...sandboxEncryptedColumns,
+          ...outcomeEncryptedColumns,
+        ],
+        keys.encryption,
+      ),
+    }),
+    /** Online copies of the embedded database (`GET /admin/backup`). */
+    backup: createBackupService({ db, clock }),
+  };
+  const jobs = createJobs([...webhooks.jobs, ...catalogs.jobs, ...lenderWork.jobs, ...limits.jobs]);
+  return {
+    ...services,
+    routes: routesOf({ ...services, ping: () => db.ping() }),
+    /** The background work: `main` starts it once it serves and stops it before closing. */
+    jobs,
+    /** Work before serving: the catalogs' import and loading (catalogs.module.ts). */
+    prepare: catalogs.prepare,
+    /** Stops the jobs, then closes what the modules hold open. */
+    async close() {
+      await jobs.stop();
+      await webhooks.close();
+      await Promise.allSettled([leadWork.close(), limits.close(), partners.close()]);
+      redis?.client.disconnect();
+    },
+  };
+}
+
+export type Container = Awaited<ReturnType<typeof createContainer>>;
+
+/** The data encryption and the keys derived from it, current first. */
+function dataKeys(options: ContainerOptions) {
+  const encryption = createFieldEncryption(options.encryptionKey, options.config.dataEncryptionPreviousKeys);
+  // Keys derived from the data encryption keys, current first: the first writes, every one still matches
+  // what was written before a rotation (PIN hashes, fingerprints of phones and idempotent requests).
+  const encryptionKeys = [options.encryptionKey, ...options.config.dataEncryptionPreviousKeys];
+  const derived = (purpose: string) =>
+    encryptionKeys.map((key) => Buffer.from(hkdfSync('sha256', key, 'autofin', purpose, 32)));
+  return { encryption, derived };
+}
+type DataKeys = ReturnType<typeof dataKeys>;
+
+/**
+ * Redis is never waited for: no command is queued while it is away (it fails at once), none waits
+ * more than a second, and the client reconnects by itself. The service starts without it.
+ */
+function connectRedis(options: ContainerOptions) {
+  if (!options.config.redisUrl) return undefined;
+  const client = new Redis(options.config.redisUrl, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 1_000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+  });
   // Repeated Redis failures (every reconnection attempt while it is down) write one line a minute.
-  const warnRedis = rateLimitedWarn(options.warn);
-  // Redis is never waited for: no command is queued while it is away (it fails at once), none waits
-  // more than a second, and the client reconnects by itself. The service starts without it.
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, {
-        lazyConnect: true,
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 1,
-        commandTimeout: 1_000,
-        retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-      })
-    : undefined;
-  if (redis) {
-    redis.on('error', (error) => warnRedis('redis unavailable', error));
-    redis.connect().catch(() => {});
-  }
-  const prefix = `autofin:${config.environment}`;
-  const sharedLimiter: SharedRateLimiter | undefined = redis
+  const warn = rateLimitedWarn(options.warn);
+  client.on('error', (error) => warn('redis unavailable', error));
+  client.connect().catch(() => {});
+  return { client, warn };
+}
+type RedisConnection = ReturnType<typeof connectRedis>;
+
+// How often an instance exchanges its rate-limit counts with the others through Redis.
+const rateLimitSyncMs = 200;
+
+/** The rate limits: per instance, or with REDIS_URL shared through Redis by the rate-limit sync job. */
+function createRateLimits(options: ContainerOptions, redis: RedisConnection) {
+  const { config, warn } = options;
+  const sharedLimiter = redis
     ? createSharedRateLimiter({
-        counters: createRedisSharedCounters(redis, prefix),
+        counters: createRedisSharedCounters(redis.client, `autofin:${config.environment}`),
         syncMs: rateLimitSyncMs,
-        onUnavailable: (error) => options.warn('rate limits are per instance until Redis answers again', error),
-        onRecovered: () => options.warn('redis answers again: rate limits are shared again'),
+        manual: true,
+        onUnavailable: (error) => warn('rate limits are per instance until Redis answers again', error),
+        onRecovered: () => warn('redis answers again: rate limits are shared again'),
       })
     : undefined;
   const limiter: RateLimiter = sharedLimiter ?? createMemoryRateLimiter();
+  const jobs: Job[] = sharedLimiter
+    ? [repeatingJob('rate-limit sync', { everyMs: rateLimitSyncMs }, () => sharedLimiter.exchange())]
+    : [];
+  return {
+    limiter,
+    /** With REDIS_URL: the rate limits shared through Redis (their state is a metric). */
+    sharedLimiter,
+    jobs,
+    close: async () => sharedLimiter?.close(),
+  };
+}
 
-  const companiesRepository = createCompaniesRepository(db);
+// Short enough that a revocation reaches instances without Redis (or while it is down) within a
+// second: the status is read from the database at most this long before it is used, plus the
+// query's own time (docs/api.md).
+const credentialStatusTtlMs = 750;
+
+/** Companies, their credentials and the partner's access tokens; revocations reach every instance. */
+function createPartnerAccess(options: ContainerOptions, redis: RedisConnection) {
+  const { config, db, clock } = options;
+  const repository = createCompaniesRepository(db);
   const statusCache = createCredentialStatusCache(credentialStatusTtlMs);
   const onRevoked = (key: string) => statusCache.invalidate(key);
-  const revocations: RevocationBus = redis
-    ? createRedisRevocationBus(redis, config.environment, onRevoked, warnRedis)
+  const revocations = redis
+    ? createRedisRevocationBus(redis.client, config.environment, onRevoked, redis.warn)
     : createLocalRevocationBus(onRevoked);
-
   const tokens = createAccessTokens(options.signingKey, config.environment, config.tokenSigningPreviousKeys);
-  const auth = createAuthService({
-    repository: companiesRepository,
-    tokens,
-    statusCache,
-    clock,
-    tokenTtlSeconds: config.tokenTtlSeconds,
-  });
+  const auth = createAuthService({ repository, tokens, statusCache, clock, tokenTtlSeconds: config.tokenTtlSeconds });
   const companies = createCompaniesService({
     db,
-    repository: companiesRepository,
+    repository,
     clock,
     onCredentialRevoked: (key) => revocations.publish(key),
   });
+  return { repository, tokens, auth, companies, close: () => revocations.close() };
+}
 
-  const catalogsRepository = createCatalogsRepository(db, clock);
-  const catalogStore = options.catalogStore ?? createCatalogStore();
-  let catalogRefresh: NodeJS.Timeout | undefined;
-
-  // The webhooks module owns the outbox tables; lead changes join its CTEs to their own statement.
-  const leadsRepository = createLeadsRepository(db, outboxCtes);
-  const encryption = createFieldEncryption(options.encryptionKey, config.dataEncryptionPreviousKeys);
-  // Keys derived from the data encryption keys, current first: the first writes, every one still matches
-  // what was written before a rotation (PIN hashes, fingerprints of phones and idempotent requests).
-  const encryptionKeys = [options.encryptionKey, ...config.dataEncryptionPreviousKeys];
-  const derived = (purpose: string) =>
-    encryptionKeys.map((key) => Buffer.from(hkdfSync('sha256', key, 'autofin', purpose, 32)));
-  const sealer = createLeadSealer(encryption);
-  const verificationRepository = createVerificationRepository(db);
+/** Providers, bureau, leads, their verification and the sandbox: the partner's lead flow. */
+function createLeadWork(
+  options: ContainerOptions,
+  keys: DataKeys,
+  companies: ReturnType<typeof createCompaniesRepository>,
+  catalogs: ReturnType<typeof createCatalogsModule>,
+) {
+  const { config, db, clock } = options;
+  const { encryption, derived } = keys;
   const metrics = createServiceMetrics();
   // Every provider log line carries the request, lead and company it was made for.
   const providerLogger = withCallContext(options.logger ?? pino({ level: 'silent' }));
@@ -190,25 +278,28 @@ export async function createContainer(givenOptions: ContainerOptions) {
   metrics.observeCircuits(providers.outbound.state);
   const bureau = createBureau(config, { db, encryption, outbound: providers.outbound, clock, logger: providerLogger });
   const prequalificationConfig = options.prequalificationConfig ?? loadPrequalificationConfig();
+  // The webhooks module owns the outbox tables; lead changes join its CTEs to their own statement.
+  const repository = createLeadsRepository(db, outboxCtes);
+  const sealer = createLeadSealer(encryption);
   // Reads, moves and erasure of leads for the other modules; pre-qualification applied with the pure evaluator.
-  const leadLifecycle = createLeadLifecycle({
+  const lifecycle = createLeadLifecycle({
     db,
-    repository: leadsRepository,
+    repository,
     sealer,
     reports: bureau,
     prequalify: (input, now) => evaluatePrequalification(input, prequalificationConfig, now),
     clock,
   });
   // Only the sandbox environment has magic recipients and readable PIN messages (docs/sandbox.md).
-  const sandboxMessages = config.environment === 'sandbox' ? createSandboxMessagesRepository(db) : undefined;
-  const sandbox = sandboxMessages
-    ? createSandboxService({ messages: sandboxMessages, leads: leadLifecycle, encryption })
-    : undefined;
+  const sandbox =
+    config.environment === 'sandbox'
+      ? createSandboxService({ messages: createSandboxMessagesRepository(db), leads: lifecycle, encryption })
+      : undefined;
   const consents = createConsents(db);
   const verificationService = createVerificationService({
     db,
-    leads: leadLifecycle,
-    verification: verificationRepository,
+    leads: lifecycle,
+    verification: createVerificationRepository(db),
     consents,
     providers,
     bureau,
@@ -221,25 +312,49 @@ export async function createContainer(givenOptions: ContainerOptions) {
   const verification = instrumentVerification(verificationService, metrics);
   const leads = createLeadsService({
     db,
-    leads: leadsRepository,
-    companies: companiesRepository,
+    leads: repository,
+    companies,
     sealer,
-    catalogs: catalogStore.lookup,
+    catalogs: catalogs.store.lookup,
     clock,
-    lifecycle: leadLifecycle,
+    lifecycle,
     fingerprintKeys: derived('fingerprints'),
   });
+  return {
+    services: {
+      leads,
+      verification,
+      /** Present in the sandbox environment only. */ sandbox,
+      providers,
+      bureau,
+      metrics,
+    },
+    internal: { repository, sealer, lifecycle, consents },
+    encryptedColumns: [...leadEncryptedColumns(derived('fingerprints')[0]!), ...reportEncryptedColumns],
+    close: () => Promise.allSettled([providers.close(), bureau.close()]),
+  };
+}
+type LeadWork = ReturnType<typeof createLeadWork>;
+
+const retentionIntervalMs = 24 * 60 * 60 * 1000;
+const retentionFirstRunMs = 60_000;
+
+/** The lender's side: operators and their console, audit, outcomes, lead reads, exports and erasure. */
+function createLenderWork(options: ContainerOptions, keys: DataKeys, leadWork: LeadWork, limiter: RateLimiter) {
+  const { config, db, clock } = options;
+  const { repository, sealer, lifecycle, consents } = leadWork.internal;
+  const { bureau, verification, sandbox } = leadWork.services;
   const audit = createAuditService({ repository: createAuditRepository(db), clock });
   // The lender's decisions (docs/lender-api.md, "Outcomes"): the lead is locked and named through the leads module.
   const outcomes = createOutcomesService({
     db,
     repository: createOutcomesRepository(db, outboxCtes),
     audit,
-    encryption,
+    encryption: keys.encryption,
     clock,
     leads: {
       async lockForOutcome(leadId, tx) {
-        const row = await leadsRepository.lockById(leadId, tx);
+        const row = await repository.lockById(leadId, tx);
         return (
           row && {
             id: row.id,
@@ -253,17 +368,17 @@ export async function createContainer(givenOptions: ContainerOptions) {
     },
   });
   const funnel = createFunnelService({ repository: createFunnelRepository(db, verifiedStatuses), parseDate });
-  const leadQueries = createLeadQueries({ leads: leadsRepository, sealer, outcomes });
   const operatorsRepository = createOperatorsRepository(db);
   const operators = createOperatorsService({ repository: operatorsRepository, clock });
   // The operator console's sessions and sign-in (docs/console.md); sign-in attempts share the rate limits.
-  const consoleSessions = createConsoleSessions({ repository: createConsoleSessionsRepository(db), clock });
-  const consoleSignIn = createConsoleSignIn({ operators: operatorsRepository, limiter });
-  const lenderLeadQueries = createLenderLeadQueries(db);
+  const sessions = createConsoleSessions({ repository: createConsoleSessionsRepository(db), clock });
+  const signIn = createConsoleSignIn({ operators: operatorsRepository, limiter });
+  const csrfKey = Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'console-csrf', 32));
+  const queries = createLenderLeadQueries(db);
   const lenderLeads = createLenderLeadsService({
     db,
-    queries: lenderLeadQueries,
-    leads: leadLifecycle,
+    queries,
+    leads: lifecycle,
     reports: bureau,
     consents,
     audit,
@@ -272,8 +387,8 @@ export async function createContainer(givenOptions: ContainerOptions) {
   });
   const erasure = createPersonalDataErasure({
     db,
-    queries: lenderLeadQueries,
-    leads: leadLifecycle,
+    queries,
+    leads: lifecycle,
     pins: verification,
     reports: bureau,
     sandbox,
@@ -282,165 +397,28 @@ export async function createContainer(givenOptions: ContainerOptions) {
     clock,
     retentionDays: config.piiRetentionDays,
   });
-  let retentionTimer: NodeJS.Timeout | undefined;
-  // The purge running now, if any: closing waits for it rather than pulling the database from under it.
-  let purging: Promise<unknown> | undefined;
-  const webhooks = createWebhooks(options, encryption);
-  const keys = createKeysService({
-    encryption,
-    signing: tokens,
-    values: createSealedValues(
-      db,
-      [
-        ...leadEncryptedColumns(derived('fingerprints')[0]!),
-        ...reportEncryptedColumns,
-        ...webhookEncryptedColumns,
-        ...sandboxEncryptedColumns,
-        ...outcomeEncryptedColumns,
-      ],
-      encryption,
+  // The retention purge, a minute after start then daily, on every instance (erasing twice changes
+  // nothing). Console sessions that can no longer be used are forgotten on the same schedule.
+  const daily = { firstMs: retentionFirstRunMs, everyMs: retentionIntervalMs };
+  const jobs = [
+    repeatingJob('retention purge', daily, () =>
+      erasure.purge({ dryRun: false }).catch((e) => options.warn('retention purge failed', e)),
     ),
-  });
-
-  /** Imports the shipped catalogs a fresh database lacks, and loads the index. */
-  async function importOrLoad(
-    progress?: (message: string, fields?: object) => void,
-    storeAfter?: Promise<void>,
-    parsing?: ShippedParsing,
-  ): Promise<void> {
-    const started = performance.now();
-    const imported = await catalogStore.importShippedIfEmpty(catalogsRepository, {
-      onImporting: (kind) => progress?.('importing a shipped catalog', { catalog: kind }),
-      storeAfter,
-      parsing,
-    });
-    for (const { kind, rowCount } of imported) progress?.('catalog imported', { catalog: kind, rows: rowCount });
-    const ms = Math.round(performance.now() - started);
-    progress?.(imported.length > 0 ? 'shipped catalogs ready' : 'catalogs loaded', { ms });
-  }
-
+    repeatingJob('console session purge', daily, () =>
+      sessions.purgeDead().catch((e) => options.warn('console session purge failed', e)),
+    ),
+  ];
   return {
-    config,
-    db,
-    clock,
-    limiter,
-    /** With REDIS_URL: the rate limits shared through Redis (their state is a metric). */
-    sharedLimiter,
-    auth,
-    companies,
-    /**
-     * Work before serving: importing the shipped catalogs into a fresh database, loading them.
-     * `progress` hears of each catalog import, which takes seconds on a first start. With
-     * `deferCatalogs`, the catalog tables are not read nor written until `loadCatalogs()` is called
-     * (by `main` once it listens; requests meanwhile are held by catalogs/catalog-readiness.ts), but
-     * the shipped files a fresh database lacks are parsed from now on, in a worker thread, while the
-     * app is built. `shippedParsing`: those files already being parsed (`main` starts them while it
-     * creates a new embedded database). The `ms` of the last progress message counts from here.
-     */
-    async prepare(
-      progress?: (message: string, fields?: object) => void,
-      mode: { deferCatalogs?: boolean; shippedParsing?: ShippedParsing } = {},
-    ): Promise<{ loadCatalogs: () => Promise<void> }> {
-      let listening = () => {};
-      const storeAfter = mode.deferCatalogs ? new Promise<void>((resolve) => (listening = resolve)) : undefined;
-      const loading = catalogStore.isLoaded()
-        ? Promise.resolve()
-        : importOrLoad(progress, storeAfter, mode.shippedParsing);
-      loading.catch(() => undefined); // its failure reaches whoever awaits loadCatalogs()
-      const loadCatalogs = () => {
-        listening();
-        return loading;
-      };
-      if (!mode.deferCatalogs) await loading;
-      // Another instance may import a catalog: pick it up within a few seconds.
-      catalogRefresh = setInterval(() => {
-        catalogStore.refreshIfChanged(catalogsRepository).catch((e) => options.warn('catalog refresh failed', e));
-      }, catalogRefreshMs);
-      catalogRefresh.unref();
-      // The retention purge, daily on every instance (erasing twice changes nothing).
-      // Console sessions that can no longer be used are forgotten with it.
-      const purge = () =>
-        (purging = Promise.all([
-          erasure.purge({ dryRun: false }).catch((e) => options.warn('retention purge failed', e)),
-          consoleSessions.purgeDead().catch((e) => options.warn('console session purge failed', e)),
-        ]));
-      // A minute after start, then daily.
-      retentionTimer = setTimeout(() => {
-        void purge();
-        retentionTimer = setInterval(purge, retentionIntervalMs);
-        retentionTimer.unref();
-      }, retentionFirstRunMs);
-      retentionTimer.unref();
-      return { loadCatalogs };
+    services: {
+      leadQueries: createLeadQueries({ leads: repository, sealer, outcomes }),
+      audit,
+      outcomes,
+      funnel,
+      operators,
+      console: { sessions, signIn, csrfKey },
+      lenderLeads,
+      erasure,
     },
-    catalogs: { store: catalogStore, repository: catalogsRepository },
-    leads,
-    leadQueries,
-    leadsRepository,
-    sealer,
-    verification,
-    /** Present in the sandbox environment only. */
-    sandbox,
-    providers,
-    bureau,
-    operators,
-    audit,
-    lenderLeads,
-    outcomes,
-    funnel,
-    console: {
-      sessions: consoleSessions,
-      signIn: consoleSignIn,
-      csrfKey: Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'console-csrf', 32)),
-    },
-    erasure,
-    /** Key rotation: the stored values' keys, checked before serving, and their re-encryption. */
-    keys,
-    /** Online copies of the embedded database (`GET /admin/backup`). */
-    backup: createBackupService({ db, clock }),
-    /** Service metrics (PIN outcomes, provider calls, circuits, rate-limit refusals), served by /metrics. */
-    metrics,
-    webhooks,
-    async close() {
-      clearInterval(catalogRefresh);
-      // Webhook attempts in flight finish (or are given back untried) before the database closes.
-      await webhooks.worker.stop();
-      await webhooks.sender.close();
-      clearTimeout(retentionTimer);
-      clearInterval(retentionTimer);
-      await purging;
-      await Promise.allSettled([providers.close(), bureau.close()]);
-      sharedLimiter?.close();
-      await revocations.close();
-      redis?.disconnect();
-    },
+    jobs,
   };
 }
-
-/** Webhook endpoints, the delivery worker (started by the process, not here) and their metrics. */
-function createWebhooks(options: ContainerOptions, encryption: ReturnType<typeof createFieldEncryption>) {
-  const { config, db, clock } = options;
-  const repository = createWebhooksRepository(db);
-  const policy = createUrlPolicy({ production: config.environment === 'production', resolve: options.webhookResolver });
-  const sender = createWebhookSender({ policy, timeoutMs: config.webhookTimeoutMs });
-  const metrics = createWebhookMetrics({ repository, clock });
-  const worker = createDeliveryWorker({
-    repository,
-    sender,
-    encryption,
-    clock,
-    timeoutMs: config.webhookTimeoutMs,
-    onAttempt: metrics.onAttempt,
-    pollMs: config.webhookPollMs,
-    concurrency: config.webhookConcurrency,
-    perEndpoint: config.webhookConcurrencyPerEndpoint,
-    // The migrations' trigger announces every delivery written on this channel (017_webhook_wake.sql).
-    listen: (wake) => db.listen('autofin_webhooks', wake),
-    warn: options.warn,
-    tracer: options.tracing?.delivery,
-  });
-  const service = createWebhooksService({ repository, encryption, policy, clock, kick: () => worker.kick() });
-  return { repository, policy, sender, metrics, worker, service };
-}
-
-export type Container = Awaited<ReturnType<typeof createContainer>>;

@@ -2,20 +2,14 @@
  * The process: configuration, database, migrations, the app, listening, and a graceful stop on
  * SIGTERM/SIGINT (stop accepting, finish requests in flight, close the database).
  */
-import { loadConfig, ConfigError } from './config/config.ts';
-import { DataDirLockedError } from './db/data-dir-lock.ts';
-import { openDatabase } from './db/open-database.ts';
-import { migrate } from './db/migrate.ts';
-import { loadOrCreateKey } from './shared/keys.ts';
-import { systemClock } from './shared/clock.ts';
+import { loadConfig, ConfigError } from './config/index.ts';
+import { DataDirLockedError, openDatabase, migrate } from './db/index.ts';
+import { loadOrCreateKey, systemClock, logDestination, loggerOptions } from './shared/index.ts';
 import { createContainer } from './composition.ts';
 import { MissingKeysError } from './keys/index.ts';
 import { buildApp } from './app.ts';
-import { holdUntilCatalogsLoaded } from './catalogs/catalog-readiness.ts';
-import { parseShippedCatalogs } from './catalogs/catalog-store.ts';
-import { printSandboxCredentials } from './companies/sandbox-banner.ts';
-import { createDemoOperator } from './sandbox/demo-operator.ts';
-import { logDestination, loggerOptions } from './shared/logging.ts';
+import { holdUntilCatalogsLoaded, parseShippedCatalogs } from './catalogs/index.ts';
+import { printSandboxCredentials, createDemoOperator } from './sandbox/index.ts';
 import { loadTracing } from './tracing/index.ts';
 import pino from 'pino';
 import { existsSync, rmSync } from 'node:fs';
@@ -67,7 +61,8 @@ async function start(): Promise<void> {
   let stopping = false;
   const app = await buildApp({ container, logLevel, logStream, draining: () => stopping, tracing });
   app.addHook('onRequest', holdUntilCatalogsLoaded(container.catalogs.store));
-  container.webhooks.worker.start();
+  // The background work (src/jobs): webhook delivery, catalog refresh, retention purges, rate-limit sync.
+  container.jobs.start();
 
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -82,7 +77,9 @@ async function start(): Promise<void> {
     const sweeper = setInterval(() => app.server.closeIdleConnections(), 100);
     await app.close();
     clearInterval(sweeper);
-    // Webhook attempts in flight finish (or are released untried) before the database closes.
+    // The jobs stop (webhook attempts in flight finish or are released untried), then the container closes,
+    // before the database does.
+    await container.jobs.stop();
     await container.close();
     await db.close();
     // The spans still batched are exported before the process ends.

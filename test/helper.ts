@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { createContainer, type Container } from '../src/composition.ts';
+import { leadSealer, leadsTable, type LeadStore } from './lead-store.ts';
 import { loadConfig, type Config } from '../src/config/config.ts';
 import { createCatalogStore, type CatalogStore } from '../src/catalogs/catalog-store.ts';
 import { createCatalogsRepository } from '../src/catalogs/catalogs.repository.ts';
@@ -41,6 +42,8 @@ export interface TestApp {
   clock: Clock;
   logs: string[];
   outbox: Outbox;
+  /** The leads table and sealer of this app, for tests that write leads straight in the database. */
+  leads: LeadStore;
   partner: Partner;
   newPartner(): Promise<Partner>;
   admin: Record<string, string>;
@@ -103,12 +106,13 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
   });
   const outbox: Outbox = { sms: [], email: [] };
+  const encryptionKey = config.dataEncryptionKey ?? randomBytes(32);
   const container = await createContainer({
     config,
     db: database.db,
     clock,
     signingKey: config.tokenSigningKey ?? randomBytes(32),
-    encryptionKey: config.dataEncryptionKey ?? randomBytes(32),
+    encryptionKey,
     warn: () => {},
     catalogStore: options.ownCatalogStore ? undefined : await catalogStoreFor(database),
     logger: pino(loggerOptions('debug', options.tracing?.logFields), logStream),
@@ -159,6 +163,10 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     logs,
     outbox,
+    leads: {
+      repository: leadsTable(database.db),
+      sealer: leadSealer(encryptionKey, config.dataEncryptionPreviousKeys),
+    },
     admin,
     newPartner,
     partner: await newPartner(),

@@ -3,9 +3,15 @@
  * sealer so they decrypt like real ones: each batch is one set-based INSERT over unnest() arrays.
  */
 import { randomUUID } from 'node:crypto';
-import type { Container } from '../src/composition.ts';
+import type { Db } from '../src/db/index.ts';
+import type { LeadStore } from './lead-store.ts';
 
-export async function seedLeads(container: Container, companyId: string, count: number, batch = 5000): Promise<void> {
+export async function seedLeads(
+  store: { db: Db; sealer: LeadStore['sealer'] },
+  companyId: string,
+  count: number,
+  batch = 5000,
+): Promise<void> {
   const start = Date.now() - count * 1000;
   for (let done = 0; done < count; done += batch) {
     const n = Math.min(batch, count - done);
@@ -18,10 +24,10 @@ export async function seedLeads(container: Container, companyId: string, count: 
       const k = done + i;
       const id = randomUUID();
       ids.push(id);
-      phones.push(container.sealer.seal(id, 'phone_enc', `55${String(k).padStart(8, '0')}`));
-      emails.push(container.sealer.seal(id, 'email_enc', `persona${k}@example.com`));
+      phones.push(store.sealer.seal(id, 'phone_enc', `55${String(k).padStart(8, '0')}`));
+      emails.push(store.sealer.seal(id, 'email_enc', `persona${k}@example.com`));
       persons.push(
-        container.sealer.seal(id, 'person_enc', {
+        store.sealer.seal(id, 'person_enc', {
           firstName: 'Persona',
           secondName: '',
           lastName: `Prueba${k}`,
@@ -32,7 +38,7 @@ export async function seedLeads(container: Container, companyId: string, count: 
       );
       created.push(new Date(start + k * 1000).toISOString());
     }
-    await container.db.query(
+    await store.db.query(
       `insert into leads (id, company_id, status, loan_info, vehicle, phone_enc, email_enc, person_enc, prequalification, created_at, updated_at)
        select s.id, $1, 'PREQUALIFIED', '{"downPayment":100000,"term":48}'::jsonb,
          '{"id":371234,"price":340000,"year":2024,"brand":{"id":"1","name":"Marca"},"model":{"id":"2","name":"Modelo"},"version":"Base"}'::jsonb,

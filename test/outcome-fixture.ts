@@ -27,13 +27,13 @@ export type LeadCopies = (options?: { status?: LeadStatus; createdAt?: Date; com
 /** Verifies one lead through the API, then makes copies of it straight in its table. */
 export async function leadCopies(t: TestApp): Promise<LeadCopies> {
   const { leadId } = await verifiedLead(t, 'SMS');
-  const stored = await t.container.leadsRepository.find(leadId, t.partner.companyId);
+  const stored = await t.leads.repository.find(leadId, t.partner.companyId);
   assert.ok(stored);
   const { verification: _v, prequalification: _p, outcome_status: _o, ...template } = stored;
   return async (options = {}) => {
     const id = newId();
     const at = options.createdAt ?? new Date();
-    await t.container.leadsRepository.insert(
+    await t.leads.repository.insert(
       {
         ...template,
         id,

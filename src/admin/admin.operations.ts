@@ -1,5 +1,5 @@
 /** What the OpenAPI document says of each operation under /admin here, keyed by operationId. */
-import { operationTable } from '../http/operation.ts';
+import { operationTable } from '../http/index.ts';
 
 const catalogImport =
   'The body is the catalog file: CSV (UTF-8, the documented header) sent as `text/csv`, or gzip-compressed as ' +

@@ -1,14 +1,20 @@
 /** The admin API (docs/operations.md, "Partners: the admin API"): companies, their credentials and affiliates. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../http/app-error.ts';
-import { empty, errorAnswers, errorCase, ok, type ErrorCase } from '../http/openapi-answers.ts';
-import { registerAdminGuard } from '../http/admin-guard.ts';
-import { policy } from '../http/route-policy.ts';
-import type { CompaniesService } from '../companies/companies.service.ts';
-import type { OperatorResolver } from '../http/admin-guard.ts';
+import {
+  errors,
+  empty,
+  errorAnswers,
+  errorCase,
+  ok,
+  type ErrorCase,
+  registerAdminGuard,
+  policy,
+  type OperatorResolver,
+} from '../http/index.ts';
+import type { CompaniesService } from '../companies/index.ts';
 import * as s from './admin.schemas.ts';
-import { uuidPattern } from '../shared/ids.ts';
-import { operation } from '../http/operation.ts';
+import { uuidPattern } from '../shared/index.ts';
+import { operation } from '../http/index.ts';
 import { adminOperations as docs } from './admin.operations.ts';
 
 const invalid = (field: string, errorDetail: string) =>

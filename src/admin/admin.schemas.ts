@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { uuidPattern } from '../shared/ids.ts';
+import { uuidPattern } from '../shared/index.ts';
 
 export const CompanyCreate = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 200 }) },

@@ -6,13 +6,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { AppError, errors } from '../http/app-error.ts';
-import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
-import { registerAdminGuard, type OperatorResolver } from '../http/admin-guard.ts';
-import { CatalogFileError, type CatalogKind } from '../catalogs/catalog-file.ts';
-import type { CatalogImportResult, CatalogStore } from '../catalogs/catalog-store.ts';
-import type { CatalogsRepository } from '../catalogs/catalogs.repository.ts';
-import { operation } from '../http/operation.ts';
+import {
+  AppError,
+  errors,
+  errorAnswers,
+  errorCase,
+  ok,
+  registerAdminGuard,
+  type OperatorResolver,
+} from '../http/index.ts';
+import {
+  CatalogFileError,
+  type CatalogKind,
+  type CatalogImportResult,
+  type CatalogStore,
+  type CatalogsRepository,
+} from '../catalogs/index.ts';
+import { operation } from '../http/index.ts';
 import { adminOperations as docs } from './admin.operations.ts';
 
 /** Several times the real ZIP catalog as CSV: room for growth, still a bound. Only these routes get it. */

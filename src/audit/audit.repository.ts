@@ -2,7 +2,7 @@
  * SQL for the audit of personal-data access. Append-only: there is no method to change or delete a
  * record, and the table's rules turn any UPDATE or DELETE into nothing.
  */
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../db/index.ts';
 
 export const AUDIT_ACTIONS = ['lead.read', 'leads.export', 'lead.personal_data_erased', 'outcome'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

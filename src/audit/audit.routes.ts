@@ -1,11 +1,9 @@
 /** GET /admin/audit (admin only): who read, exported or erased personal data. Nothing deletes it. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../http/app-error.ts';
-import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
-import { registerAdminGuard, type OperatorResolver } from '../http/admin-guard.ts';
+import { errors, errorAnswers, errorCase, ok, registerAdminGuard, type OperatorResolver } from '../http/index.ts';
 import type { AuditService } from './audit.service.ts';
 import * as s from './audit.schemas.ts';
-import { operation } from '../http/operation.ts';
+import { operation } from '../http/index.ts';
 import { auditOperations as docs } from './audit.operations.ts';
 
 const fails = errorAnswers({

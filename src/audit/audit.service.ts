@@ -1,8 +1,7 @@
 /** Records operators' access to personal data, and pages through those records. */
-import { errors } from '../http/app-error.ts';
-import type { Clock } from '../shared/clock.ts';
-import { newId } from '../shared/ids.ts';
-import type { Queryable } from '../db/database.ts';
+import { errors } from '../http/index.ts';
+import { type Clock, newId } from '../shared/index.ts';
+import type { Queryable } from '../db/index.ts';
 import type { AuditAction, AuditRepository } from './audit.repository.ts';
 
 /** Who asked, and through which call. */

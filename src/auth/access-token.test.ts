@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
-import { keyIdOf } from '../shared/keys.ts';
+import { keyIdOf } from '../shared/index.ts';
 import { createAccessTokens } from './access-token.ts';
 
 const key = randomBytes(32);

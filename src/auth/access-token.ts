@@ -8,8 +8,7 @@
  * named their key is checked against each configured key.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { randomToken } from '../shared/ids.ts';
-import { keyIdOf } from '../shared/keys.ts';
+import { randomToken, keyIdOf } from '../shared/index.ts';
 
 export interface TokenClaims {
   /** consumer key the token was issued to */

@@ -1,5 +1,5 @@
 /** What the OpenAPI document says of the token operation, keyed by operationId. */
-import { operationTable } from '../http/operation.ts';
+import { operationTable } from '../http/index.ts';
 
 export const authOperations = operationTable({
   getToken: {

@@ -1,12 +1,10 @@
 /** POST /auth/token: exchanges a consumer key and secret for a bearer token (docs/api.md, "Tokens"). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errors } from '../http/app-error.ts';
-import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
-import type { RateLimiter } from '../http/rate-limiter.ts';
+import { errors, errorAnswers, errorCase, ok, type RateLimiter } from '../http/index.ts';
 import type { AuthService } from './auth.service.ts';
 import { createThrottledTokenIssuer } from './token-throttle.ts';
-import { operation } from '../http/operation.ts';
+import { operation } from '../http/index.ts';
 import { authOperations as docs } from './auth.operations.ts';
 
 export const TokenRequest = Type.Object(

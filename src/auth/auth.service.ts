@@ -1,10 +1,9 @@
 /** Token issue (POST /auth/token) and bearer-token authentication of partner requests. */
-import { errors } from '../http/app-error.ts';
-import type { Clock } from '../shared/clock.ts';
-import type { CompaniesRepository } from '../companies/companies.repository.ts';
+import { errors } from '../http/index.ts';
+import { type Clock, secretMatches } from '../shared/index.ts';
+import type { CompaniesRepository } from '../companies/index.ts';
 import type { AccessTokens, TokenClaims } from './access-token.ts';
 import type { CredentialStatus, CredentialStatusCache } from './credential-status-cache.ts';
-import { secretMatches } from './secret-hash.ts';
 
 export interface AuthContext {
   companyId: string;

@@ -3,8 +3,7 @@
  * per client address. Only a caller holding the secret can use up a key's allowance, so knowing a
  * consumer key is not enough to lock its partner out.
  */
-import { errors } from '../http/app-error.ts';
-import type { RateLimiter } from '../http/rate-limiter.ts';
+import { errors, type RateLimiter } from '../http/index.ts';
 import type { AuthService, TokenAnswer } from './auth.service.ts';
 
 const minute = 60_000;

@@ -1,5 +1,5 @@
 /** What the OpenAPI document says of the backup operation, keyed by operationId. */
-import { operationTable } from '../http/operation.ts';
+import { operationTable } from '../http/index.ts';
 
 export const backupOperations = operationTable({
   backupDatabase: {

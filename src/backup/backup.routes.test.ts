@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { bearer, operatorKey } from '../../test/lender-fixture.ts';
 import { readMigrations } from '../db/migrate.ts';
-import { restoreDataDir } from '../db/restore-data-dir.ts';
+import { restoreDataDir } from '../db/index.ts';
 
 describe('GET /admin/backup', () => {
   let t: TestApp;

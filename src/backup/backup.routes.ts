@@ -3,11 +3,16 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errors } from '../http/app-error.ts';
-import { documented, errorAnswers, errorCase } from '../http/openapi-answers.ts';
-import { registerAdminGuard, type OperatorResolver } from '../http/admin-guard.ts';
+import {
+  errors,
+  documented,
+  errorAnswers,
+  errorCase,
+  registerAdminGuard,
+  type OperatorResolver,
+} from '../http/index.ts';
 import type { BackupService } from './backup.service.ts';
-import { operation } from '../http/operation.ts';
+import { operation } from '../http/index.ts';
 import { backupOperations as docs } from './backup.operations.ts';
 
 export const backupRoutes =

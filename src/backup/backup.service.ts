@@ -2,9 +2,9 @@
  * Online backups of the embedded database: one consistent copy of the live database, taken while the
  * service serves (docs/operations.md, "Backups"). PostgreSQL is backed up by its own tools instead.
  */
-import { errors } from '../http/app-error.ts';
-import type { Db } from '../db/database.ts';
-import type { Clock } from '../shared/clock.ts';
+import { errors } from '../http/index.ts';
+import type { Db } from '../db/index.ts';
+import type { Clock } from '../shared/index.ts';
 
 export interface Backup {
   /** The copy: a gzip'd tar of the embedded database's folder, what `autofin restore` loads. */

@@ -6,10 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { Agent, request, type Dispatcher } from 'undici';
-import type { CirculoSettings } from '../config/circulo-settings.ts';
-import { classifyThrown, describeError, readBoundedText } from '../providers/outbound.ts';
-import type { ProviderResult } from '../providers/ports.ts';
-import type { Clock } from '../shared/clock.ts';
+import type { CirculoSettings } from '../config/index.ts';
+import { classifyThrown, describeError, readBoundedText, type ProviderResult } from '../providers/index.ts';
+import type { Clock } from '../shared/index.ts';
 import { buildCirculoRequest } from './circulo-request.ts';
 import { isPersonNotFound, noRecordReport, parseCirculoReport } from './circulo-response.ts';
 import { signBody, verifyBody } from './circulo-signature.ts';

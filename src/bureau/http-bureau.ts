@@ -5,8 +5,7 @@
  * (603003): pre-qualification must never run on a half-understood report.
  */
 import { Agent, request, type Dispatcher } from 'undici';
-import { classifyThrown, describeError, readBoundedText } from '../providers/outbound.ts';
-import type { ProviderResult } from '../providers/ports.ts';
+import { classifyThrown, describeError, readBoundedText, type ProviderResult } from '../providers/index.ts';
 import type {
   BureauAccount,
   BureauAnswer,

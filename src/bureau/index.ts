@@ -6,13 +6,10 @@
  * report store. Calls go through the shared outbound layer
  * (time limit, circuit breaker); its failures become 412 / 603XXX in src/providers/outbound.ts.
  */
-import type { Queryable } from '../db/database.ts';
-import type { ProviderLogger } from '../providers/logger-port.ts';
-import type { Outbound } from '../providers/outbound.ts';
-import type { ProviderResult } from '../providers/ports.ts';
-import type { Clock } from '../shared/clock.ts';
-import type { FieldEncryption } from '../shared/field-encryption.ts';
-import type { CirculoSettings } from '../config/circulo-settings.ts';
+import type { Queryable } from '../db/index.ts';
+import type { Outbound, ProviderLogger, ProviderResult } from '../providers/index.ts';
+import type { Clock, FieldEncryption } from '../shared/index.ts';
+import type { CirculoSettings } from '../config/index.ts';
 import { createCirculoBureau } from './circulo-bureau.ts';
 import { createHttpBureau } from './http-bureau.ts';
 import type { BureauAnswer, BureauProvider, BureauReport, BureauSubject } from './report.ts';

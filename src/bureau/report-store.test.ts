@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createFieldEncryption } from '../shared/field-encryption.ts';
+import { createFieldEncryption } from '../shared/index.ts';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
 import { readyLead } from '../../test/lead-fixture.ts';
 import { createReportStore, rawAnswerContext, reportContext } from './report-store.ts';

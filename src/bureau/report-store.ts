@@ -3,9 +3,8 @@
  * the bureau's raw answer each encrypted with a context bound to the lead, so a ciphertext copied
  * to another lead never decrypts. Every method takes an optional transaction.
  */
-import type { Queryable } from '../db/database.ts';
-import type { EncryptedColumn } from '../db/sealed-values.ts';
-import type { FieldEncryption } from '../shared/field-encryption.ts';
+import type { Queryable, EncryptedColumn } from '../db/index.ts';
+import type { FieldEncryption } from '../shared/index.ts';
 import type { BureauAnswer, BureauReport } from './report.ts';
 
 export const reportContext = (leadId: string) => `bureau-report:${leadId}`;

@@ -2,7 +2,7 @@
  * The bureau report and the port its adapters implement. Pre-qualification reads only this shape,
  * whichever bureau produced it (sandbox, the `http` gateway contract or Círculo de Crédito).
  */
-import type { ProviderResult } from '../providers/ports.ts';
+import type { ProviderResult } from '../providers/index.ts';
 
 /** What the bureau is asked about: the person and address of a verified lead. */
 export interface BureauSubject {

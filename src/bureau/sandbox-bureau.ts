@@ -7,8 +7,8 @@
  * 12 months" stays true whenever the sandbox is used.
  */
 import { createHash } from 'node:crypto';
-import type { Clock } from '../shared/clock.ts';
-import type { ProviderResult } from '../providers/ports.ts';
+import type { Clock } from '../shared/index.ts';
+import type { ProviderResult } from '../providers/index.ts';
 import type {
   BureauAccount,
   BureauAnswer,

@@ -4,9 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import type { Db } from '../db/database.ts';
-import { pgliteDb } from '../db/pglite-db.ts';
-import { projectFile } from '../shared/project-files.ts';
+import { type Db, pgliteDb } from '../db/index.ts';
+import { projectFile } from '../shared/index.ts';
 
 export const catalogMigration = (file: string): string =>
   readFileSync(projectFile(`src/db/migrations/${file}`), 'utf8');

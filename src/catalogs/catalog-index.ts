@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { XMLBuilder } from 'fast-xml-parser';
 import type { VehicleRow, ZipSettlementRow } from './catalog-file.ts';
-import { RenderCache, RenderSlot } from './render-cache.ts';
+import { RenderCache, RenderSlot, type Representation } from './render-cache.ts';
 import { groupZipRows, type ZipCodeGroup } from './catalog-stored-form.ts';
 
 /** The spec's Catalogue: `Clave` / `Nombre` in XML. */
@@ -43,16 +43,6 @@ export interface VersionInfo {
 }
 
 export type CatalogFormat = 'json' | 'xml';
-
-/**
- * One rendered body, ready to send: its UTF-8 bytes (encoded once, not on every answer) and a
- * strong ETag that is a hash of exactly these bytes.
- */
-export interface Representation {
-  readonly contentType: string;
-  readonly body: Buffer;
-  readonly etag: string;
-}
 
 export interface CatalogAnswer<T> {
   readonly value: T;

@@ -9,7 +9,7 @@ import type { Worker } from 'node:worker_threads';
 import { CatalogFileError, type CatalogKind } from './catalog-file.ts';
 import type { ParseAnswer, ParseRequest } from './catalog-parse-worker.ts';
 import type { StoredCatalog } from './catalog-stored-form.ts';
-import { startWorker } from '../shared/worker-threads.ts';
+import { startWorker } from '../shared/index.ts';
 
 /** The catalog ready to store, or the first problem found in the file with its line. */
 export async function parseCatalogInWorker(kind: CatalogKind, bytes: Uint8Array): Promise<StoredCatalog> {

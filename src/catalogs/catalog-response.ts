@@ -3,7 +3,8 @@
  * ETag and Cache-Control, or 304 when the partner already holds that representation.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CatalogAnswer, CatalogFormat, Representation } from './catalog-index.ts';
+import type { CatalogAnswer, CatalogFormat } from './catalog-index.ts';
+import type { Representation } from './render-cache.ts';
 
 const cacheControl = 'private, max-age=3600';
 

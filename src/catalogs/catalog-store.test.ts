@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../db/index.ts';
 import { CatalogFileError, parseZipCodesFile, sha256Hex, vehicleColumns, zipCodeColumns } from './catalog-file.ts';
 import { buildZipIndex } from './catalog-index.ts';
 import { catalogDb } from './catalog-db-fixture.ts';

@@ -21,7 +21,7 @@ import {
 import { RenderCache } from './render-cache.ts';
 import { createCatalogLookup, type CatalogLookup } from './catalog-lookup.ts';
 import type { CatalogsRepository } from './catalogs.repository.ts';
-import { projectFile } from '../shared/project-files.ts';
+import { projectFile } from '../shared/index.ts';
 
 /** The catalogs shipped with the service, found from the project's folder so any working directory works. */
 export const shippedCatalogDir: URL = projectFile('catalog-data/');

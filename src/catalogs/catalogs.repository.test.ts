@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../db/index.ts';
 import { createManualClock } from '../shared/clock.ts';
 import { parseVehiclesFile, parseZipCodesFile, type VehicleRow, type ZipSettlementRow } from './catalog-file.ts';
 import { catalogDb, catalogMigration } from './catalog-db-fixture.ts';

@@ -10,8 +10,8 @@
  * sha256 of the same import in the same read. The service itself never queries the rows: an import
  * gathers no statistics for them (the tests read them whole, and an operator may query them).
  */
-import type { Db, Queryable } from '../db/database.ts';
-import { systemClock, type Clock } from '../shared/clock.ts';
+import type { Db, Queryable } from '../db/index.ts';
+import { systemClock, type Clock } from '../shared/index.ts';
 import type { CatalogKind, VehicleRow, ZipSettlementRow } from './catalog-file.ts';
 import {
   rowOf,

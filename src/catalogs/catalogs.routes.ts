@@ -1,14 +1,13 @@
 /** The partner's catalog reads of the spec, plus the list of model years. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errors, type AppError } from '../http/app-error.ts';
-import { empty, errorAnswers, errorCase, ok, type ErrorCase } from '../http/openapi-answers.ts';
+import { errors, type AppError, empty, errorAnswers, errorCase, ok, type ErrorCase } from '../http/index.ts';
 import type { CatalogAnswer } from './catalog-index.ts';
 import type { CatalogStore } from './catalog-store.ts';
 import { catalogReads } from './catalog-reads.ts';
 import { sendCatalogAnswer } from './catalog-response.ts';
 import * as s from './catalogs.schemas.ts';
-import { operation } from '../http/operation.ts';
+import { operation } from '../http/index.ts';
 import { catalogsOperations as docs } from './catalogs.operations.ts';
 
 const notModified = empty('partner', 'Not modified: the `If-None-Match` ETag is current.', ['ETag', 'Cache-Control']);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Representation } from './catalog-index.ts';
+import type { Representation } from './render-cache.ts';
 import { RenderCache, RenderSlot } from './render-cache.ts';
 
 const body = (text: string): Representation => ({ contentType: 'text/plain', body: Buffer.from(text), etag: '"e"' });

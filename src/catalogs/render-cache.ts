@@ -4,7 +4,15 @@
  * recently used first, so a hit is a pointer check and a move to the front (no key to build or
  * hash), and a dropped body is simply rendered again on its next request (docs/performance.md).
  */
-import type { Representation } from './catalog-index.ts';
+/**
+ * One rendered body, ready to send: its UTF-8 bytes (encoded once, not on every answer) and a
+ * strong ETag that is a hash of exactly these bytes.
+ */
+export interface Representation {
+  readonly contentType: string;
+  readonly body: Buffer;
+  readonly etag: string;
+}
 
 /** One answer's rendering in one format: empty until rendered, emptied again when evicted. */
 export class RenderSlot {

@@ -2,7 +2,7 @@
  * The admin API over HTTP, as the `autofin` command line drives it. Every call answers a value:
  * the body of a 2xx, or the failure (the service's ErrorResponse, or why it could not be reached).
  */
-import type { CatalogKind } from '../catalogs/catalog-file.ts';
+import type { CatalogKind } from '../catalogs/index.ts';
 
 export type AdminResult = { ok: true; body: unknown } | { ok: false; status: number; body: unknown };
 

@@ -6,9 +6,9 @@
 import { closeSync, createWriteStream, existsSync, openAsBlob, openSync, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { RestoreRefusedError, restoreDataDir } from '../db/restore-data-dir.ts';
+import { RestoreRefusedError, restoreDataDir } from '../db/index.ts';
 import { defaultUrl, usage } from './cli-args.ts';
-import type { CliIo } from './run-cli.ts';
+import type { CliIo } from './cli-io.ts';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 

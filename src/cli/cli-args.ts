@@ -3,7 +3,7 @@
  * command to run, the help, or a usage error out. The HTTP side lives in admin-client.ts.
  */
 import { parseArgs } from 'node:util';
-import type { CatalogKind } from '../catalogs/catalog-file.ts';
+import type { CatalogKind } from '../catalogs/index.ts';
 import type { PasswordSource } from './operator-password.ts';
 
 export const defaultUrl = 'http://127.0.0.1:3000';

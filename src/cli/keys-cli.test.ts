@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { adminToken, buildTestApp, type TestApp } from '../../test/helper.ts';
 import { readyLead } from '../../test/lead-fixture.ts';
-import { keyIdOf } from '../shared/keys.ts';
+import { keyIdOf } from '../shared/index.ts';
 import { createAdminClient } from './admin-client.ts';
 import { parseCli } from './cli-args.ts';
 import { reencryptAll } from './keys-reencrypt.ts';

@@ -3,7 +3,7 @@
  * terminal without echo (Enter on an empty prompt generates one), read from stdin with
  * `--password-stdin`, or generated when stdin is not a terminal. Checked before the admin API is called.
  */
-import { generatePassword } from '../operators/generated-password.ts';
+import { generatePassword } from '../operators/index.ts';
 
 /** The admin API refuses shorter passwords (docs/lender-api.md); the CLI refuses them first. */
 export const minimumPasswordLength = 12;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { adminToken, buildTestApp, type TestApp } from '../../test/helper.ts';
-import { passwordMatches } from '../operators/password-hash.ts';
+import { passwordMatches } from '../operators/index.ts';
 
 const bin = new URL('../../bin/autofin.mjs', import.meta.url).pathname;
 

@@ -4,23 +4,12 @@
  * and exits 1; wrong usage prints the help on stderr and exits 2. Output goes through `io`.
  */
 import { readFile } from 'node:fs/promises';
+import type { CliIo } from './cli-io.ts';
 import { parseCli, usage, type Command } from './cli-args.ts';
 import { createAdminClient, type AdminClient, type AdminResult } from './admin-client.ts';
 import { firstPassword, type PasswordInput } from './operator-password.ts';
-import { reencryptAll, type ProgressOutput } from './keys-reencrypt.ts';
+import { reencryptAll } from './keys-reencrypt.ts';
 import { runBackupCli } from './backup-cli.ts';
-
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  fetch?: typeof fetch;
-  /** Where an operator's first password is typed or piped (`operators create --email`). */
-  passwordInput?: PasswordInput;
-  /** Where long commands show their progress (stderr; a bar when it is a terminal). */
-  progress?: ProgressOutput;
-  /** stderr is a terminal: progress bars are drawn there. */
-  stderrIsTerminal?: boolean;
-}
 
 /** Without a stdin to read, a password can only be generated. */
 const noPasswordInput: PasswordInput = {

@@ -1,5 +1,5 @@
 /** SQL for companies, affiliates and credentials. Every method takes an optional transaction. */
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../db/index.ts';
 
 export interface Company {
   id: string;

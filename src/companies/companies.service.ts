@@ -1,9 +1,7 @@
 /** Companies, affiliates and credentials: what the admin API and the CLI drive. */
-import { errors } from '../http/app-error.ts';
-import { hashSecret } from '../auth/secret-hash.ts';
-import type { Clock } from '../shared/clock.ts';
-import { newId, randomToken } from '../shared/ids.ts';
-import type { Db } from '../db/database.ts';
+import { errors } from '../http/index.ts';
+import { hashSecret, type Clock, newId, randomToken } from '../shared/index.ts';
+import type { Db } from '../db/index.ts';
 import type { CompaniesRepository } from './companies.repository.ts';
 
 interface Deps {

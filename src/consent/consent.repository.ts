@@ -1,5 +1,5 @@
 /** SQL for consent receipts: the PIN confirmation that authorized a lead's bureau query. */
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../db/index.ts';
 
 export interface ConsentReceipt {
   leadId: string;

@@ -2,7 +2,7 @@
  * Consent receipts: the PIN confirmation that authorized a lead's bureau query, kept once per lead,
  * and the masked destination the PIN went to. Only this module writes `lead_consents`.
  */
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../db/index.ts';
 import { createConsentRepository } from './consent.repository.ts';
 
 export type { ConsentReceipt } from './consent.repository.ts';

@@ -7,11 +7,15 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { Type, type Static } from 'typebox';
-import { catalogKinds, CatalogFileError, type CatalogKind } from '../catalogs/catalog-file.ts';
-import type { CatalogStore } from '../catalogs/catalog-store.ts';
-import type { CatalogsRepository } from '../catalogs/catalogs.repository.ts';
-import { catalogBodyLimitBytes } from '../admin/catalogs-admin.routes.ts';
-import { policy } from '../http/route-policy.ts';
+import {
+  catalogKinds,
+  CatalogFileError,
+  type CatalogKind,
+  type CatalogStore,
+  type CatalogsRepository,
+} from '../catalogs/index.ts';
+import { catalogBodyLimitBytes } from '../admin/index.ts';
+import { policy } from '../http/index.ts';
 import { noticeOf, pageContext, seeOther, sendPage } from './console-request.ts';
 import { catalogsPage } from './catalogs.views.ts';
 import type { Notice } from './layout.ts';

@@ -1,6 +1,5 @@
 /** Catalogs: what is in force (rows, when imported, checksum) and importing a new file. */
-import type { CatalogMeta } from '../catalogs/catalogs.repository.ts';
-import type { CatalogKind } from '../catalogs/catalog-file.ts';
+import type { CatalogMeta, CatalogKind } from '../catalogs/index.ts';
 import { html, type Html } from './html.ts';
 import { count, dateTime } from './format.ts';
 import { csrfField, page, type Notice, type PageContext } from './layout.ts';

@@ -5,9 +5,9 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { AppError, errors } from '../http/app-error.ts';
-import type { CompaniesService } from '../companies/companies.service.ts';
-import { uuidPattern } from '../shared/ids.ts';
+import { AppError, errors } from '../http/index.ts';
+import type { CompaniesService } from '../companies/index.ts';
+import { uuidPattern } from '../shared/index.ts';
 import { everyone, noticeOf, pageContext, refusal, seeOther, sendPage } from './console-request.ts';
 import { companiesPage, companyPage, revokeCredentialPage } from './companies.views.ts';
 import type { Notice } from './layout.ts';

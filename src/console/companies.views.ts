@@ -1,5 +1,5 @@
 /** Companies, their credentials (a new secret shown once; revocation confirmed first) and affiliates. */
-import type { CompaniesService, CredentialSecret } from '../companies/companies.service.ts';
+import type { CompaniesService, CredentialSecret } from '../companies/index.ts';
 import { html, type Html } from './html.ts';
 import { dateTime } from './format.ts';
 import { buttonForm, csrfField, page, type Notice, type PageContext } from './layout.ts';

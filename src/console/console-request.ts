@@ -3,10 +3,9 @@
  * for the forms), the audit origin, sending a page, and redirects after a POST (303).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AuditOrigin } from '../audit/audit.service.ts';
-import type { AppError } from '../http/app-error.ts';
-import { policy } from '../http/route-policy.ts';
-import type { Role } from '../operators/role.ts';
+import type { AuditOrigin } from '../audit/index.ts';
+import { type AppError, policy } from '../http/index.ts';
+import type { Role } from '../shared/index.ts';
 import type { Html } from './html.ts';
 import type { Notice, PageContext } from './layout.ts';
 

@@ -1,6 +1,6 @@
 /** SQL of console sessions. A session is found only while it is live and its operator is not deleted. */
-import type { Queryable } from '../db/database.ts';
-import type { Role } from '../operators/role.ts';
+import type { Queryable } from '../db/index.ts';
+import type { Role } from '../shared/index.ts';
 
 export interface SessionOperator {
   operatorId: string;

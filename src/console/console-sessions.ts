@@ -3,9 +3,7 @@
  * the database. A session lasts at most `maxAgeMs` and ends after `idleMs` without a request; "last
  * seen" is written at most once a minute, not on every page.
  */
-import { hashSecret } from '../auth/secret-hash.ts';
-import type { Clock } from '../shared/clock.ts';
-import { randomToken } from '../shared/ids.ts';
+import { hashSecret, type Clock, randomToken } from '../shared/index.ts';
 import type { ConsoleSessionsRepository, SessionOperator } from './console-sessions.repository.ts';
 
 export const sessionIdleMs = 60 * 60 * 1000;

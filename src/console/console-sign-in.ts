@@ -5,10 +5,9 @@
  * Every failure looks the same to the caller.
  */
 import { createHash } from 'node:crypto';
-import type { RateLimiter } from '../http/rate-limiter.ts';
-import type { OperatorsRepository } from '../operators/operators.repository.ts';
-import { hashPassword, passwordMatches } from '../operators/password-hash.ts';
-import type { Role } from '../operators/role.ts';
+import type { RateLimiter } from '../http/index.ts';
+import { type OperatorsRepository, hashPassword, passwordMatches } from '../operators/index.ts';
+import type { Role } from '../shared/index.ts';
 
 export type SignInResult =
   | { outcome: 'signed-in'; operator: { operatorId: string; name: string; role: Role } }

@@ -11,9 +11,8 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormBody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
-import { AppError } from '../http/app-error.ts';
-import { policy, policyOf } from '../http/route-policy.ts';
-import { roleAllows } from '../operators/role.ts';
+import { AppError, policy, policyOf } from '../http/index.ts';
+import { roleAllows, projectFile } from '../shared/index.ts';
 import type { ConsoleSessions } from './console-sessions.ts';
 import {
   cookieOptions,
@@ -33,7 +32,6 @@ import { operatorsRoutes, type OperatorsPagesDeps } from './operators.routes.ts'
 import { outcomeRoutes, type OutcomePagesDeps } from './outcome.routes.ts';
 import { reportsRoutes, type ReportsPagesDeps } from './reports.routes.ts';
 import type { ConsoleSignIn } from './console-sign-in.ts';
-import { projectFile } from '../shared/project-files.ts';
 
 type PagesDeps = LeadsPagesDeps &
   CompaniesPagesDeps &

@@ -4,7 +4,7 @@
  */
 import { html, type Html } from './html.ts';
 import { roleLabels } from './format.ts';
-import type { Role } from '../operators/role.ts';
+import type { Role } from '../shared/index.ts';
 
 export interface Viewer {
   name: string;

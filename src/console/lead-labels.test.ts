@@ -1,10 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Lead } from '../leads/lead-read.schemas.ts';
+import { LeadSchema as Lead } from '../leads/index.ts';
 import { leadEventTypes } from '../leads/lead-read.schemas.ts';
 import { purchaseIntentions } from '../leads/leads.schemas.ts';
-import { rules, REASON_CODES } from '../prequalification/rules/index.ts';
-import { MISSING_DATA } from '../prequalification/evaluate.ts';
+import { rules } from '../prequalification/rules/index.ts';
+import { REASON_CODES } from '../prequalification/index.ts';
+import { MISSING_DATA } from '../prequalification/index.ts';
 import { ruleInputs, ruleOutcome } from '../prequalification/explain.ts';
 import { loadPrequalificationConfig, NO_RECORD_POLICIES } from '../prequalification/rules-config.ts';
 import {

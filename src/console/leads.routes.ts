@@ -4,15 +4,14 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
-import type { CompaniesService } from '../companies/companies.service.ts';
-import type { LenderLeadsService } from '../lender/lender-leads.service.ts';
-import { leadStatuses, type LeadStatus } from '../leads/lead-status.ts';
-import { uuidPattern } from '../shared/ids.ts';
+import type { CompaniesService } from '../companies/index.ts';
+import type { LenderLeadsService } from '../lender/index.ts';
+import { leadStatuses, type LeadStatus } from '../leads/index.ts';
+import { uuidPattern, roleAllows } from '../shared/index.ts';
 import { everyone, noticeOf, originOf, pageContext, sendPage } from './console-request.ts';
 import { inboxPage, leadPage, type InboxFilter } from './leads.views.ts';
 import { OUTCOME_STATUSES, type OutcomeStatus } from '../outcomes/index.ts';
 import { outcomeSection } from './outcome.views.ts';
-import { roleAllows } from '../operators/role.ts';
 
 export interface LeadsPagesDeps {
   lenderLeads: LenderLeadsService;

@@ -1,6 +1,6 @@
 /** The lead inbox and a lead's page: what a loan officer reads, in Spanish. */
-import { leadStatuses } from '../leads/lead-status.ts';
-import type { LenderLeadsService } from '../lender/lender-leads.service.ts';
+import { leadStatuses } from '../leads/index.ts';
+import type { LenderLeadsService } from '../lender/index.ts';
 import { html, type Html } from './html.ts';
 import {
   calendarDate,

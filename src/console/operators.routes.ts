@@ -4,10 +4,10 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { AppError, errors } from '../http/app-error.ts';
-import type { AuditService } from '../audit/audit.service.ts';
-import type { OperatorsService } from '../operators/operators.service.ts';
-import { uuidPattern } from '../shared/ids.ts';
+import { AppError, errors } from '../http/index.ts';
+import type { AuditService } from '../audit/index.ts';
+import type { OperatorsService } from '../operators/index.ts';
+import { uuidPattern } from '../shared/index.ts';
 import type { ConsoleSessions } from './console-sessions.ts';
 import { noticeOf, pageContext, refusal, requireViewer, seeOther, sendPage } from './console-request.ts';
 import { auditPage, operatorsPage } from './operators.views.ts';

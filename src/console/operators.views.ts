@@ -1,6 +1,6 @@
 /** Operators (people and tools of the lender) and the audit log: admin pages. */
-import type { OperatorsService } from '../operators/operators.service.ts';
-import type { AuditService } from '../audit/audit.service.ts';
+import type { OperatorsService } from '../operators/index.ts';
+import type { AuditService } from '../audit/index.ts';
 import { html, type Html } from './html.ts';
 import { dateTime, roleLabels } from './format.ts';
 import { buttonForm, csrfField, page, type Notice, type PageContext } from './layout.ts';

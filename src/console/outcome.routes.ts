@@ -4,10 +4,9 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { AppError } from '../http/app-error.ts';
-import { policy } from '../http/route-policy.ts';
+import { AppError, policy } from '../http/index.ts';
 import { parseOutcomeRequest, type OutcomesService } from '../outcomes/index.ts';
-import { uuidPattern } from '../shared/ids.ts';
+import { uuidPattern } from '../shared/index.ts';
 import { originOf, pageContext, refusal, seeOther, sendPage } from './console-request.ts';
 import { errorPage } from './error.views.ts';
 import { conditionRows } from './outcome.views.ts';

@@ -1,9 +1,9 @@
 /** `/console/reports`: the funnel report for every signed-in operator (analysts, officers, admins). */
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
-import type { CompaniesService } from '../companies/companies.service.ts';
+import type { CompaniesService } from '../companies/index.ts';
 import type { FunnelService } from '../outcomes/index.ts';
-import { uuidPattern } from '../shared/ids.ts';
+import { uuidPattern } from '../shared/index.ts';
 import { everyone, pageContext, sendPage } from './console-request.ts';
 import { reportsPage, type ReportFilter } from './reports.views.ts';
 

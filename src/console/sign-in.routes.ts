@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { policy } from '../http/route-policy.ts';
+import { policy } from '../http/index.ts';
 import type { ConsoleSessions } from './console-sessions.ts';
 import type { ConsoleSignIn } from './console-sign-in.ts';
 import {

@@ -4,9 +4,9 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { AppError } from '../http/app-error.ts';
-import type { WebhooksService } from '../webhooks/webhooks.service.ts';
-import { uuidPattern } from '../shared/ids.ts';
+import { AppError } from '../http/index.ts';
+import type { WebhooksService } from '../webhooks/index.ts';
+import { uuidPattern } from '../shared/index.ts';
 import { noticeOf, pageContext, refusal, seeOther, sendPage } from './console-request.ts';
 import { webhookPage, webhooksPage } from './webhooks.views.ts';
 import type { Notice } from './layout.ts';

@@ -1,5 +1,5 @@
 /** The lender's own webhook endpoints and their deliveries (redeliver one). */
-import type { WebhooksService } from '../webhooks/webhooks.service.ts';
+import type { WebhooksService } from '../webhooks/index.ts';
 import { html, type Html } from './html.ts';
 import { dateTime } from './format.ts';
 import { buttonForm, csrfField, page, type Notice, type PageContext } from './layout.ts';

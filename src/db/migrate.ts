@@ -4,7 +4,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import type { Db } from './database.ts';
-import { projectFile } from '../shared/project-files.ts';
+import { projectFile } from '../shared/index.ts';
 
 const migrationsDir = projectFile('src/db/migrations/');
 // Any constant works; it only has to be the same for every instance.

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database.ts';
-import { loggerOptions } from '../shared/logging.ts';
+import { loggerOptions } from '../shared/index.ts';
 import { queryError, QueryError } from './query-error.ts';
 
 describe('a failed statement carries no parameter values', () => {

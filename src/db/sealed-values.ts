@@ -9,7 +9,7 @@
  * rows and never wait on each other), and writes a value only if it is still the one it read.
  */
 import type { Db } from './database.ts';
-import type { FieldEncryption } from '../shared/field-encryption.ts';
+import type { FieldEncryption } from '../shared/index.ts';
 
 export interface EncryptedColumn {
   table: string;

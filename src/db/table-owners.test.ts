@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { projectFile } from '../shared/project-files.ts';
+import { projectFile } from '../shared/index.ts';
 
 const root = fileURLToPath(projectFile('./'));
 const src = fileURLToPath(projectFile('src/'));

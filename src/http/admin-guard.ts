@@ -9,7 +9,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from './app-error.ts';
 import { policyOf } from './route-policy.ts';
-import { adminTokenOperator, roleAllows, type OperatorContext } from '../operators/role.ts';
+import { adminTokenOperator, roleAllows, type OperatorContext } from '../shared/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

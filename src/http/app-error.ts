@@ -7,7 +7,7 @@ export interface FieldError {
   errorDetail: string;
 }
 
-import type { FailureKind, ProviderFailure, ProviderKind } from '../providers/ports.ts';
+import type { FailureKind, ProviderFailure, ProviderKind } from '../providers/index.ts';
 
 export type { FailureKind, ProviderKind };
 

@@ -4,7 +4,7 @@
  * A preHandler, so the body is parsed and the partner authenticated by then.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { runWithCallContext } from '../providers/call-context.ts';
+import { runWithCallContext } from '../providers/index.ts';
 
 export function traceProviderCalls(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const { leadId } = request.params as { leadId?: string };

@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify from 'fastify';
 import { api, buildTestApp, type TestApp } from '../../test/helper.ts';
-import { systemClock } from '../shared/clock.ts';
+import { systemClock } from '../shared/index.ts';
 import { registerConnectionPolicy } from './connection-policy.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerUnknownRouteHandler } from './unknown-route.ts';

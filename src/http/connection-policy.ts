@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config/config.ts';
+import type { Config } from '../config/index.ts';
 import { errors } from './app-error.ts';
 
 export interface ConnectionPolicyOptions {

@@ -10,7 +10,7 @@ import { sendError } from './error-response.ts';
 import { bodyNotAnObjectCode, bodyTooDeepCode, maxJsonDepth } from './json-body.ts';
 import { invalidInputFor, policyOf, type InvalidInputStyle } from './route-policy.ts';
 import { toFieldErrors } from './validation-errors.ts';
-import type { Clock } from '../shared/clock.ts';
+import type { Clock } from '../shared/index.ts';
 
 function fromFastifyError(error: FastifyError, style: InvalidInputStyle | undefined): AppError | undefined {
   // Reached only from a route registered before request validation: the failed part alone is listed.

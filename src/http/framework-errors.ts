@@ -10,7 +10,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors } from './app-error.ts';
 import { sendError } from './error-response.ts';
-import type { Clock } from '../shared/clock.ts';
+import type { Clock } from '../shared/index.ts';
 
 export function frameworkErrorOf(error: FastifyError): AppError {
   switch (error.code) {

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { lazyChildLogger } from './lazy-request-logger.ts';
-import { loggerOptions } from '../shared/logging.ts';
+import { loggerOptions } from '../shared/index.ts';
 
 function capture(level: string) {
   const lines: Record<string, unknown>[] = [];

@@ -6,7 +6,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import pino from 'pino';
 import type { InjectOptions } from 'fastify';
 import { adminToken, api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
-import { loggerOptions } from '../shared/logging.ts';
+import { loggerOptions } from '../shared/index.ts';
 
 const person = {
   firstName: 'Guadalupe',

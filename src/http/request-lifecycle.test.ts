@@ -4,8 +4,8 @@ import { Writable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
 import Fastify from 'fastify';
 import pino from 'pino';
-import { loggerOptions } from '../shared/logging.ts';
-import { createMetrics } from '../operations/metrics.ts';
+import { loggerOptions } from '../shared/index.ts';
+import { createMetrics } from '../operations/index.ts';
 import { lazyChildLogger } from './lazy-request-logger.ts';
 import { RequestLifecycle } from './request-lifecycle.ts';
 

@@ -8,14 +8,18 @@
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Level, Logger } from 'pino';
-import type { Metrics } from '../operations/metrics.ts';
 import { loggableUrl } from './loggable-url.ts';
 
 /** Whether the request's logger writes at that level: lines that would not be written are not built. */
 const writes = (request: FastifyRequest, level: Level) => (request.log as unknown as Logger).isLevelEnabled(level);
 
+/** Where each request is counted: the service's metrics (operations). */
+export interface RequestMetrics {
+  readonly http: { record(method: string, route: string, status: number, seconds: number): void };
+}
+
 export class RequestLifecycle extends LogController {
-  constructor(private readonly metrics: Metrics) {
+  constructor(private readonly metrics: RequestMetrics) {
     super({ requestIdLogLabel: 'requestId', disableRequestLogging: true });
   }
 

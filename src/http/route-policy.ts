@@ -17,7 +17,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { errors, type AppError, type FieldError } from './app-error.ts';
-import type { Role } from '../operators/role.ts';
+import type { Role } from '../shared/index.ts';
 
 /** How a route reports invalid input: the spec gives some operations their own code. */
 export type InvalidInputStyle = 'default' | 'contact' | 'pin';

@@ -1,7 +1,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
-import { loadConfig } from '../config/config.ts';
+import { loadConfig } from '../config/index.ts';
 import { trustProxyOption } from './trust-proxy.ts';
 
 /**

@@ -4,7 +4,7 @@
  * X-Forwarded-For entry hop 1, ...): the client is the address `hops` entries from the right, and
  * whatever a client wrote further left is never read. Fastify itself would ignore a bare number.
  */
-import type { Config } from '../config/config.ts';
+import type { Config } from '../config/index.ts';
 
 export type TrustProxyOption = false | string[] | ((address: string, hop: number) => boolean);
 

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errors, type AppError } from './app-error.ts';
 import { sendError } from './error-response.ts';
-import type { Clock } from '../shared/clock.ts';
+import type { Clock } from '../shared/index.ts';
 
 /** The answer to a request no route takes: 405 with the path's methods, or 404. */
 export type UnknownRouteError = (url: string) => AppError;

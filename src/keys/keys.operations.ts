@@ -1,5 +1,5 @@
 /** What the OpenAPI document says of each key-rotation operation, keyed by operationId. */
-import { operationTable } from '../http/operation.ts';
+import { operationTable } from '../http/index.ts';
 
 export const keysOperations = operationTable({
   showKeys: {

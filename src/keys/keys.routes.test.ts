@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { leadDefaults, pinApi, pinFrom, readyLead } from '../../test/lead-fixture.ts';
-import { keyIdOf } from '../shared/keys.ts';
+import { keyIdOf } from '../shared/index.ts';
 import { MissingKeysError } from './keys.service.ts';
 
 const [keyA, keyB, keyC, signing1, signing2] = [0, 1, 2, 3, 4].map(() => randomBytes(32));

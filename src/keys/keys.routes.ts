@@ -1,11 +1,9 @@
 /** Key rotation under /admin (docs/operations.md, "Rotating keys"): admin only. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../http/app-error.ts';
-import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
-import { registerAdminGuard, type OperatorResolver } from '../http/admin-guard.ts';
+import { errors, errorAnswers, errorCase, ok, registerAdminGuard, type OperatorResolver } from '../http/index.ts';
 import type { KeysService } from './keys.service.ts';
 import * as s from './keys.schemas.ts';
-import { operation } from '../http/operation.ts';
+import { operation } from '../http/index.ts';
 import { keysOperations as docs } from './keys.operations.ts';
 
 const badLimit = errorCase('Invalid limit', errors.invalidInput([{ field: 'limit', errorDetail: 'must be <= 10000' }]));

@@ -2,8 +2,8 @@
  * Key rotation (docs/operations.md, "Rotating keys"): which keys the stored values need, the check a
  * start makes before serving, and re-encrypting the values of previous keys with the current one.
  */
-import type { FieldEncryption } from '../shared/field-encryption.ts';
-import type { KeyCount, SealedValues } from '../db/sealed-values.ts';
+import type { FieldEncryption } from '../shared/index.ts';
+import type { KeyCount, SealedValues } from '../db/index.ts';
 
 /** Stored values need keys that are not configured: the service must not serve. */
 export class MissingKeysError extends Error {

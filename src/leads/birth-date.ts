@@ -1,5 +1,5 @@
 /** Birth dates of loan applicants: real, not in the future, adult, plausible. */
-import { ageOn, compareDates, formatIsoDate, parseIsoDate, toCalendarDate } from '../shared/calendar.ts';
+import { ageOn, compareDates, formatIsoDate, parseIsoDate, toCalendarDate } from '../shared/index.ts';
 
 export const MINIMUM_AGE = 18;
 /** Beyond this the date is almost certainly a typing error (e.g. 1925 for 1995). */

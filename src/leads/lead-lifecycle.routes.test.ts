@@ -46,7 +46,7 @@ describe('lead statuses, the one phone and e-mail, the verified freeze and the h
   function expect(res: LightMyRequestResponse, status: number, what: string) {
     assert.equal(res.statusCode, status, `${what}: ${show(res)}`);
   }
-  const setStatus = (id: string, status: LeadStatus) => t.container.leadsRepository.update(id, { status }, clock.now());
+  const setStatus = (id: string, status: LeadStatus) => t.leads.repository.update(id, { status }, clock.now());
 
   test('a new lead is CREATED and is not in the default list, only under status=CREATED', async () => {
     const id = await newLead();

@@ -5,9 +5,8 @@
  * `transition`), inside the caller's transaction with the lead locked: no other module writes the
  * leads table or its history. Pre-qualification is applied here, with the pure evaluator given.
  */
-import type { Db, Queryable } from '../db/database.ts';
-import type { Clock } from '../shared/clock.ts';
-import { newId } from '../shared/ids.ts';
+import type { Db, Queryable } from '../db/index.ts';
+import { type Clock, newId } from '../shared/index.ts';
 import type { BureauReport } from '../bureau/index.ts';
 import type { PrequalificationInput, PrequalificationResult } from '../prequalification/index.ts';
 import { afterPinConfirmed, afterPinSent, afterPrequalification, type LeadStatus } from './lead-status.ts';

@@ -161,7 +161,7 @@ describe('the lead list (GET /leads)', () => {
     const card = await newCard(partner);
     clock.advance(1000);
     const verified = await newCard(partner);
-    await t.container.leadsRepository.update(verified, { status: 'VERIFIED' }, clock.now());
+    await t.leads.repository.update(verified, { status: 'VERIFIED' }, clock.now());
     const ids = async (query: string) => (await page(partner, query)).items.map((i) => i.id);
     assert.deepEqual(await ids(''), [verified, card]);
     assert.deepEqual(await ids('status=CREATED'), [empty]);

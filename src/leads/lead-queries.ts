@@ -1,6 +1,6 @@
 /** The read side of leads: one lead, the company's list (cursor pages), and a lead's history. */
-import { errors, type FieldError } from '../http/app-error.ts';
-import { uuidPattern } from '../shared/ids.ts';
+import { errors, type FieldError } from '../http/index.ts';
+import { uuidPattern } from '../shared/index.ts';
 import type { LeadsRepository } from './leads.repository.ts';
 import type { LeadSealer } from './lead-record.ts';
 import type { LeadStatus } from './lead-status.ts';

@@ -5,7 +5,7 @@ import { businessLines, employmentTypes, jobTitles, purchaseIntentions } from '.
 import { RFC_CHECK_DIGIT_MISMATCH } from './rfc.ts';
 // Reason codes live with the decision; pre-qualification imports nothing of leads.
 import { DECISIONS, MISSING_DATA, REASON_CODES } from '../prequalification/index.ts';
-import { dateFilter } from '../http/date-filter.schema.ts';
+import { dateFilter } from '../http/index.ts';
 import { OUTCOME_STATUSES, PartnerOutcomeSchema } from '../outcomes/index.ts';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -3,8 +3,8 @@
  * sealed with the lead id and column as associated data.
  */
 import { createHmac } from 'node:crypto';
-import type { EncryptedColumn } from '../db/sealed-values.ts';
-import type { FieldEncryption } from '../shared/field-encryption.ts';
+import type { EncryptedColumn } from '../db/index.ts';
+import type { FieldEncryption } from '../shared/index.ts';
 import type { LeadStatus } from './lead-status.ts';
 import type { LeadRow } from './leads.repository.ts';
 import type { Address, Financial, Person, Vehicle, Warning } from './lead-sections.ts';

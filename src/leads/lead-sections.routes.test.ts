@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
-import { isoDateInMexico } from '../shared/calendar.ts';
+import { isoDateInMexico } from '../shared/index.ts';
 import { rfcCheckDigit } from './rfc.ts';
 
 const rfcFor = (first12: string) => `${first12}${rfcCheckDigit(first12)}`;

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AppError } from '../http/app-error.ts';
-import type { CatalogLookup } from '../catalogs/catalog-lookup.ts';
+import { AppError } from '../http/index.ts';
+import type { CatalogLookup } from '../catalogs/index.ts';
 import { checkAddress, checkFinancial, checkPerson, checkVehicle, type Person } from './lead-sections.ts';
 import {
   afterPinConfirmed,

@@ -3,10 +3,10 @@
  * what is stored. Pure: the catalog lookup and today's date are given. Every failing field is
  * reported at once.
  */
-import { errors, type FieldError } from '../http/app-error.ts';
-import type { CatalogLookup } from '../catalogs/catalog-lookup.ts';
+import { errors, type FieldError } from '../http/index.ts';
+import type { CatalogLookup } from '../catalogs/index.ts';
 import { checkBirthDate } from './birth-date.ts';
-import { isoDateInMexico, parseIsoDate } from '../shared/calendar.ts';
+import { isoDateInMexico, parseIsoDate } from '../shared/index.ts';
 import { checkRfc, RFC_CHECK_DIGIT_MISMATCH } from './rfc.ts';
 
 export interface Warning {

@@ -1,5 +1,5 @@
 /** SQL for leads, their events and idempotency keys. Every method takes an optional transaction. */
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../db/index.ts';
 import { sql as statusSql, type LeadStatus } from './lead-status.ts';
 // The company's list filters and shows leads by their current outcome: a read of lead_outcomes inside
 // the list's statement (a subquery), through the SQL the outcomes module gives.

@@ -1,18 +1,14 @@
 /** Lead creation and the section writes, plus read, list and history. Handlers stay thin. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errors } from '../http/app-error.ts';
-import { empty, errorAnswers, errorCase, ok, type ErrorCase } from '../http/openapi-answers.ts';
-import { requireAuth } from '../http/partner-guard.ts';
-import { sendEmpty } from '../http/empty-reply.ts';
-import { policy } from '../http/route-policy.ts';
-import type { CatalogLookup } from '../catalogs/catalog-lookup.ts';
-import type { Clock } from '../shared/clock.ts';
+import { errors, empty, errorAnswers, errorCase, ok, type ErrorCase, sendEmpty, policy } from '../http/index.ts';
+import { requireAuth } from '../auth/index.ts';
+import type { CatalogLookup } from '../catalogs/index.ts';
+import { type Clock, uuidPattern } from '../shared/index.ts';
 import type { LeadsService } from './leads.service.ts';
 import { addressErrors, financialErrors, personErrors, vehicleErrors } from './lead-sections.ts';
 import { listQueryErrors, type LeadQueries } from './lead-queries.ts';
 import * as s from './leads.schemas.ts';
-import { uuidPattern } from '../shared/ids.ts';
 import * as r from './lead-read.schemas.ts';
 
 const tags = ['leads'];

@@ -1,7 +1,7 @@
 /** Request schemas of the lead operations, with the spec's names, patterns and enums. */
 import { Type } from 'typebox';
-import { uuidPattern } from '../shared/ids.ts';
-import { sandboxAffiliateId } from '../companies/companies.service.ts';
+import { uuidPattern } from '../shared/index.ts';
+import { sandboxAffiliateId } from '../companies/index.ts';
 
 export const phonePattern = '^([0-9]{10})$';
 export const addressTextPattern = '^[a-zA-ZñÑáéíóúÁÉÍÓÚ0-9 ().#\\-]*$';

@@ -4,12 +4,11 @@
  * event, so concurrent writes to different sections never lose one another.
  */
 import { createHmac } from 'node:crypto';
-import { errors, type AppError, type FieldError } from '../http/app-error.ts';
-import type { Db } from '../db/database.ts';
-import type { Clock } from '../shared/clock.ts';
-import { newId } from '../shared/ids.ts';
-import type { CatalogLookup } from '../catalogs/catalog-lookup.ts';
-import type { CompaniesRepository } from '../companies/companies.repository.ts';
+import { errors, type AppError, type FieldError } from '../http/index.ts';
+import type { Db } from '../db/index.ts';
+import { type Clock, newId } from '../shared/index.ts';
+import type { CatalogLookup } from '../catalogs/index.ts';
+import type { CompaniesRepository } from '../companies/index.ts';
 import { isVerified } from './lead-status.ts';
 import type { Actor } from './actor.ts';
 import type { LeadLifecycle } from './lead-lifecycle.ts';

@@ -2,7 +2,7 @@
  * The lender's reads of leads: every company's leads, read in pages or batches, counted by status, and
  * those the retention policy is due to erase. Reads only, for src/lender.
  */
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../db/index.ts';
 import type { LeadStatus } from './lead-status.ts';
 import type { LeadRow } from './leads.repository.ts';
 // The lists filter and show leads by their current outcome: a read of lead_outcomes inside this

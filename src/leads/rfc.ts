@@ -5,7 +5,7 @@
  * A wrong check digit is a warning, not a refusal: about 1.5% of RFCs the SAT really issued do not
  * satisfy the published algorithm, and refusing them would lock those people out.
  */
-import { makeCalendarDate, parseIsoDate } from '../shared/calendar.ts';
+import { makeCalendarDate, parseIsoDate } from '../shared/index.ts';
 
 export const RFC_CHECK_DIGIT_MISMATCH = 'RFC_CHECK_DIGIT_MISMATCH';
 

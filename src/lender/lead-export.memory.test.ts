@@ -62,7 +62,7 @@ describe(`exporting ${count} leads`, { timeout: 1_200_000 }, () => {
   let base: string;
   before(async () => {
     t = await buildTestApp();
-    await seedLeads(t.container, t.partner.companyId, count);
+    await seedLeads({ db: t.container.db, sealer: t.leads.sealer }, t.partner.companyId, count);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });

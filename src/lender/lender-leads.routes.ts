@@ -6,11 +6,19 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { errors } from '../http/app-error.ts';
-import { documented, empty, errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
-import { registerAdminGuard, requireOperator, type OperatorResolver } from '../http/admin-guard.ts';
-import { policy } from '../http/route-policy.ts';
-import type { AuditOrigin } from '../audit/audit.service.ts';
+import {
+  errors,
+  documented,
+  empty,
+  errorAnswers,
+  errorCase,
+  ok,
+  registerAdminGuard,
+  requireOperator,
+  type OperatorResolver,
+  policy,
+} from '../http/index.ts';
+import type { AuditOrigin } from '../audit/index.ts';
 import { exportContentTypes } from './lead-export.ts';
 import type { LenderLeadsService } from './lender-leads.service.ts';
 import type { PersonalDataErasure } from './personal-data-erasure.ts';

@@ -1,11 +1,10 @@
 /** Schemas of the lender's lead routes: nothing outside them leaves the server. */
 import { Type, type TSchema } from 'typebox';
-import { leadStatuses } from '../leads/lead-status.ts';
-import { LeadSchema, LeadEventsSchema } from '../leads/index.ts';
-import { DECISIONS } from '../prequalification/evaluate.ts';
-import { uuidPattern } from '../shared/ids.ts';
+import { leadStatuses, LeadSchema, LeadEventsSchema } from '../leads/index.ts';
+import { DECISIONS } from '../prequalification/index.ts';
+import { uuidPattern } from '../shared/index.ts';
 import { EXPORT_FORMATS } from './lead-export.ts';
-import { dateFilter } from '../http/date-filter.schema.ts';
+import { dateFilter } from '../http/index.ts';
 import { OperatorOutcomeSchema, OUTCOME_STATUSES } from '../outcomes/index.ts';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -3,8 +3,8 @@
  * personal data, consent receipt, bureau summary and pre-qualification explanation, and the export.
  * Each read of personal data and each export is audited.
  */
-import type { Db } from '../db/database.ts';
-import { errors } from '../http/app-error.ts';
+import type { Db } from '../db/index.ts';
+import { errors } from '../http/index.ts';
 import type { Bureau, BureauReport } from '../bureau/index.ts';
 import {
   decodeCursor,
@@ -23,7 +23,7 @@ import {
 } from '../leads/index.ts';
 import { ruleInputs } from '../prequalification/index.ts';
 import type { Consents } from '../consent/index.ts';
-import type { AuditOrigin, AuditService } from '../audit/audit.service.ts';
+import type { AuditOrigin, AuditService } from '../audit/index.ts';
 import type { OutcomesService, OutcomeStatus } from '../outcomes/index.ts';
 import { bureauSummary } from './bureau-summary.ts';
 import { csvHeader, exportLine, exportRecord, type ExportFormat } from './lead-export.ts';

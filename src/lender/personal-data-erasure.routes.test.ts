@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { api, buildTestApp, createManualClock, show, type TestApp } from '../../test/helper.ts';
 import { assertError, leadDefaults, readyLead, sandboxRfc } from '../../test/lead-fixture.ts';
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../db/index.ts';
 import { bearer, operatorKey, verifiedLead } from '../../test/lender-fixture.ts';
 
 /** Every text, JSON and byte value of every table but the shipped catalogs: what a dump would hold. */

@@ -4,11 +4,11 @@
  * report go; the lead keeps its status, decision, reasons, loan info, vehicle and events. Each
  * erasure is audited and leaves an event on the lead, in the same transaction.
  */
-import type { Db, Queryable } from '../db/database.ts';
-import { errors } from '../http/app-error.ts';
-import type { Clock } from '../shared/clock.ts';
+import type { Db, Queryable } from '../db/index.ts';
+import { errors } from '../http/index.ts';
+import type { Clock } from '../shared/index.ts';
 import type { LeadLifecycle, LenderLeadQueries } from '../leads/index.ts';
-import type { AuditOrigin, AuditService } from '../audit/audit.service.ts';
+import type { AuditOrigin, AuditService } from '../audit/index.ts';
 import type { Bureau } from '../bureau/index.ts';
 
 interface Deps {

@@ -1,5 +1,5 @@
 /** What the OpenAPI document says of each health operation, keyed by operationId. */
-import { operationTable } from '../http/operation.ts';
+import { operationTable } from '../http/index.ts';
 
 export const healthOperations = operationTable({
   liveness: {

@@ -1,9 +1,8 @@
 /** Liveness and readiness probes for load balancers and orchestrators. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errors } from '../http/app-error.ts';
-import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
-import { operation } from '../http/operation.ts';
+import { errors, errorAnswers, errorCase, ok } from '../http/index.ts';
+import { operation } from '../http/index.ts';
 import { healthOperations as docs } from './health.operations.ts';
 
 const Health = Type.Object({ status: Type.Enum(['ok', 'ready']) }, { $id: 'Health', examples: [{ status: 'ok' }] });

@@ -3,8 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { createHttpMetrics } from './http-metrics.ts';
 import { createServiceMetrics, type ServiceMetrics } from './service-metrics.ts';
-import { registerAdminGuard } from '../http/admin-guard.ts';
-import { AppError } from '../http/app-error.ts';
+import { registerAdminGuard, AppError } from '../http/index.ts';
 
 /** The state of the rate limits shared through Redis (REDIS_URL), read when metrics are scraped. */
 export interface SharedLimitsState {

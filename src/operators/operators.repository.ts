@@ -1,6 +1,6 @@
 /** SQL for operators. Every method takes an optional transaction. */
-import type { Queryable } from '../db/database.ts';
-import type { Role } from './role.ts';
+import type { Queryable } from '../db/index.ts';
+import type { Role } from '../shared/index.ts';
 
 export interface OperatorRow {
   id: string;

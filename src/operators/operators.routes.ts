@@ -1,11 +1,9 @@
 /** Operators of the admin API (docs/lender-api.md): admin only. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../http/app-error.ts';
-import { empty, errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
-import { registerAdminGuard } from '../http/admin-guard.ts';
+import { errors, empty, errorAnswers, errorCase, ok, registerAdminGuard } from '../http/index.ts';
 import type { OperatorsService } from './operators.service.ts';
 import * as s from './operators.schemas.ts';
-import { operation } from '../http/operation.ts';
+import { operation } from '../http/index.ts';
 import { operatorsOperations as docs } from './operators.operations.ts';
 
 const invalid = errorCase('Invalid input', errors.invalidInput([{ field: 'password', errorDetail: 'requires email' }]));

@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
-import { uuidPattern } from '../shared/ids.ts';
-import { ROLES } from './role.ts';
+import { uuidPattern, ROLES } from '../shared/index.ts';
 
 const role = Type.Enum([...ROLES], {
   description: '`admin` manages everything; `analyst` reads and exports leads; `officer` also sets their outcomes',

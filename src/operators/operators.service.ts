@@ -3,13 +3,10 @@
  * Keys are generated 256-bit strings, so a SHA-256 hash stores them (as consumer secrets are);
  * passwords are hashed with scrypt outside any transaction.
  */
-import { errors } from '../http/app-error.ts';
-import { hashSecret } from '../auth/secret-hash.ts';
-import type { Clock } from '../shared/clock.ts';
-import { newId, randomToken } from '../shared/ids.ts';
+import { errors } from '../http/index.ts';
+import { hashSecret, type Clock, newId, randomToken, type OperatorContext, type Role } from '../shared/index.ts';
 import { hashPassword } from './password-hash.ts';
 import type { OperatorRow, OperatorsRepository } from './operators.repository.ts';
-import type { OperatorContext, Role } from './role.ts';
 
 export const operatorKeyPrefix = 'op_';
 

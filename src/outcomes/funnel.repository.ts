@@ -6,7 +6,7 @@
  * lead by lead, from the leads' index on their creation time. It reads the leads, companies and those
  * counts (read-only) beside this module's own outcomes.
  */
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../db/index.ts';
 
 export interface FunnelFilter {
   createdFrom?: Date;

@@ -28,3 +28,5 @@ export {
 export type { OutcomeChange } from './outcome-rules.ts';
 export { outcomesRoutes } from './outcomes.routes.ts';
 export { parseOutcomeRequest } from './outcome-request.ts';
+export { createFunnelRepository } from './funnel.repository.ts';
+export { createOutcomesRepository } from './outcomes.repository.ts';

@@ -1,7 +1,6 @@
 /** The outcome request's schema check for callers other than the API route (the console's form). */
 import { Compile } from 'typebox/compile';
-import { errors } from '../http/app-error.ts';
-import { toFieldErrors, type SchemaError } from '../http/validation-errors.ts';
+import { errors, toFieldErrors, type SchemaError } from '../http/index.ts';
 import type { OutcomeChange } from './outcome-rules.ts';
 import { OutcomeRequest } from './outcomes.schemas.ts';
 

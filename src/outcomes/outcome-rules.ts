@@ -2,7 +2,7 @@
  * Which fields each outcome status takes (docs/lender-api.md, "Outcomes"). The schema checks each
  * field's shape; these rules check the fields against the status, all at once. Pure.
  */
-import type { FieldError } from '../http/app-error.ts';
+import type { FieldError } from '../http/index.ts';
 import type { ConditionCode, OutcomeReasonCode, OutcomeStatus } from './outcome-status.ts';
 
 export interface OutcomeChange {

@@ -2,7 +2,7 @@
  * SQL of lead outcomes: one row per change, the current one marked. Only this file (and the funnel
  * report's) has SQL for the table; the lead lists read it through `outcomeSql`.
  */
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../db/index.ts';
 import type { ConditionCode, OutcomeReasonCode, OutcomeStatus } from './outcome-status.ts';
 
 export interface OutcomeRow {

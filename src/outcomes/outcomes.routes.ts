@@ -3,10 +3,16 @@
  * analysts, officers and admins read the funnel report. Handlers stay thin.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../http/app-error.ts';
-import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
-import { registerAdminGuard, requireOperator, type OperatorResolver } from '../http/admin-guard.ts';
-import { policy } from '../http/route-policy.ts';
+import {
+  errors,
+  errorAnswers,
+  errorCase,
+  ok,
+  registerAdminGuard,
+  requireOperator,
+  type OperatorResolver,
+  policy,
+} from '../http/index.ts';
 import type { OutcomesService } from './outcomes.service.ts';
 import type { FunnelService } from './funnel.service.ts';
 import * as s from './outcomes.schemas.ts';

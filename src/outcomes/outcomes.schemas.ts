@@ -1,6 +1,6 @@
 /** Schemas of the outcome routes and of the outcome in the partner's and the lender's views. */
 import { Type, type TSchema } from 'typebox';
-import { uuidPattern } from '../shared/ids.ts';
+import { uuidPattern } from '../shared/index.ts';
 import { CONDITION_CODES, OUTCOME_REASON_CODES, OUTCOME_STATUSES } from './outcome-status.ts';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

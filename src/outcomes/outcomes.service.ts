@@ -3,16 +3,13 @@
  * partner reads it (without the internal note or the operator) and hears of each change through the
  * `lead.outcome_changed` event, written in the same statement as the change. Each change is audited.
  */
-import type { Db, Queryable } from '../db/database.ts';
-import { errors } from '../http/app-error.ts';
-import type { Clock } from '../shared/clock.ts';
-import type { FieldEncryption } from '../shared/field-encryption.ts';
-import { newId } from '../shared/ids.ts';
-import type { AuditOrigin } from '../audit/audit.service.ts';
+import type { Db, Queryable, EncryptedColumn } from '../db/index.ts';
+import { errors } from '../http/index.ts';
+import { type Clock, type FieldEncryption, newId } from '../shared/index.ts';
+import type { AuditOrigin } from '../audit/index.ts';
 import { outcomeFieldErrors, type OutcomeChange } from './outcome-rules.ts';
 import { outcomeMayMove, type OutcomeReasonCode, type OutcomeStatus } from './outcome-status.ts';
 import type { OutcomeRow, OutcomeSubject, OutcomesRepository } from './outcomes.repository.ts';
-import type { EncryptedColumn } from '../db/sealed-values.ts';
 
 /** The lead an outcome is set on, locked until the transaction ends. */
 export interface OutcomeLeads {

@@ -13,7 +13,8 @@ import {
   PrequalificationConfigError,
   type PrequalificationConfig,
 } from './rules-config.ts';
-import { rules, type PrequalificationInput } from './rules/index.ts';
+import { rules } from './rules/index.ts';
+import type { PrequalificationInput } from './rules/rule.ts';
 
 const config = loadPrequalificationConfig();
 const NOW = new Date('2026-01-15T18:00:00Z'); // noon in Mexico City

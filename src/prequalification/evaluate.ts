@@ -7,23 +7,23 @@
  * nothing fails but something is missing is the decision INCOMPLETE; it is evaluated again when
  * that data arrives.
  */
-import { isoDateInMexico } from '../shared/calendar.ts';
+import { isoDateInMexico } from '../shared/index.ts';
 import { buildOffer, type Offer } from './offer.ts';
 import type { PrequalificationConfig } from './rules-config.ts';
+import { rules as registry } from './rules/index.ts';
 import {
   absent,
   FIELD,
   known,
-  rules as registry,
   type PrequalificationInput,
   type ReasonCode,
   type Rule,
   type RuleInput,
-} from './rules/index.ts';
+} from './rules/rule.ts';
 import { ruleOutcome, rulesVersion, type RuleOutcome } from './explain.ts';
 
 export type { Offer } from './offer.ts';
-export type { PrequalificationInput } from './rules/index.ts';
+export type { PrequalificationInput } from './rules/rule.ts';
 
 export const DECISIONS = ['PREQUALIFIED', 'NOT_PREQUALIFIED', 'INCOMPLETE'] as const;
 export type Decision = (typeof DECISIONS)[number];

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PrequalificationConfig } from './rules-config.ts';
-import type { PrequalificationInput, Rule, RuleResult } from './rules/index.ts';
+import type { PrequalificationInput, Rule, RuleResult } from './rules/rule.ts';
 
 export type Values = Record<string, unknown>;
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
-import { projectFile } from '../shared/project-files.ts';
+import { projectFile } from '../shared/index.ts';
 
 export const DEFAULT_CONFIG_URL = projectFile('config/prequalification.json');
 

@@ -5,7 +5,7 @@
  * time to recover. The failure kinds it returns are mapped to the contract's 412 / 6XXYYY at the HTTP
  * edge (toAppError in http/app-error.ts).
  */
-import { systemClock, type Clock } from '../shared/clock.ts';
+import { systemClock, type Clock } from '../shared/index.ts';
 import type { ProviderLogger } from './logger-port.ts';
 import type { FailureKind, ProviderFailure, ProviderKind, ProviderResult } from './ports.ts';
 

@@ -3,7 +3,7 @@
  * and builds the one outbound layer every provider is called through, the bureau's included (the
  * bureau module, src/bureau, chooses its own adapter and calls it through this layer).
  */
-import type { Clock } from '../shared/clock.ts';
+import type { Clock } from '../shared/index.ts';
 import { createLogEmailSender } from './email-log.ts';
 import { createSmtpEmailSender } from './email-smtp.ts';
 import type { ProviderLogger } from './logger-port.ts';

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { adminToken, buildTestApp, type TestApp } from '../../test/helper.ts';
-import { passwordMatches } from '../operators/password-hash.ts';
+import { passwordMatches } from '../operators/index.ts';
 import { createDemoOperator } from './demo-operator.ts';
 
 let t: TestApp;

@@ -3,8 +3,7 @@
  * an admin who can sign in to the console at once with the e-mail and the generated password the
  * start banner shows once (docs/sandbox.md).
  */
-import { generatePassword } from '../operators/generated-password.ts';
-import type { OperatorsService } from '../operators/operators.service.ts';
+import { generatePassword, type OperatorsService } from '../operators/index.ts';
 
 export const demoOperatorName = 'Operador demo';
 export const demoOperatorEmail = 'operador@demo.autofin.test';

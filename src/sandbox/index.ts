@@ -6,3 +6,6 @@ export {
   type SentMessage,
 } from './sandbox.service.ts';
 export { sandboxRoutes, sandboxGuideRoute, sandboxGuidePath } from './sandbox.routes.ts';
+export { createDemoOperator } from './demo-operator.ts';
+export { printSandboxCredentials } from './sandbox-banner.ts';
+export { createSandboxMessagesRepository } from './sandbox-messages.repository.ts';

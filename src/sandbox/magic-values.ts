@@ -3,7 +3,7 @@
  * the provider failure it names, whatever SMS or e-mail provider is configured, so a partner can test
  * its handling of each 412. Outside the sandbox nothing consults this table.
  */
-import type { FailureKind } from '../http/app-error.ts';
+import type { FailureKind } from '../http/index.ts';
 
 export type MagicChannel = 'SMS' | 'EMAIL';
 

@@ -3,7 +3,7 @@
  * e-mail by its first letter and domain. Enough to tell a partner's test leads apart, not to reach
  * the person behind one.
  */
-import { maskPhone } from '../providers/sms-log.ts';
+import { maskPhone } from '../providers/index.ts';
 import type { MagicChannel } from './magic-values.ts';
 
 /** `ana.lopez@example.com` → `a***@example.com`; the local part's length is not shown either. */

@@ -11,7 +11,7 @@ import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { assertError, pinFrom, readyLead } from '../../test/lead-fixture.ts';
 import { createSandboxBureau, sandboxProfileOf, SANDBOX_PROFILES } from '../bureau/sandbox-bureau.ts';
 import { checkRfc } from '../leads/rfc.ts';
-import { systemClock } from '../shared/clock.ts';
+import { systemClock } from '../shared/index.ts';
 import { magicEmails, magicPhones } from './magic-values.ts';
 import { assignment, parseCurl, section, shellLines, table } from '../../test/markdown-guide.ts';
 

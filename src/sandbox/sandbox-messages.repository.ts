@@ -1,5 +1,5 @@
 /** SQL for the sandbox's copies of PIN messages. Every method takes an optional transaction. */
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../db/index.ts';
 
 export interface StoredMessage {
   id: string;

@@ -4,13 +4,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../http/app-error.ts';
-import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
-import { requireAuth } from '../http/partner-guard.ts';
-import { LeadIdParams } from '../leads/leads.schemas.ts';
+import { errors, errorAnswers, errorCase, ok } from '../http/index.ts';
+import { requireAuth } from '../auth/index.ts';
+import { LeadIdParams } from '../leads/index.ts';
 import type { SandboxService } from './sandbox.service.ts';
 import { SandboxMessageList } from './sandbox.schemas.ts';
-import { projectFile } from '../shared/project-files.ts';
+import { projectFile } from '../shared/index.ts';
 
 const tags = ['sandbox'];
 const fails = errorAnswers({

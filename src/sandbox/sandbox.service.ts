@@ -4,11 +4,9 @@
  * provider (whichever one is configured) in the database so any instance can show it, and list a
  * lead's messages to the company that owns it.
  */
-import { errors, type FailureKind } from '../http/app-error.ts';
-import type { Queryable } from '../db/database.ts';
-import type { EncryptedColumn } from '../db/sealed-values.ts';
-import type { FieldEncryption } from '../shared/field-encryption.ts';
-import { newId } from '../shared/ids.ts';
+import { errors, type FailureKind } from '../http/index.ts';
+import type { Queryable, EncryptedColumn } from '../db/index.ts';
+import { type FieldEncryption, newId } from '../shared/index.ts';
 import { magicFailure, type MagicChannel } from './magic-values.ts';
 import { maskRecipient } from './recipient-mask.ts';
 import type { SandboxMessagesRepository } from './sandbox-messages.repository.ts';

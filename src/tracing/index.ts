@@ -4,7 +4,7 @@
  * here, and the SDK and instrumentations are imported only when they are needed. Bundled, they are
  * dist/tracing.js, a bundle of its own beside dist/main.js (scripts/build.mjs).
  */
-import { projectFile } from '../shared/project-files.ts';
+import { projectFile, setTraceparentSource } from '../shared/index.ts';
 import type { Tracing } from './tracing.ts';
 import { tracingSettings } from './tracing-settings.ts';
 
@@ -20,5 +20,5 @@ export async function loadTracing(env: Record<string, string | undefined>): Prom
   if (!settings) return undefined;
   const module = fromSources ? new URL('./start-tracing.ts', import.meta.url) : projectFile('dist/tracing.js');
   const { startTracing } = (await import(module.href)) as typeof import('./start-tracing.ts');
-  return startTracing(settings);
+  return startTracing(settings, setTraceparentSource);
 }

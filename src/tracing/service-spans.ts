@@ -6,7 +6,7 @@
  * receiver's host only.
  */
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import type { ProviderTracer } from '../providers/outbound.ts';
+import type { ProviderTracer } from '../providers/index.ts';
 import type { DeliveryTracer } from '../webhooks/index.ts';
 
 export function createServiceSpans(tracer: Tracer): { provider: ProviderTracer; delivery: DeliveryTracer } {

@@ -17,7 +17,6 @@ import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-
 import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import FastifyOtel from '@fastify/otel';
 import type { FastifyRequest } from 'fastify';
-import { setTraceparentSource } from '../shared/trace-context.ts';
 import { createRedactingProcessor } from './redaction.ts';
 import { createServiceSpans } from './service-spans.ts';
 import { tracedDb } from './traced-db.ts';
@@ -50,7 +49,15 @@ function exporterOf(settings: TracingSettings) {
   return settings.protocol === 'http/json' ? new JsonTraceExporter(options) : new ProtobufTraceExporter(options);
 }
 
-export async function startTracing(settings: TracingSettings, serviceVersion?: string): Promise<Tracing> {
+/**
+ * `setTraceparentSource` is the service's own (shared/trace-context.ts), passed in: bundled, this file
+ * is dist/tracing.js, which imports nothing of the service's modules.
+ */
+export async function startTracing(
+  settings: TracingSettings,
+  setTraceparentSource: (source: (() => string | undefined) | undefined) => void,
+  serviceVersion?: string,
+): Promise<Tracing> {
   // OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME are read by the environment detector.
   const resource = resourceFromAttributes({
     'service.name': settings.serviceName,

@@ -5,7 +5,7 @@
  * polling) get none.
  */
 import { context, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
-import type { Db, Queryable, Transaction } from '../db/database.ts';
+import type { Db, Queryable, Transaction } from '../db/index.ts';
 
 const operationOf = (sql: string): string => /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? 'QUERY';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError } from '../config/config.ts';
+import { ConfigError } from '../config/index.ts';
 import { tracingSettings } from './tracing-settings.ts';
 
 test('tracing is on only with an OTLP endpoint and without OTEL_SDK_DISABLED=true', () => {

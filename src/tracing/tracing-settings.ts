@@ -2,7 +2,7 @@
  * Whether and how the service exports traces, from OpenTelemetry's standard variables. Pure: it
  * loads nothing, so a service without tracing pays for one look at its environment.
  */
-import { ConfigError } from '../config/config.ts';
+import { ConfigError } from '../config/index.ts';
 
 export const tracingProtocols = ['http/protobuf', 'http/json'] as const;
 export type TracingProtocol = (typeof tracingProtocols)[number];

@@ -1,7 +1,7 @@
 /** What the process gets from tracing once it is started (start-tracing.ts). */
 import type { FastifyPluginCallback } from 'fastify';
-import type { Db } from '../db/database.ts';
-import type { ProviderTracer } from '../providers/outbound.ts';
+import type { Db } from '../db/index.ts';
+import type { ProviderTracer } from '../providers/index.ts';
 import type { DeliveryTracer } from '../webhooks/index.ts';
 
 export interface Tracing {

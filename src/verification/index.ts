@@ -10,3 +10,5 @@ export {
   type VerificationService,
 } from './verification.service.ts';
 export { instrumentVerification, type VerificationMetrics } from './verification-metrics.ts';
+export { createVerificationRepository } from './verification.repository.ts';
+export { verificationRoutes } from './verification.routes.ts';

@@ -2,7 +2,7 @@
  * The PIN messages, in Spanish. Each carries exactly one 6-digit number, the PIN, and no link:
  * Mexican carriers filter SMS with links or loan wording.
  */
-import type { EmailMessage, SmsMessage } from '../providers/ports.ts';
+import type { EmailMessage, SmsMessage } from '../providers/index.ts';
 import { pinValidityMs } from './pin.ts';
 
 const minutes = pinValidityMs / 60_000;

@@ -4,7 +4,7 @@
  * (`WRONG_PIN`, `NO_PHONE_ON_FILE`…), `throttled`, `lead_not_found`, `lead_verified`,
  * `invalid_input`, or the provider failure (`sms_timeout`, `bureau_error`…).
  */
-import { AppError } from '../http/app-error.ts';
+import { AppError } from '../http/index.ts';
 import type { VerificationService } from './verification.service.ts';
 
 export interface VerificationMetrics {

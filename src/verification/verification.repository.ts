@@ -2,7 +2,7 @@
  * SQL for PINs and PIN sends (the bureau report is stored by src/bureau). Every method takes an optional
  * transaction.
  */
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../db/index.ts';
 import type { PendingPin } from './pin.ts';
 
 type PinRow = { pin_hash: string; expires_at: Date; failed_attempts: number; verified_at: Date | null };

@@ -1,12 +1,17 @@
 /** Send PIN and confirm PIN: a PIN to the lead's person, and its confirmation. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../http/app-error.ts';
-import { empty, errorAnswers, errorCase, type ErrorCase } from '../http/openapi-answers.ts';
-import { requireAuth } from '../http/partner-guard.ts';
-import { policy } from '../http/route-policy.ts';
-import { sendEmpty } from '../http/empty-reply.ts';
-import { traceProviderCalls } from '../http/call-context-hook.ts';
-import { LeadIdParams } from '../leads/leads.schemas.ts';
+import {
+  errors,
+  empty,
+  errorAnswers,
+  errorCase,
+  type ErrorCase,
+  policy,
+  sendEmpty,
+  traceProviderCalls,
+} from '../http/index.ts';
+import { requireAuth } from '../auth/index.ts';
+import { LeadIdParams } from '../leads/index.ts';
 import type { VerificationService } from './verification.service.ts';
 import { NipSendRequest, PinConfirmationPayload } from './verification.schemas.ts';
 

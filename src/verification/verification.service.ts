@@ -4,13 +4,11 @@
  * the previous PIN as it was, and a bureau failure leaves the lead VERIFIED with its confirmed PIN, so the same
  * confirmation can simply be retried.
  */
-import { errors, toAppError } from '../http/app-error.ts';
-import type { Db, Queryable } from '../db/database.ts';
-import type { Clock } from '../shared/clock.ts';
-import { newId } from '../shared/ids.ts';
-import type { EmailSender, SmsSender } from '../providers/ports.ts';
+import { errors, toAppError } from '../http/index.ts';
+import type { Db, Queryable } from '../db/index.ts';
+import { type Clock, newId } from '../shared/index.ts';
+import type { EmailSender, SmsSender, Outbound } from '../providers/index.ts';
 import type { Bureau, BureauAnswer } from '../bureau/index.ts';
-import type { Outbound } from '../providers/outbound.ts';
 import { isVerified, type Actor, type Lead, type LeadLifecycle } from '../leads/index.ts';
 import type { SandboxService } from '../sandbox/index.ts';
 import { checkPin, generatePin, hashPin, pinValidityMs, sendThrottle, sendWindowMs, toE164 } from './pin.ts';

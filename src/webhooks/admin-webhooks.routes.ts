@@ -3,7 +3,7 @@
  * own, so the guard that protects the admin API protects it the same way.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { registerAdminGuard, type OperatorResolver } from '../http/admin-guard.ts';
+import { registerAdminGuard, type OperatorResolver } from '../http/index.ts';
 import type { WebhooksService } from './webhooks.service.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
 

@@ -11,8 +11,7 @@
  * as the fallback (retries coming due, a notification missed while the listener reconnected).
  * Attempts run in parallel, at most `concurrency` in this process and `perEndpoint` to one endpoint.
  */
-import type { Clock } from '../shared/clock.ts';
-import type { FieldEncryption } from '../shared/field-encryption.ts';
+import type { Clock, FieldEncryption } from '../shared/index.ts';
 import { disableAfterFailingMs, nextAttemptAt } from './retry-schedule.ts';
 import { signedHeaders } from './signing.ts';
 import type { SendOutcome, WebhookSender } from './webhook-sender.ts';

@@ -6,3 +6,7 @@ export { createWebhookSender } from './webhook-sender.ts';
 export { createUrlPolicy, type Resolver } from './url-policy.ts';
 export { webhooksRoutes } from './webhooks.routes.ts';
 export { adminWebhooksRoutes } from './admin-webhooks.routes.ts';
+export { createWebhookMetrics } from './webhook-metrics.ts';
+export { webhookDocumentation } from './webhook-openapi.ts';
+export { createWebhooksRepository } from './webhooks.repository.ts';
+export { createWebhooksModule, type WebhooksModule } from './webhooks.module.ts';

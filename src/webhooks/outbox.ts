@@ -7,7 +7,7 @@
  * Payloads are thin and carry no personal data: a receiver reads details with GET /leads/{leadId}.
  * With tracing on, an event keeps the trace of the request that wrote it, and its deliveries join it.
  */
-import { currentTraceparent } from '../shared/trace-context.ts';
+import { currentTraceparent } from '../shared/index.ts';
 
 export const leadEventTypes = [
   'lead.created',

@@ -4,7 +4,7 @@
  * (how far behind the workers of every instance are).
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { Clock } from '../shared/clock.ts';
+import type { Clock } from '../shared/index.ts';
 import type { WebhooksRepository } from './webhooks.repository.ts';
 
 export function createWebhookMetrics(deps: { repository: Pick<WebhooksRepository, 'stats'>; clock: Clock }) {

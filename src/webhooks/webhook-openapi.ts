@@ -3,7 +3,7 @@
  * Webhooks headers a receiver gets (docs/webhooks.md).
  */
 import { Type } from 'typebox';
-import { leadStatuses } from '../leads/lead-status.ts';
+import { leadStatuses } from '../leads/index.ts';
 import { leadEventTypes } from './outbox.ts';
 import { PartnerOutcomeSchema } from '../outcomes/index.ts';
 

@@ -4,7 +4,7 @@
  * are handed; this module reads them, tries them and records every attempt. `owner` is a company
  * id, or null for the lender's endpoints.
  */
-import type { Db, Queryable } from '../db/database.ts';
+import type { Db, Queryable } from '../db/index.ts';
 
 export interface EndpointRow {
   id: string;

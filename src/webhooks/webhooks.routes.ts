@@ -5,8 +5,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { errors } from '../http/app-error.ts';
-import { empty, errorAnswers, errorCase, ok, type Access } from '../http/openapi-answers.ts';
+import { errors, empty, errorAnswers, errorCase, ok, type Access } from '../http/index.ts';
 import type { Owner, WebhooksService } from './webhooks.service.ts';
 import * as s from './webhooks.schemas.ts';
 

@@ -1,6 +1,6 @@
 /** Request and response schemas of the webhook routes (partner and lender share them). */
 import { Type, type TSchema } from 'typebox';
-import { uuidPattern } from '../shared/ids.ts';
+import { uuidPattern } from '../shared/index.ts';
 import { leadEventTypes } from './outbox.ts';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -4,11 +4,9 @@
  * endpoint is created and when its secret is rotated; after a rotation the old secret keeps
  * signing, next to the new one, for 24 hours.
  */
-import { errors } from '../http/app-error.ts';
-import type { Clock } from '../shared/clock.ts';
-import type { EncryptedColumn } from '../db/sealed-values.ts';
-import type { FieldEncryption } from '../shared/field-encryption.ts';
-import { newId } from '../shared/ids.ts';
+import { errors } from '../http/index.ts';
+import { type Clock, type FieldEncryption, newId } from '../shared/index.ts';
+import type { EncryptedColumn } from '../db/index.ts';
 import { newSecret } from './signing.ts';
 import type { UrlPolicy } from './url-policy.ts';
 import type { DeliveryRow, EndpointRow, WebhooksRepository } from './webhooks.repository.ts';

@@ -1,4 +1,4 @@
-import { ageOn } from '../../shared/calendar.ts';
+import { ageOn } from '../../shared/index.ts';
 import { addMonths } from './calendar.ts';
 import { FIELD, absent, fail, known, knownDate, missing, pass, wholeTerm, type Rule } from './rule.ts';
 

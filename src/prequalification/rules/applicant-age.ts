@@ -1,4 +1,4 @@
-import { ageOn } from '../../shared/calendar.ts';
+import { ageOn } from '../../shared/index.ts';
 import { FIELD, fail, knownDate, missing, pass, type Rule } from './rule.ts';
 
 /** The applicant's age today is within the lender's range. */

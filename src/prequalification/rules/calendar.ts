@@ -1,11 +1,5 @@
 /** Month arithmetic on ISO calendar dates, for the rules that look forward or back in time. */
-import {
-  daysInMonth,
-  formatIsoDate,
-  makeCalendarDate,
-  parseIsoDate,
-  type CalendarDate,
-} from '../../shared/calendar.ts';
+import { daysInMonth, formatIsoDate, makeCalendarDate, parseIsoDate, type CalendarDate } from '../../shared/index.ts';
 
 function parse(date: string): CalendarDate {
   const parsed = parseIsoDate(date);

@@ -1,4 +1,4 @@
-import { parseIsoDate } from '../../shared/calendar.ts';
+import { parseIsoDate } from '../../shared/index.ts';
 import { completedMonths, startOfMonthAfter } from './calendar.ts';
 import {
   EMPLOYMENT_TYPES,

@@ -24,5 +24,3 @@ export const rules: readonly Rule[] = [
   paymentToIncome,
   vehicleAge,
 ];
-
-export * from './rule.ts';

@@ -3,7 +3,7 @@
  * lead's data and the configured thresholds and says pass, fail (with a stable reason code), or
  * which fields it still needs. New rules plug in through the registry in index.ts.
  */
-import { parseIsoDate } from '../../shared/calendar.ts';
+import { parseIsoDate } from '../../shared/index.ts';
 import type { BureauReport } from '../../bureau/index.ts';
 import type { PrequalificationConfig } from '../rules-config.ts';
 

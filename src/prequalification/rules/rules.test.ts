@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { BureauAccount, BureauReport } from '../../bureau/index.ts';
 import { loadPrequalificationConfig, type PrequalificationConfig } from '../rules-config.ts';
 import { addMonths, completedMonths, startOfMonthAfter } from './calendar.ts';
-import { rules, type Rule, type RuleInput, type RuleResult } from './index.ts';
+import { rules } from './index.ts';
+import type { Rule, RuleInput, RuleResult } from './rule.ts';
 
 const base = loadPrequalificationConfig();
 const TODAY = '2026-01-15';

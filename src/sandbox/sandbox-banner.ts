@@ -1,6 +1,6 @@
 /** Prints the sandbox demo credentials once, at the first start of a fresh database. */
-import type { Config } from '../config/config.ts';
-import type { DemoOperator } from '../sandbox/demo-operator.ts';
+import type { Config } from '../config/index.ts';
+import type { DemoOperator } from './demo-operator.ts';
 
 export function printSandboxCredentials(
   seeded: {

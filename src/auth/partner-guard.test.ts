@@ -4,7 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { api, buildTestApp, createManualClock, show, type Partner, type TestApp } from '../../test/helper.ts';
-import { createAccessTokens } from '../auth/access-token.ts';
+import { createAccessTokens } from './access-token.ts';
 import { createContainer, type Container } from '../composition.ts';
 import { buildApp } from '../app.ts';
 

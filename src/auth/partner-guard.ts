@@ -3,9 +3,8 @@
  * It runs at `onRequest`, before the body is read, so an unauthenticated caller costs little.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthContext, AuthService } from '../auth/auth.service.ts';
-import { errors } from './app-error.ts';
-import type { LimitDecision, RateLimiter } from './rate-limiter.ts';
+import type { AuthContext, AuthService } from './auth.service.ts';
+import { errors, type LimitDecision, type RateLimiter } from '../http/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

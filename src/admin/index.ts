@@ -1,0 +1,3 @@
+/** What other modules use of the admin module. */
+export { adminRoutes } from './admin.routes.ts';
+export { catalogsAdminRoutes, catalogBodyLimitBytes } from './catalogs-admin.routes.ts';

@@ -1,0 +1,73 @@
+/**
+ * The catalogs module as the composition root uses it: the in-memory store and its table, their
+ * loading before serving, and the refresh job that picks up a catalog another instance imported.
+ */
+import type { Db } from '../db/index.ts';
+import { repeatingJob } from '../jobs/index.ts';
+import type { Clock } from '../shared/index.ts';
+import { createCatalogStore, type CatalogStore, type ShippedParsing } from './catalog-store.ts';
+import { createCatalogsRepository } from './catalogs.repository.ts';
+
+const catalogRefreshMs = 5000;
+
+type Progress = (message: string, fields?: object) => void;
+
+export function createCatalogsModule(deps: {
+  db: Db;
+  clock: Clock;
+  /** A store already loaded (tests share one per process); a fresh one otherwise. */
+  store?: CatalogStore;
+  warn: (message: string, error?: unknown) => void;
+}) {
+  const repository = createCatalogsRepository(deps.db, deps.clock);
+  const store = deps.store ?? createCatalogStore();
+
+  /** Imports the shipped catalogs a fresh database lacks, and loads the index. */
+  async function importOrLoad(progress?: Progress, storeAfter?: Promise<void>, parsing?: ShippedParsing) {
+    const started = performance.now();
+    const imported = await store.importShippedIfEmpty(repository, {
+      onImporting: (kind) => progress?.('importing a shipped catalog', { catalog: kind }),
+      storeAfter,
+      parsing,
+    });
+    for (const { kind, rowCount } of imported) progress?.('catalog imported', { catalog: kind, rows: rowCount });
+    const ms = Math.round(performance.now() - started);
+    progress?.(imported.length > 0 ? 'shipped catalogs ready' : 'catalogs loaded', { ms });
+  }
+
+  return {
+    store,
+    repository,
+    /**
+     * Imports the shipped catalogs into a fresh database and loads them. `progress` hears of each
+     * catalog import, which takes seconds on a first start. With `deferCatalogs`, the catalog tables
+     * are not read nor written until `loadCatalogs()` is called (by `main` once it listens; requests
+     * meanwhile are held by catalog-readiness.ts), but the shipped files a fresh database lacks are
+     * parsed from now on, in a worker thread. `shippedParsing`: those files already being parsed.
+     * The `ms` of the last progress message counts from here.
+     */
+    async prepare(
+      progress?: Progress,
+      mode: { deferCatalogs?: boolean; shippedParsing?: ShippedParsing } = {},
+    ): Promise<{ loadCatalogs: () => Promise<void> }> {
+      let listening = () => {};
+      const storeAfter = mode.deferCatalogs ? new Promise<void>((resolve) => (listening = resolve)) : undefined;
+      const loading = store.isLoaded() ? Promise.resolve() : importOrLoad(progress, storeAfter, mode.shippedParsing);
+      loading.catch(() => undefined); // its failure reaches whoever awaits loadCatalogs()
+      const loadCatalogs = () => {
+        listening();
+        return loading;
+      };
+      if (!mode.deferCatalogs) await loading;
+      return { loadCatalogs };
+    },
+    // Another instance may import a catalog: it is picked up within a few seconds.
+    jobs: [
+      repeatingJob('catalog refresh', { everyMs: catalogRefreshMs }, () =>
+        store.refreshIfChanged(repository).catch((e) => deps.warn('catalog refresh failed', e)),
+      ),
+    ],
+  };
+}
+
+export type CatalogsModule = ReturnType<typeof createCatalogsModule>;

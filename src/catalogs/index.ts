@@ -1,0 +1,14 @@
+/** What other modules use of the catalogs module. */
+export { CatalogFileError, type CatalogKind, catalogKinds } from './catalog-file.ts';
+export type { CatalogLookup } from './catalog-lookup.ts';
+export { holdUntilCatalogsLoaded } from './catalog-readiness.ts';
+export {
+  type CatalogImportResult,
+  type CatalogStore,
+  createCatalogStore,
+  type ShippedParsing,
+  parseShippedCatalogs,
+} from './catalog-store.ts';
+export { type CatalogsRepository, createCatalogsRepository, type CatalogMeta } from './catalogs.repository.ts';
+export { catalogsRoutes } from './catalogs.routes.ts';
+export { createCatalogsModule, type CatalogsModule } from './catalogs.module.ts';

@@ -1,0 +1,66 @@
+/**
+ * The service's background work, started and stopped in one place: the process starts the jobs once
+ * it serves and stops them before the database closes. Each module offers its own jobs.
+ */
+
+/** One piece of background work. */
+export interface Job {
+  readonly name: string;
+  start(): void;
+  /** Ends the work; resolves once a run in progress has finished. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A job that runs `run` after `firstMs` (default `everyMs`), then every `everyMs`. A tick while the
+ * previous run is still going is skipped. Its timers never keep the process alive; `run` reports
+ * its own failures.
+ */
+export function repeatingJob(
+  name: string,
+  schedule: { everyMs: number; firstMs?: number },
+  run: () => Promise<unknown>,
+): Job {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  const tick = () => {
+    running ??= run().finally(() => (running = undefined));
+  };
+  return {
+    name,
+    start() {
+      if (timer) return;
+      timer = setTimeout(() => {
+        tick();
+        timer = setInterval(tick, schedule.everyMs);
+        timer.unref();
+      }, schedule.firstMs ?? schedule.everyMs);
+      timer.unref();
+    },
+    async stop() {
+      clearTimeout(timer);
+      clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}
+
+export interface Jobs {
+  readonly names: readonly string[];
+  start(): void;
+  /** Stops every job; resolves once all have stopped. */
+  stop(): Promise<void>;
+}
+
+export function createJobs(jobs: readonly Job[]): Jobs {
+  return {
+    names: jobs.map((job) => job.name),
+    start() {
+      for (const job of jobs) job.start();
+    },
+    async stop() {
+      await Promise.allSettled(jobs.map((job) => job.stop()));
+    },
+  };
+}

@@ -1,0 +1,4 @@
+/** What other modules use of the operations module. */
+export { healthRoutes } from './health.routes.ts';
+export { createMetrics, registerMetrics } from './metrics.ts';
+export { createServiceMetrics } from './service-metrics.ts';

@@ -1,0 +1,62 @@
+/**
+ * The webhooks module as the composition root uses it: endpoints and their service, the delivery
+ * worker (a background job) and its metrics, and the columns it encrypts.
+ */
+import type { Config } from '../config/index.ts';
+import type { Db } from '../db/index.ts';
+import type { Job } from '../jobs/index.ts';
+import type { Clock, FieldEncryption } from '../shared/index.ts';
+import { createDeliveryWorker, type DeliveryTracer } from './delivery-worker.ts';
+import type { Resolver } from './url-policy.ts';
+import { createUrlPolicy } from './url-policy.ts';
+import { createWebhookMetrics } from './webhook-metrics.ts';
+import { createWebhookSender } from './webhook-sender.ts';
+import { createWebhooksRepository } from './webhooks.repository.ts';
+import { createWebhooksService, webhookEncryptedColumns } from './webhooks.service.ts';
+
+export interface WebhooksModuleDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  encryption: FieldEncryption;
+  warn: (message: string, error?: unknown) => void;
+  /** How webhook hostnames are resolved (tests point a name at 127.0.0.1). */
+  resolver?: Resolver;
+  tracer?: DeliveryTracer;
+}
+
+export function createWebhooksModule(deps: WebhooksModuleDeps) {
+  const { config, db, clock, encryption } = deps;
+  const repository = createWebhooksRepository(db);
+  const policy = createUrlPolicy({ production: config.environment === 'production', resolve: deps.resolver });
+  const sender = createWebhookSender({ policy, timeoutMs: config.webhookTimeoutMs });
+  const metrics = createWebhookMetrics({ repository, clock });
+  const worker = createDeliveryWorker({
+    repository,
+    sender,
+    encryption,
+    clock,
+    timeoutMs: config.webhookTimeoutMs,
+    onAttempt: metrics.onAttempt,
+    pollMs: config.webhookPollMs,
+    concurrency: config.webhookConcurrency,
+    perEndpoint: config.webhookConcurrencyPerEndpoint,
+    // The migrations' trigger announces every delivery written on this channel (017_webhook_wake.sql).
+    listen: (wake) => db.listen('autofin_webhooks', wake),
+    warn: deps.warn,
+    tracer: deps.tracer,
+  });
+  const service = createWebhooksService({ repository, encryption, policy, clock, kick: () => worker.kick() });
+  // Attempts in flight finish (or are given back untried) when it stops.
+  const delivery: Job = { name: 'webhook delivery', start: () => worker.start(), stop: () => worker.stop() };
+  return {
+    service,
+    worker,
+    metrics,
+    jobs: [delivery],
+    encryptedColumns: webhookEncryptedColumns,
+    close: () => sender.close(),
+  };
+}
+
+export type WebhooksModule = ReturnType<typeof createWebhooksModule>;
