@@ -14,6 +14,8 @@ import { listQueryErrors, type LeadQueries } from './lead-queries.ts';
 import * as s from './leads.schemas.ts';
 import { uuidPattern } from '../shared/ids.ts';
 import * as r from './lead-read.schemas.ts';
+import { operation } from '../http/operation.ts';
+import { leadsOperations as docs } from './leads.operations.ts';
 
 const tags = ['leads'];
 const security = [{ bearerAuth: [] }];
@@ -56,11 +58,7 @@ export const leadsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'createLead',
-          summary: 'Create a lead',
-          description:
-            'Creates a lead, optionally for an affiliate of the company and pre-filled. Answers 201 with `{id}` and a `Location`. ' +
-            'An `Idempotency-Key` makes retries safe: the same key and body within 24 h returns the first answer; another body is 409 / 4091.',
+          ...operation(docs, 'createLead'),
           headers: Type.Object({
             'idempotency-key': Type.Optional(
               Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' }),
@@ -103,10 +101,7 @@ export const leadsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'listLeads',
-          summary: 'List the company’s leads',
-          description:
-            'Newest first, in pages (`limit`, `cursor`). Without `status`, leads with no section saved yet (CREATED) are left out.',
+          ...operation(docs, 'listLeads'),
           querystring: r.LeadListQuery,
           response: {
             200: ok('partner', r.LeadList, 'One page of leads, newest first.', ['Cache-Control']),
@@ -123,9 +118,7 @@ export const leadsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'getLead',
-          summary: 'Read a lead',
-          description: 'Every section, the status, warnings, verification and pre-qualification.',
+          ...operation(docs, 'getLead'),
           params: s.LeadIdParams,
           response: { 200: ok('partner', r.Lead, 'The lead.', ['Cache-Control']), ...leadFails(false) },
         },
@@ -139,9 +132,7 @@ export const leadsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'listLeadEvents',
-          summary: 'History of a lead',
-          description: 'Who changed which section when: field names only, never values.',
+          ...operation(docs, 'listLeadEvents'),
           params: s.LeadIdParams,
           response: {
             200: ok('partner', r.LeadEvents, 'The lead’s changes, oldest first.', ['Cache-Control']),
@@ -158,9 +149,7 @@ export const leadsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'saveLoanInfo',
-          summary: 'Save loan info',
-          description: 'Down payment, term, purchase intention and phone. 204.',
+          ...operation(docs, 'saveLoanInfo'),
           params: s.LeadIdParams,
           body: s.LoanInfoPayload,
           response: { 204: noContent, ...saveFails(invalid('term', 'must be <= 360')) },
@@ -178,9 +167,7 @@ export const leadsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'saveContactInfo',
-          summary: 'Save contact info and create the card',
-          description: 'Saves phone and e-mail; the lead becomes IN_PROGRESS and appears in the lead list. 204.',
+          ...operation(docs, 'saveContactInfo'),
           params: s.LeadIdParams,
           body: s.PublicContactInfoPayload,
           response: { 204: noContent, ...saveFails(invalid('email', 'must match format "email"')) },
@@ -199,9 +186,7 @@ export const leadsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'updateContact',
-          summary: 'Update phone and e-mail',
-          description: 'A 400 here has code 400 and lists every bad field in `additionalData.errors`. 204.',
+          ...operation(docs, 'updateContact'),
           params: s.LeadIdParams,
           body: s.ContactPayload,
           response: { 204: noContent, ...saveFails(invalid('email', 'must match format "email"', 'contact')) },
@@ -220,10 +205,7 @@ export const leadsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'saveAddress',
-          summary: 'Save the address',
-          description:
-            'The ZIP code must exist; the neighborhood is matched against its settlements. 200 with no body.',
+          ...operation(docs, 'saveAddress'),
           params: s.LeadIdParams,
           body: s.AddressPayload,
           response: { 200: empty200, ...saveFails(invalid('zipCode', 'is not a ZIP code of the SEPOMEX catalog')) },
@@ -242,9 +224,7 @@ export const leadsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'saveVehicle',
-          summary: 'Save the vehicle and its estimated price',
-          description: '`id` is a version id of the vehicle catalog. 204.',
+          ...operation(docs, 'saveVehicle'),
           params: s.LeadIdParams,
           body: s.AutoLeadPayload,
           response: { 204: noContent, ...saveFails(invalid('id', 'is not a version of the vehicle catalog')) },
@@ -263,9 +243,7 @@ export const leadsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'saveFinancial',
-          summary: 'Save employment and income',
-          description: 'Replaces the financial section. 200 with no body.',
+          ...operation(docs, 'saveFinancial'),
           params: s.LeadIdParams,
           body: s.FinancialPayload,
           response: { 200: empty200, ...saveFails(invalid('startDate.month', 'must be <= 12')) },
@@ -284,9 +262,7 @@ export const leadsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'savePerson',
-          summary: 'Save the person',
-          description: 'Names, RFC and birth date (an adult; the RFC’s date must equal it). 200 with no body.',
+          ...operation(docs, 'savePerson'),
           params: s.LeadIdParams,
           body: s.PersonPayload,
           response: {

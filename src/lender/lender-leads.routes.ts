@@ -15,6 +15,8 @@ import { exportContentTypes } from './lead-export.ts';
 import type { LenderLeadsService } from './lender-leads.service.ts';
 import type { PersonalDataErasure } from './personal-data-erasure.ts';
 import * as s from './lender-leads.schemas.ts';
+import { operation } from '../http/operation.ts';
+import { lenderOperations as docs } from './lender-leads.operations.ts';
 
 const fails = errorAnswers({
   access: 'admin',
@@ -56,9 +58,7 @@ export const lenderLeadsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'listAllLeads',
-          summary: "Every company's leads, newest first",
-          description: 'Summaries without personal data, in pages (`limit`, `cursor`). Not audited.',
+          ...operation(docs, 'listAllLeads'),
           querystring: s.LenderLeadListQuery,
           response: {
             200: ok('admin', s.LenderLeadList, 'A page of lead summaries, newest first.', ['Cache-Control']),
@@ -76,10 +76,7 @@ export const lenderLeadsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'exportLeads',
-          summary: 'Export leads with their personal data (streamed)',
-          description:
-            'The same filters as the list; `format` `ndjson` (default) or `csv`. One line per lead, newest first. Audited with the filter and the row count.',
+          ...operation(docs, 'exportLeads'),
           querystring: s.LeadExportQuery,
           response: {
             200: documented(
@@ -131,9 +128,7 @@ export const lenderLeadsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'readLeadAsLender',
-          summary: 'A lead with its personal data, consent, bureau summary and explanation',
-          description: 'Every successful read writes an audit record.',
+          ...operation(docs, 'readLeadAsLender'),
           params: s.LenderLeadIdParams,
           response: {
             200: ok(
@@ -159,10 +154,7 @@ export const lenderLeadsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'erasePersonalData',
-          summary: "Erase a lead's personal data",
-          description:
-            'Erases contact, address, financial and person data and the bureau report; the lead keeps its status, decision, reasons, loan info, vehicle and events. Audited.',
+          ...operation(docs, 'erasePersonalData'),
           params: s.LenderLeadIdParams,
           response: { 204: empty('admin', 'Erased.'), ...fails },
         },
@@ -179,10 +171,7 @@ export const lenderLeadsRoutes =
         schema: {
           tags,
           security,
-          operationId: 'purgePersonalData',
-          summary: 'Run the retention purge now',
-          description:
-            'Erases the personal data of every lead unchanged for PII_RETENTION_DAYS (the service also runs it daily). `dryRun` only lists them.',
+          ...operation(docs, 'purgePersonalData'),
           body: s.PurgeRequest,
           response: { 200: ok('admin', s.PurgeResult, 'The leads erased (or, dry, that would be).'), ...fails },
         },

@@ -10,6 +10,8 @@ import { policy } from '../http/route-policy.ts';
 import type { OutcomesService } from './outcomes.service.ts';
 import type { FunnelService } from './funnel.service.ts';
 import * as s from './outcomes.schemas.ts';
+import { operation } from '../http/operation.ts';
+import { outcomesOperations as docs } from './outcomes.operations.ts';
 
 const tags = ['lender'];
 const security = [{ adminToken: [] }];
@@ -76,11 +78,7 @@ export const outcomesRoutes =
         schema: {
           tags,
           security,
-          operationId: 'setLeadOutcome',
-          summary: "Set the lender's decision on a lead",
-          description:
-            'Officers and admins. The lead must be verified; the move must be one the transition table allows (else 409 / 4092 with `additionalData {from, to}`). ' +
-            'Fields the status does not take are 400 / 40015. Writes the history, an audit record and the `lead.outcome_changed` event.',
+          ...operation(docs, 'setLeadOutcome'),
           params: s.OutcomeLeadParams,
           body: s.OutcomeRequest,
           response: {
@@ -104,10 +102,7 @@ export const outcomesRoutes =
         schema: {
           tags,
           security,
-          operationId: 'funnelReport',
-          summary: 'How far the leads of each company got',
-          description:
-            'Leads created in the window (`createdFrom` inclusive, `createdTo` exclusive), per company: created, verified, pre-qualified, approved, funded and the funded amount. Companies without leads in the window are left out.',
+          ...operation(docs, 'funnelReport'),
           querystring: s.FunnelQuery,
           response: {
             200: ok('admin', s.FunnelReport, 'One line per company with leads in the window, and the totals.'),

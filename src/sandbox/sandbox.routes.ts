@@ -11,6 +11,8 @@ import { LeadIdParams } from '../leads/leads.schemas.ts';
 import type { SandboxService } from './sandbox.service.ts';
 import { SandboxMessageList } from './sandbox.schemas.ts';
 import { projectFile } from '../shared/project-files.ts';
+import { operation } from '../http/operation.ts';
+import { sandboxOperations as docs } from './sandbox.operations.ts';
 
 const tags = ['sandbox'];
 const fails = errorAnswers({
@@ -37,12 +39,7 @@ export const sandboxRoutes =
         schema: {
           tags,
           security,
-          operationId: 'listSandboxMessages',
-          summary: 'Read the PIN messages sent for a lead (sandbox only)',
-          description:
-            'Every SMS and e-mail a provider accepted for the lead, newest first, with the body as sent (PIN included) and the ' +
-            'recipient masked. Sends to magic recipients fail before any provider and are not listed. Exists only when the environment ' +
-            "is `sandbox` (elsewhere 404 / 4044); another company's or an unknown lead is 404 / 4040.",
+          ...operation(docs, 'listSandboxMessages'),
           params: LeadIdParams,
           response: { 200: ok('partner', SandboxMessageList, "The lead's PIN messages, newest first."), ...fails },
         },

@@ -9,6 +9,8 @@ import { errors } from '../http/app-error.ts';
 import { empty, errorAnswers, errorCase, ok, type Access } from '../http/openapi-answers.ts';
 import type { Owner, WebhooksService } from './webhooks.service.ts';
 import * as s from './webhooks.schemas.ts';
+import { operation } from '../http/operation.ts';
+import { webhooksOperations as docs } from './webhooks.operations.ts';
 
 export interface WebhookRoutesOptions {
   service: WebhooksService;
@@ -52,10 +54,7 @@ export const webhooksRoutes =
       {
         schema: {
           ...base,
-          operationId: op('CreateWebhookEndpoint'),
-          summary: 'Subscribe an endpoint to lead events',
-          description:
-            'Answers 201 with the endpoint and its signing `secret` (shown only here) and a `Location`. A refused URL is 400 / 40015 on `url`.',
+          ...operation(docs, 'createWebhookEndpoint', op('CreateWebhookEndpoint')),
           body: s.WebhookEndpointCreate,
           response: {
             201: ok(o.access, s.WebhookEndpointCreated, 'The endpoint, with its signing secret (shown only here).', [
@@ -76,8 +75,7 @@ export const webhooksRoutes =
       {
         schema: {
           ...base,
-          operationId: op('ListWebhookEndpoints'),
-          summary: 'List webhook endpoints',
+          ...operation(docs, 'listWebhookEndpoints', op('ListWebhookEndpoints')),
           response: { 200: ok(o.access, s.WebhookEndpointList, 'The endpoints, without their secrets.'), ...fails },
         },
       },
@@ -89,8 +87,7 @@ export const webhooksRoutes =
       {
         schema: {
           ...base,
-          operationId: op('GetWebhookEndpoint'),
-          summary: 'Read a webhook endpoint',
+          ...operation(docs, 'getWebhookEndpoint', op('GetWebhookEndpoint')),
           params: s.EndpointParams,
           response: { 200: ok(o.access, s.WebhookEndpoint, 'The endpoint.'), ...fails },
         },
@@ -103,9 +100,7 @@ export const webhooksRoutes =
       {
         schema: {
           ...base,
-          operationId: op('UpdateWebhookEndpoint'),
-          summary: 'Change a webhook endpoint',
-          description: 'URL, event types, description, enabled. Enabling again starts a fresh count of failing days.',
+          ...operation(docs, 'updateWebhookEndpoint', op('UpdateWebhookEndpoint')),
           params: s.EndpointParams,
           body: s.WebhookEndpointUpdate,
           response: { 200: ok(o.access, s.WebhookEndpoint, 'The endpoint as changed.'), ...fails },
@@ -119,8 +114,7 @@ export const webhooksRoutes =
       {
         schema: {
           ...base,
-          operationId: op('DeleteWebhookEndpoint'),
-          summary: 'Delete a webhook endpoint and its delivery log',
+          ...operation(docs, 'deleteWebhookEndpoint', op('DeleteWebhookEndpoint')),
           params: s.EndpointParams,
           response: { 204: empty(o.access, 'Deleted.'), ...fails },
         },
@@ -136,9 +130,7 @@ export const webhooksRoutes =
       {
         schema: {
           ...base,
-          operationId: op('RotateWebhookSecret'),
-          summary: 'Rotate the signing secret',
-          description: 'For 24 hours every delivery carries two signatures, one per secret.',
+          ...operation(docs, 'rotateWebhookSecret', op('RotateWebhookSecret')),
           params: s.EndpointParams,
           response: {
             200: ok(o.access, s.WebhookSecret, 'The new secret; the old one still signs for 24 hours.'),
@@ -154,8 +146,7 @@ export const webhooksRoutes =
       {
         schema: {
           ...base,
-          operationId: op('TestWebhookEndpoint'),
-          summary: 'Send a webhook.test event to this endpoint',
+          ...operation(docs, 'testWebhookEndpoint', op('TestWebhookEndpoint')),
           params: s.EndpointParams,
           response: {
             202: ok(o.access, s.WebhookDeliveryAccepted, 'The test event is queued for delivery.'),
@@ -172,10 +163,7 @@ export const webhooksRoutes =
       {
         schema: {
           ...base,
-          operationId: op('ListWebhookDeliveries'),
-          summary: 'The delivery log of an endpoint',
-          description:
-            'Newest first, every attempt with its status code and duration; pages with `limit` and `cursor`.',
+          ...operation(docs, 'listWebhookDeliveries', op('ListWebhookDeliveries')),
           params: s.EndpointParams,
           querystring: s.DeliveryListQuery,
           response: {
@@ -192,8 +180,7 @@ export const webhooksRoutes =
       {
         schema: {
           ...base,
-          operationId: op('RetryWebhookDelivery'),
-          summary: 'Try a delivery again now',
+          ...operation(docs, 'retryWebhookDelivery', op('RetryWebhookDelivery')),
           params: s.DeliveryParams,
           response: { 202: ok(o.access, s.WebhookDeliveryAccepted, 'The delivery is queued again.'), ...fails },
         },

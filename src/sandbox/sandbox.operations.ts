@@ -1,0 +1,13 @@
+/** What the OpenAPI document says of each sandbox operation, keyed by operationId. */
+import { operationTable } from '../http/operation.ts';
+
+export const sandboxOperations = operationTable({
+  listSandboxMessages: {
+    summary: 'Read the PIN messages sent for a lead (sandbox only)',
+    description:
+      'Every SMS and e-mail a provider accepted for the lead, newest first, with the body as sent (PIN included) ' +
+      'and the recipient masked. Sends to magic recipients fail before any provider and are not listed. Exists ' +
+      "only when the environment is `sandbox` (elsewhere 404 / 4044); another company's or an unknown lead is 404 " +
+      '/ 4040.',
+  },
+});
