@@ -130,44 +130,52 @@ describe('slow and oversized clients', () => {
     assert.ok(slowest < 1000, `the other client waited ${slowest} ms at most`);
   }
 
-  test('20 slow-loris connections (a header line every 200 ms) are closed by the header timeout; others are served', async () => {
-    otherClient();
-    const slow = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        exchange(port, 'GET /health/live HTTP/1.1\r\nHost: x\r\n', { trickle: `X-Slow-${i}: y\r\n`, everyMs: 200 }),
-      ),
-    );
-    await stopOthers();
-    for (const s of slow) {
-      assert.ok(
-        s.closedAfterMs >= headersTimeoutMs - 50 && s.closedAfterMs < headersTimeoutMs + 2000,
-        `closed after ${s.closedAfterMs} ms`,
+  test(
+    '20 slow-loris connections (a header line every 200 ms) ' + 'are closed by the header timeout; others are served',
+    async () => {
+      otherClient();
+      const slow = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          exchange(port, 'GET /health/live HTTP/1.1\r\nHost: x\r\n', { trickle: `X-Slow-${i}: y\r\n`, everyMs: 200 }),
+        ),
       );
-      assert.match(statusLine(s.response), /^(HTTP\/1\.1 408 |$)/, s.response);
-    }
-    assertOthersServed();
-  });
+      await stopOthers();
+      for (const s of slow) {
+        assert.ok(
+          s.closedAfterMs >= headersTimeoutMs - 50 && s.closedAfterMs < headersTimeoutMs + 2000,
+          `closed after ${s.closedAfterMs} ms`,
+        );
+        assert.match(statusLine(s.response), /^(HTTP\/1\.1 408 |$)/, s.response);
+      }
+      assertOthersServed();
+    },
+  );
 
-  test('20 slow bodies (a byte every 200 ms) are closed by the request timeout with 408; others are served', async () => {
-    otherClient();
-    const head =
-      'POST /auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n';
-    const slow = await Promise.all(
-      Array.from({ length: 20 }, () => exchange(port, head, { trickle: ' ', everyMs: 200 })),
-    );
-    await stopOthers();
-    for (const s of slow) {
-      assert.ok(
-        s.closedAfterMs >= requestTimeoutMs - 50 && s.closedAfterMs < requestTimeoutMs + 2000,
-        `closed after ${s.closedAfterMs} ms`,
+  test(
+    '20 slow bodies (a byte every 200 ms) are closed by ' + 'the request timeout with 408; others are served',
+    async () => {
+      otherClient();
+      const head =
+        'POST /auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n';
+      const slow = await Promise.all(
+        Array.from({ length: 20 }, () => exchange(port, head, { trickle: ' ', everyMs: 200 })),
       );
-      assert.match(statusLine(s.response), /^HTTP\/1\.1 408 /, s.response);
-    }
-    assertOthersServed();
-  });
+      await stopOthers();
+      for (const s of slow) {
+        assert.ok(
+          s.closedAfterMs >= requestTimeoutMs - 50 && s.closedAfterMs < requestTimeoutMs + 2000,
+          `closed after ${s.closedAfterMs} ms`,
+        );
+        assert.match(statusLine(s.response), /^HTTP\/1\.1 408 /, s.response);
+      }
+      assertOthersServed();
+    },
+  );
 
   test('an unauthenticated 1 GiB upload gets 401 / 4010 with Connection: close, and the rest is not read', async () => {
-    const head = `POST ${api}/leads HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${2 ** 30}\r\n\r\n`;
+    const head =
+      `POST ${api}/leads HTTP/1.1\r\nHost: x\r\nContent-Type: ` +
+      `application/json\r\nContent-Length: ${2 ** 30}\r\n\r\n`;
     const upload = await exchange(port, head, { flood: true });
     assert.match(statusLine(upload.response), /^HTTP\/1\.1 401 /, upload.response);
     assert.equal(headerOf(upload.response, 'connection'), 'close');
@@ -177,7 +185,9 @@ describe('slow and oversized clients', () => {
   });
 
   test('a body announced larger than the limit gets 413 / 4130 with Connection: close, unread', async () => {
-    const head = `POST /auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${10 * 2 ** 20}\r\n\r\n`;
+    const head =
+      `POST /auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: ` +
+      `application/json\r\nContent-Length: ${10 * 2 ** 20}\r\n\r\n`;
     const upload = await exchange(port, head, { flood: true });
     assert.match(statusLine(upload.response), /^HTTP\/1\.1 413 /, upload.response);
     assert.equal(headerOf(upload.response, 'connection'), 'close');
@@ -216,25 +226,28 @@ describe('slow and oversized clients', () => {
 });
 
 describe('while the process stops (draining)', () => {
-  test('every request is answered 503 / 5030 as an ErrorResponse with Connection: close; before, as usual', async () => {
-    let draining = false;
-    const app = Fastify({ genReqId: () => 'req-drain' });
-    registerConnectionPolicy(app, { draining: () => draining });
-    registerErrorHandler(app, systemClock, registerUnknownRouteHandler(app, systemClock));
-    app.get('/thing', async () => ({ ok: true }));
-    await app.ready();
-    const before = await app.inject({ url: '/thing' });
-    assert.equal(before.statusCode, 200);
-    assert.notEqual(before.headers.connection, 'close');
-    draining = true;
-    const during = await app.inject({ url: '/thing' });
-    assert.equal(during.statusCode, 503, during.body);
-    assert.equal(during.headers.connection, 'close');
-    const body = during.json();
-    assert.deepEqual(Object.keys(body).sort(), ['additionalData', 'code', 'message', 'requestId', 'timestamp']);
-    assert.equal(body.code, 5030);
-    assert.equal(body.message, 'Service Unavailable');
-    assert.equal(body.requestId, 'req-drain');
-    await app.close();
-  });
+  test(
+    'every request is answered 503 / 5030 as an ' + 'ErrorResponse with Connection: close; before, as usual',
+    async () => {
+      let draining = false;
+      const app = Fastify({ genReqId: () => 'req-drain' });
+      registerConnectionPolicy(app, { draining: () => draining });
+      registerErrorHandler(app, systemClock, registerUnknownRouteHandler(app, systemClock));
+      app.get('/thing', async () => ({ ok: true }));
+      await app.ready();
+      const before = await app.inject({ url: '/thing' });
+      assert.equal(before.statusCode, 200);
+      assert.notEqual(before.headers.connection, 'close');
+      draining = true;
+      const during = await app.inject({ url: '/thing' });
+      assert.equal(during.statusCode, 503, during.body);
+      assert.equal(during.headers.connection, 'close');
+      const body = during.json();
+      assert.deepEqual(Object.keys(body).sort(), ['additionalData', 'code', 'message', 'requestId', 'timestamp']);
+      assert.equal(body.code, 5030);
+      assert.equal(body.message, 'Service Unavailable');
+      assert.equal(body.requestId, 'req-drain');
+      await app.close();
+    },
+  );
 });

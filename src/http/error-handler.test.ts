@@ -125,7 +125,8 @@ describe('every failure is rendered as an ErrorResponse', () => {
     const { port } = t.app.server.address() as { port: number };
     const heads = [
       `QUERY ${api}/leads HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
-      `QUERY ${api}/leads HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      `QUERY ${api}/leads HTTP/1.1\r\nHost: x\r\nContent-Type: ` +
+        `application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
     ];
     for (const head of heads) {
       const answer = await new Promise<string>((resolve, reject) => {

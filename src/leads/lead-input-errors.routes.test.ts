@@ -73,30 +73,33 @@ describe('bodies that are not objects, or carry nothing', () => {
     assert.equal(await readLead(), before);
   });
 
-  test('{} and no body on the all-optional sections answer 400 "nothing to save", before the lead is looked up', async () => {
-    const before = await readLead();
-    for (const route of bodyRoutes.filter((r) => ['loan-info', 'contact', 'financial'].includes(r.path))) {
-      for (const payload of ['{}', undefined]) {
-        const res = await send(route.method, `${api}/leads/${leadId}/${route.path}`, payload);
-        const body = assertError(res, 400, route.code, 'Bad Request');
-        assert.deepEqual(
-          body.additionalData.errors,
-          [{ field: 'body', errorDetail: 'has no field to save' }],
-          show(res),
-        );
-        for (const other of [randomUUID(), foreignLeadId]) {
-          // The document declares these payloads with minProperties 1: the schema refuses them first.
-          assertError(
-            await send(route.method, `${api}/leads/${other}/${route.path}`, payload),
-            400,
-            route.code,
-            'Bad Request',
+  test(
+    '{} and no body on the all-optional sections answer ' + '400 "nothing to save", before the lead is looked up',
+    async () => {
+      const before = await readLead();
+      for (const route of bodyRoutes.filter((r) => ['loan-info', 'contact', 'financial'].includes(r.path))) {
+        for (const payload of ['{}', undefined]) {
+          const res = await send(route.method, `${api}/leads/${leadId}/${route.path}`, payload);
+          const body = assertError(res, 400, route.code, 'Bad Request');
+          assert.deepEqual(
+            body.additionalData.errors,
+            [{ field: 'body', errorDetail: 'has no field to save' }],
+            show(res),
           );
+          for (const other of [randomUUID(), foreignLeadId]) {
+            // The document declares these payloads with minProperties 1: the schema refuses them first.
+            assertError(
+              await send(route.method, `${api}/leads/${other}/${route.path}`, payload),
+              400,
+              route.code,
+              'Bad Request',
+            );
+          }
         }
       }
-    }
-    assert.equal(await readLead(), before);
-  });
+      assert.equal(await readLead(), before);
+    },
+  );
 
   test('{} on the sections with required fields lists each of them', async () => {
     const res = await send('PUT', `${api}/leads/${leadId}/address`, '{}');
@@ -280,12 +283,15 @@ describe('the order of the answers: schema, then the lead, then checks against d
     { method: 'POST', path: 'pin/confirmation', payload: { pin: '123456', pinConfirmation: '654321' } },
   ];
   for (const route of dataFailures) {
-    test(`${route.method} …/${route.path} on an unknown or foreign lead is 404 / 4040 before any other check`, async () => {
-      for (const id of [randomUUID(), foreignLeadId, foreignLeadId.toUpperCase()]) {
-        const res = await send(route.method, `${api}/leads/${id}/${route.path}`, route.payload);
-        assertError(res, 404, 4040, 'Lead not found');
-      }
-    });
+    test(
+      `${route.method} …/${route.path} on an unknown or ` + `foreign lead is 404 / 4040 before any other check`,
+      async () => {
+        for (const id of [randomUUID(), foreignLeadId, foreignLeadId.toUpperCase()]) {
+          const res = await send(route.method, `${api}/leads/${id}/${route.path}`, route.payload);
+          assertError(res, 404, 4040, 'Lead not found');
+        }
+      },
+    );
   }
 
   test('the reads of an unknown or foreign lead are 404 / 4040', async () => {

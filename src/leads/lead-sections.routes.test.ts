@@ -95,21 +95,25 @@ describe('lead section writes (ops 6–12)', () => {
   const fieldsOf = (res: LightMyRequestResponse): string[] =>
     (res.json().additionalData?.errors ?? []).map((e: { field: string }) => e.field);
 
-  test('each write answers its exact status: 204 for loan-info, contact-info, contact, auto; 200 with no body for address, financial, person', async () => {
-    const id = await newLead();
-    for (const op of Object.values(ops)) {
-      const res = await send(op, id);
-      assert.equal(res.statusCode, op.status, `${op.path}: ${show(res)}`);
-      assert.equal(res.body, '', `${op.path} has no body`);
-      if (op.status === 200) assert.equal(res.headers['content-length'], '0', `${op.path} sends content-length 0`);
-      else
-        assert.ok(
-          [undefined, '0'].includes(res.headers['content-length'] as string | undefined),
-          `${op.path}: a 204 carries no length`,
-        );
-      assert.equal(res.headers['content-type'], undefined, `${op.path} declares no content type for an empty body`);
-    }
-  });
+  test(
+    'each write answers its exact status: 204 for loan-info, contact-info, ' +
+      'contact, auto; 200 with no body for address, financial, person',
+    async () => {
+      const id = await newLead();
+      for (const op of Object.values(ops)) {
+        const res = await send(op, id);
+        assert.equal(res.statusCode, op.status, `${op.path}: ${show(res)}`);
+        assert.equal(res.body, '', `${op.path} has no body`);
+        if (op.status === 200) assert.equal(res.headers['content-length'], '0', `${op.path} sends content-length 0`);
+        else
+          assert.ok(
+            [undefined, '0'].includes(res.headers['content-length'] as string | undefined),
+            `${op.path}: a 204 carries no length`,
+          );
+        assert.equal(res.headers['content-type'], undefined, `${op.path} declares no content type for an empty body`);
+      }
+    },
+  );
 
   test('every saved section reads back through GET /leads/{id}', async () => {
     const id = await newLead();
@@ -166,15 +170,19 @@ describe('lead section writes (ops 6–12)', () => {
     assert.equal(events.json().items.length, 8, show(events));
   });
 
-  test('a leadId that is not a uuid answers 400 on leadId for every write (code 40015, and 400 on op 8 as its other 400s)', async () => {
-    for (const op of Object.values(ops)) {
-      for (const bad of ['123', 'not-a-uuid', `${randomUUID()}0`]) {
-        const res = await send(op, bad);
-        assertError(res, 400, op.path === 'contact' ? 400 : 40015, 'Bad Request');
-        assert.deepEqual(fieldsOf(res), ['leadId'], `${op.path} ${bad}`);
+  test(
+    'a leadId that is not a uuid answers 400 on leadId for every ' +
+      'write (code 40015, and 400 on op 8 as its other 400s)',
+    async () => {
+      for (const op of Object.values(ops)) {
+        for (const bad of ['123', 'not-a-uuid', `${randomUUID()}0`]) {
+          const res = await send(op, bad);
+          assertError(res, 400, op.path === 'contact' ? 400 : 40015, 'Bad Request');
+          assert.deepEqual(fieldsOf(res), ['leadId'], `${op.path} ${bad}`);
+        }
       }
-    }
-  });
+    },
+  );
 
   const today = new Date();
   const tomorrow = isoDateInMexico(new Date(today.getTime() + 36 * 3600 * 1000));
@@ -291,21 +299,25 @@ describe('lead section writes (ops 6–12)', () => {
     assert.deepEqual(lead.warnings, []);
   });
 
-  test('an RFC with a wrong check digit is accepted (200) with a RFC_CHECK_DIGIT_MISMATCH warning, cleared by a correct one', async () => {
-    const id = await newLead();
-    const wrong = person.rfc.slice(0, 12) + (person.rfc[12] === '7' ? '8' : '7');
-    await save(ops.person, id, { ...person, rfc: wrong });
-    let lead = await read(id);
-    assert.equal(lead.person.rfc, wrong);
-    assert.equal(lead.warnings.length, 1, JSON.stringify(lead.warnings));
-    assert.equal(lead.warnings[0].code, 'RFC_CHECK_DIGIT_MISMATCH');
-    assert.equal(lead.warnings[0].field, 'person.rfc');
-    assert.ok(!JSON.stringify(lead.warnings).includes(wrong), 'the warning does not repeat the RFC');
-    await save(ops.person, id);
-    lead = await read(id);
-    assert.equal(lead.person.rfc, person.rfc);
-    assert.deepEqual(lead.warnings, []);
-  });
+  test(
+    'an RFC with a wrong check digit is accepted (200) with a ' +
+      'RFC_CHECK_DIGIT_MISMATCH warning, cleared by a correct one',
+    async () => {
+      const id = await newLead();
+      const wrong = person.rfc.slice(0, 12) + (person.rfc[12] === '7' ? '8' : '7');
+      await save(ops.person, id, { ...person, rfc: wrong });
+      let lead = await read(id);
+      assert.equal(lead.person.rfc, wrong);
+      assert.equal(lead.warnings.length, 1, JSON.stringify(lead.warnings));
+      assert.equal(lead.warnings[0].code, 'RFC_CHECK_DIGIT_MISMATCH');
+      assert.equal(lead.warnings[0].field, 'person.rfc');
+      assert.ok(!JSON.stringify(lead.warnings).includes(wrong), 'the warning does not repeat the RFC');
+      await save(ops.person, id);
+      lead = await read(id);
+      assert.equal(lead.person.rfc, person.rfc);
+      assert.deepEqual(lead.warnings, []);
+    },
+  );
 
   test('a lower-case RFC and padded names are stored normalized', async () => {
     const id = await newLead();

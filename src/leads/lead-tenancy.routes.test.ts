@@ -115,27 +115,30 @@ describe('tenancy: a lead exists only for its own company', () => {
       assert.ok(op.suffix in validBodies, `no sample body for ${op.method} ${op.suffix}: add one to validBodies`);
   });
 
-  test('another company gets 404 / 4040 on every lead operation, byte for byte the answer for a missing lead', async () => {
-    const before = await snapshot();
-    for (const op of operations) {
-      const name = `${op.method} /leads/{leadId}${op.suffix}`;
-      const foreign = await call(intruder, op, leadId, 'tenancy-check');
-      const missing = await call(intruder, op, randomUUID(), 'tenancy-check');
-      assert.equal(foreign.statusCode, 404, `${name}: ${show(foreign)}`);
-      assert.equal(foreign.json().code, 4040, `${name}: ${show(foreign)}`);
-      assert.equal(foreign.json().message, 'Lead not found');
-      assert.equal(foreign.json().requestId, 'tenancy-check');
-      assert.equal(
-        withoutTimestamp(foreign),
-        withoutTimestamp(missing),
-        `${name}: a foreign lead must look exactly like a missing one`,
-      );
-      assert.equal(foreign.headers['content-type'], missing.headers['content-type'], name);
-      assert.equal(foreign.headers['content-length'], missing.headers['content-length'], name);
-      assert.equal(foreign.headers.location, undefined, name);
-    }
-    assert.deepEqual(await snapshot(), before, 'the lead and its history are unchanged');
-  });
+  test(
+    'another company gets 404 / 4040 on every lead ' + 'operation, byte for byte the answer for a missing lead',
+    async () => {
+      const before = await snapshot();
+      for (const op of operations) {
+        const name = `${op.method} /leads/{leadId}${op.suffix}`;
+        const foreign = await call(intruder, op, leadId, 'tenancy-check');
+        const missing = await call(intruder, op, randomUUID(), 'tenancy-check');
+        assert.equal(foreign.statusCode, 404, `${name}: ${show(foreign)}`);
+        assert.equal(foreign.json().code, 4040, `${name}: ${show(foreign)}`);
+        assert.equal(foreign.json().message, 'Lead not found');
+        assert.equal(foreign.json().requestId, 'tenancy-check');
+        assert.equal(
+          withoutTimestamp(foreign),
+          withoutTimestamp(missing),
+          `${name}: a foreign lead must look exactly like a missing one`,
+        );
+        assert.equal(foreign.headers['content-type'], missing.headers['content-type'], name);
+        assert.equal(foreign.headers['content-length'], missing.headers['content-length'], name);
+        assert.equal(foreign.headers.location, undefined, name);
+      }
+      assert.deepEqual(await snapshot(), before, 'the lead and its history are unchanged');
+    },
+  );
 
   test('the owner still reads and writes the lead after the attempts', async () => {
     const res = await call(owner, { method: 'PUT', suffix: '/auto' }, leadId, 'owner-write');

@@ -91,7 +91,8 @@ export const lenderLeadsRoutes =
                   'text/csv': {
                     schema: Type.String({
                       examples: [
-                        'id,companyId,status\r\n0b8f0d3e-8c39-4c59-9d0e-3a1f7f1d2b6a,6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b,PREQUALIFIED\r\n',
+                        'id,companyId,status\r\n' +
+                          '0b8f0d3e-8c39-4c59-9d0e-3a1f7f1d2b6a,6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b,PREQUALIFIED\r\n',
                       ],
                     }),
                   },

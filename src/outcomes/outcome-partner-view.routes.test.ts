@@ -116,39 +116,42 @@ describe('the partner’s view of the lender’s decision', () => {
     }
   });
 
-  test('each change reaches the partner as a signed lead.outcome_changed with the partner view, never the note', async () => {
-    const leadId = await copy();
-    assert.equal((await setOutcome(t, leadId, { ...bodies.IN_REVIEW, note })).statusCode, 200);
-    assert.equal((await setOutcome(t, leadId, { ...bodies.WITHDRAWN, note })).statusCode, 200);
-    await t.container.webhooks.worker.runUntilIdle();
-    const mine = receiver.received.filter((r) => r.body.includes(leadId));
-    assert.equal(mine.length, 2);
-    const verifier = new Webhook(secret);
-    const events = mine.map(
-      (r) =>
-        verifier.verify(r.body, r.headers as Record<string, string>) as {
-          type: string;
-          data: { leadId: string; companyId: string; status: string; outcome: Record<string, unknown> };
-        },
-    );
-    assert.deepEqual(
-      events.map((e) => e.type),
-      ['lead.outcome_changed', 'lead.outcome_changed'],
-    );
-    assert.deepEqual(
-      events.map((e) => e.data.outcome.status),
-      ['IN_REVIEW', 'WITHDRAWN'],
-    );
-    const last = events[1].data;
-    assert.equal(last.leadId, leadId);
-    assert.equal(last.companyId, t.partner.companyId);
-    assert.equal(last.status, 'PREQUALIFIED');
-    assert.deepEqual(last.outcome, (await partnerLead(leadId)).outcome);
-    assert.ok(
-      mine.every((r) => !r.body.includes('7731')),
-      'no note in an event',
-    );
-  });
+  test(
+    'each change reaches the partner as a signed ' + 'lead.outcome_changed with the partner view, never the note',
+    async () => {
+      const leadId = await copy();
+      assert.equal((await setOutcome(t, leadId, { ...bodies.IN_REVIEW, note })).statusCode, 200);
+      assert.equal((await setOutcome(t, leadId, { ...bodies.WITHDRAWN, note })).statusCode, 200);
+      await t.container.webhooks.worker.runUntilIdle();
+      const mine = receiver.received.filter((r) => r.body.includes(leadId));
+      assert.equal(mine.length, 2);
+      const verifier = new Webhook(secret);
+      const events = mine.map(
+        (r) =>
+          verifier.verify(r.body, r.headers as Record<string, string>) as {
+            type: string;
+            data: { leadId: string; companyId: string; status: string; outcome: Record<string, unknown> };
+          },
+      );
+      assert.deepEqual(
+        events.map((e) => e.type),
+        ['lead.outcome_changed', 'lead.outcome_changed'],
+      );
+      assert.deepEqual(
+        events.map((e) => e.data.outcome.status),
+        ['IN_REVIEW', 'WITHDRAWN'],
+      );
+      const last = events[1].data;
+      assert.equal(last.leadId, leadId);
+      assert.equal(last.companyId, t.partner.companyId);
+      assert.equal(last.status, 'PREQUALIFIED');
+      assert.deepEqual(last.outcome, (await partnerLead(leadId)).outcome);
+      assert.ok(
+        mine.every((r) => !r.body.includes('7731')),
+        'no note in an event',
+      );
+    },
+  );
 
   test('erasing the personal data erases the notes and keeps the outcome; no note reaches a log', async () => {
     const leadId = await copy();

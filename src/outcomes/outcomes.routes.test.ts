@@ -90,43 +90,46 @@ describe('the lender sets a lead’s outcome', () => {
     );
   });
 
-  test('the operator view carries the amounts, conditions, note and history; FUNDED keeps the approved amount', async () => {
-    const leadId = await copy();
-    const conditioned = await setOutcome(t, leadId, { ...bodies.CONDITIONED, note: 'Cliente con dos empleos' });
-    assert.equal(conditioned.statusCode, 200, show(conditioned));
-    const view = conditioned.json();
-    assert.deepEqual(view.conditions, bodies.CONDITIONED.conditions);
-    assert.equal(view.note, 'Cliente con dos empleos');
-    assert.equal(view.operatorId, 'admin-token');
-    assert.equal(view.amountApproved, null);
-    const replaced = [
-      { code: 'LARGER_DOWN_PAYMENT', description: 'Enganche de 30%' },
-      { code: 'CO_SIGNER', description: 'Aval con inmueble' },
-    ];
-    assert.deepEqual(
-      (await setOutcome(t, leadId, { status: 'CONDITIONED', conditions: replaced })).json().conditions,
-      replaced,
-    );
-    assert.equal(
-      (await setOutcome(t, leadId, { status: 'APPROVED', amountApproved: 300000.25 })).json().conditions,
-      null,
-    );
-    const funded = (await setOutcome(t, leadId, { status: 'FUNDED', amountFunded: 300000.25 })).json();
-    assert.equal(funded.amountApproved, 300000.25);
-    assert.equal(funded.amountFunded, 300000.25);
-    assert.equal(funded.note, null);
-    type Entry = { status: string; operatorId: string; reasonCode: null; at: string };
-    assert.deepEqual(
-      funded.history.map((h: Entry) => [h.status, h.operatorId, h.reasonCode]),
-      [
-        ['CONDITIONED', 'admin-token', null],
-        ['CONDITIONED', 'admin-token', null],
-        ['APPROVED', 'admin-token', null],
-        ['FUNDED', 'admin-token', null],
-      ],
-    );
-    assert.ok(funded.history.every((h: Entry, i: number, all: Entry[]) => i === 0 || h.at >= all[i - 1].at));
-  });
+  test(
+    'the operator view carries the amounts, conditions, ' + 'note and history; FUNDED keeps the approved amount',
+    async () => {
+      const leadId = await copy();
+      const conditioned = await setOutcome(t, leadId, { ...bodies.CONDITIONED, note: 'Cliente con dos empleos' });
+      assert.equal(conditioned.statusCode, 200, show(conditioned));
+      const view = conditioned.json();
+      assert.deepEqual(view.conditions, bodies.CONDITIONED.conditions);
+      assert.equal(view.note, 'Cliente con dos empleos');
+      assert.equal(view.operatorId, 'admin-token');
+      assert.equal(view.amountApproved, null);
+      const replaced = [
+        { code: 'LARGER_DOWN_PAYMENT', description: 'Enganche de 30%' },
+        { code: 'CO_SIGNER', description: 'Aval con inmueble' },
+      ];
+      assert.deepEqual(
+        (await setOutcome(t, leadId, { status: 'CONDITIONED', conditions: replaced })).json().conditions,
+        replaced,
+      );
+      assert.equal(
+        (await setOutcome(t, leadId, { status: 'APPROVED', amountApproved: 300000.25 })).json().conditions,
+        null,
+      );
+      const funded = (await setOutcome(t, leadId, { status: 'FUNDED', amountFunded: 300000.25 })).json();
+      assert.equal(funded.amountApproved, 300000.25);
+      assert.equal(funded.amountFunded, 300000.25);
+      assert.equal(funded.note, null);
+      type Entry = { status: string; operatorId: string; reasonCode: null; at: string };
+      assert.deepEqual(
+        funded.history.map((h: Entry) => [h.status, h.operatorId, h.reasonCode]),
+        [
+          ['CONDITIONED', 'admin-token', null],
+          ['CONDITIONED', 'admin-token', null],
+          ['APPROVED', 'admin-token', null],
+          ['FUNDED', 'admin-token', null],
+        ],
+      );
+      assert.ok(funded.history.every((h: Entry, i: number, all: Entry[]) => i === 0 || h.at >= all[i - 1].at));
+    },
+  );
 
   const invalid: [string, Status | 'none', object, string[]][] = [
     ['CONDITIONED without conditions', 'none', { status: 'CONDITIONED' }, ['conditions']],

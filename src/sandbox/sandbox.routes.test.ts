@@ -127,21 +127,24 @@ describe('sandbox: PIN messages readable through the API, magic recipients', () 
     assertError(await pins.send(id, 'EMAIL'), 412, 602002, 'Third-party message error');
   });
 
-  test('the OpenAPI document describes the route and links the sandbox guide, which /docs/sandbox.md serves', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: `${api}/openapi.json` })).json();
-    const op = doc.paths[`${api}/sandbox/leads/{leadId}/messages`]?.get;
-    assert.equal(op?.operationId, 'listSandboxMessages');
-    assert.equal(
-      op.responses['200'].content['application/json'].schema.$ref,
-      '#/components/schemas/SandboxMessageList',
-    );
-    assert.ok(doc.components.schemas.SandboxMessageList.examples.length > 0);
-    assert.match(doc.info.description, /\]\(\/docs\/sandbox\.md\)/);
-    const guide = await t.app.inject({ method: 'GET', url: '/docs/sandbox.md' });
-    assert.equal(guide.statusCode, 200, show(guide));
-    assert.match(String(guide.headers['content-type']), /^text\/markdown/);
-    assert.match(guide.body, /5500000001/);
-  });
+  test(
+    'the OpenAPI document describes the route and links ' + 'the sandbox guide, which /docs/sandbox.md serves',
+    async () => {
+      const doc = (await t.app.inject({ method: 'GET', url: `${api}/openapi.json` })).json();
+      const op = doc.paths[`${api}/sandbox/leads/{leadId}/messages`]?.get;
+      assert.equal(op?.operationId, 'listSandboxMessages');
+      assert.equal(
+        op.responses['200'].content['application/json'].schema.$ref,
+        '#/components/schemas/SandboxMessageList',
+      );
+      assert.ok(doc.components.schemas.SandboxMessageList.examples.length > 0);
+      assert.match(doc.info.description, /\]\(\/docs\/sandbox\.md\)/);
+      const guide = await t.app.inject({ method: 'GET', url: '/docs/sandbox.md' });
+      assert.equal(guide.statusCode, 200, show(guide));
+      assert.match(String(guide.headers['content-type']), /^text\/markdown/);
+      assert.match(guide.body, /5500000001/);
+    },
+  );
 });
 
 describe('sandbox with Twilio and SMTP configured', () => {

@@ -78,49 +78,56 @@ describe('PIN send through Twilio and SMTP', () => {
     if (status === 'IN_PROGRESS') assert.equal(lead.verification, null);
   }
 
-  test('SMS: Twilio gets a form-encoded POST with Basic auth, To in +52 E.164, From, and a Spanish body with only the PIN; 204 and PIN_SENT', async () => {
-    const id = await readyLead(t);
-    const before = twilio.received.length;
-    const res = await pins.send(id, 'SMS');
-    assertNoContent(res);
-    assert.equal(twilio.received.length, before + 1);
-    const req = twilio.received.at(-1)!;
-    assert.equal(req.method, 'POST');
-    assert.equal(req.url, `/2010-04-01/Accounts/${SID}/Messages.json`);
-    assert.equal(req.headers['content-type'], 'application/x-www-form-urlencoded');
-    assert.equal(req.headers.authorization, `Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`);
-    assert.equal(req.form.get('To'), `+52${leadDefaults.phone}`);
-    assert.match(req.form.get('To')!, /^\+52[0-9]{10}$/);
-    assert.equal(req.form.get('From'), FROM);
-    const body = req.form.get('Body')!;
-    assert.match(pinFrom(body), /^[0-9]{6}$/);
-    assert.match(body, /código de verificación/i);
-    assert.doesNotMatch(body, /http/i);
-    const lead = await pins.read(id);
-    assert.equal(lead.status, 'PIN_SENT');
-    assert.equal(lead.verification.channel, 'SMS');
-    assert.equal(lead.verification.pinSentAt, clock.now().toISOString());
-    assert.equal(lead.verification.verifiedAt, null);
-    assertNoContent(await pins.confirm(id, twilio.lastPin()));
-  });
+  test(
+    'SMS: Twilio gets a form-encoded POST with Basic auth, To in +52 ' +
+      'E.164, From, and a Spanish body with only the PIN; 204 and PIN_SENT',
+    async () => {
+      const id = await readyLead(t);
+      const before = twilio.received.length;
+      const res = await pins.send(id, 'SMS');
+      assertNoContent(res);
+      assert.equal(twilio.received.length, before + 1);
+      const req = twilio.received.at(-1)!;
+      assert.equal(req.method, 'POST');
+      assert.equal(req.url, `/2010-04-01/Accounts/${SID}/Messages.json`);
+      assert.equal(req.headers['content-type'], 'application/x-www-form-urlencoded');
+      assert.equal(req.headers.authorization, `Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`);
+      assert.equal(req.form.get('To'), `+52${leadDefaults.phone}`);
+      assert.match(req.form.get('To')!, /^\+52[0-9]{10}$/);
+      assert.equal(req.form.get('From'), FROM);
+      const body = req.form.get('Body')!;
+      assert.match(pinFrom(body), /^[0-9]{6}$/);
+      assert.match(body, /código de verificación/i);
+      assert.doesNotMatch(body, /http/i);
+      const lead = await pins.read(id);
+      assert.equal(lead.status, 'PIN_SENT');
+      assert.equal(lead.verification.channel, 'SMS');
+      assert.equal(lead.verification.pinSentAt, clock.now().toISOString());
+      assert.equal(lead.verification.verifiedAt, null);
+      assertNoContent(await pins.confirm(id, twilio.lastPin()));
+    },
+  );
 
-  test("EMAIL: the PIN arrives at the lead's e-mail through SMTP as its only 6-digit number, and confirms", async () => {
-    const id = await readyLead(t);
-    const before = smtp.deliveries.length;
-    assertNoContent(await pins.send(id, 'EMAIL'));
-    assert.equal(smtp.deliveries.length, before + 1, 'delivered before the 204');
-    const delivery = smtp.deliveries.at(-1)!;
-    assert.deepEqual(delivery.to, [leadDefaults.email]);
-    const text = textOf(delivery.raw);
-    assert.match(text, /código de verificación/i);
-    assert.doesNotMatch(text, /http/i);
-    const pin = pinFrom(text);
-    const lead = await pins.read(id);
-    assert.equal(lead.status, 'PIN_SENT');
-    assert.equal(lead.verification.channel, 'EMAIL');
-    assertNoContent(await pins.confirm(id, pin));
-    assert.equal((await pins.read(id)).status, 'PREQUALIFIED');
-  });
+  test(
+    "EMAIL: the PIN arrives at the lead's e-mail through " + 'SMTP as its only 6-digit number, and confirms',
+    async () => {
+      const id = await readyLead(t);
+      const before = smtp.deliveries.length;
+      assertNoContent(await pins.send(id, 'EMAIL'));
+      assert.equal(smtp.deliveries.length, before + 1, 'delivered before the 204');
+      const delivery = smtp.deliveries.at(-1)!;
+      assert.deepEqual(delivery.to, [leadDefaults.email]);
+      const text = textOf(delivery.raw);
+      assert.match(text, /código de verificación/i);
+      assert.doesNotMatch(text, /http/i);
+      const pin = pinFrom(text);
+      const lead = await pins.read(id);
+      assert.equal(lead.status, 'PIN_SENT');
+      assert.equal(lead.verification.channel, 'EMAIL');
+      assertNoContent(await pins.confirm(id, pin));
+      assert.equal((await pins.read(id)).status, 'PREQUALIFIED');
+    },
+  );
 
   test('an invalid or missing channel is 400 / 4003 and sends nothing', async () => {
     const id = await readyLead(t);
@@ -143,16 +150,19 @@ describe('PIN send through Twilio and SMTP', () => {
     assert.equal((await pins.read(id)).status, 'IN_PROGRESS');
   });
 
-  test('with no phone on file SMS is 400 / 4003 NO_PHONE_ON_FILE, with no e-mail EMAIL is NO_EMAIL_ON_FILE', async () => {
-    const id = await readyLead(t, { contact: false });
-    const sent = twilio.received.length + smtp.deliveries.length;
-    assertError(await pins.send(id, 'SMS'), 400, 4003, 'Bad Request', 'NO_PHONE_ON_FILE');
-    assertError(await pins.send(id, 'EMAIL'), 400, 4003, 'Bad Request', 'NO_EMAIL_ON_FILE');
-    assert.equal(twilio.received.length + smtp.deliveries.length, sent);
-    const lead = await pins.read(id);
-    assert.equal(lead.status, 'IN_PROGRESS');
-    assert.equal(lead.verification, null);
-  });
+  test(
+    'with no phone on file SMS is 400 / 4003 NO_PHONE_ON_FILE, ' + 'with no e-mail EMAIL is NO_EMAIL_ON_FILE',
+    async () => {
+      const id = await readyLead(t, { contact: false });
+      const sent = twilio.received.length + smtp.deliveries.length;
+      assertError(await pins.send(id, 'SMS'), 400, 4003, 'Bad Request', 'NO_PHONE_ON_FILE');
+      assertError(await pins.send(id, 'EMAIL'), 400, 4003, 'Bad Request', 'NO_EMAIL_ON_FILE');
+      assert.equal(twilio.received.length + smtp.deliveries.length, sent);
+      const lead = await pins.read(id);
+      assert.equal(lead.status, 'IN_PROGRESS');
+      assert.equal(lead.verification, null);
+    },
+  );
 
   test("an unknown lead, or another company's, is 404 / 4040 and sends nothing", async () => {
     const sent = twilio.received.length;

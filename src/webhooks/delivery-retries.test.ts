@@ -62,43 +62,46 @@ describe('webhook retries', () => {
     ).json();
   }
 
-  test('a receiver answering 500 is retried after 5 s, 5 min and 30 min, then succeeds; the log shows every attempt', async () => {
-    const partner = await t.newPartner();
-    const id = await subscribe(receiver.url, partner);
-    receiver.answer(500, 500, 500, 200);
-    const start = receiver.received.length;
-    const createdAt = clock.now().getTime();
-    await createLead(partner);
-    await deliver();
-    assert.equal(receiver.received.length - start, 1, 'tried immediately');
-    let [delivery] = await log(id, partner);
-    assert.equal(delivery.status, 'pending');
-    assert.equal(Date.parse(delivery.nextAttemptAt!), createdAt + 5 * second);
+  test(
+    'a receiver answering 500 is retried after 5 s, 5 min ' + 'and 30 min, then succeeds; the log shows every attempt',
+    async () => {
+      const partner = await t.newPartner();
+      const id = await subscribe(receiver.url, partner);
+      receiver.answer(500, 500, 500, 200);
+      const start = receiver.received.length;
+      const createdAt = clock.now().getTime();
+      await createLead(partner);
+      await deliver();
+      assert.equal(receiver.received.length - start, 1, 'tried immediately');
+      let [delivery] = await log(id, partner);
+      assert.equal(delivery.status, 'pending');
+      assert.equal(Date.parse(delivery.nextAttemptAt!), createdAt + 5 * second);
 
-    for (const wait of [5 * second, 5 * minute, 30 * minute]) {
-      const tried = receiver.received.length;
-      clock.advance(wait - 100);
-      await deliver();
-      assert.equal(receiver.received.length, tried, `not before ${wait} ms`);
-      clock.advance(100);
-      await deliver();
-      assert.equal(receiver.received.length, tried + 1, `tried again after ${wait} ms`);
-    }
-    [delivery] = await log(id, partner);
-    assert.equal(delivery.status, 'succeeded');
-    assert.equal(delivery.nextAttemptAt, null);
-    assert.deepEqual(
-      delivery.attempts.map((a) => a.statusCode),
-      [500, 500, 500, 200],
-    );
-    assert.deepEqual(
-      delivery.attempts.map((a) => Date.parse(a.at) - createdAt),
-      [0, 5 * second, 5 * second + 5 * minute, 5 * second + 35 * minute],
-    );
-    for (const a of delivery.attempts) assert.ok(Number.isInteger(a.durationMs) && a.durationMs >= 0);
-    const ids = receiver.received.slice(start).map((r) => r.headers['webhook-id']);
-    assert.deepEqual(new Set(ids), new Set([delivery.eventId]), 'the same webhook-id on every retry');
-  });
+      for (const wait of [5 * second, 5 * minute, 30 * minute]) {
+        const tried = receiver.received.length;
+        clock.advance(wait - 100);
+        await deliver();
+        assert.equal(receiver.received.length, tried, `not before ${wait} ms`);
+        clock.advance(100);
+        await deliver();
+        assert.equal(receiver.received.length, tried + 1, `tried again after ${wait} ms`);
+      }
+      [delivery] = await log(id, partner);
+      assert.equal(delivery.status, 'succeeded');
+      assert.equal(delivery.nextAttemptAt, null);
+      assert.deepEqual(
+        delivery.attempts.map((a) => a.statusCode),
+        [500, 500, 500, 200],
+      );
+      assert.deepEqual(
+        delivery.attempts.map((a) => Date.parse(a.at) - createdAt),
+        [0, 5 * second, 5 * second + 5 * minute, 5 * second + 35 * minute],
+      );
+      for (const a of delivery.attempts) assert.ok(Number.isInteger(a.durationMs) && a.durationMs >= 0);
+      const ids = receiver.received.slice(start).map((r) => r.headers['webhook-id']);
+      assert.deepEqual(new Set(ids), new Set([delivery.eventId]), 'the same webhook-id on every retry');
+    },
+  );
 
   test('after eight failed attempts the delivery is failed, and a manual retry tries it once more', async () => {
     const partner = await t.newPartner();

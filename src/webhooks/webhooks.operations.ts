@@ -1,4 +1,7 @@
-/** What the OpenAPI document says of each webhook endpoint operation, keyed by operationId (partner's; the lender's ids add the `admin` prefix). */
+/**
+ * What the OpenAPI document says of each webhook endpoint operation, keyed by the partner's operationId
+ * (the lender's ids add the `admin` prefix).
+ */
 import { operationTable } from '../http/operation.ts';
 
 export const webhooksOperations = operationTable({

@@ -200,90 +200,96 @@ describe('endpoint URLs in production', () => {
   });
   after(() => t.close());
 
-  test('http, loopback, 10.x, metadata and a hostname resolving to 127.0.0.1 are refused with 400 / 40015 on url', async () => {
-    for (const url of [
-      'http://hooks.partner.example/in',
-      'https://127.0.0.1/in',
-      'https://10.0.0.8/in',
-      'https://169.254.169.254/latest/meta-data',
-      'https://rebound.example/in',
-    ]) {
-      const res = await t.app.inject({
+  test(
+    'http, loopback, 10.x, metadata and a hostname resolving ' + 'to 127.0.0.1 are refused with 400 / 40015 on url',
+    async () => {
+      for (const url of [
+        'http://hooks.partner.example/in',
+        'https://127.0.0.1/in',
+        'https://10.0.0.8/in',
+        'https://169.254.169.254/latest/meta-data',
+        'https://rebound.example/in',
+      ]) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `${api}/webhooks`,
+          headers: t.partner.headers,
+          payload: { url },
+        });
+        const body = assertError(res, 400, 40015, 'Bad Request');
+        assert.equal(body.additionalData.errors[0].field, 'url', url);
+      }
+      const ok = await t.app.inject({
         method: 'POST',
         url: `${api}/webhooks`,
         headers: t.partner.headers,
-        payload: { url },
+        payload: { url: 'https://hooks.partner.example/in' },
       });
-      const body = assertError(res, 400, 40015, 'Bad Request');
-      assert.equal(body.additionalData.errors[0].field, 'url', url);
-    }
-    const ok = await t.app.inject({
-      method: 'POST',
-      url: `${api}/webhooks`,
-      headers: t.partner.headers,
-      payload: { url: 'https://hooks.partner.example/in' },
-    });
-    assert.equal(ok.statusCode, 201, show(ok));
-    const patched = await t.app.inject({
-      method: 'PATCH',
-      url: `${api}/webhooks/${ok.json().id}`,
-      headers: t.partner.headers,
-      payload: { url: 'https://rebound.example/in' },
-    });
-    assertError(patched, 400, 40015, 'Bad Request');
-  });
+      assert.equal(ok.statusCode, 201, show(ok));
+      const patched = await t.app.inject({
+        method: 'PATCH',
+        url: `${api}/webhooks/${ok.json().id}`,
+        headers: t.partner.headers,
+        payload: { url: 'https://rebound.example/in' },
+      });
+      assertError(patched, 400, 40015, 'Bad Request');
+    },
+  );
 
-  test("IPv6 forms of internal addresses are refused on the partner's and the lender's routes, a public one accepted", async () => {
-    const internal = [
-      '2002:7f00:1::',
-      '2002:a00:1::',
-      '2002:a9fe:a9fe::',
-      '::7f00:1',
-      '::127.0.0.1',
-      '::ffff:0:7f00:1',
-      '2001:0:4136:e378:8000:63bf:80ff:fffe',
-      'fec0::1',
-      '100::1',
-      '64:ff9b:1::a00:1',
-      '64:ff9b::a9fe:a9fe',
-      '2001:db8::1',
-      'fc00::1',
-      'fe80::1',
-      'ff02::1',
-      '::',
-      '::ffff:127.0.0.1',
-      '::ffff:169.254.169.254',
-      '3fff::1',
-      '5f00::1',
-    ];
-    for (const [base, headers] of [
-      [`${api}/webhooks`, t.partner.headers],
-      ['/admin/webhooks', t.admin],
-    ] as const) {
-      for (const address of internal) {
-        const res = await t.app.inject({
+  test(
+    'IPv6 forms of internal addresses are refused on the ' + "partner's and the lender's routes, a public one accepted",
+    async () => {
+      const internal = [
+        '2002:7f00:1::',
+        '2002:a00:1::',
+        '2002:a9fe:a9fe::',
+        '::7f00:1',
+        '::127.0.0.1',
+        '::ffff:0:7f00:1',
+        '2001:0:4136:e378:8000:63bf:80ff:fffe',
+        'fec0::1',
+        '100::1',
+        '64:ff9b:1::a00:1',
+        '64:ff9b::a9fe:a9fe',
+        '2001:db8::1',
+        'fc00::1',
+        'fe80::1',
+        'ff02::1',
+        '::',
+        '::ffff:127.0.0.1',
+        '::ffff:169.254.169.254',
+        '3fff::1',
+        '5f00::1',
+      ];
+      for (const [base, headers] of [
+        [`${api}/webhooks`, t.partner.headers],
+        ['/admin/webhooks', t.admin],
+      ] as const) {
+        for (const address of internal) {
+          const res = await t.app.inject({
+            method: 'POST',
+            url: base,
+            headers,
+            payload: { url: `https://[${address}]/in` },
+          });
+          const body = assertError(res, 400, 40015, 'Bad Request');
+          assert.equal(body.additionalData.errors[0].field, 'url', `${base} ${address}`);
+        }
+        const listed = (await t.app.inject({ method: 'GET', url: base, headers })).json().items;
+        assert.ok(
+          listed.every((e: { url: string }) => !e.url.includes('[')),
+          `${base}: nothing refused was saved`,
+        );
+        const ok = await t.app.inject({
           method: 'POST',
           url: base,
           headers,
-          payload: { url: `https://[${address}]/in` },
+          payload: { url: 'https://[2606:4700:4700::1111]/in' },
         });
-        const body = assertError(res, 400, 40015, 'Bad Request');
-        assert.equal(body.additionalData.errors[0].field, 'url', `${base} ${address}`);
+        assert.equal(ok.statusCode, 201, show(ok));
       }
-      const listed = (await t.app.inject({ method: 'GET', url: base, headers })).json().items;
-      assert.ok(
-        listed.every((e: { url: string }) => !e.url.includes('[')),
-        `${base}: nothing refused was saved`,
-      );
-      const ok = await t.app.inject({
-        method: 'POST',
-        url: base,
-        headers,
-        payload: { url: 'https://[2606:4700:4700::1111]/in' },
-      });
-      assert.equal(ok.statusCode, 201, show(ok));
-    }
-  });
+    },
+  );
 
   test('a hostname re-pointed at 127.0.0.1 after it was saved is refused at send time', async () => {
     const created = await t.app.inject({
