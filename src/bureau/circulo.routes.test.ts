@@ -14,18 +14,13 @@ import { assertNoContent, leadDefaults, sandboxBirthDate, sandboxRfc } from '../
 const codes = (lead: { prequalification: { reasons: { code: string }[] } }) =>
   lead.prequalification.reasons.map((r) => r.code);
 
-describe('Círculo de Crédito in production mode', () => {
-  let setup: CirculoSetup;
-  let fake: FakeCirculo;
-  let t: TestApp;
-  before(async () => {
-    setup = await startCirculoSetup();
-    ({ fake, t } = setup);
-  });
-  after(() => setup?.close());
+let setup: CirculoSetup;
+let fake: FakeCirculo;
+let t: TestApp;
 
-  const confirmWith = (scenario: Scenario, downPayment?: number) => setup.confirmWith(scenario, downPayment);
+const confirmWith = (scenario: Scenario, downPayment?: number) => setup.confirmWith(scenario, downPayment);
 
+function cRculoDeCrTests() {
   test(
     'an excellent history: the signed request carries the lead folded ' +
       "to Círculo's fields; PREQUALIFIED; the raw answer kept encrypted",
@@ -115,4 +110,13 @@ describe('Círculo de Crédito in production mode', () => {
       }
     },
   );
+}
+
+describe('Círculo de Crédito in production mode', () => {
+  before(async () => {
+    setup = await startCirculoSetup();
+    ({ fake, t } = setup);
+  });
+  after(() => setup?.close());
+  cRculoDeCrTests();
 });

@@ -82,54 +82,39 @@ function bodyOf(response: string): { code: number; requestId: string; message: s
   return JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4));
 }
 
-describe('slow and oversized clients', () => {
-  let t: TestApp;
-  let port: number;
-  let base: string;
-  let served: { status: number; ms: number }[] = [];
-  let stopOthers: () => Promise<void>;
+let t: TestApp;
+let port: number;
+let base: string;
+let served: { status: number; ms: number }[] = [];
+let stopOthers: () => Promise<void>;
 
-  before(async () => {
-    t = await buildTestApp({
-      env: {
-        REQUEST_TIMEOUT_MS: String(requestTimeoutMs),
-        HEADERS_TIMEOUT_MS: String(headersTimeoutMs),
-        RATE_LIMIT_PER_MINUTE: String(perMinute),
-      },
-      logLevel: 'warn',
-    });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    port = (t.app.server.address() as { port: number }).port;
-    base = `http://127.0.0.1:${port}`;
-  });
-  after(() => t.close());
+/** Another client asking /health/live every 50 ms while a test runs. */
+function otherClient() {
+  served = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = Date.now();
+      const res = await fetch(`${base}/health/live`);
+      await res.arrayBuffer();
+      served.push({ status: res.status, ms: Date.now() - started });
+      await sleep(50);
+    }
+  })();
+  stopOthers = async () => {
+    running = false;
+    await loop;
+  };
+}
 
-  /** Another client asking /health/live every 50 ms while a test runs. */
-  function otherClient() {
-    served = [];
-    let running = true;
-    const loop = (async () => {
-      while (running) {
-        const started = Date.now();
-        const res = await fetch(`${base}/health/live`);
-        await res.arrayBuffer();
-        served.push({ status: res.status, ms: Date.now() - started });
-        await sleep(50);
-      }
-    })();
-    stopOthers = async () => {
-      running = false;
-      await loop;
-    };
-  }
+function assertOthersServed() {
+  assert.ok(served.length >= 5, `the other client was served ${served.length} times`);
+  assert.deepEqual([...new Set(served.map((s) => s.status))], [200]);
+  const slowest = Math.max(...served.map((s) => s.ms));
+  assert.ok(slowest < 1000, `the other client waited ${slowest} ms at most`);
+}
 
-  function assertOthersServed() {
-    assert.ok(served.length >= 5, `the other client was served ${served.length} times`);
-    assert.deepEqual([...new Set(served.map((s) => s.status))], [200]);
-    const slowest = Math.max(...served.map((s) => s.ms));
-    assert.ok(slowest < 1000, `the other client waited ${slowest} ms at most`);
-  }
-
+function slowAndOversizedClientsTests1() {
   test(
     '20 slow-loris connections (a header line every 200 ms) ' + 'are closed by the header timeout; others are served',
     async () => {
@@ -209,7 +194,9 @@ describe('slow and oversized clients', () => {
     assert.equal(bodyOf(upload.response).code, 4290);
     assert.ok(upload.bodyBytesSent < 64 * 2 ** 20, `${upload.bodyBytesSent} bytes were sent before the close`);
   });
+}
 
+function slowAndOversizedClientsTests2() {
   test('an error answered after a complete request keeps the connection open for the next one', async () => {
     const socket = await openSocket(port);
     let received = '';
@@ -223,6 +210,25 @@ describe('slow and oversized clients', () => {
     assert.match(statusLine(received), /^HTTP\/1\.1 200 /);
     socket.destroy();
   });
+}
+
+describe('slow and oversized clients', () => {
+  before(async () => {
+    t = await buildTestApp({
+      env: {
+        REQUEST_TIMEOUT_MS: String(requestTimeoutMs),
+        HEADERS_TIMEOUT_MS: String(headersTimeoutMs),
+        RATE_LIMIT_PER_MINUTE: String(perMinute),
+      },
+      logLevel: 'warn',
+    });
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (t.app.server.address() as { port: number }).port;
+    base = `http://127.0.0.1:${port}`;
+  });
+  after(() => t.close());
+  slowAndOversizedClientsTests1();
+  slowAndOversizedClientsTests2();
 });
 
 describe('while the process stops (draining)', () => {

@@ -15,7 +15,7 @@ function instancesOn(
   return Array.from({ length: n }, () => createSharedRateLimiter({ counters, now, manual: true, ...extra }));
 }
 
-describe('shared rate limiter', () => {
+function sharedRateLimiterTests1() {
   test('never waits: every decision is made in memory, with the store out of the way', () => {
     const counters = createMemorySharedCounters();
     const [limiter] = instancesOn(counters, 1, () => windowStart + 10_000);
@@ -96,7 +96,9 @@ describe('shared rate limiter', () => {
       'half of the 5 left, rounded up',
     );
   });
+}
 
+function sharedRateLimiterTests2() {
   test(
     'with the store down each instance enforces the limit ' +
       'alone, reports once, and merges its counts when it is back',
@@ -143,6 +145,11 @@ describe('shared rate limiter', () => {
     assert.equal((await a.consume('k', 1, minute)).allowed, true);
     assert.equal((await a.peek('k', 1, minute)).allowed, false);
   });
+}
+
+describe('shared rate limiter', () => {
+  sharedRateLimiterTests1();
+  sharedRateLimiterTests2();
 });
 
 /**

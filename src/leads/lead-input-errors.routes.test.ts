@@ -108,109 +108,109 @@ describe('bodies that are not objects, or carry nothing', () => {
   });
 });
 
-describe('control characters are refused at validation', () => {
-  const nul = 'a\u0000b';
-  const cases: {
-    name: string;
-    method: string;
-    url: () => string;
-    payload: object;
-    field: string;
-    code?: number;
-    admin?: boolean;
-  }[] = [
-    {
-      name: 'externalAutoId',
-      method: 'POST',
-      url: () => `${api}/leads`,
-      payload: { autoFinB2BLeadCreatePayload: { externalAutoId: nul } },
-      field: 'autoFinB2BLeadCreatePayload.externalAutoId',
+const nul = 'a\u0000b';
+const cases: {
+  name: string;
+  method: string;
+  url: () => string;
+  payload: object;
+  field: string;
+  code?: number;
+  admin?: boolean;
+}[] = [
+  {
+    name: 'externalAutoId',
+    method: 'POST',
+    url: () => `${api}/leads`,
+    payload: { autoFinB2BLeadCreatePayload: { externalAutoId: nul } },
+    field: 'autoFinB2BLeadCreatePayload.externalAutoId',
+  },
+  {
+    name: 'affiliate.user_type',
+    method: 'POST',
+    url: () => `${api}/leads`,
+    payload: { affiliate: { user_type: nul } },
+    field: 'affiliate.user_type',
+  },
+  {
+    name: 'street',
+    method: 'PUT',
+    url: () => `${api}/leads/${leadId}/address`,
+    payload: { street: nul, number: '1', zipCode: '06700', neighborhood: 'Roma Norte' },
+    field: 'street',
+  },
+  {
+    name: 'jobPosition',
+    method: 'PUT',
+    url: () => `${api}/leads/${leadId}/financial`,
+    payload: { jobPosition: nul },
+    field: 'jobPosition',
+  },
+  {
+    name: 'employmentCompany',
+    method: 'PUT',
+    url: () => `${api}/leads/${leadId}/financial`,
+    payload: { employmentCompany: 'x\u0007' },
+    field: 'employmentCompany',
+  },
+  {
+    name: 'firstName',
+    method: 'POST',
+    url: () => `${api}/leads/${leadId}/person`,
+    payload: {
+      firstName: nul,
+      secondName: '',
+      lastName: 'López',
+      secondLastName: '',
+      rfc: sandboxRfc.A1,
+      birthDate: '1985-04-12',
     },
-    {
-      name: 'affiliate.user_type',
-      method: 'POST',
-      url: () => `${api}/leads`,
-      payload: { affiliate: { user_type: nul } },
-      field: 'affiliate.user_type',
-    },
-    {
-      name: 'street',
-      method: 'PUT',
-      url: () => `${api}/leads/${leadId}/address`,
-      payload: { street: nul, number: '1', zipCode: '06700', neighborhood: 'Roma Norte' },
-      field: 'street',
-    },
-    {
-      name: 'jobPosition',
-      method: 'PUT',
-      url: () => `${api}/leads/${leadId}/financial`,
-      payload: { jobPosition: nul },
-      field: 'jobPosition',
-    },
-    {
-      name: 'employmentCompany',
-      method: 'PUT',
-      url: () => `${api}/leads/${leadId}/financial`,
-      payload: { employmentCompany: 'x\u0007' },
-      field: 'employmentCompany',
-    },
-    {
-      name: 'firstName',
-      method: 'POST',
-      url: () => `${api}/leads/${leadId}/person`,
-      payload: {
-        firstName: nul,
-        secondName: '',
-        lastName: 'López',
-        secondLastName: '',
-        rfc: sandboxRfc.A1,
-        birthDate: '1985-04-12',
-      },
-      field: 'firstName',
-    },
-    {
-      name: 'pinConfirmation',
-      method: 'POST',
-      url: () => `${api}/leads/${leadId}/pin/confirmation`,
-      payload: { pin: '123456', pinConfirmation: '12\u00003' },
-      field: 'pinConfirmation',
-      code: 4003,
-    },
-    {
-      name: 'company name',
-      method: 'POST',
-      url: () => '/admin/companies',
-      payload: { name: nul },
-      field: 'name',
-      admin: true,
-    },
-    {
-      name: 'affiliate type',
-      method: 'POST',
-      url: () => `/admin/companies/${t.partner.companyId}/affiliates`,
-      payload: { user_type: 'SELLER\u0000' },
-      field: 'user_type',
-      admin: true,
-    },
-    {
-      name: 'an unknown field’s name',
-      method: 'PUT',
-      url: () => `${api}/leads/${leadId}/loan-info`,
-      payload: { ['te\u0000rm']: 1 },
-      field: 'te\u0000rm',
-    },
-  ];
-  for (const c of cases) {
-    test(`a NUL or control character in ${c.name} is 400 naming the field`, async () => {
-      const before = await readLead();
-      const headers = c.admin ? { ...t.admin, 'content-type': 'application/json' } : t.partner.headers;
-      const res = await send(c.method, c.url(), c.payload, headers);
-      assertError(res, 400, c.code ?? 40015, 'Bad Request');
-      assert.ok(fieldsOf(res).includes(c.field), show(res));
-      assert.equal(await readLead(), before);
-    });
-  }
+    field: 'firstName',
+  },
+  {
+    name: 'pinConfirmation',
+    method: 'POST',
+    url: () => `${api}/leads/${leadId}/pin/confirmation`,
+    payload: { pin: '123456', pinConfirmation: '12\u00003' },
+    field: 'pinConfirmation',
+    code: 4003,
+  },
+  {
+    name: 'company name',
+    method: 'POST',
+    url: () => '/admin/companies',
+    payload: { name: nul },
+    field: 'name',
+    admin: true,
+  },
+  {
+    name: 'affiliate type',
+    method: 'POST',
+    url: () => `/admin/companies/${t.partner.companyId}/affiliates`,
+    payload: { user_type: 'SELLER\u0000' },
+    field: 'user_type',
+    admin: true,
+  },
+  {
+    name: 'an unknown field’s name',
+    method: 'PUT',
+    url: () => `${api}/leads/${leadId}/loan-info`,
+    payload: { ['te\u0000rm']: 1 },
+    field: 'te\u0000rm',
+  },
+];
+for (const c of cases) {
+  test(`a NUL or control character in ${c.name} is 400 naming the field`, async () => {
+    const before = await readLead();
+    const headers = c.admin ? { ...t.admin, 'content-type': 'application/json' } : t.partner.headers;
+    const res = await send(c.method, c.url(), c.payload, headers);
+    assertError(res, 400, c.code ?? 40015, 'Bad Request');
+    assert.ok(fieldsOf(res).includes(c.field), show(res));
+    assert.equal(await readLead(), before);
+  });
+}
 
+function controlCharactersAreRefusedTests() {
   test('the token endpoint answers a NUL as any malformed request: 400 / 40015', async () => {
     const res = await send(
       'POST',
@@ -227,6 +227,10 @@ describe('control characters are refused at validation', () => {
     assertError(res, 400, 40015, 'Bad Request');
     assert.deepEqual(fieldsOf(res), ['consumer_key']);
   });
+}
+
+describe('control characters are refused at validation', () => {
+  controlCharactersAreRefusedTests();
 });
 
 describe('cursors and dates of the lead list', () => {

@@ -5,34 +5,25 @@ import { assertError, leadDefaults, readyLead } from '../../test/lead-fixture.ts
 import { bearer, operatorKey, verifiedLead } from '../../test/lender-fixture.ts';
 import { exportColumns } from './lead-export.ts';
 
-describe('the lender lists and exports every company’s leads', () => {
-  let t: TestApp;
-  let other: Partner;
-  let analyst: { id: string; key: string };
-  const ids: Record<string, string> = {};
-  before(async () => {
-    t = await buildTestApp();
-    analyst = await operatorKey(t, 'analyst');
-    other = await t.newPartner();
-    ids.good = (await verifiedLead(t, 'SMS')).leadId;
-    ids.otherCompany = await readyLead(t, { partner: other });
-    ids.refused = (await verifiedLead(t, 'SMS', { downPayment: 10_000 })).leadId;
-  });
-  after(() => t.close());
+let t: TestApp;
+let other: Partner;
+let analyst: { id: string; key: string };
+const ids: Record<string, string> = {};
 
-  const get = (url: string, headers = t.admin) => t.app.inject({ method: 'GET', url, headers });
-  const listIds = async (query: string) => {
-    const res = await get(`/admin/leads${query}`);
-    assert.equal(res.statusCode, 200, show(res));
-    return res.json().items.map((i: { id: string }) => i.id) as string[];
-  };
-  const exports = async () =>
-    (
-      await t.database.db.query<{ operator_id: string; filter: Record<string, unknown>; row_count: number }>(
-        "select operator_id, filter, row_count from audit_records where action = 'leads.export' order by seq",
-      )
-    ).rows;
+const get = (url: string, headers = t.admin) => t.app.inject({ method: 'GET', url, headers });
+const listIds = async (query: string) => {
+  const res = await get(`/admin/leads${query}`);
+  assert.equal(res.statusCode, 200, show(res));
+  return res.json().items.map((i: { id: string }) => i.id) as string[];
+};
+const exports = async () =>
+  (
+    await t.database.db.query<{ operator_id: string; filter: Record<string, unknown>; row_count: number }>(
+      "select operator_id, filter, row_count from audit_records where action = 'leads.export' order by seq",
+    )
+  ).rows;
 
+function theLenderListsAndTests1() {
   test(
     'the list holds every company’s leads, newest first, as ' + 'summaries without personal data, and is not audited',
     async () => {
@@ -98,7 +89,9 @@ describe('the lender lists and exports every company’s leads', () => {
       assertError(bad, 400, 40015, 'Bad Request');
     },
   );
+}
 
+function theLenderListsAndTests2() {
   test(
     'NDJSON is the default export: one line per lead with ' + 'its personal data, audited with filter and rows',
     async () => {
@@ -151,7 +144,9 @@ describe('the lender lists and exports every company’s leads', () => {
       row_count: 1,
     });
   });
+}
 
+function theLenderListsAndTests3() {
   test(
     'roles: an analyst may not erase or purge (403 / 4030); ' +
       'partner tokens and deleted keys get 401 on every lender route',
@@ -205,4 +200,19 @@ describe('the lender lists and exports every company’s leads', () => {
       }
     },
   );
+}
+
+describe('the lender lists and exports every company’s leads', () => {
+  before(async () => {
+    t = await buildTestApp();
+    analyst = await operatorKey(t, 'analyst');
+    other = await t.newPartner();
+    ids.good = (await verifiedLead(t, 'SMS')).leadId;
+    ids.otherCompany = await readyLead(t, { partner: other });
+    ids.refused = (await verifiedLead(t, 'SMS', { downPayment: 10_000 })).leadId;
+  });
+  after(() => t.close());
+  theLenderListsAndTests1();
+  theLenderListsAndTests2();
+  theLenderListsAndTests3();
 });

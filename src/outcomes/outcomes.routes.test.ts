@@ -31,44 +31,107 @@ const allowed: Record<Status | 'none', Status[]> = {
   WITHDRAWN: [],
 };
 
-describe('the lender sets a lead’s outcome', () => {
-  let t: TestApp;
-  let copy: LeadCopies;
-  before(async () => {
-    t = await buildTestApp();
-    copy = await leadCopies(t);
-  });
-  after(() => t.close());
+let t: TestApp;
+let copy: LeadCopies;
 
-  const leadAt = async (from: Status | 'none') => {
-    const leadId = await copy();
-    for (const step of pathTo[from]) assert.equal((await setOutcome(t, leadId, bodies[step])).statusCode, 200);
-    return leadId;
-  };
+const leadAt = async (from: Status | 'none') => {
+  const leadId = await copy();
+  for (const step of pathTo[from]) assert.equal((await setOutcome(t, leadId, bodies[step])).statusCode, 200);
+  return leadId;
+};
 
-  for (const from of Object.keys(pathTo) as (Status | 'none')[]) {
-    test(`from ${from}: the table's moves are made and the others are 409 / 4092 with {from, to}`, async () => {
-      for (const to of statuses) {
-        const leadId = await leadAt(from);
-        const res = await setOutcome(t, leadId, bodies[to]);
-        const now = await operatorOutcome(t, leadId);
-        if (allowed[from].includes(to)) {
-          assert.equal(res.statusCode, 200, `${from} → ${to}: ${show(res)}`);
-          assert.equal(res.json().status, to);
-          assert.deepEqual(res.json(), now);
-          assert.deepEqual(
-            now?.history.map((h) => h.status),
-            [...pathTo[from], to],
-          );
-        } else {
-          const body = assertError(res, 409, 4092, 'Outcome transition not allowed');
-          assert.deepEqual(body.additionalData, { from: from === 'none' ? null : from, to }, `${from} → ${to}`);
-          assert.deepEqual(now?.history.map((h) => h.status) ?? [], pathTo[from], 'nothing changed');
-        }
+for (const from of Object.keys(pathTo) as (Status | 'none')[]) {
+  test(`from ${from}: the table's moves are made and the others are 409 / 4092 with {from, to}`, async () => {
+    for (const to of statuses) {
+      const leadId = await leadAt(from);
+      const res = await setOutcome(t, leadId, bodies[to]);
+      const now = await operatorOutcome(t, leadId);
+      if (allowed[from].includes(to)) {
+        assert.equal(res.statusCode, 200, `${from} → ${to}: ${show(res)}`);
+        assert.equal(res.json().status, to);
+        assert.deepEqual(res.json(), now);
+        assert.deepEqual(
+          now?.history.map((h) => h.status),
+          [...pathTo[from], to],
+        );
+      } else {
+        const body = assertError(res, 409, 4092, 'Outcome transition not allowed');
+        assert.deepEqual(body.additionalData, { from: from === 'none' ? null : from, to }, `${from} → ${to}`);
+        assert.deepEqual(now?.history.map((h) => h.status) ?? [], pathTo[from], 'nothing changed');
       }
-    });
-  }
+    }
+  });
+}
 
+const invalid: [string, Status | 'none', object, string[]][] = [
+  ['CONDITIONED without conditions', 'none', { status: 'CONDITIONED' }, ['conditions']],
+  ['conditions on APPROVED', 'none', { ...bodies.APPROVED, conditions: bodies.CONDITIONED.conditions }, ['conditions']],
+  [
+    'an unknown condition code',
+    'none',
+    { status: 'CONDITIONED', conditions: [{ code: 'PAYSTUB', description: 'x' }] },
+    ['conditions.0.code'],
+  ],
+  [
+    'an empty description',
+    'none',
+    { status: 'CONDITIONED', conditions: [bodies.CONDITIONED.conditions[0], { code: 'OTHER', description: '' }] },
+    ['conditions.1.description'],
+  ],
+  [
+    'a description over 200 characters',
+    'none',
+    { status: 'CONDITIONED', conditions: [{ code: 'OTHER', description: 'x'.repeat(201) }] },
+    ['conditions.0.description'],
+  ],
+  ['an empty list of conditions', 'none', { status: 'CONDITIONED', conditions: [] }, ['conditions']],
+  [
+    'eleven conditions',
+    'none',
+    { status: 'CONDITIONED', conditions: Array(11).fill(bodies.CONDITIONED.conditions[0]) },
+    ['conditions'],
+  ],
+  ['DECLINED without reasonCode', 'none', { status: 'DECLINED' }, ['reasonCode']],
+  ['WITHDRAWN without reasonCode', 'none', { status: 'WITHDRAWN' }, ['reasonCode']],
+  ['an unknown reasonCode', 'none', { status: 'DECLINED', reasonCode: 'BAD_LUCK' }, ['reasonCode']],
+  ['reasonCode on APPROVED', 'none', { ...bodies.APPROVED, reasonCode: 'OTHER' }, ['reasonCode']],
+  ['reasonCode on FUNDED', 'APPROVED', { ...bodies.FUNDED, reasonCode: 'OTHER' }, ['reasonCode']],
+  ['APPROVED without amountApproved', 'none', { status: 'APPROVED' }, ['amountApproved']],
+  ['amountApproved of zero', 'none', { status: 'APPROVED', amountApproved: 0 }, ['amountApproved']],
+  ['a negative amountApproved', 'none', { status: 'APPROVED', amountApproved: -5 }, ['amountApproved']],
+  ['amountApproved with three decimals', 'none', { status: 'APPROVED', amountApproved: 1000.125 }, ['amountApproved']],
+  ['amountApproved as text', 'none', { status: 'APPROVED', amountApproved: '1000' }, ['amountApproved']],
+  ['amountApproved on IN_REVIEW', 'none', { status: 'IN_REVIEW', amountApproved: 10 }, ['amountApproved']],
+  ['amountFunded on APPROVED', 'none', { ...bodies.APPROVED, amountFunded: 10 }, ['amountFunded']],
+  ['FUNDED without amountFunded', 'APPROVED', { status: 'FUNDED' }, ['amountFunded']],
+  ['amountApproved on FUNDED', 'APPROVED', { ...bodies.FUNDED, amountApproved: 10 }, ['amountApproved']],
+  [
+    'amountFunded over the approved amount',
+    'APPROVED',
+    { status: 'FUNDED', amountFunded: 250000.01 },
+    ['amountFunded'],
+  ],
+  ['a note over 1,000 characters', 'none', { ...bodies.IN_REVIEW, note: 'n'.repeat(1001) }, ['note']],
+  ['no status', 'none', {}, ['status']],
+  ['an unknown status', 'none', { status: 'PENDING' }, ['status']],
+  ['an unknown field', 'none', { ...bodies.IN_REVIEW, priority: 'high' }, ['priority']],
+  // The body is checked before the move: a final outcome still answers 400 for a bad body.
+  ['a bad body on a final outcome', 'DECLINED', { status: 'CONDITIONED' }, ['conditions']],
+];
+for (const [name, from, body, fields] of invalid) {
+  test(`${name}: 400 / 40015 on ${fields.join(', ')}, nothing changed`, async () => {
+    const leadId = await leadAt(from);
+    const res = assertError(await setOutcome(t, leadId, body), 400, 40015, 'Bad Request');
+    assert.deepEqual(
+      res.additionalData.errors.map((e: { field: string }) => e.field),
+      fields,
+      JSON.stringify(res),
+    );
+    assert.deepEqual((await operatorOutcome(t, leadId))?.history.map((h) => h.status) ?? [], pathTo[from]);
+  });
+}
+
+function theLenderSetsATests() {
   test('a lead not yet verified is 409 / 4092 from null, and keeps no outcome', async () => {
     const leadId = await readyLead(t);
     const body = assertError(
@@ -130,84 +193,15 @@ describe('the lender sets a lead’s outcome', () => {
       assert.ok(funded.history.every((h: Entry, i: number, all: Entry[]) => i === 0 || h.at >= all[i - 1].at));
     },
   );
+}
 
-  const invalid: [string, Status | 'none', object, string[]][] = [
-    ['CONDITIONED without conditions', 'none', { status: 'CONDITIONED' }, ['conditions']],
-    [
-      'conditions on APPROVED',
-      'none',
-      { ...bodies.APPROVED, conditions: bodies.CONDITIONED.conditions },
-      ['conditions'],
-    ],
-    [
-      'an unknown condition code',
-      'none',
-      { status: 'CONDITIONED', conditions: [{ code: 'PAYSTUB', description: 'x' }] },
-      ['conditions.0.code'],
-    ],
-    [
-      'an empty description',
-      'none',
-      { status: 'CONDITIONED', conditions: [bodies.CONDITIONED.conditions[0], { code: 'OTHER', description: '' }] },
-      ['conditions.1.description'],
-    ],
-    [
-      'a description over 200 characters',
-      'none',
-      { status: 'CONDITIONED', conditions: [{ code: 'OTHER', description: 'x'.repeat(201) }] },
-      ['conditions.0.description'],
-    ],
-    ['an empty list of conditions', 'none', { status: 'CONDITIONED', conditions: [] }, ['conditions']],
-    [
-      'eleven conditions',
-      'none',
-      { status: 'CONDITIONED', conditions: Array(11).fill(bodies.CONDITIONED.conditions[0]) },
-      ['conditions'],
-    ],
-    ['DECLINED without reasonCode', 'none', { status: 'DECLINED' }, ['reasonCode']],
-    ['WITHDRAWN without reasonCode', 'none', { status: 'WITHDRAWN' }, ['reasonCode']],
-    ['an unknown reasonCode', 'none', { status: 'DECLINED', reasonCode: 'BAD_LUCK' }, ['reasonCode']],
-    ['reasonCode on APPROVED', 'none', { ...bodies.APPROVED, reasonCode: 'OTHER' }, ['reasonCode']],
-    ['reasonCode on FUNDED', 'APPROVED', { ...bodies.FUNDED, reasonCode: 'OTHER' }, ['reasonCode']],
-    ['APPROVED without amountApproved', 'none', { status: 'APPROVED' }, ['amountApproved']],
-    ['amountApproved of zero', 'none', { status: 'APPROVED', amountApproved: 0 }, ['amountApproved']],
-    ['a negative amountApproved', 'none', { status: 'APPROVED', amountApproved: -5 }, ['amountApproved']],
-    [
-      'amountApproved with three decimals',
-      'none',
-      { status: 'APPROVED', amountApproved: 1000.125 },
-      ['amountApproved'],
-    ],
-    ['amountApproved as text', 'none', { status: 'APPROVED', amountApproved: '1000' }, ['amountApproved']],
-    ['amountApproved on IN_REVIEW', 'none', { status: 'IN_REVIEW', amountApproved: 10 }, ['amountApproved']],
-    ['amountFunded on APPROVED', 'none', { ...bodies.APPROVED, amountFunded: 10 }, ['amountFunded']],
-    ['FUNDED without amountFunded', 'APPROVED', { status: 'FUNDED' }, ['amountFunded']],
-    ['amountApproved on FUNDED', 'APPROVED', { ...bodies.FUNDED, amountApproved: 10 }, ['amountApproved']],
-    [
-      'amountFunded over the approved amount',
-      'APPROVED',
-      { status: 'FUNDED', amountFunded: 250000.01 },
-      ['amountFunded'],
-    ],
-    ['a note over 1,000 characters', 'none', { ...bodies.IN_REVIEW, note: 'n'.repeat(1001) }, ['note']],
-    ['no status', 'none', {}, ['status']],
-    ['an unknown status', 'none', { status: 'PENDING' }, ['status']],
-    ['an unknown field', 'none', { ...bodies.IN_REVIEW, priority: 'high' }, ['priority']],
-    // The body is checked before the move: a final outcome still answers 400 for a bad body.
-    ['a bad body on a final outcome', 'DECLINED', { status: 'CONDITIONED' }, ['conditions']],
-  ];
-  for (const [name, from, body, fields] of invalid) {
-    test(`${name}: 400 / 40015 on ${fields.join(', ')}, nothing changed`, async () => {
-      const leadId = await leadAt(from);
-      const res = assertError(await setOutcome(t, leadId, body), 400, 40015, 'Bad Request');
-      assert.deepEqual(
-        res.additionalData.errors.map((e: { field: string }) => e.field),
-        fields,
-        JSON.stringify(res),
-      );
-      assert.deepEqual((await operatorOutcome(t, leadId))?.history.map((h) => h.status) ?? [], pathTo[from]);
-    });
-  }
+describe('the lender sets a lead’s outcome', () => {
+  before(async () => {
+    t = await buildTestApp();
+    copy = await leadCopies(t);
+  });
+  after(() => t.close());
+  theLenderSetsATests();
 });
 
 describe('who may set an outcome, and the audit record of each change', () => {

@@ -27,31 +27,41 @@ interface MessageItem {
   sentAt: string;
 }
 
-describe('sandbox: PIN messages readable through the API, magic recipients', () => {
-  let t: TestApp;
-  let pins: ReturnType<typeof pinApi>;
-  const clock = createManualClock();
-  before(async () => {
-    t = await buildTestApp({ env: { AUTOFIN_ENV: 'sandbox' }, clock });
-    pins = pinApi(t);
+let t: TestApp;
+let pins: ReturnType<typeof pinApi>;
+const clock = createManualClock();
+
+const messagesOf = (leadId: string, partner: Partner = t.partner) =>
+  t.app.inject({
+    method: 'GET',
+    url: `${api}/sandbox/leads/${leadId}/messages`,
+    headers: { authorization: partner.headers.authorization },
   });
-  after(() => t?.close());
 
-  const messagesOf = (leadId: string, partner: Partner = t.partner) =>
-    t.app.inject({
-      method: 'GET',
-      url: `${api}/sandbox/leads/${leadId}/messages`,
-      headers: { authorization: partner.headers.authorization },
-    });
+async function items(leadId: string): Promise<MessageItem[]> {
+  const res = await messagesOf(leadId);
+  assert.equal(res.statusCode, 200, show(res));
+  assert.match(String(res.headers['content-type']), /^application\/json/);
+  assert.equal(res.headers['cache-control'], 'no-store');
+  return res.json().items;
+}
 
-  async function items(leadId: string): Promise<MessageItem[]> {
-    const res = await messagesOf(leadId);
-    assert.equal(res.statusCode, 200, show(res));
-    assert.match(String(res.headers['content-type']), /^application\/json/);
-    assert.equal(res.headers['cache-control'], 'no-store');
-    return res.json().items;
-  }
+for (const value of magic) {
+  const recipient = 'phone' in value ? value.phone : value.email;
+  test(`${recipient} answers 412 / ${value.code} with no message sent or listed and no PIN pending`, async () => {
+    const id = await readyLead(t, 'phone' in value ? { phone: value.phone } : { email: value.email });
+    const sent = t.outbox.sms.length + t.outbox.email.length;
+    assertError(await pins.send(id, value.channel), 412, value.code, 'Third-party message error');
+    assert.equal(t.outbox.sms.length + t.outbox.email.length, sent, 'no provider was handed the message');
+    assert.deepEqual(await items(id), []);
+    assertError(await pins.confirm(id, '123456'), 400, 4003, 'Bad Request', 'NO_PIN_PENDING');
+    const lead = await pins.read(id);
+    assert.equal(lead.status, 'IN_PROGRESS');
+    assert.equal(lead.verification, null);
+  });
+}
 
+function sandboxPinMessagesReadableTests() {
   test('the SMS PIN is read through the API (recipient masked, body as sent) and confirms the lead', async () => {
     const id = await readyLead(t, { phone: '5512345678' });
     assert.deepEqual(await items(id), []);
@@ -95,21 +105,6 @@ describe('sandbox: PIN messages readable through the API, magic recipients', () 
     assert.equal((await items(id)).length, 1, 'the owner still sees its message');
   });
 
-  for (const value of magic) {
-    const recipient = 'phone' in value ? value.phone : value.email;
-    test(`${recipient} answers 412 / ${value.code} with no message sent or listed and no PIN pending`, async () => {
-      const id = await readyLead(t, 'phone' in value ? { phone: value.phone } : { email: value.email });
-      const sent = t.outbox.sms.length + t.outbox.email.length;
-      assertError(await pins.send(id, value.channel), 412, value.code, 'Third-party message error');
-      assert.equal(t.outbox.sms.length + t.outbox.email.length, sent, 'no provider was handed the message');
-      assert.deepEqual(await items(id), []);
-      assertError(await pins.confirm(id, '123456'), 400, 4003, 'Bad Request', 'NO_PIN_PENDING');
-      const lead = await pins.read(id);
-      assert.equal(lead.status, 'IN_PROGRESS');
-      assert.equal(lead.verification, null);
-    });
-  }
-
   test('a magic recipient leaves an earlier PIN valid and does not count toward the 5 sends', async () => {
     const id = await readyLead(t, { phone: '5512345678', email: 'fail-error@sandbox.autofin.invalid' });
     assertNoContent(await pins.send(id, 'SMS'));
@@ -145,6 +140,15 @@ describe('sandbox: PIN messages readable through the API, magic recipients', () 
       assert.match(guide.body, /5500000001/);
     },
   );
+}
+
+describe('sandbox: PIN messages readable through the API, magic recipients', () => {
+  before(async () => {
+    t = await buildTestApp({ env: { AUTOFIN_ENV: 'sandbox' }, clock });
+    pins = pinApi(t);
+  });
+  after(() => t?.close());
+  sandboxPinMessagesReadableTests();
 });
 
 describe('sandbox with Twilio and SMTP configured', () => {

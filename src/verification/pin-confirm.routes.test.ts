@@ -27,31 +27,26 @@ const badRequest = (res: Parameters<typeof assertError>[0], reason: string) =>
 /** A PIN other than `pin`. */
 const otherThan = (pin: string) => String((Number(pin) + 1) % 1_000_000).padStart(6, '0');
 
-describe('PIN confirmation', () => {
-  let t: TestApp;
-  let pins: ReturnType<typeof pinApi>;
-  const clock = createManualClock();
-  before(async () => {
-    t = await buildTestApp({ clock });
-    pins = pinApi(t);
-  });
-  after(() => t.close());
+let t: TestApp;
+let pins: ReturnType<typeof pinApi>;
+const clock = createManualClock();
 
-  /** Sends a PIN by SMS and returns it, read from the outbox. */
-  async function sendSms(leadId: string): Promise<string> {
-    const before = t.outbox.sms.length;
-    assertNoContent(await pins.send(leadId, 'SMS'));
-    assert.equal(t.outbox.sms.length, before + 1);
-    return pinFrom(t.outbox.sms.at(-1)!);
-  }
+/** Sends a PIN by SMS and returns it, read from the outbox. */
+async function sendSms(leadId: string): Promise<string> {
+  const before = t.outbox.sms.length;
+  assertNoContent(await pins.send(leadId, 'SMS'));
+  assert.equal(t.outbox.sms.length, before + 1);
+  return pinFrom(t.outbox.sms.at(-1)!);
+}
 
-  async function assertPendingUnverified(leadId: string) {
-    const lead = await pins.read(leadId);
-    assert.equal(lead.status, 'PIN_SENT');
-    assert.equal(lead.verification.verifiedAt, null);
-    assert.equal(lead.prequalification, null);
-  }
+async function assertPendingUnverified(leadId: string) {
+  const lead = await pins.read(leadId);
+  assert.equal(lead.status, 'PIN_SENT');
+  assert.equal(lead.verification.verifiedAt, null);
+  assert.equal(lead.prequalification, null);
+}
 
+function pinConfirmationTests1() {
   test('a wrong PIN is 400 / 4003 PIN_MISMATCH and the lead stays PIN_SENT', async () => {
     const id = await readyLead(t);
     const pin = await sendSms(id);
@@ -129,7 +124,9 @@ describe('PIN confirmation', () => {
       await assertPendingUnverified(noAddress);
     },
   );
+}
 
+function pinConfirmationTests2() {
   test('a malformed or missing PIN is 400 / 4003 and changes nothing', async () => {
     const id = await readyLead(t);
     const pin = await sendSms(id);
@@ -208,7 +205,9 @@ describe('PIN confirmation', () => {
     assert.equal(rows.length, 1);
     assert.ok(!rows[0].row.includes(pin), rows[0].row);
   });
+}
 
+function pinConfirmationTests3() {
   test(
     'a bureau that is unavailable (E1) is 412 / 603003; the ' +
       'lead stays VERIFIED and the same PIN is accepted again',
@@ -262,6 +261,17 @@ describe('PIN confirmation', () => {
       assert.doesNotMatch(logs, new RegExp(`(?<![0-9A-Za-z.])${p}(?![0-9A-Za-z])`), `the logs carry the PIN ${p}`);
     }
   });
+}
+
+describe('PIN confirmation', () => {
+  before(async () => {
+    t = await buildTestApp({ clock });
+    pins = pinApi(t);
+  });
+  after(() => t.close());
+  pinConfirmationTests1();
+  pinConfirmationTests2();
+  pinConfirmationTests3();
 });
 
 /** A bureau gateway that answers 500 first, then a valid report (docs/bureau-http-contract.md). */

@@ -42,42 +42,21 @@ function textOf(raw: string): string {
 const providerError = (res: Parameters<typeof assertError>[0], code: number) =>
   assertError(res, 412, code, 'Third-party message error');
 
-describe('PIN send through Twilio and SMTP', () => {
-  let t: TestApp;
-  let pins: ReturnType<typeof pinApi>;
-  let twilio: Awaited<ReturnType<typeof fakeTwilio>>;
-  let smtp: Awaited<ReturnType<typeof smtpDouble>>;
-  const clock = createManualClock();
-  before(async () => {
-    twilio = await fakeTwilio();
-    smtp = await smtpDouble();
-    t = await buildTestApp({
-      clock,
-      env: {
-        ...twilioEnv(twilio.url),
-        EMAIL_PROVIDER: 'smtp',
-        SMTP_URL: smtp.url,
-        EMAIL_FROM: 'AutoFin <no-reply@autofin.test>',
-      },
-      // These tests make the provider fail on purpose; none of them is about the circuit breaker.
-      circuit: { failureThreshold: 1000 },
-    });
-    pins = pinApi(t);
-  });
-  after(async () => {
-    await t?.close();
-    await twilio?.close();
-    await smtp?.close();
-  });
+let t: TestApp;
+let pins: ReturnType<typeof pinApi>;
+let twilio: Awaited<ReturnType<typeof fakeTwilio>>;
+let smtp: Awaited<ReturnType<typeof smtpDouble>>;
+const clock = createManualClock();
 
-  /** After a failed send: no PIN pending, and the lead is as it was. */
-  async function assertNoPinPending(leadId: string, status = 'IN_PROGRESS') {
-    assertError(await pins.confirm(leadId, '123456'), 400, 4003, 'Bad Request', 'NO_PIN_PENDING');
-    const lead = await pins.read(leadId);
-    assert.equal(lead.status, status);
-    if (status === 'IN_PROGRESS') assert.equal(lead.verification, null);
-  }
+/** After a failed send: no PIN pending, and the lead is as it was. */
+async function assertNoPinPending(leadId: string, status = 'IN_PROGRESS') {
+  assertError(await pins.confirm(leadId, '123456'), 400, 4003, 'Bad Request', 'NO_PIN_PENDING');
+  const lead = await pins.read(leadId);
+  assert.equal(lead.status, status);
+  if (status === 'IN_PROGRESS') assert.equal(lead.verification, null);
+}
 
+function pinSendThroughTwilioTests1() {
   test(
     'SMS: Twilio gets a form-encoded POST with Basic auth, To in +52 ' +
       'E.164, From, and a Spanish body with only the PIN; 204 and PIN_SENT',
@@ -163,7 +142,9 @@ describe('PIN send through Twilio and SMTP', () => {
       assert.equal(lead.verification, null);
     },
   );
+}
 
+function pinSendThroughTwilioTests2() {
   test("an unknown lead, or another company's, is 404 / 4040 and sends nothing", async () => {
     const sent = twilio.received.length;
     assertError(await pins.send(randomUUID(), 'SMS'), 404, 4040, 'Lead not found');
@@ -245,7 +226,9 @@ describe('PIN send through Twilio and SMTP', () => {
     assertNoContent(await pins.confirm(id, first));
     assert.equal((await pins.read(id)).status, 'PREQUALIFIED');
   });
+}
 
+function pinSendThroughTwilioTests3() {
   test('after sends by Twilio and SMTP the logs carry no phone, e-mail, PIN, RFC, name or Twilio secret', async () => {
     const id = await readyLead(t);
     assertNoContent(await pins.send(id, 'SMS'));
@@ -268,6 +251,33 @@ describe('PIN send through Twilio and SMTP', () => {
       assert.doesNotMatch(logs, new RegExp(`(?<![0-9A-Za-z.])${p}(?![0-9A-Za-z])`), `the logs carry the PIN ${p}`);
     }
   });
+}
+
+describe('PIN send through Twilio and SMTP', () => {
+  before(async () => {
+    twilio = await fakeTwilio();
+    smtp = await smtpDouble();
+    t = await buildTestApp({
+      clock,
+      env: {
+        ...twilioEnv(twilio.url),
+        EMAIL_PROVIDER: 'smtp',
+        SMTP_URL: smtp.url,
+        EMAIL_FROM: 'AutoFin <no-reply@autofin.test>',
+      },
+      // These tests make the provider fail on purpose; none of them is about the circuit breaker.
+      circuit: { failureThreshold: 1000 },
+    });
+    pins = pinApi(t);
+  });
+  after(async () => {
+    await t?.close();
+    await twilio?.close();
+    await smtp?.close();
+  });
+  pinSendThroughTwilioTests1();
+  pinSendThroughTwilioTests2();
+  pinSendThroughTwilioTests3();
 });
 
 describe('PIN send when the provider hangs or is down', () => {

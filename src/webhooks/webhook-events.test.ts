@@ -9,35 +9,17 @@ import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { leadDefaults, pinApi, pinFrom, readyLead } from '../../test/lead-fixture.ts';
 import { startReceiver, type Receiver } from '../../test/webhook-receiver.ts';
 
-describe('lead events delivered to a partner endpoint', () => {
-  let t: TestApp;
-  let receiver: Receiver;
-  let secret: string;
-  let endpointId: string;
-  const deliver = () => t.container.webhooks.worker.runUntilIdle();
-  const events = () =>
-    receiver.received.map(
-      (r) => JSON.parse(r.body) as { type: string; timestamp: string; data: Record<string, unknown> },
-    );
+let t: TestApp;
+let receiver: Receiver;
+let secret: string;
+let endpointId: string;
+const deliver = () => t.container.webhooks.worker.runUntilIdle();
+const events = () =>
+  receiver.received.map(
+    (r) => JSON.parse(r.body) as { type: string; timestamp: string; data: Record<string, unknown> },
+  );
 
-  before(async () => {
-    t = await buildTestApp();
-    receiver = await startReceiver();
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `${api}/webhooks`,
-      headers: t.partner.headers,
-      payload: { url: receiver.url },
-    });
-    assert.equal(res.statusCode, 201, show(res));
-    ({ secret, id: endpointId } = res.json());
-    assert.equal(res.headers.location, `${api}/webhooks/${endpointId}`);
-  });
-  after(async () => {
-    await receiver.close();
-    await t.close();
-  });
-
+function leadEventsDeliveredToTests1() {
   test(
     'creation, card, section updates, PIN, verification and ' + 'pre-qualification each arrive, signed and verifiable',
     async () => {
@@ -118,7 +100,9 @@ describe('lead events delivered to a partner endpoint', () => {
       ['lead.updated', 'lead.prequalification_decided'],
     );
   });
+}
 
+function leadEventsDeliveredToTests2() {
   test(
     'after a rotation each delivery carries two signatures, ' + 'and both the new and the old secret verify it',
     async () => {
@@ -201,7 +185,9 @@ describe('lead events delivered to a partner endpoint', () => {
       await lender.close();
     }
   });
+}
 
+function leadEventsDeliveredToTests3() {
   test('a test event reaches the endpoint and shows in its delivery log', async () => {
     const res = await t.app.inject({
       method: 'POST',
@@ -243,4 +229,27 @@ describe('lead events delivered to a partner endpoint', () => {
     assert.match(res.body, /^autofin_webhook_deliveries\{status="pending"\} 0$/m);
     assert.match(res.body, /^autofin_webhook_oldest_pending_seconds 0$/m);
   });
+}
+
+describe('lead events delivered to a partner endpoint', () => {
+  before(async () => {
+    t = await buildTestApp();
+    receiver = await startReceiver();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${api}/webhooks`,
+      headers: t.partner.headers,
+      payload: { url: receiver.url },
+    });
+    assert.equal(res.statusCode, 201, show(res));
+    ({ secret, id: endpointId } = res.json());
+    assert.equal(res.headers.location, `${api}/webhooks/${endpointId}`);
+  });
+  after(async () => {
+    await receiver.close();
+    await t.close();
+  });
+  leadEventsDeliveredToTests1();
+  leadEventsDeliveredToTests2();
+  leadEventsDeliveredToTests3();
 });

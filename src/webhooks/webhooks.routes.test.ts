@@ -20,18 +20,13 @@ const routes = (base: string, endpointId: string, deliveryId: string): [Method, 
   ['POST', `${base}/${endpointId}/deliveries/${deliveryId}/retry`],
 ];
 
-describe('webhook routes', () => {
-  let t: TestApp;
-  let other: Partner;
-  before(async () => {
-    t = await buildTestApp();
-    other = await t.newPartner();
-  });
-  after(() => t.close());
+let t: TestApp;
+let other: Partner;
 
-  const create = (partner: Partner, payload: object) =>
-    t.app.inject({ method: 'POST', url: `${api}/webhooks`, headers: partner.headers, payload });
+const create = (partner: Partner, payload: object) =>
+  t.app.inject({ method: 'POST', url: `${api}/webhooks`, headers: partner.headers, payload });
 
+function webhookRoutesTests1() {
   test('create, list, read, change and delete an endpoint; the secret is shown only at creation', async () => {
     const created = await create(t.partner, {
       url: 'http://127.0.0.1:9/hooks',
@@ -123,7 +118,9 @@ describe('webhook routes', () => {
       'Webhook endpoint not found',
     );
   });
+}
 
+function webhookRoutesTests2() {
   test('an unknown delivery, or one of another endpoint, is 404 / 4048', async () => {
     const a = (await create(t.partner, { url: 'http://127.0.0.1:9/a' })).json();
     const b = (await create(t.partner, { url: 'http://127.0.0.1:9/b' })).json();
@@ -183,23 +180,24 @@ describe('webhook routes', () => {
     });
     assert.match(rotated.json().secret, /^whsec_/);
   });
-});
+}
 
-describe('endpoint URLs in production', () => {
-  let t: TestApp;
-  let table: Record<string, string>;
-  const resolver: Resolver = async (host) =>
-    table[host] ? [{ address: table[host], family: 4 }] : Promise.reject(new Error('ENOTFOUND'));
+describe('webhook routes', () => {
   before(async () => {
-    table = { 'hooks.partner.example': '93.184.216.34', 'rebound.example': '127.0.0.1' };
-    const key = () => randomBytes(32).toString('base64');
-    t = await buildTestApp({
-      env: { AUTOFIN_ENV: 'production', TOKEN_SIGNING_KEY: key(), DATA_ENCRYPTION_KEY: key() },
-      webhookResolver: resolver,
-    });
+    t = await buildTestApp();
+    other = await t.newPartner();
   });
   after(() => t.close());
+  webhookRoutesTests1();
+  webhookRoutesTests2();
+});
 
+let production: TestApp;
+let table: Record<string, string>;
+const resolver: Resolver = async (host) =>
+  table[host] ? [{ address: table[host], family: 4 }] : Promise.reject(new Error('ENOTFOUND'));
+
+function endpointUrlsInProductionTests1() {
   test(
     'http, loopback, 10.x, metadata and a hostname resolving ' + 'to 127.0.0.1 are refused with 400 / 40015 on url',
     async () => {
@@ -210,26 +208,26 @@ describe('endpoint URLs in production', () => {
         'https://169.254.169.254/latest/meta-data',
         'https://rebound.example/in',
       ]) {
-        const res = await t.app.inject({
+        const res = await production.app.inject({
           method: 'POST',
           url: `${api}/webhooks`,
-          headers: t.partner.headers,
+          headers: production.partner.headers,
           payload: { url },
         });
         const body = assertError(res, 400, 40015, 'Bad Request');
         assert.equal(body.additionalData.errors[0].field, 'url', url);
       }
-      const ok = await t.app.inject({
+      const ok = await production.app.inject({
         method: 'POST',
         url: `${api}/webhooks`,
-        headers: t.partner.headers,
+        headers: production.partner.headers,
         payload: { url: 'https://hooks.partner.example/in' },
       });
       assert.equal(ok.statusCode, 201, show(ok));
-      const patched = await t.app.inject({
+      const patched = await production.app.inject({
         method: 'PATCH',
         url: `${api}/webhooks/${ok.json().id}`,
-        headers: t.partner.headers,
+        headers: production.partner.headers,
         payload: { url: 'https://rebound.example/in' },
       });
       assertError(patched, 400, 40015, 'Bad Request');
@@ -262,11 +260,11 @@ describe('endpoint URLs in production', () => {
         '5f00::1',
       ];
       for (const [base, headers] of [
-        [`${api}/webhooks`, t.partner.headers],
-        ['/admin/webhooks', t.admin],
+        [`${api}/webhooks`, production.partner.headers],
+        ['/admin/webhooks', production.admin],
       ] as const) {
         for (const address of internal) {
-          const res = await t.app.inject({
+          const res = await production.app.inject({
             method: 'POST',
             url: base,
             headers,
@@ -275,12 +273,12 @@ describe('endpoint URLs in production', () => {
           const body = assertError(res, 400, 40015, 'Bad Request');
           assert.equal(body.additionalData.errors[0].field, 'url', `${base} ${address}`);
         }
-        const listed = (await t.app.inject({ method: 'GET', url: base, headers })).json().items;
+        const listed = (await production.app.inject({ method: 'GET', url: base, headers })).json().items;
         assert.ok(
           listed.every((e: { url: string }) => !e.url.includes('[')),
           `${base}: nothing refused was saved`,
         );
-        const ok = await t.app.inject({
+        const ok = await production.app.inject({
           method: 'POST',
           url: base,
           headers,
@@ -290,24 +288,48 @@ describe('endpoint URLs in production', () => {
       }
     },
   );
+}
 
+function endpointUrlsInProductionTests2() {
   test('a hostname re-pointed at 127.0.0.1 after it was saved is refused at send time', async () => {
-    const created = await t.app.inject({
+    const created = await production.app.inject({
       method: 'POST',
       url: `${api}/webhooks`,
-      headers: t.partner.headers,
+      headers: production.partner.headers,
       payload: { url: 'https://hooks.partner.example/late' },
     });
     const id = created.json().id;
     table['hooks.partner.example'] = '127.0.0.1';
-    await t.app.inject({ method: 'POST', url: `${api}/webhooks/${id}/test`, headers: t.partner.headers });
-    await t.container.webhooks.worker.runUntilIdle();
+    await production.app.inject({
+      method: 'POST',
+      url: `${api}/webhooks/${id}/test`,
+      headers: production.partner.headers,
+    });
+    await production.container.webhooks.worker.runUntilIdle();
     const [delivery] = (
-      await t.app.inject({ method: 'GET', url: `${api}/webhooks/${id}/deliveries`, headers: t.partner.headers })
+      await production.app.inject({
+        method: 'GET',
+        url: `${api}/webhooks/${id}/deliveries`,
+        headers: production.partner.headers,
+      })
     ).json().items;
     assert.equal(delivery.attempts[0].statusCode, null);
     assert.match(delivery.attempts[0].error, /refused.*loopback/);
   });
+}
+
+describe('endpoint URLs in production', () => {
+  before(async () => {
+    table = { 'hooks.partner.example': '93.184.216.34', 'rebound.example': '127.0.0.1' };
+    const key = () => randomBytes(32).toString('base64');
+    production = await buildTestApp({
+      env: { AUTOFIN_ENV: 'production', TOKEN_SIGNING_KEY: key(), DATA_ENCRYPTION_KEY: key() },
+      webhookResolver: resolver,
+    });
+  });
+  after(() => production.close());
+  endpointUrlsInProductionTests1();
+  endpointUrlsInProductionTests2();
 });
 
 describe('endpoint URLs in the sandbox', () => {
