@@ -138,35 +138,40 @@ function setClauses(changes: LeadChanges, p: (value: unknown) => string): string
     .map((column) => `${column} = ${writable[column] ? `${p(toJson(changes[column]))}::jsonb` : p(changes[column])}`);
 }
 
+/** The parameters of a new lead's insert and its history entry, numbered as the statement reads them. */
+function insertParams(row: NewLead, event: LeadEvent): unknown[] {
+  return [
+    row.id,
+    row.company_id,
+    row.affiliate_user_id,
+    row.affiliate_user_type,
+    row.status,
+    row.external_auto_id,
+    toJson(row.loan_info),
+    row.phone_enc,
+    row.phone_fp,
+    row.email_enc,
+    row.address_enc,
+    toJson(row.vehicle),
+    row.financial_enc,
+    row.person_enc,
+    JSON.stringify(row.warnings),
+    row.created_at,
+    row.updated_at,
+    event.id,
+    event.type,
+    event.at,
+    event.actor,
+    JSON.stringify(event.fields),
+  ];
+}
+
 /** The writes that change a lead with its history entry and its webhook event, each in one statement. */
 function createLeadChanges(db: Queryable, outboxCtes: LeadOutbox) {
   return {
     /** The new lead, its history entry and its webhook event, in one statement. */
     async insert(row: NewLead, event: LeadEvent, outbox: OutboxEvent, tx: Queryable = db): Promise<void> {
-      const params: unknown[] = [
-        row.id,
-        row.company_id,
-        row.affiliate_user_id,
-        row.affiliate_user_type,
-        row.status,
-        row.external_auto_id,
-        toJson(row.loan_info),
-        row.phone_enc,
-        row.phone_fp,
-        row.email_enc,
-        row.address_enc,
-        toJson(row.vehicle),
-        row.financial_enc,
-        row.person_enc,
-        JSON.stringify(row.warnings),
-        row.created_at,
-        row.updated_at,
-        event.id,
-        event.type,
-        event.at,
-        event.actor,
-        JSON.stringify(event.fields),
-      ];
+      const params = insertParams(row, event);
       const p = (value: unknown) => `$${params.push(value)}`;
       await tx.query(
         `with lead as (

@@ -204,6 +204,40 @@ function createOwnerDeliveryStatements(db: Db) {
   };
 }
 
+/** Leases the due deliveries: see `claimDue`, whose parameters it reads in order. */
+const leaseDue = `with busy as (
+   select * from unnest($4::uuid[], $5::int[]) as b (endpoint_id, n)
+ ), due as (
+   select c.id, c.next_attempt_at, c.seq from webhook_endpoints e left join busy b on b.endpoint_id = e.id
+   cross join lateral (
+     select d.id, d.next_attempt_at, d.seq from webhook_deliveries d
+     where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at <= $1
+       and (d.lease_until is null or d.lease_until <= $1)
+       and not exists (
+         select 1 from webhook_deliveries p
+         where p.endpoint_id = d.endpoint_id
+           and p.lead_id = d.lead_id and p.status = 'pending' and p.seq < d.seq
+       )
+     order by d.next_attempt_at, d.seq limit greatest(0, $6 - coalesce(b.n, 0))
+     for update skip locked
+   ) c
+   where e.enabled
+   order by c.next_attempt_at, c.seq limit $3
+ )
+ update webhook_deliveries d set lease_until = $2 from due where d.id = due.id returning d.id`;
+
+/** The leased deliveries ($1) with their event and endpoint, and whether the lead has a later one pending. */
+const readLeased = `select d.id, d.endpoint_id, d.attempts,
+   v.id as event_id, v.type, v.occurred_at, v.data, v.trace_parent,
+   e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_until,
+   exists (
+     select 1 from webhook_deliveries n
+     where n.endpoint_id = d.endpoint_id and n.lead_id = d.lead_id and n.status = 'pending' and n.seq > d.seq
+   ) as has_next
+ from webhook_deliveries d join webhook_events v on v.id = d.event_id
+   join webhook_endpoints e on e.id = d.endpoint_id
+ where d.id = any($1::uuid[]) order by d.next_attempt_at, d.seq`;
+
 /** What the delivery worker and its metrics do with deliveries: claim, record, give back, count. */
 function createWorkerStatements(db: Db) {
   return {
@@ -223,42 +257,16 @@ function createWorkerStatements(db: Db) {
     ): Promise<DueDelivery[]> {
       const busy = options.busy ?? new Map<string, number>();
       return db.transaction(async (tx) => {
-        const { rows } = await tx.query<{ id: string }>(
-          `with busy as (
-             select * from unnest($4::uuid[], $5::int[]) as b (endpoint_id, n)
-           ), due as (
-             select c.id, c.next_attempt_at, c.seq from webhook_endpoints e left join busy b on b.endpoint_id = e.id
-             cross join lateral (
-               select d.id, d.next_attempt_at, d.seq from webhook_deliveries d
-               where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at <= $1
-                 and (d.lease_until is null or d.lease_until <= $1)
-                 and not exists (
-                   select 1 from webhook_deliveries p
-                   where p.endpoint_id = d.endpoint_id
-                     and p.lead_id = d.lead_id and p.status = 'pending' and p.seq < d.seq
-                 )
-               order by d.next_attempt_at, d.seq limit greatest(0, $6 - coalesce(b.n, 0))
-               for update skip locked
-             ) c
-             where e.enabled
-             order by c.next_attempt_at, c.seq limit $3
-           )
-           update webhook_deliveries d set lease_until = $2 from due where d.id = due.id returning d.id`,
-          [now, leaseUntil, limit, [...busy.keys()], [...busy.values()], options.perEndpoint],
-        );
+        const { rows } = await tx.query<{ id: string }>(leaseDue, [
+          now,
+          leaseUntil,
+          limit,
+          [...busy.keys()],
+          [...busy.values()],
+          options.perEndpoint,
+        ]);
         if (rows.length === 0) return [];
-        const due = await tx.query<DueDelivery>(
-          `select d.id, d.endpoint_id, d.attempts, v.id as event_id, v.type, v.occurred_at, v.data, v.trace_parent,
-             e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_until,
-             exists (
-               select 1 from webhook_deliveries n
-               where n.endpoint_id = d.endpoint_id and n.lead_id = d.lead_id and n.status = 'pending' and n.seq > d.seq
-             ) as has_next
-           from webhook_deliveries d join webhook_events v on v.id = d.event_id
-             join webhook_endpoints e on e.id = d.endpoint_id
-           where d.id = any($1::uuid[]) order by d.next_attempt_at, d.seq`,
-          [rows.map((r) => r.id)],
-        );
+        const due = await tx.query<DueDelivery>(readLeased, [rows.map((r) => r.id)]);
         return due.rows;
       });
     },
