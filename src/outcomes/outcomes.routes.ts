@@ -3,8 +3,7 @@
  * analysts, officers and admins read the funnel report. Handlers stay thin.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../http/app-error.ts';
-import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
+import { errorAnswers, ok } from '../http/openapi-answers.ts';
 import { registerAdminGuard, requireOperator, type OperatorResolver } from '../http/admin-guard.ts';
 import { policy } from '../http/route-policy.ts';
 import type { OutcomesService } from './outcomes.service.ts';
@@ -19,46 +18,13 @@ const security = [{ adminToken: [] }];
 const outcomeFails = errorAnswers({
   access: 'admin',
   body: true,
-  cases: {
-    400: [
-      errorCase(
-        'A field the status needs, or one it does not take',
-        errors.invalidInput([{ field: 'conditions', errorDetail: 'is required when status is CONDITIONED' }]),
-      ),
-      errorCase(
-        'An invalid condition',
-        errors.invalidInput([
-          {
-            field: 'conditions.0.code',
-            errorDetail:
-              'must be one of: PROOF_OF_INCOME, PROOF_OF_ADDRESS, OFFICIAL_ID, LARGER_DOWN_PAYMENT, CO_SIGNER, OTHER',
-          },
-        ]),
-      ),
-    ],
-    404: [errorCase('No such lead', errors.leadNotFound())],
-    409: [
-      errorCase(
-        'The outcome may not move to that status, or the lead is not verified',
-        errors.outcomeTransition('APPROVED', 'CONDITIONED'),
-      ),
-    ],
-  },
-  descriptions: { 403: 'An analyst: only officers and admins set outcomes.' },
+  cases: docs.setLeadOutcome.errorCases,
+  descriptions: docs.setLeadOutcome.errorDescriptions,
 });
 
 const funnelFails = errorAnswers({
   access: 'admin',
-  cases: {
-    400: [
-      errorCase(
-        'Invalid window',
-        errors.invalidInput([
-          { field: 'createdFrom', errorDetail: 'must be an ISO 8601 date or date-time of the years 0001–9999' },
-        ]),
-      ),
-    ],
-  },
+  cases: docs.funnelReport.errorCases,
 });
 
 export const outcomesRoutes =

@@ -1,4 +1,6 @@
 /** What the OpenAPI document says of each sandbox operation, keyed by operationId. */
+import { errors } from '../http/app-error.ts';
+import { errorCase } from '../http/openapi-answers.ts';
 import { operationTable } from '../http/operation.ts';
 
 export const sandboxOperations = operationTable({
@@ -9,5 +11,14 @@ export const sandboxOperations = operationTable({
       'and the recipient masked. Sends to magic recipients fail before any provider and are not listed. Exists ' +
       "only when the environment is `sandbox` (elsewhere 404 / 4044); another company's or an unknown lead is 404 " +
       '/ 4040.',
+    errorCases: {
+      400: [
+        errorCase(
+          'A lead id that is not a UUID',
+          errors.invalidInput([{ field: 'leadId', errorDetail: 'must match pattern' }]),
+        ),
+      ],
+      404: [errorCase("Unknown lead, or another company's", errors.leadNotFound())],
+    },
   },
 });

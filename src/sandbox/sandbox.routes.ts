@@ -4,8 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors } from '../http/app-error.ts';
-import { errorAnswers, errorCase, ok } from '../http/openapi-answers.ts';
+import { errorAnswers, ok } from '../http/openapi-answers.ts';
 import { requireAuth } from '../http/partner-guard.ts';
 import { LeadIdParams } from '../leads/leads.schemas.ts';
 import type { SandboxService } from './sandbox.service.ts';
@@ -17,15 +16,7 @@ import { sandboxOperations as docs } from './sandbox.operations.ts';
 const tags = ['sandbox'];
 const fails = errorAnswers({
   access: 'partner',
-  cases: {
-    400: [
-      errorCase(
-        'A lead id that is not a UUID',
-        errors.invalidInput([{ field: 'leadId', errorDetail: 'must match pattern' }]),
-      ),
-    ],
-    404: [errorCase("Unknown lead, or another company's", errors.leadNotFound())],
-  },
+  cases: docs.listSandboxMessages.errorCases,
 });
 const security = [{ bearerAuth: [] }];
 
