@@ -20,7 +20,7 @@ let t: TestApp;
 
 const confirmWith = (scenario: Scenario, downPayment?: number) => setup.confirmWith(scenario, downPayment);
 
-function cRculoDeCrTests() {
+function circuloProductionTests() {
   test(
     'an excellent history: the signed request carries the lead folded ' +
       "to Círculo's fields; PREQUALIFIED; the raw answer kept encrypted",
@@ -118,5 +118,5 @@ describe('Círculo de Crédito in production mode', () => {
     ({ fake, t } = setup);
   });
   after(() => setup?.close());
-  cRculoDeCrTests();
+  circuloProductionTests();
 });

@@ -114,7 +114,7 @@ function assertOthersServed() {
   assert.ok(slowest < 1000, `the other client waited ${slowest} ms at most`);
 }
 
-function slowAndOversizedClientsTests1() {
+function slowClientTests1() {
   test(
     '20 slow-loris connections (a header line every 200 ms) ' + 'are closed by the header timeout; others are served',
     async () => {
@@ -196,7 +196,7 @@ function slowAndOversizedClientsTests1() {
   });
 }
 
-function slowAndOversizedClientsTests2() {
+function slowClientTests2() {
   test('an error answered after a complete request keeps the connection open for the next one', async () => {
     const socket = await openSocket(port);
     let received = '';
@@ -227,8 +227,8 @@ describe('slow and oversized clients', () => {
     base = `http://127.0.0.1:${port}`;
   });
   after(() => t.close());
-  slowAndOversizedClientsTests1();
-  slowAndOversizedClientsTests2();
+  slowClientTests1();
+  slowClientTests2();
 });
 
 describe('while the process stops (draining)', () => {

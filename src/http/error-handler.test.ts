@@ -35,7 +35,7 @@ const postJson = (url: string, payload: string, headers: Record<string, string> 
     payload,
   });
 
-function everyFailureIsRenderedTests1() {
+function errorRenderingTests1() {
   test('malformed JSON is 400 / 40015 naming the body', async () => {
     for (const payload of ['{"name": "Autos', '{name: 1}', '[1,2', 'nul']) {
       const res = await postJson('/admin/companies', payload);
@@ -129,7 +129,7 @@ function everyFailureIsRenderedTests1() {
   });
 }
 
-function everyFailureIsRenderedTests2() {
+function errorRenderingTests2() {
   test('a crash is 500 / 5000 with a generic message and nothing internal in the body', async () => {
     for (const url of ['/test/crash', '/test/crash-with-status']) {
       const res = await t.app.inject({ method: 'GET', url });
@@ -212,6 +212,6 @@ describe('every failure is rendered as an ErrorResponse', () => {
     });
   });
   after(() => t.close());
-  everyFailureIsRenderedTests1();
-  everyFailureIsRenderedTests2();
+  errorRenderingTests1();
+  errorRenderingTests2();
 });

@@ -41,7 +41,7 @@ function assertTagged(lines: string[], requestId: string) {
   for (const line of lines) assert.equal(JSON.parse(line).requestId, requestId, line);
 }
 
-function requestLogsNeverCarryTests1() {
+function requestLogTests1() {
   test('a token request logs neither the secret, the token nor the credentials', async () => {
     const { res, requestId, lines } = await logged({
       method: 'POST',
@@ -104,7 +104,7 @@ function requestLogsNeverCarryTests1() {
   });
 }
 
-function requestLogsNeverCarryTests2() {
+function requestLogTests2() {
   test('personal data sent to partner and admin routes, accepted or refused, never reaches the log', async () => {
     const leadId = randomUUID();
     const requests = [
@@ -149,8 +149,8 @@ describe('request logs never carry people or secrets', () => {
     t = await buildTestApp();
   });
   after(() => t.close());
-  requestLogsNeverCarryTests1();
-  requestLogsNeverCarryTests2();
+  requestLogTests1();
+  requestLogTests2();
 });
 
 describe('the logger redacts personal fields wherever they sit', () => {

@@ -34,7 +34,7 @@ let t: TestApp;
 let doc: Document;
 let operations: [string, Operation][];
 
-function openapiDocumentAndInteractiveTests1() {
+function openapiTests1() {
   test('GET /mx/b2b/autofin/api/openapi.json is public JSON declaring OpenAPI 3.1', async () => {
     const res = await t.app.inject({ method: 'GET', url: `${api}/openapi.json` });
     assert.equal(res.statusCode, 200, show(res));
@@ -120,7 +120,7 @@ function openapiDocumentAndInteractiveTests1() {
   });
 }
 
-function openapiDocumentAndInteractiveTests2() {
+function openapiTests2() {
   test('429s say Retry-After; partner answers their rate limit; a created lead its Location', () => {
     for (const [name, op] of operations) {
       const limited = op.responses?.['429'];
@@ -210,7 +210,7 @@ function openapiDocumentAndInteractiveTests2() {
   });
 }
 
-function openapiDocumentAndInteractiveTests3() {
+function openapiTests3() {
   test('/docs answers 200 HTML without a token', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/docs' });
     assert.equal(res.statusCode, 200, show(res));
@@ -232,7 +232,7 @@ describe('OpenAPI document and interactive docs', () => {
     );
   });
   after(() => t.close());
-  openapiDocumentAndInteractiveTests1();
-  openapiDocumentAndInteractiveTests2();
-  openapiDocumentAndInteractiveTests3();
+  openapiTests1();
+  openapiTests2();
+  openapiTests3();
 });

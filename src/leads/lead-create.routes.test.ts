@@ -113,7 +113,7 @@ const invalid: [string, unknown, string[]][] = [
   ],
 ];
 
-function leadCreationOp5Tests1() {
+function leadCreationTests1() {
   test('answers 201 with {id} and a Location that reads the new lead back', async () => {
     const res = await create({});
     const id = assertCreated(res);
@@ -193,7 +193,7 @@ function leadCreationOp5Tests1() {
   });
 }
 
-function leadCreationOp5Tests2() {
+function leadCreationTests2() {
   test('an unknown affiliate user_id answers 404 / 4046 Company not found and creates nothing', async () => {
     const partner = await t.newPartner();
     const unknown = randomUUID();
@@ -370,7 +370,7 @@ function idempotencyKeyTests2() {
   });
 }
 
-function leadCreationOp5Tests3() {
+function leadCreationTests3() {
   describe('Idempotency-Key', () => {
     idempotencyKeyTests1();
     idempotencyKeyTests2();
@@ -382,7 +382,7 @@ describe('lead creation (op 5)', () => {
     t = await buildTestApp();
   });
   after(() => t.close());
-  leadCreationOp5Tests1();
-  leadCreationOp5Tests2();
-  leadCreationOp5Tests3();
+  leadCreationTests1();
+  leadCreationTests2();
+  leadCreationTests3();
 });

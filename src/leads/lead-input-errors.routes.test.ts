@@ -200,7 +200,7 @@ const cases: {
   },
 ];
 
-function controlCharactersAreRefusedTests() {
+function controlCharacterTests() {
   for (const c of cases) {
     test(`a NUL or control character in ${c.name} is 400 naming the field`, async () => {
       const before = await readLead();
@@ -231,7 +231,7 @@ function controlCharactersAreRefusedTests() {
 }
 
 describe('control characters are refused at validation', () => {
-  controlCharactersAreRefusedTests();
+  controlCharacterTests();
 });
 
 describe('cursors and dates of the lead list', () => {

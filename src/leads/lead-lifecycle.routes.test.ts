@@ -43,7 +43,7 @@ function expect(res: LightMyRequestResponse, status: number, what: string) {
 }
 const setStatus = (id: string, status: LeadStatus) => t.container.leadsRepository.update(id, { status }, clock.now());
 
-function leadStatusesTheOneTests1() {
+function leadLifecycleTests1() {
   test('a new lead is CREATED and is not in the default list, only under status=CREATED', async () => {
     const id = await newLead();
     assert.equal((await read(id)).status, 'CREATED');
@@ -108,7 +108,7 @@ function leadStatusesTheOneTests1() {
   });
 }
 
-function leadStatusesTheOneTests2() {
+function leadLifecycleTests2() {
   describe('once VERIFIED', () => {
     let id: string;
     let frozen: Record<string, unknown>;
@@ -176,7 +176,7 @@ function leadStatusesTheOneTests2() {
   });
 }
 
-function leadStatusesTheOneTests3() {
+function leadLifecycleTests3() {
   describe('history (GET /leads/{id}/events)', () => {
     test('lists who changed which section when, in order, with field names only', async () => {
       const credential = (
@@ -276,7 +276,7 @@ describe('lead statuses, the one phone and e-mail, the verified freeze and the h
     t = await buildTestApp({ clock });
   });
   after(() => t.close());
-  leadStatusesTheOneTests1();
-  leadStatusesTheOneTests2();
-  leadStatusesTheOneTests3();
+  leadLifecycleTests1();
+  leadLifecycleTests2();
+  leadLifecycleTests3();
 });

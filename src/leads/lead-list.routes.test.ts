@@ -65,7 +65,7 @@ async function walk(
   throw new Error('the cursor never ended');
 }
 
-function theLeadListGetTests1() {
+function leadListTests1() {
   test('lists the company’s leads newest first, as summaries without personal data', async () => {
     const partner = await t.newPartner();
     const ids: string[] = [];
@@ -150,7 +150,7 @@ function theLeadListGetTests1() {
   });
 }
 
-function theLeadListGetTests2() {
+function leadListTests2() {
   test('status filters the list; CREATED leads are only listed when asked for', async () => {
     const partner = await t.newPartner();
     clock.advance(1000);
@@ -229,6 +229,6 @@ describe('the lead list (GET /leads)', () => {
     t = await buildTestApp({ clock });
   });
   after(() => t.close());
-  theLeadListGetTests1();
-  theLeadListGetTests2();
+  leadListTests1();
+  leadListTests2();
 });

@@ -139,7 +139,7 @@ const invalid: [string, string, object, string][] = [
   ['person', 'the generic RFC', { ...person, rfc: 'XAXX010101000' }, 'rfc'],
 ];
 
-function leadSectionWritesOpsTests1() {
+function sectionWriteTests1() {
   test(
     'each write answers its exact status: 204 for loan-info, contact-info, ' +
       'contact, auto; 200 with no body for address, financial, person',
@@ -230,7 +230,7 @@ function leadSectionWritesOpsTests1() {
   );
 }
 
-function leadSectionWritesOpsTests2() {
+function sectionWriteTests2() {
   test('invalid input answers 400 / 40015 on the bad field and changes nothing', async () => {
     const id = await newLead();
     for (const op of Object.values(ops)) await save(op, id);
@@ -324,7 +324,7 @@ function leadSectionWritesOpsTests2() {
   });
 }
 
-function leadSectionWritesOpsTests3() {
+function sectionWriteTests3() {
   test('loan-info merges with what was saved before; financial replaces its section', async () => {
     const id = await newLead();
     await save(ops['loan-info'], id, { downPayment: 1000, term: 24 });
@@ -341,7 +341,7 @@ describe('lead section writes (ops 6–12)', () => {
     t = await buildTestApp();
   });
   after(() => t.close());
-  leadSectionWritesOpsTests1();
-  leadSectionWritesOpsTests2();
-  leadSectionWritesOpsTests3();
+  sectionWriteTests1();
+  sectionWriteTests2();
+  sectionWriteTests3();
 });

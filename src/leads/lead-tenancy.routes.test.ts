@@ -54,7 +54,7 @@ const snapshot = async () => {
 };
 const withoutTimestamp = (res: LightMyRequestResponse) => res.body.replace(/"timestamp":"[^"]*"/, '"timestamp":"…"');
 
-function tenancyALeadExistsTests() {
+function tenancyTests() {
   test('the OpenAPI document lists every lead operation this suite covers', () => {
     const listed = operations.map((o) => `${o.method} ${o.suffix}`);
     for (const known of [
@@ -186,5 +186,5 @@ describe('tenancy: a lead exists only for its own company', () => {
       );
   });
   after(() => t.close());
-  tenancyALeadExistsTests();
+  tenancyTests();
 });

@@ -26,7 +26,7 @@ const auditRows = async (leadId: string) =>
     )
   ).rows;
 
-function theLenderReadsLeadsTests1() {
+function lenderReadTests1() {
   test(
     'a lead verified by SMS reads with its personal data, ' + 'consent receipt, bureau summary, explanation and events',
     async () => {
@@ -101,7 +101,7 @@ function theLenderReadsLeadsTests1() {
   });
 }
 
-function theLenderReadsLeadsTests2() {
+function lenderReadTests2() {
   test(
     'a lead refused by two rules is explained: both rules ' + 'fail with their inputs, thresholds and reasons',
     async () => {
@@ -156,6 +156,6 @@ describe('the lender reads leads: detail, consent, bureau summary, explanation, 
     analyst = await operatorKey(t, 'analyst');
   });
   after(() => t.close());
-  theLenderReadsLeadsTests1();
-  theLenderReadsLeadsTests2();
+  lenderReadTests1();
+  lenderReadTests2();
 });

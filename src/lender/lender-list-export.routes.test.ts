@@ -23,7 +23,7 @@ const exports = async () =>
     )
   ).rows;
 
-function theLenderListsAndTests1() {
+function listAndExportTests1() {
   test(
     'the list holds every company’s leads, newest first, as ' + 'summaries without personal data, and is not audited',
     async () => {
@@ -91,7 +91,7 @@ function theLenderListsAndTests1() {
   );
 }
 
-function theLenderListsAndTests2() {
+function listAndExportTests2() {
   test(
     'NDJSON is the default export: one line per lead with ' + 'its personal data, audited with filter and rows',
     async () => {
@@ -146,7 +146,7 @@ function theLenderListsAndTests2() {
   });
 }
 
-function theLenderListsAndTests3() {
+function listAndExportTests3() {
   test(
     'roles: an analyst may not erase or purge (403 / 4030); ' +
       'partner tokens and deleted keys get 401 on every lender route',
@@ -212,7 +212,7 @@ describe('the lender lists and exports every company’s leads', () => {
     ids.refused = (await verifiedLead(t, 'SMS', { downPayment: 10_000 })).leadId;
   });
   after(() => t.close());
-  theLenderListsAndTests1();
-  theLenderListsAndTests2();
-  theLenderListsAndTests3();
+  listAndExportTests1();
+  listAndExportTests2();
+  listAndExportTests3();
 });

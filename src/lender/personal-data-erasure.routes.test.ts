@@ -34,7 +34,7 @@ const clear = [
 let t: TestApp;
 let admin: { id: string; key: string };
 
-function erasureOfALeadTests1() {
+function erasureTests1() {
   test(
     'DELETE …/personal-data erases the sealed sections and the ' +
       'bureau report; a dump then holds none of the person’s data',
@@ -118,7 +118,7 @@ function erasureOfALeadTests1() {
   });
 }
 
-function erasureOfALeadTests2() {
+function erasureTests2() {
   test('audit records cannot be truncated, alone or inside a transaction', async () => {
     const before = (await t.database.db.query('select * from audit_records')).rows;
     assert.ok(before.length > 0);
@@ -137,8 +137,8 @@ describe('erasure of a lead’s personal data', () => {
     admin = await operatorKey(t, 'admin');
   });
   after(() => t.close());
-  erasureOfALeadTests1();
-  erasureOfALeadTests2();
+  erasureTests1();
+  erasureTests2();
 });
 
 describe('the retention purge', () => {

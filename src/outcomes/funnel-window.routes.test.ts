@@ -39,7 +39,7 @@ const expected = (from?: Date, to?: Date) => {
   };
 };
 
-function theFunnelReportSTests() {
+function funnelWindowTests() {
   test('every window, whole days or not, counts what the leads one by one count', async () => {
     const bounds = [
       undefined,
@@ -127,5 +127,5 @@ describe('the funnel report’s window and its per-day counts', () => {
     Object.assign(funded.entry, { approved: true, funded: 123456.78 });
   });
   after(() => t.close());
-  theFunnelReportSTests();
+  funnelWindowTests();
 });

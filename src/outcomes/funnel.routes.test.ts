@@ -30,7 +30,7 @@ const window = 'createdFrom=2030-01-02&createdTo=2030-01-10';
 type Line = { companyId: string; companyName?: string; created: number; verified: number; approved: number };
 const lineOf = (body: { items: Line[] }, partner: Partner) => body.items.find((i) => i.companyId === partner.companyId);
 
-function theFunnelReportTests() {
+function funnelReportTests() {
   test('counts each company’s leads created in the window and how far they got, with the totals', async () => {
     const res = await funnel(window);
     assert.equal(res.statusCode, 200, show(res));
@@ -135,5 +135,5 @@ describe('the funnel report', () => {
     }
   });
   after(() => t.close());
-  theFunnelReportTests();
+  funnelReportTests();
 });

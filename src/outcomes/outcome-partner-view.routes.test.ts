@@ -23,7 +23,7 @@ const partnerLead = async (leadId: string) => {
   return res.json();
 };
 
-function thePartnerSViewTests1() {
+function partnerViewTests1() {
   test('GET /leads/{leadId} shows the outcome without the note or the operator, null before one', async () => {
     const leadId = await copy();
     assert.equal((await partnerLead(leadId)).outcome, null);
@@ -100,7 +100,7 @@ function thePartnerSViewTests1() {
   });
 }
 
-function thePartnerSViewTests2() {
+function partnerViewTests2() {
   test(
     'each change reaches the partner as a signed ' + 'lead.outcome_changed with the partner view, never the note',
     async () => {
@@ -184,6 +184,6 @@ describe('the partner’s view of the lender’s decision', () => {
     await receiver.close();
     await t.close();
   });
-  thePartnerSViewTests1();
-  thePartnerSViewTests2();
+  partnerViewTests1();
+  partnerViewTests2();
 });

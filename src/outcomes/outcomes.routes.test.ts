@@ -96,7 +96,7 @@ const invalid: [string, Status | 'none', object, string[]][] = [
   ['a bad body on a final outcome', 'DECLINED', { status: 'CONDITIONED' }, ['conditions']],
 ];
 
-function theLenderSetsATests1() {
+function setOutcomeTests1() {
   for (const from of Object.keys(pathTo) as (Status | 'none')[]) {
     test(`from ${from}: the table's moves are made and the others are 409 / 4092 with {from, to}`, async () => {
       for (const to of statuses) {
@@ -183,7 +183,7 @@ function theLenderSetsATests1() {
   );
 }
 
-function theLenderSetsATests2() {
+function setOutcomeTests2() {
   for (const [name, from, body, fields] of invalid) {
     test(`${name}: 400 / 40015 on ${fields.join(', ')}, nothing changed`, async () => {
       const leadId = await leadAt(from);
@@ -204,8 +204,8 @@ describe('the lender sets a lead’s outcome', () => {
     copy = await leadCopies(t);
   });
   after(() => t.close());
-  theLenderSetsATests1();
-  theLenderSetsATests2();
+  setOutcomeTests1();
+  setOutcomeTests2();
 });
 
 describe('who may set an outcome, and the audit record of each change', () => {

@@ -37,7 +37,7 @@ async function run(line: string, extra: Record<string, string> = {}) {
   });
 }
 
-function docsSandboxMdAgainstTests1() {
+function sandboxGuideTests1() {
   test('the magic table lists exactly the reserved recipients of the service', () => {
     assert.deepEqual(
       magicRows.map((r) => r["lead's phone or e-mail"]).sort(),
@@ -124,7 +124,7 @@ function docsSandboxMdAgainstTests1() {
   });
 }
 
-function docsSandboxMdAgainstTests2() {
+function sandboxGuideTests2() {
   for (const person of people) {
     const expected = profileRows.find((r) => r.homoclave === person.profile)!['with the shipped rules'];
     test(`the whole lead with ${person.firstName} ${person.lastName} (${person.profile}): ${expected}`, async () => {
@@ -204,6 +204,6 @@ describe('docs/sandbox.md against the sandbox', () => {
     vars = { BASE: '', TOKEN: t.partner.token };
   });
   after(() => t?.close());
-  docsSandboxMdAgainstTests1();
-  docsSandboxMdAgainstTests2();
+  sandboxGuideTests1();
+  sandboxGuideTests2();
 });

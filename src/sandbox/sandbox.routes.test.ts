@@ -46,7 +46,7 @@ async function items(leadId: string): Promise<MessageItem[]> {
   return res.json().items;
 }
 
-function sandboxPinMessagesReadableTests1() {
+function sandboxMessageTests1() {
   test('the SMS PIN is read through the API (recipient masked, body as sent) and confirms the lead', async () => {
     const id = await readyLead(t, { phone: '5512345678' });
     assert.deepEqual(await items(id), []);
@@ -123,7 +123,7 @@ function sandboxPinMessagesReadableTests1() {
   });
 }
 
-function sandboxPinMessagesReadableTests2() {
+function sandboxMessageTests2() {
   test(
     'the OpenAPI document describes the route and links ' + 'the sandbox guide, which /docs/sandbox.md serves',
     async () => {
@@ -150,8 +150,8 @@ describe('sandbox: PIN messages readable through the API, magic recipients', () 
     pins = pinApi(t);
   });
   after(() => t?.close());
-  sandboxPinMessagesReadableTests1();
-  sandboxPinMessagesReadableTests2();
+  sandboxMessageTests1();
+  sandboxMessageTests2();
 });
 
 describe('sandbox with Twilio and SMTP configured', () => {

@@ -56,7 +56,7 @@ async function assertNoPinPending(leadId: string, status = 'IN_PROGRESS') {
   if (status === 'IN_PROGRESS') assert.equal(lead.verification, null);
 }
 
-function pinSendThroughTwilioTests1() {
+function pinSendTests1() {
   test(
     'SMS: Twilio gets a form-encoded POST with Basic auth, To in +52 ' +
       'E.164, From, and a Spanish body with only the PIN; 204 and PIN_SENT',
@@ -144,7 +144,7 @@ function pinSendThroughTwilioTests1() {
   );
 }
 
-function pinSendThroughTwilioTests2() {
+function pinSendTests2() {
   test("an unknown lead, or another company's, is 404 / 4040 and sends nothing", async () => {
     const sent = twilio.received.length;
     assertError(await pins.send(randomUUID(), 'SMS'), 404, 4040, 'Lead not found');
@@ -228,7 +228,7 @@ function pinSendThroughTwilioTests2() {
   });
 }
 
-function pinSendThroughTwilioTests3() {
+function pinSendTests3() {
   test('after sends by Twilio and SMTP the logs carry no phone, e-mail, PIN, RFC, name or Twilio secret', async () => {
     const id = await readyLead(t);
     assertNoContent(await pins.send(id, 'SMS'));
@@ -275,9 +275,9 @@ describe('PIN send through Twilio and SMTP', () => {
     await twilio?.close();
     await smtp?.close();
   });
-  pinSendThroughTwilioTests1();
-  pinSendThroughTwilioTests2();
-  pinSendThroughTwilioTests3();
+  pinSendTests1();
+  pinSendTests2();
+  pinSendTests3();
 });
 
 describe('PIN send when the provider hangs or is down', () => {

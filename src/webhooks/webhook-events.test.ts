@@ -19,7 +19,7 @@ const events = () =>
     (r) => JSON.parse(r.body) as { type: string; timestamp: string; data: Record<string, unknown> },
   );
 
-function leadEventsDeliveredToTests1() {
+function leadEventTests1() {
   test(
     'creation, card, section updates, PIN, verification and ' + 'pre-qualification each arrive, signed and verifiable',
     async () => {
@@ -102,7 +102,7 @@ function leadEventsDeliveredToTests1() {
   });
 }
 
-function leadEventsDeliveredToTests2() {
+function leadEventTests2() {
   test(
     'after a rotation each delivery carries two signatures, ' + 'and both the new and the old secret verify it',
     async () => {
@@ -187,7 +187,7 @@ function leadEventsDeliveredToTests2() {
   });
 }
 
-function leadEventsDeliveredToTests3() {
+function leadEventTests3() {
   test('a test event reaches the endpoint and shows in its delivery log', async () => {
     const res = await t.app.inject({
       method: 'POST',
@@ -249,7 +249,7 @@ describe('lead events delivered to a partner endpoint', () => {
     await receiver.close();
     await t.close();
   });
-  leadEventsDeliveredToTests1();
-  leadEventsDeliveredToTests2();
-  leadEventsDeliveredToTests3();
+  leadEventTests1();
+  leadEventTests2();
+  leadEventTests3();
 });

@@ -197,7 +197,7 @@ let table: Record<string, string>;
 const resolver: Resolver = async (host) =>
   table[host] ? [{ address: table[host], family: 4 }] : Promise.reject(new Error('ENOTFOUND'));
 
-function endpointUrlsInProductionTests1() {
+function productionUrlTests1() {
   test(
     'http, loopback, 10.x, metadata and a hostname resolving ' + 'to 127.0.0.1 are refused with 400 / 40015 on url',
     async () => {
@@ -290,7 +290,7 @@ function endpointUrlsInProductionTests1() {
   );
 }
 
-function endpointUrlsInProductionTests2() {
+function productionUrlTests2() {
   test('a hostname re-pointed at 127.0.0.1 after it was saved is refused at send time', async () => {
     const created = await production.app.inject({
       method: 'POST',
@@ -328,8 +328,8 @@ describe('endpoint URLs in production', () => {
     });
   });
   after(() => production.close());
-  endpointUrlsInProductionTests1();
-  endpointUrlsInProductionTests2();
+  productionUrlTests1();
+  productionUrlTests2();
 });
 
 describe('endpoint URLs in the sandbox', () => {
