@@ -15,6 +15,7 @@ interface Route {
 type Parameter = { name: string; in: string; schema?: { type?: string; pattern?: string } };
 
 const signingKeyHex = randomBytes(32).toString('hex');
+const tokensOf = (environment: string) => createAccessTokens(Buffer.from(signingKeyHex, 'hex'), environment);
 const sampleValues: Record<string, string> = { yearId: '2020', makeId: '63', modelId: '1061', zipCode: '06700' };
 
 function sampleFor(name: string, schema: Parameter['schema']): string {
@@ -124,13 +125,11 @@ describe('the 401 matrix over every partner route', () => {
     ['an expired token', () => `Bearer ${expired.token}`],
     [
       'a token signed with the same key for another environment',
-      () =>
-        `Bearer ${createAccessTokens(Buffer.from(signingKeyHex, 'hex'), 'other').issue(valid.consumerKey, valid.companyId, clock.now(), 3600)}`,
+      () => `Bearer ${tokensOf('other').issue(valid.consumerKey, valid.companyId, clock.now(), 3600)}`,
     ],
     [
       'a token naming another company than its credential',
-      () =>
-        `Bearer ${createAccessTokens(Buffer.from(signingKeyHex, 'hex'), 'test').issue(valid.consumerKey, expired.companyId, clock.now(), 3600)}`,
+      () => `Bearer ${tokensOf('test').issue(valid.consumerKey, expired.companyId, clock.now(), 3600)}`,
     ],
   ];
   for (const [what, header] of cases) {

@@ -10,7 +10,10 @@ import { signBody, verifyBody } from './circulo-signature.ts';
 let keys: CirculoKeys;
 let lenderKey: KeyObject;
 const body =
-  '{"primerNombre":"JUAN","apellidoPaterno":"PEREZ","apellidoMaterno":"LOPEZ","fechaNacimiento":"1956-12-31","RFC":"PELJ561231GR8","nacionalidad":"MX","domicilio":{"direccion":"INSURGENTES SUR 1000","coloniaPoblacion":"DEL VALLE CENTRO","delegacionMunicipio":"BENITO JUAREZ","ciudad":"CIUDAD DE MEXICO","estado":"CDMX","CP":"03100"}}';
+  '{"primerNombre":"JUAN","apellidoPaterno":"PEREZ","apellidoMaterno":"LOPEZ","fechaNacimiento":"1956-12-31",' +
+  '"RFC":"PELJ561231GR8","nacionalidad":"MX","domicilio":{"direccion":"INSURGENTES SUR 1000",' +
+  '"coloniaPoblacion":"DEL VALLE CENTRO","delegacionMunicipio":"BENITO JUAREZ","ciudad":"CIUDAD DE MEXICO",' +
+  '"estado":"CDMX","CP":"03100"}}';
 
 before(() => {
   keys = makeCirculoKeys();
@@ -22,22 +25,25 @@ before(() => {
 const openssl = (...args: string[]) =>
   execFileSync('openssl', args, { cwd: keys.dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
-test('a signature made by `openssl dgst -sha256 -sign` verifies: lowercase hex of DER is what the header carries', () => {
-  openssl('dgst', '-sha256', '-sign', 'lender.pem', '-out', 'openssl.sig', 'body.json');
-  const vector = readFileSync(join(keys.dir, 'openssl.sig')).toString('hex');
-  assert.match(vector, /^30[0-9a-f]+$/, 'a DER SEQUENCE');
-  assert.equal(verifyBody(body, vector, createPublicKey(lenderKey)), true);
-  assert.equal(
-    verifyBody(body, vector.toUpperCase(), createPublicKey(lenderKey)),
-    true,
-    'hex case does not matter on reading',
-  );
-  assert.equal(
-    verifyBody(`${body} `, vector, createPublicKey(lenderKey)),
-    false,
-    'one more byte and it no longer verifies',
-  );
-});
+test(
+  'a signature made by `openssl dgst -sha256 -sign` ' + 'verifies: lowercase hex of DER is what the header carries',
+  () => {
+    openssl('dgst', '-sha256', '-sign', 'lender.pem', '-out', 'openssl.sig', 'body.json');
+    const vector = readFileSync(join(keys.dir, 'openssl.sig')).toString('hex');
+    assert.match(vector, /^30[0-9a-f]+$/, 'a DER SEQUENCE');
+    assert.equal(verifyBody(body, vector, createPublicKey(lenderKey)), true);
+    assert.equal(
+      verifyBody(body, vector.toUpperCase(), createPublicKey(lenderKey)),
+      true,
+      'hex case does not matter on reading',
+    );
+    assert.equal(
+      verifyBody(`${body} `, vector, createPublicKey(lenderKey)),
+      false,
+      'one more byte and it no longer verifies',
+    );
+  },
+);
 
 test("our signature verifies with `openssl dgst -sha256 -verify`, as Círculo's verifier checks it", () => {
   const ours = signBody(body, lenderKey);

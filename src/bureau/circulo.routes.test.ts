@@ -14,73 +14,72 @@ import { assertNoContent, leadDefaults, sandboxBirthDate, sandboxRfc } from '../
 const codes = (lead: { prequalification: { reasons: { code: string }[] } }) =>
   lead.prequalification.reasons.map((r) => r.code);
 
-describe('Círculo de Crédito in production mode', () => {
-  let setup: CirculoSetup;
-  let fake: FakeCirculo;
-  let t: TestApp;
-  before(async () => {
-    setup = await startCirculoSetup();
-    ({ fake, t } = setup);
-  });
-  after(() => setup?.close());
+let setup: CirculoSetup;
+let fake: FakeCirculo;
+let t: TestApp;
 
-  const confirmWith = (scenario: Scenario, downPayment?: number) => setup.confirmWith(scenario, downPayment);
+const confirmWith = (scenario: Scenario, downPayment?: number) => setup.confirmWith(scenario, downPayment);
 
-  test("an excellent history: the signed request carries the lead folded to Círculo's fields; PREQUALIFIED; the raw answer kept encrypted", async () => {
-    const { id, res, lead } = await confirmWith('excellent');
-    assertNoContent(res);
-    assert.equal(lead.status, 'PREQUALIFIED');
-    assert.equal(lead.prequalification.decision, 'PREQUALIFIED');
-    assert.equal(lead.prequalification.offer.annualRate, 13.9, 'FICO 762 falls in the best tier');
+function circuloProductionTests() {
+  test(
+    'an excellent history: the signed request carries the lead folded ' +
+      "to Círculo's fields; PREQUALIFIED; the raw answer kept encrypted",
+    async () => {
+      const { id, res, lead } = await confirmWith('excellent');
+      assertNoContent(res);
+      assert.equal(lead.status, 'PREQUALIFIED');
+      assert.equal(lead.prequalification.decision, 'PREQUALIFIED');
+      assert.equal(lead.prequalification.offer.annualRate, 13.9, 'FICO 762 falls in the best tier');
 
-    const request = fake.received.at(-1)!;
-    assert.equal(request.signatureValid, true, "x-signature verifies with the lender's public key");
-    assert.match(String(request.headers['x-signature']), /^30[0-9a-f]+$/);
-    assert.deepEqual(
-      [request.headers['x-api-key'], request.headers.username, request.headers.password],
-      [credentials.apiKey, credentials.username, credentials.password],
-    );
-    assert.deepEqual(request.body, {
-      primerNombre: 'ANACLETA',
-      segundoNombre: 'MARICRUZ',
-      apellidoPaterno: 'ZUBIZARRETA',
-      apellidoMaterno: 'QUINONES',
-      fechaNacimiento: sandboxBirthDate,
-      RFC: sandboxRfc.A1,
-      nacionalidad: 'MX',
-      domicilio: {
-        direccion: 'AV. ALVARO OBREGON 120 INT 4B',
-        coloniaPoblacion: 'ROMA NORTE',
-        delegacionMunicipio: 'CUAUHTEMOC',
-        ciudad: 'CIUDAD DE MEXICO',
-        estado: 'CDMX',
-        CP: leadDefaults.address.zipCode,
-      },
-    });
-    const raw = await t.container.bureau.rawAnswerOf(id);
-    assert.equal(JSON.parse(raw!).folioConsulta, '1149562347');
-    const { rows } = await t.database.db.query<{ row: string }>(
-      'select row_to_json(b)::text as row from bureau_reports b where lead_id = $1',
-      [id],
-    );
-    for (const leak of ['1149562347', 'BANCO DEMO', 'FICO', '762'])
-      assert.ok(!rows[0].row.includes(leak), `the stored row shows ${leak}`);
-    const logs = t.logs.join('\n');
-    assert.ok(logs.includes(id), 'the logs carry the lead id, so the check below is not vacuous');
-    for (const secret of [
-      sandboxRfc.A1,
-      'ANACLETA',
-      'ZUBIZARRETA',
-      'QUINONES',
-      'OBREGON',
-      credentials.apiKey,
-      credentials.password,
-      String(request.headers['x-signature']),
-      'BANCO DEMO',
-    ]) {
-      assert.ok(!logs.includes(secret), `the logs carry ${secret}`);
-    }
-  });
+      const request = fake.received.at(-1)!;
+      assert.equal(request.signatureValid, true, "x-signature verifies with the lender's public key");
+      assert.match(String(request.headers['x-signature']), /^30[0-9a-f]+$/);
+      assert.deepEqual(
+        [request.headers['x-api-key'], request.headers.username, request.headers.password],
+        [credentials.apiKey, credentials.username, credentials.password],
+      );
+      assert.deepEqual(request.body, {
+        primerNombre: 'ANACLETA',
+        segundoNombre: 'MARICRUZ',
+        apellidoPaterno: 'ZUBIZARRETA',
+        apellidoMaterno: 'QUINONES',
+        fechaNacimiento: sandboxBirthDate,
+        RFC: sandboxRfc.A1,
+        nacionalidad: 'MX',
+        domicilio: {
+          direccion: 'AV. ALVARO OBREGON 120 INT 4B',
+          coloniaPoblacion: 'ROMA NORTE',
+          delegacionMunicipio: 'CUAUHTEMOC',
+          ciudad: 'CIUDAD DE MEXICO',
+          estado: 'CDMX',
+          CP: leadDefaults.address.zipCode,
+        },
+      });
+      const raw = await t.container.bureau.rawAnswerOf(id);
+      assert.equal(JSON.parse(raw!).folioConsulta, '1149562347');
+      const { rows } = await t.database.db.query<{ row: string }>(
+        'select row_to_json(b)::text as row from bureau_reports b where lead_id = $1',
+        [id],
+      );
+      for (const leak of ['1149562347', 'BANCO DEMO', 'FICO', '762'])
+        assert.ok(!rows[0].row.includes(leak), `the stored row shows ${leak}`);
+      const logs = t.logs.join('\n');
+      assert.ok(logs.includes(id), 'the logs carry the lead id, so the check below is not vacuous');
+      for (const secret of [
+        sandboxRfc.A1,
+        'ANACLETA',
+        'ZUBIZARRETA',
+        'QUINONES',
+        'OBREGON',
+        credentials.apiKey,
+        credentials.password,
+        String(request.headers['x-signature']),
+        'BANCO DEMO',
+      ]) {
+        assert.ok(!logs.includes(secret), `the logs carry ${secret}`);
+      }
+    },
+  );
 
   test('a delinquent history is NOT_PREQUALIFIED for its score and its 90 days past due', async () => {
     const { res, lead } = await confirmWith('delinquent');
@@ -96,16 +95,28 @@ describe('Círculo de Crédito in production mode', () => {
     assert.match(JSON.stringify(lead.prequalification.reasons), /90 days past due/);
   });
 
-  test('a person not found (404 / 404.1) or a 204 is a no-record report, judged by the thin-file policy, never a 412', async () => {
-    for (const scenario of ['not-found', 'no-content'] as const) {
-      const enough = await confirmWith(scenario, 120_000);
-      assertNoContent(enough.res);
-      assert.equal(enough.lead.status, 'PREQUALIFIED', scenario);
-      assert.equal(enough.lead.prequalification.offer.annualRate, 21.9, 'the no-record rate');
-      const short = await confirmWith(scenario, 80_000);
-      assertNoContent(short.res);
-      assert.equal(short.lead.status, 'NOT_PREQUALIFIED', scenario);
-      assert.equal(await t.container.bureau.hasReport(short.id), true);
-    }
+  test(
+    'a person not found (404 / 404.1) or a 204 is a no-record ' + 'report, judged by the thin-file policy, never a 412',
+    async () => {
+      for (const scenario of ['not-found', 'no-content'] as const) {
+        const enough = await confirmWith(scenario, 120_000);
+        assertNoContent(enough.res);
+        assert.equal(enough.lead.status, 'PREQUALIFIED', scenario);
+        assert.equal(enough.lead.prequalification.offer.annualRate, 21.9, 'the no-record rate');
+        const short = await confirmWith(scenario, 80_000);
+        assertNoContent(short.res);
+        assert.equal(short.lead.status, 'NOT_PREQUALIFIED', scenario);
+        assert.equal(await t.container.bureau.hasReport(short.id), true);
+      }
+    },
+  );
+}
+
+describe('Círculo de Crédito in production mode', () => {
+  before(async () => {
+    setup = await startCirculoSetup();
+    ({ fake, t } = setup);
   });
+  after(() => setup?.close());
+  circuloProductionTests();
 });

@@ -247,7 +247,8 @@ export function createSandboxBureau(clock: Clock): BureauProvider {
       const now = clock.now();
       const queriedAt = now.toISOString();
       const body = profile ? fixedProfiles[profile](now) : hashedProfile(rfc, now);
-      const folio = `SBX-${createHash('sha256').update(`${rfc}|${queriedAt}`).digest('hex').slice(0, 12).toUpperCase()}`;
+      const digest = createHash('sha256').update(`${rfc}|${queriedAt}`).digest('hex');
+      const folio = `SBX-${digest.slice(0, 12).toUpperCase()}`;
       // The sandbox has no answer of its own besides the report.
       return { ok: true, value: { report: { provider: 'sandbox', folio, queriedAt, ...body }, raw: null } };
     },

@@ -30,7 +30,8 @@ export function createConsentRepository(db: Queryable) {
     /** The first confirmation is the consent; a retried confirmation (after a bureau failure) keeps it. */
     async record(c: ConsentReceipt, tx: Queryable = db): Promise<void> {
       await tx.query(
-        `insert into lead_consents (lead_id, channel, destination_masked, pin_sent_at, confirmed_at, consumer_key, request_id, client_address, user_agent)
+        `insert into lead_consents (lead_id, channel, destination_masked, pin_sent_at,
+          confirmed_at, consumer_key, request_id, client_address, user_agent)
          values ($1,$2,$3,$4,$5,$6,$7,$8,$9) on conflict (lead_id) do nothing`,
         [
           c.leadId,

@@ -82,92 +82,85 @@ function bodyOf(response: string): { code: number; requestId: string; message: s
   return JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4));
 }
 
-describe('slow and oversized clients', () => {
-  let t: TestApp;
-  let port: number;
-  let base: string;
-  let served: { status: number; ms: number }[] = [];
-  let stopOthers: () => Promise<void>;
+let t: TestApp;
+let port: number;
+let base: string;
+let served: { status: number; ms: number }[] = [];
+let stopOthers: () => Promise<void>;
 
-  before(async () => {
-    t = await buildTestApp({
-      env: {
-        REQUEST_TIMEOUT_MS: String(requestTimeoutMs),
-        HEADERS_TIMEOUT_MS: String(headersTimeoutMs),
-        RATE_LIMIT_PER_MINUTE: String(perMinute),
-      },
-      logLevel: 'warn',
-    });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    port = (t.app.server.address() as { port: number }).port;
-    base = `http://127.0.0.1:${port}`;
-  });
-  after(() => t.close());
+/** Another client asking /health/live every 50 ms while a test runs. */
+function otherClient() {
+  served = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = Date.now();
+      const res = await fetch(`${base}/health/live`);
+      await res.arrayBuffer();
+      served.push({ status: res.status, ms: Date.now() - started });
+      await sleep(50);
+    }
+  })();
+  stopOthers = async () => {
+    running = false;
+    await loop;
+  };
+}
 
-  /** Another client asking /health/live every 50 ms while a test runs. */
-  function otherClient() {
-    served = [];
-    let running = true;
-    const loop = (async () => {
-      while (running) {
-        const started = Date.now();
-        const res = await fetch(`${base}/health/live`);
-        await res.arrayBuffer();
-        served.push({ status: res.status, ms: Date.now() - started });
-        await sleep(50);
+function assertOthersServed() {
+  assert.ok(served.length >= 5, `the other client was served ${served.length} times`);
+  assert.deepEqual([...new Set(served.map((s) => s.status))], [200]);
+  const slowest = Math.max(...served.map((s) => s.ms));
+  assert.ok(slowest < 1000, `the other client waited ${slowest} ms at most`);
+}
+
+function slowClientTests1() {
+  test(
+    '20 slow-loris connections (a header line every 200 ms) ' + 'are closed by the header timeout; others are served',
+    async () => {
+      otherClient();
+      const slow = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          exchange(port, 'GET /health/live HTTP/1.1\r\nHost: x\r\n', { trickle: `X-Slow-${i}: y\r\n`, everyMs: 200 }),
+        ),
+      );
+      await stopOthers();
+      for (const s of slow) {
+        assert.ok(
+          s.closedAfterMs >= headersTimeoutMs - 50 && s.closedAfterMs < headersTimeoutMs + 2000,
+          `closed after ${s.closedAfterMs} ms`,
+        );
+        assert.match(statusLine(s.response), /^(HTTP\/1\.1 408 |$)/, s.response);
       }
-    })();
-    stopOthers = async () => {
-      running = false;
-      await loop;
-    };
-  }
+      assertOthersServed();
+    },
+  );
 
-  function assertOthersServed() {
-    assert.ok(served.length >= 5, `the other client was served ${served.length} times`);
-    assert.deepEqual([...new Set(served.map((s) => s.status))], [200]);
-    const slowest = Math.max(...served.map((s) => s.ms));
-    assert.ok(slowest < 1000, `the other client waited ${slowest} ms at most`);
-  }
-
-  test('20 slow-loris connections (a header line every 200 ms) are closed by the header timeout; others are served', async () => {
-    otherClient();
-    const slow = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        exchange(port, 'GET /health/live HTTP/1.1\r\nHost: x\r\n', { trickle: `X-Slow-${i}: y\r\n`, everyMs: 200 }),
-      ),
-    );
-    await stopOthers();
-    for (const s of slow) {
-      assert.ok(
-        s.closedAfterMs >= headersTimeoutMs - 50 && s.closedAfterMs < headersTimeoutMs + 2000,
-        `closed after ${s.closedAfterMs} ms`,
+  test(
+    '20 slow bodies (a byte every 200 ms) are closed by ' + 'the request timeout with 408; others are served',
+    async () => {
+      otherClient();
+      const head =
+        'POST /auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n';
+      const slow = await Promise.all(
+        Array.from({ length: 20 }, () => exchange(port, head, { trickle: ' ', everyMs: 200 })),
       );
-      assert.match(statusLine(s.response), /^(HTTP\/1\.1 408 |$)/, s.response);
-    }
-    assertOthersServed();
-  });
-
-  test('20 slow bodies (a byte every 200 ms) are closed by the request timeout with 408; others are served', async () => {
-    otherClient();
-    const head =
-      'POST /auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n';
-    const slow = await Promise.all(
-      Array.from({ length: 20 }, () => exchange(port, head, { trickle: ' ', everyMs: 200 })),
-    );
-    await stopOthers();
-    for (const s of slow) {
-      assert.ok(
-        s.closedAfterMs >= requestTimeoutMs - 50 && s.closedAfterMs < requestTimeoutMs + 2000,
-        `closed after ${s.closedAfterMs} ms`,
-      );
-      assert.match(statusLine(s.response), /^HTTP\/1\.1 408 /, s.response);
-    }
-    assertOthersServed();
-  });
+      await stopOthers();
+      for (const s of slow) {
+        assert.ok(
+          s.closedAfterMs >= requestTimeoutMs - 50 && s.closedAfterMs < requestTimeoutMs + 2000,
+          `closed after ${s.closedAfterMs} ms`,
+        );
+        assert.match(statusLine(s.response), /^HTTP\/1\.1 408 /, s.response);
+      }
+      assertOthersServed();
+    },
+  );
 
   test('an unauthenticated 1 GiB upload gets 401 / 4010 with Connection: close, and the rest is not read', async () => {
-    const head = `POST ${api}/leads HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${2 ** 30}\r\n\r\n`;
+    const head =
+      `POST ${api}/leads HTTP/1.1\r\nHost: x\r\nContent-Type: ` +
+      `application/json\r\nContent-Length: ${2 ** 30}\r\n\r\n`;
     const upload = await exchange(port, head, { flood: true });
     assert.match(statusLine(upload.response), /^HTTP\/1\.1 401 /, upload.response);
     assert.equal(headerOf(upload.response, 'connection'), 'close');
@@ -177,7 +170,9 @@ describe('slow and oversized clients', () => {
   });
 
   test('a body announced larger than the limit gets 413 / 4130 with Connection: close, unread', async () => {
-    const head = `POST /auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${10 * 2 ** 20}\r\n\r\n`;
+    const head =
+      `POST /auth/token HTTP/1.1\r\nHost: x\r\nContent-Type: ` +
+      `application/json\r\nContent-Length: ${10 * 2 ** 20}\r\n\r\n`;
     const upload = await exchange(port, head, { flood: true });
     assert.match(statusLine(upload.response), /^HTTP\/1\.1 413 /, upload.response);
     assert.equal(headerOf(upload.response, 'connection'), 'close');
@@ -199,7 +194,9 @@ describe('slow and oversized clients', () => {
     assert.equal(bodyOf(upload.response).code, 4290);
     assert.ok(upload.bodyBytesSent < 64 * 2 ** 20, `${upload.bodyBytesSent} bytes were sent before the close`);
   });
+}
 
+function slowClientTests2() {
   test('an error answered after a complete request keeps the connection open for the next one', async () => {
     const socket = await openSocket(port);
     let received = '';
@@ -213,28 +210,50 @@ describe('slow and oversized clients', () => {
     assert.match(statusLine(received), /^HTTP\/1\.1 200 /);
     socket.destroy();
   });
+}
+
+describe('slow and oversized clients', () => {
+  before(async () => {
+    t = await buildTestApp({
+      env: {
+        REQUEST_TIMEOUT_MS: String(requestTimeoutMs),
+        HEADERS_TIMEOUT_MS: String(headersTimeoutMs),
+        RATE_LIMIT_PER_MINUTE: String(perMinute),
+      },
+      logLevel: 'warn',
+    });
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (t.app.server.address() as { port: number }).port;
+    base = `http://127.0.0.1:${port}`;
+  });
+  after(() => t.close());
+  slowClientTests1();
+  slowClientTests2();
 });
 
 describe('while the process stops (draining)', () => {
-  test('every request is answered 503 / 5030 as an ErrorResponse with Connection: close; before, as usual', async () => {
-    let draining = false;
-    const app = Fastify({ genReqId: () => 'req-drain' });
-    registerConnectionPolicy(app, { draining: () => draining });
-    registerErrorHandler(app, systemClock, registerUnknownRouteHandler(app, systemClock));
-    app.get('/thing', async () => ({ ok: true }));
-    await app.ready();
-    const before = await app.inject({ url: '/thing' });
-    assert.equal(before.statusCode, 200);
-    assert.notEqual(before.headers.connection, 'close');
-    draining = true;
-    const during = await app.inject({ url: '/thing' });
-    assert.equal(during.statusCode, 503, during.body);
-    assert.equal(during.headers.connection, 'close');
-    const body = during.json();
-    assert.deepEqual(Object.keys(body).sort(), ['additionalData', 'code', 'message', 'requestId', 'timestamp']);
-    assert.equal(body.code, 5030);
-    assert.equal(body.message, 'Service Unavailable');
-    assert.equal(body.requestId, 'req-drain');
-    await app.close();
-  });
+  test(
+    'every request is answered 503 / 5030 as an ' + 'ErrorResponse with Connection: close; before, as usual',
+    async () => {
+      let draining = false;
+      const app = Fastify({ genReqId: () => 'req-drain' });
+      registerConnectionPolicy(app, { draining: () => draining });
+      registerErrorHandler(app, systemClock, registerUnknownRouteHandler(app, systemClock));
+      app.get('/thing', async () => ({ ok: true }));
+      await app.ready();
+      const before = await app.inject({ url: '/thing' });
+      assert.equal(before.statusCode, 200);
+      assert.notEqual(before.headers.connection, 'close');
+      draining = true;
+      const during = await app.inject({ url: '/thing' });
+      assert.equal(during.statusCode, 503, during.body);
+      assert.equal(during.headers.connection, 'close');
+      const body = during.json();
+      assert.deepEqual(Object.keys(body).sort(), ['additionalData', 'code', 'message', 'requestId', 'timestamp']);
+      assert.equal(body.code, 5030);
+      assert.equal(body.message, 'Service Unavailable');
+      assert.equal(body.requestId, 'req-drain');
+      await app.close();
+    },
+  );
 });

@@ -26,30 +26,16 @@ function assertErrorResponse(res: LightMyRequestResponse, status: number, code: 
   return body;
 }
 
-describe('every failure is rendered as an ErrorResponse', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await buildTestApp({
-      beforeReady: (app) => {
-        // Hidden: routes only this test needs are not part of the OpenAPI document.
-        app.get('/test/crash', { schema: { hide: true } }, async () => {
-          throw new Error(internalDetail);
-        });
-        app.get('/test/crash-with-status', { schema: { hide: true } }, async () => {
-          throw Object.assign(new Error(internalDetail), { statusCode: 503 });
-        });
-      },
-    });
+let t: TestApp;
+const postJson = (url: string, payload: string, headers: Record<string, string> = {}) =>
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/json', ...t.admin, ...headers },
+    payload,
   });
-  after(() => t.close());
-  const postJson = (url: string, payload: string, headers: Record<string, string> = {}) =>
-    t.app.inject({
-      method: 'POST',
-      url,
-      headers: { 'content-type': 'application/json', ...t.admin, ...headers },
-      payload,
-    });
 
+function errorRenderingTests1() {
   test('malformed JSON is 400 / 40015 naming the body', async () => {
     for (const payload of ['{"name": "Autos', '{name: 1}', '[1,2', 'nul']) {
       const res = await postJson('/admin/companies', payload);
@@ -125,7 +111,8 @@ describe('every failure is rendered as an ErrorResponse', () => {
     const { port } = t.app.server.address() as { port: number };
     const heads = [
       `QUERY ${api}/leads HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
-      `QUERY ${api}/leads HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      `QUERY ${api}/leads HTTP/1.1\r\nHost: x\r\nContent-Type: ` +
+        `application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
     ];
     for (const head of heads) {
       const answer = await new Promise<string>((resolve, reject) => {
@@ -140,7 +127,9 @@ describe('every failure is rendered as an ErrorResponse', () => {
       assert.match(answer, /"code":4050/, answer);
     }
   });
+}
 
+function errorRenderingTests2() {
   test('a crash is 500 / 5000 with a generic message and nothing internal in the body', async () => {
     for (const url of ['/test/crash', '/test/crash-with-status']) {
       const res = await t.app.inject({ method: 'GET', url });
@@ -206,4 +195,23 @@ describe('every failure is rendered as an ErrorResponse', () => {
     for (const error of errors) assert.ok(error.errorDetail.length > 0, show(res));
     assert.equal(errors.find((e) => e.field === 'extra')?.errorDetail, 'is not a field of this request');
   });
+}
+
+describe('every failure is rendered as an ErrorResponse', () => {
+  before(async () => {
+    t = await buildTestApp({
+      beforeReady: (app) => {
+        // Hidden: routes only this test needs are not part of the OpenAPI document.
+        app.get('/test/crash', { schema: { hide: true } }, async () => {
+          throw new Error(internalDetail);
+        });
+        app.get('/test/crash-with-status', { schema: { hide: true } }, async () => {
+          throw Object.assign(new Error(internalDetail), { statusCode: 503 });
+        });
+      },
+    });
+  });
+  after(() => t.close());
+  errorRenderingTests1();
+  errorRenderingTests2();
 });

@@ -15,7 +15,8 @@ const text = { type: 'string' } as const;
 export const responseHeaders = {
   'X-Request-Id': {
     description:
-      'The request id: the caller’s `X-Request-Id` when it is 1–64 characters of `A-Za-z0-9._-`, otherwise a new one. Quote it to support.',
+      'The request id: the caller’s `X-Request-Id` when it is 1–64 characters ' +
+      'of `A-Za-z0-9._-`, otherwise a new one. Quote it to support.',
     schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
   },
   'X-RateLimit-Limit': {

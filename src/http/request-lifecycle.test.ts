@@ -36,30 +36,33 @@ async function appAt(level: string) {
 
 const completed = (lines: Record<string, unknown>[]) => lines.filter((l) => l.msg === 'request completed');
 
-test('every answer carries its request id; a successful read writes no line at info, a write one info line', async () => {
-  const { app, lines } = await appAt('info');
-  const read = await app.inject({ method: 'GET', url: '/things/5' });
-  assert.equal(read.statusCode, 200);
-  assert.equal(read.headers['x-request-id'], 'req-7');
-  await tick();
-  assert.equal(lines.length, 0, JSON.stringify(lines));
+test(
+  'every answer carries its request id; a successful ' + 'read writes no line at info, a write one info line',
+  async () => {
+    const { app, lines } = await appAt('info');
+    const read = await app.inject({ method: 'GET', url: '/things/5' });
+    assert.equal(read.statusCode, 200);
+    assert.equal(read.headers['x-request-id'], 'req-7');
+    await tick();
+    assert.equal(lines.length, 0, JSON.stringify(lines));
 
-  const write = await app.inject({ method: 'POST', url: '/things', payload: {} });
-  assert.equal(write.statusCode, 201);
-  assert.equal(write.headers['x-request-id'], 'req-7');
-  await tick();
-  assert.equal(lines.length, 1);
-  const [line] = lines;
-  assert.equal(line.msg, 'request completed');
-  assert.equal(line.level, 30);
-  assert.equal(line.requestId, 'req-7');
-  assert.deepEqual(
-    { method: line.method, url: line.url, route: line.route, status: line.status },
-    { method: 'POST', url: '/things', route: '/things', status: 201 },
-  );
-  assert.equal(typeof line.ms, 'number');
-  await app.close();
-});
+    const write = await app.inject({ method: 'POST', url: '/things', payload: {} });
+    assert.equal(write.statusCode, 201);
+    assert.equal(write.headers['x-request-id'], 'req-7');
+    await tick();
+    assert.equal(lines.length, 1);
+    const [line] = lines;
+    assert.equal(line.msg, 'request completed');
+    assert.equal(line.level, 30);
+    assert.equal(line.requestId, 'req-7');
+    assert.deepEqual(
+      { method: line.method, url: line.url, route: line.route, status: line.status },
+      { method: 'POST', url: '/things', route: '/things', status: 201 },
+    );
+    assert.equal(typeof line.ms, 'number');
+    await app.close();
+  },
+);
 
 test('a refused read is logged at info with its route and status', async () => {
   const { app, lines } = await appAt('info');

@@ -46,14 +46,17 @@ describe('a route policy', () => {
       payload: JSON.stringify(payload),
     });
 
-  test('a refused request lists the schema errors of every part and the failing data checks, in its own code', async () => {
-    const res = await post('/test/policy?day=never&limit=many', { name: 'unknown', size: 'large' });
-    assert.equal(res.statusCode, 400, show(res));
-    const body = res.json();
-    assert.equal(body.code, 400, show(res));
-    const fields = (body.additionalData.errors as Field[]).map((e) => e.field).sort();
-    assert.deepEqual(fields, ['day', 'limit', 'name', 'size'], show(res));
-  });
+  test(
+    'a refused request lists the schema errors of every ' + 'part and the failing data checks, in its own code',
+    async () => {
+      const res = await post('/test/policy?day=never&limit=many', { name: 'unknown', size: 'large' });
+      assert.equal(res.statusCode, 400, show(res));
+      const body = res.json();
+      assert.equal(body.code, 400, show(res));
+      const fields = (body.additionalData.errors as Field[]).map((e) => e.field).sort();
+      assert.deepEqual(fields, ['day', 'limit', 'name', 'size'], show(res));
+    },
+  );
 
   test('a field the schema already refused is listed once', async () => {
     const res = await post('/test/policy', { name: 'unknown-and-long', size: 1 });

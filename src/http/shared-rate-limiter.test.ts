@@ -15,7 +15,7 @@ function instancesOn(
   return Array.from({ length: n }, () => createSharedRateLimiter({ counters, now, manual: true, ...extra }));
 }
 
-describe('shared rate limiter', () => {
+function sharedRateLimiterTests1() {
   test('never waits: every decision is made in memory, with the store out of the way', () => {
     const counters = createMemorySharedCounters();
     const [limiter] = instancesOn(counters, 1, () => windowStart + 10_000);
@@ -96,30 +96,36 @@ describe('shared rate limiter', () => {
       'half of the 5 left, rounded up',
     );
   });
+}
 
-  test('with the store down each instance enforces the limit alone, reports once, and merges its counts when it is back', async () => {
-    const counters = createMemorySharedCounters();
-    const events: string[] = [];
-    const [a, b] = instancesOn(counters, 2, () => windowStart + 1_000, {
-      onUnavailable: () => events.push('unavailable'),
-      onRecovered: () => events.push('recovered'),
-    });
-    await a.exchange();
-    await b.exchange();
-    counters.state.failing = true;
-    for (let i = 0; i < 3; i++) await a.exchange();
-    assert.equal(a.isShared(), false);
-    assert.equal(a.failures(), 3);
-    assert.deepEqual(events, ['unavailable']);
-    const admitted = Array.from({ length: 12 }, () => a.consumeNow!('k', 10, minute)).filter((d) => d.allowed).length;
-    assert.equal(admitted, 10, 'the whole limit, on this instance alone');
-    counters.state.failing = false;
-    await a.exchange();
-    assert.deepEqual(events, ['unavailable', 'recovered']);
-    assert.equal(counters.total(`${minute}:${windowStart}`, 'k'), 10);
-    await b.exchange();
-    assert.equal(b.consumeNow!('k', 10, minute).allowed, false, 'b now knows the limit is reached');
-  });
+function sharedRateLimiterTests2() {
+  test(
+    'with the store down each instance enforces the limit ' +
+      'alone, reports once, and merges its counts when it is back',
+    async () => {
+      const counters = createMemorySharedCounters();
+      const events: string[] = [];
+      const [a, b] = instancesOn(counters, 2, () => windowStart + 1_000, {
+        onUnavailable: () => events.push('unavailable'),
+        onRecovered: () => events.push('recovered'),
+      });
+      await a.exchange();
+      await b.exchange();
+      counters.state.failing = true;
+      for (let i = 0; i < 3; i++) await a.exchange();
+      assert.equal(a.isShared(), false);
+      assert.equal(a.failures(), 3);
+      assert.deepEqual(events, ['unavailable']);
+      const admitted = Array.from({ length: 12 }, () => a.consumeNow!('k', 10, minute)).filter((d) => d.allowed).length;
+      assert.equal(admitted, 10, 'the whole limit, on this instance alone');
+      counters.state.failing = false;
+      await a.exchange();
+      assert.deepEqual(events, ['unavailable', 'recovered']);
+      assert.equal(counters.total(`${minute}:${windowStart}`, 'k'), 10);
+      await b.exchange();
+      assert.equal(b.consumeNow!('k', 10, minute).allowed, false, 'b now knows the limit is reached');
+    },
+  );
 
   test('a slow store makes the limits per instance until an exchange succeeds again', async () => {
     let nowMs = windowStart + 1_000;
@@ -139,6 +145,11 @@ describe('shared rate limiter', () => {
     assert.equal((await a.consume('k', 1, minute)).allowed, true);
     assert.equal((await a.peek('k', 1, minute)).allowed, false);
   });
+}
+
+describe('shared rate limiter', () => {
+  sharedRateLimiterTests1();
+  sharedRateLimiterTests2();
 });
 
 /**
@@ -173,13 +184,18 @@ describe('overshoot of the shared limit (docs/operations.md)', () => {
     [2, 60, 60 * 1.25 + 2],
     [4, 60, 60 * 1.5 + 4],
   ]) {
-    test(`${instances} instances at ${limit}/min stay within ${bound} (1.25× for two, 1.5× for four, plus one per instance for rounding)`, async () => {
-      const admitted = await worstAdmitted(instances, limit);
-      assert.ok(admitted >= limit, `the limit is reachable (${admitted})`);
-      assert.ok(admitted <= bound, `admitted ${admitted}`);
-      console.log(
-        `# ${instances} instances, limit ${limit}/min: at most ${admitted} admitted (${(admitted / limit).toFixed(3)}×)`,
-      );
-    });
+    test(
+      `${instances} instances at ${limit}/min stay within ${bound} (1.25× ` +
+        `for two, 1.5× for four, plus one per instance for rounding)`,
+      async () => {
+        const admitted = await worstAdmitted(instances, limit);
+        assert.ok(admitted >= limit, `the limit is reachable (${admitted})`);
+        assert.ok(admitted <= bound, `admitted ${admitted}`);
+        console.log(
+          `# ${instances} instances, limit ${limit}/min: at most ` +
+            `${admitted} admitted (${(admitted / limit).toFixed(3)}×)`,
+        );
+      },
+    );
   }
 });

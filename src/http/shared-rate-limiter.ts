@@ -108,6 +108,60 @@ function applyTotals(
   });
 }
 
+interface CounterEntry {
+  counter: Counter;
+  window: Window;
+}
+
+/** The counter of `key` in `window`, created with the window's known total when it has none yet. */
+function counterIn(window: Window, key: string, limit: number, instances: number): CounterEntry {
+  let counter = window.counters.get(key);
+  if (!counter) {
+    counter = { limit, total: window.known.get(key) ?? 0, pending: 0, sinceExchange: 0, share: 0 };
+    counter.share = shareOf(counter, instances);
+    window.counters.set(key, counter);
+  }
+  counter.limit = limit;
+  return { counter, window };
+}
+
+interface DecideOptions {
+  nowMs: number;
+  /** Count the hit when it is admitted (a peek does not). */
+  count: boolean;
+  isShared: () => boolean;
+  syncMs: number;
+}
+
+/** Whether one more hit fits the limit and, while limits are shared, this instance's share of it. */
+function decide({ counter, window }: CounterEntry, { nowMs, count, isShared, syncMs }: DecideOptions): LimitDecision {
+  const used = counter.total + counter.pending + 1;
+  const windowLeftMs = window.windowStart + window.windowMs - nowMs;
+  if (used > counter.limit) return { allowed: false, remaining: 0, resetMs: windowLeftMs };
+  if (isShared() && counter.sinceExchange >= counter.share) {
+    // Within the limit, but this instance's share until the next exchange is used up.
+    return { allowed: false, remaining: counter.limit - used + 1, resetMs: Math.min(syncMs, windowLeftMs) };
+  }
+  if (count) {
+    counter.pending += 1;
+    counter.sinceExchange += 1;
+  }
+  return { allowed: true, remaining: counter.limit - used, resetMs: windowLeftMs };
+}
+
+/**
+ * Gives back a hit (the token endpoint counts every attempt and releases it when the secret was
+ * right). One not yet exchanged simply goes; one an exchange already added to the shared total,
+ * because the exchange fell while its request ran, leaves a -1 that the next exchange adds.
+ */
+function release(counter: Counter | undefined): void {
+  if (!counter || counter.total + counter.pending <= 0) return;
+  counter.pending -= 1;
+  // Its room goes back to this instance's share until the next exchange.
+  if (counter.sinceExchange > 0) counter.sinceExchange -= 1;
+  else counter.share += 1;
+}
+
 export function createSharedRateLimiter(options: SharedRateLimiterOptions): SharedRateLimiter {
   const now = options.now ?? Date.now;
   const syncMs = options.syncMs ?? 200;
@@ -124,46 +178,13 @@ export function createSharedRateLimiter(options: SharedRateLimiterOptions): Shar
 
   const isShared = () => !lastFailed && lastSuccessAt !== undefined && now() - lastSuccessAt <= staleMs;
 
-  function counterOf(
-    key: string,
-    limit: number,
-    windowMs: number,
-    nowMs: number,
-  ): { counter: Counter; window: Window } {
-    const window = windowOf(windowMs, nowMs);
-    let counter = window.counters.get(key);
-    if (!counter) {
-      counter = { limit, total: window.known.get(key) ?? 0, pending: 0, sinceExchange: 0, share: 0 };
-      counter.share = shareOf(counter, instances);
-      window.counters.set(key, counter);
-    }
-    counter.limit = limit;
-    return { counter, window };
-  }
-
-  function decide(
-    { counter, window }: { counter: Counter; window: Window },
-    nowMs: number,
-    count: boolean,
-  ): LimitDecision {
-    const used = counter.total + counter.pending + 1;
-    const windowLeftMs = window.windowStart + window.windowMs - nowMs;
-    if (used > counter.limit) return { allowed: false, remaining: 0, resetMs: windowLeftMs };
-    if (isShared() && counter.sinceExchange >= counter.share) {
-      // Within the limit, but this instance's share until the next exchange is used up.
-      return { allowed: false, remaining: counter.limit - used + 1, resetMs: Math.min(syncMs, windowLeftMs) };
-    }
-    if (count) {
-      counter.pending += 1;
-      counter.sinceExchange += 1;
-    }
-    return { allowed: true, remaining: counter.limit - used, resetMs: windowLeftMs };
-  }
-
-  function consumeNow(key: string, limit: number, windowMs: number): LimitDecision {
+  const counterOf = (key: string, limit: number, windowMs: number, nowMs: number) =>
+    counterIn(windowOf(windowMs, nowMs), key, limit, instances);
+  const decideNow = (key: string, limit: number, windowMs: number, count: boolean) => {
     const nowMs = now();
-    return decide(counterOf(key, limit, windowMs, nowMs), nowMs, true);
-  }
+    return decide(counterOf(key, limit, windowMs, nowMs), { nowMs, count, isShared, syncMs });
+  };
+  const consumeNow = (key: string, limit: number, windowMs: number) => decideNow(key, limit, windowMs, true);
 
   async function runExchange(): Promise<void> {
     const nowMs = now();
@@ -215,23 +236,8 @@ export function createSharedRateLimiter(options: SharedRateLimiterOptions): Shar
   return {
     consumeNow,
     consume: async (key, limit, windowMs) => consumeNow(key, limit, windowMs),
-    async peek(key, limit, windowMs) {
-      const nowMs = now();
-      return decide(counterOf(key, limit, windowMs, nowMs), nowMs, false);
-    },
-    /**
-     * Gives back a hit (the token endpoint counts every attempt and releases it when the secret was
-     * right). One not yet exchanged simply goes; one an exchange already added to the shared total,
-     * because the exchange fell while its request ran, leaves a -1 that the next exchange adds.
-     */
-    async release(key, windowMs) {
-      const counter = windowOf(windowMs, now()).counters.get(key);
-      if (!counter || counter.total + counter.pending <= 0) return;
-      counter.pending -= 1;
-      // Its room goes back to this instance's share until the next exchange.
-      if (counter.sinceExchange > 0) counter.sinceExchange -= 1;
-      else counter.share += 1;
-    },
+    peek: async (key, limit, windowMs) => decideNow(key, limit, windowMs, false),
+    release: async (key, windowMs) => release(windowOf(windowMs, now()).counters.get(key)),
     exchange,
     isShared,
     failures: () => failures,

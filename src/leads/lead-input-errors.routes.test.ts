@@ -73,30 +73,33 @@ describe('bodies that are not objects, or carry nothing', () => {
     assert.equal(await readLead(), before);
   });
 
-  test('{} and no body on the all-optional sections answer 400 "nothing to save", before the lead is looked up', async () => {
-    const before = await readLead();
-    for (const route of bodyRoutes.filter((r) => ['loan-info', 'contact', 'financial'].includes(r.path))) {
-      for (const payload of ['{}', undefined]) {
-        const res = await send(route.method, `${api}/leads/${leadId}/${route.path}`, payload);
-        const body = assertError(res, 400, route.code, 'Bad Request');
-        assert.deepEqual(
-          body.additionalData.errors,
-          [{ field: 'body', errorDetail: 'has no field to save' }],
-          show(res),
-        );
-        for (const other of [randomUUID(), foreignLeadId]) {
-          // The document declares these payloads with minProperties 1: the schema refuses them first.
-          assertError(
-            await send(route.method, `${api}/leads/${other}/${route.path}`, payload),
-            400,
-            route.code,
-            'Bad Request',
+  test(
+    '{} and no body on the all-optional sections answer ' + '400 "nothing to save", before the lead is looked up',
+    async () => {
+      const before = await readLead();
+      for (const route of bodyRoutes.filter((r) => ['loan-info', 'contact', 'financial'].includes(r.path))) {
+        for (const payload of ['{}', undefined]) {
+          const res = await send(route.method, `${api}/leads/${leadId}/${route.path}`, payload);
+          const body = assertError(res, 400, route.code, 'Bad Request');
+          assert.deepEqual(
+            body.additionalData.errors,
+            [{ field: 'body', errorDetail: 'has no field to save' }],
+            show(res),
           );
+          for (const other of [randomUUID(), foreignLeadId]) {
+            // The document declares these payloads with minProperties 1: the schema refuses them first.
+            assertError(
+              await send(route.method, `${api}/leads/${other}/${route.path}`, payload),
+              400,
+              route.code,
+              'Bad Request',
+            );
+          }
         }
       }
-    }
-    assert.equal(await readLead(), before);
-  });
+      assert.equal(await readLead(), before);
+    },
+  );
 
   test('{} on the sections with required fields lists each of them', async () => {
     const res = await send('PUT', `${api}/leads/${leadId}/address`, '{}');
@@ -105,98 +108,99 @@ describe('bodies that are not objects, or carry nothing', () => {
   });
 });
 
-describe('control characters are refused at validation', () => {
-  const nul = 'a\u0000b';
-  const cases: {
-    name: string;
-    method: string;
-    url: () => string;
-    payload: object;
-    field: string;
-    code?: number;
-    admin?: boolean;
-  }[] = [
-    {
-      name: 'externalAutoId',
-      method: 'POST',
-      url: () => `${api}/leads`,
-      payload: { autoFinB2BLeadCreatePayload: { externalAutoId: nul } },
-      field: 'autoFinB2BLeadCreatePayload.externalAutoId',
+const nul = 'a\u0000b';
+const cases: {
+  name: string;
+  method: string;
+  url: () => string;
+  payload: object;
+  field: string;
+  code?: number;
+  admin?: boolean;
+}[] = [
+  {
+    name: 'externalAutoId',
+    method: 'POST',
+    url: () => `${api}/leads`,
+    payload: { autoFinB2BLeadCreatePayload: { externalAutoId: nul } },
+    field: 'autoFinB2BLeadCreatePayload.externalAutoId',
+  },
+  {
+    name: 'affiliate.user_type',
+    method: 'POST',
+    url: () => `${api}/leads`,
+    payload: { affiliate: { user_type: nul } },
+    field: 'affiliate.user_type',
+  },
+  {
+    name: 'street',
+    method: 'PUT',
+    url: () => `${api}/leads/${leadId}/address`,
+    payload: { street: nul, number: '1', zipCode: '06700', neighborhood: 'Roma Norte' },
+    field: 'street',
+  },
+  {
+    name: 'jobPosition',
+    method: 'PUT',
+    url: () => `${api}/leads/${leadId}/financial`,
+    payload: { jobPosition: nul },
+    field: 'jobPosition',
+  },
+  {
+    name: 'employmentCompany',
+    method: 'PUT',
+    url: () => `${api}/leads/${leadId}/financial`,
+    payload: { employmentCompany: 'x\u0007' },
+    field: 'employmentCompany',
+  },
+  {
+    name: 'firstName',
+    method: 'POST',
+    url: () => `${api}/leads/${leadId}/person`,
+    payload: {
+      firstName: nul,
+      secondName: '',
+      lastName: 'López',
+      secondLastName: '',
+      rfc: sandboxRfc.A1,
+      birthDate: '1985-04-12',
     },
-    {
-      name: 'affiliate.user_type',
-      method: 'POST',
-      url: () => `${api}/leads`,
-      payload: { affiliate: { user_type: nul } },
-      field: 'affiliate.user_type',
-    },
-    {
-      name: 'street',
-      method: 'PUT',
-      url: () => `${api}/leads/${leadId}/address`,
-      payload: { street: nul, number: '1', zipCode: '06700', neighborhood: 'Roma Norte' },
-      field: 'street',
-    },
-    {
-      name: 'jobPosition',
-      method: 'PUT',
-      url: () => `${api}/leads/${leadId}/financial`,
-      payload: { jobPosition: nul },
-      field: 'jobPosition',
-    },
-    {
-      name: 'employmentCompany',
-      method: 'PUT',
-      url: () => `${api}/leads/${leadId}/financial`,
-      payload: { employmentCompany: 'x\u0007' },
-      field: 'employmentCompany',
-    },
-    {
-      name: 'firstName',
-      method: 'POST',
-      url: () => `${api}/leads/${leadId}/person`,
-      payload: {
-        firstName: nul,
-        secondName: '',
-        lastName: 'López',
-        secondLastName: '',
-        rfc: sandboxRfc.A1,
-        birthDate: '1985-04-12',
-      },
-      field: 'firstName',
-    },
-    {
-      name: 'pinConfirmation',
-      method: 'POST',
-      url: () => `${api}/leads/${leadId}/pin/confirmation`,
-      payload: { pin: '123456', pinConfirmation: '12\u00003' },
-      field: 'pinConfirmation',
-      code: 4003,
-    },
-    {
-      name: 'company name',
-      method: 'POST',
-      url: () => '/admin/companies',
-      payload: { name: nul },
-      field: 'name',
-      admin: true,
-    },
-    {
-      name: 'affiliate type',
-      method: 'POST',
-      url: () => `/admin/companies/${t.partner.companyId}/affiliates`,
-      payload: { user_type: 'SELLER\u0000' },
-      field: 'user_type',
-      admin: true,
-    },
-    {
-      name: 'an unknown field’s name',
-      method: 'PUT',
-      url: () => `${api}/leads/${leadId}/loan-info`,
-      payload: { ['te\u0000rm']: 1 },
-      field: 'te\u0000rm',
-    },
-  ];
+    field: 'firstName',
+  },
+  {
+    name: 'pinConfirmation',
+    method: 'POST',
+    url: () => `${api}/leads/${leadId}/pin/confirmation`,
+    payload: { pin: '123456', pinConfirmation: '12\u00003' },
+    field: 'pinConfirmation',
+    code: 4003,
+  },
+  {
+    name: 'company name',
+    method: 'POST',
+    url: () => '/admin/companies',
+    payload: { name: nul },
+    field: 'name',
+    admin: true,
+  },
+  {
+    name: 'affiliate type',
+    method: 'POST',
+    url: () => `/admin/companies/${t.partner.companyId}/affiliates`,
+    payload: { user_type: 'SELLER\u0000' },
+    field: 'user_type',
+    admin: true,
+  },
+  {
+    name: 'an unknown field’s name',
+    method: 'PUT',
+    url: () => `${api}/leads/${leadId}/loan-info`,
+    payload: { ['te\u0000rm']: 1 },
+    field: 'te\u0000rm',
+  },
+];
+
+function controlCharacterTests() {
   for (const c of cases) {
     test(`a NUL or control character in ${c.name} is 400 naming the field`, async () => {
       const before = await readLead();
@@ -224,6 +228,10 @@ describe('control characters are refused at validation', () => {
     assertError(res, 400, 40015, 'Bad Request');
     assert.deepEqual(fieldsOf(res), ['consumer_key']);
   });
+}
+
+describe('control characters are refused at validation', () => {
+  controlCharacterTests();
 });
 
 describe('cursors and dates of the lead list', () => {
@@ -280,12 +288,15 @@ describe('the order of the answers: schema, then the lead, then checks against d
     { method: 'POST', path: 'pin/confirmation', payload: { pin: '123456', pinConfirmation: '654321' } },
   ];
   for (const route of dataFailures) {
-    test(`${route.method} …/${route.path} on an unknown or foreign lead is 404 / 4040 before any other check`, async () => {
-      for (const id of [randomUUID(), foreignLeadId, foreignLeadId.toUpperCase()]) {
-        const res = await send(route.method, `${api}/leads/${id}/${route.path}`, route.payload);
-        assertError(res, 404, 4040, 'Lead not found');
-      }
-    });
+    test(
+      `${route.method} …/${route.path} on an unknown or ` + `foreign lead is 404 / 4040 before any other check`,
+      async () => {
+        for (const id of [randomUUID(), foreignLeadId, foreignLeadId.toUpperCase()]) {
+          const res = await send(route.method, `${api}/leads/${id}/${route.path}`, route.payload);
+          assertError(res, 404, 4040, 'Lead not found');
+        }
+      },
+    );
   }
 
   test('the reads of an unknown or foreign lead are 404 / 4040', async () => {

@@ -16,38 +16,34 @@ const person = {
 const address = { street: 'Av. Álvaro Obregón', number: '120', zipCode: '06700', neighborhood: 'Roma Norte' };
 const financial = { employmentType: 'Empleado', income: 45000, employmentCompany: 'Comercial del Centro' };
 
-describe('lead statuses, the one phone and e-mail, the verified freeze and the history', () => {
-  const clock = createManualClock(new Date('2026-01-15T12:00:00Z'));
-  let t: TestApp;
-  before(async () => {
-    t = await buildTestApp({ clock });
+const clock = createManualClock(new Date('2026-01-15T12:00:00Z'));
+let t: TestApp;
+
+const call = (method: string, path: string, body?: unknown, headers = t.partner.headers) =>
+  t.app.inject({
+    method: method as 'GET',
+    url: `${api}/leads${path}`,
+    headers,
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   });
-  after(() => t.close());
+const read = async (id: string) => {
+  const res = await call('GET', `/${id}`);
+  assert.equal(res.statusCode, 200, show(res));
+  return res.json();
+};
+const newLead = async (body: object = {}) => {
+  const res = await call('POST', '', body);
+  assert.equal(res.statusCode, 201, show(res));
+  return res.json().id as string;
+};
+const listedIds = async (query = '') =>
+  ((await call('GET', `?limit=100${query}`)).json().items as { id: string }[]).map((i) => i.id);
+function expect(res: LightMyRequestResponse, status: number, what: string) {
+  assert.equal(res.statusCode, status, `${what}: ${show(res)}`);
+}
+const setStatus = (id: string, status: LeadStatus) => t.leads.repository.update(id, { status }, clock.now());
 
-  const call = (method: string, path: string, body?: unknown, headers = t.partner.headers) =>
-    t.app.inject({
-      method: method as 'GET',
-      url: `${api}/leads${path}`,
-      headers,
-      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-    });
-  const read = async (id: string) => {
-    const res = await call('GET', `/${id}`);
-    assert.equal(res.statusCode, 200, show(res));
-    return res.json();
-  };
-  const newLead = async (body: object = {}) => {
-    const res = await call('POST', '', body);
-    assert.equal(res.statusCode, 201, show(res));
-    return res.json().id as string;
-  };
-  const listedIds = async (query = '') =>
-    ((await call('GET', `?limit=100${query}`)).json().items as { id: string }[]).map((i) => i.id);
-  function expect(res: LightMyRequestResponse, status: number, what: string) {
-    assert.equal(res.statusCode, status, `${what}: ${show(res)}`);
-  }
-  const setStatus = (id: string, status: LeadStatus) => t.leads.repository.update(id, { status }, clock.now());
-
+function leadLifecycleTests1() {
   test('a new lead is CREATED and is not in the default list, only under status=CREATED', async () => {
     const id = await newLead();
     assert.equal((await read(id)).status, 'CREATED');
@@ -110,7 +106,9 @@ describe('lead statuses, the one phone and e-mail, the verified freeze and the h
       assert.deepEqual((await read(id)).contact, contact, `after ${path} ${JSON.stringify(body)}`);
     }
   });
+}
 
+function leadLifecycleTests2() {
   describe('once VERIFIED', () => {
     let id: string;
     let frozen: Record<string, unknown>;
@@ -176,7 +174,9 @@ describe('lead statuses, the one phone and e-mail, the verified freeze and the h
       }
     });
   });
+}
 
+function leadLifecycleTests3() {
   describe('history (GET /leads/{id}/events)', () => {
     test('lists who changed which section when, in order, with field names only', async () => {
       const credential = (
@@ -269,4 +269,14 @@ describe('lead statuses, the one phone and e-mail, the verified freeze and the h
         assert.ok(!res.body.includes(value), `the history must not carry ${value}`);
     });
   });
+}
+
+describe('lead statuses, the one phone and e-mail, the verified freeze and the history', () => {
+  before(async () => {
+    t = await buildTestApp({ clock });
+  });
+  after(() => t.close());
+  leadLifecycleTests1();
+  leadLifecycleTests2();
+  leadLifecycleTests3();
 });

@@ -52,6 +52,27 @@ export function toPrequalificationInput(lead: Lead, report: BureauReport): Prequ
   };
 }
 
+/** The lead's change for a pre-qualification result: its columns, history entry and webhook event. */
+function prequalificationChange(lead: Lead, result: PrequalificationResult, c: TransitionContext) {
+  const prequalification: StoredPrequalification = {
+    decision: result.decision,
+    reasons: result.reasons,
+    offer: result.offer,
+    evaluatedAt: c.at.toISOString(),
+    explanation: result.explanation,
+  };
+  return {
+    set: { prequalification, status: afterPrequalification(lead.status, prequalification.decision) },
+    history: { id: newId(), type: 'PREQUALIFICATION_EVALUATED', actor: c.actor, fields: ['prequalification'] },
+    outbox: {
+      id: newId(),
+      type: 'lead.prequalification_decided',
+      decision: prequalification.decision,
+      reasons: prequalification.reasons.map((r) => r.code),
+    },
+  } satisfies Omit<Transition, 'id' | 'companyId' | 'at'>;
+}
+
 export function createLeadLifecycle(deps: Deps) {
   const { repository, sealer } = deps;
 
@@ -62,23 +83,7 @@ export function createLeadLifecycle(deps: Deps) {
   /** Evaluates the lead on its report and records the result: an event on every evaluation, even unchanged. */
   async function prequalify(tx: Queryable, c: TransitionContext, lead: Lead, report: BureauReport): Promise<void> {
     const result = deps.prequalify(toPrequalificationInput(lead, report), c.at);
-    const prequalification: StoredPrequalification = {
-      decision: result.decision,
-      reasons: result.reasons,
-      offer: result.offer,
-      evaluatedAt: c.at.toISOString(),
-      explanation: result.explanation,
-    };
-    await apply(tx, c, {
-      set: { prequalification, status: afterPrequalification(lead.status, prequalification.decision) },
-      history: { id: newId(), type: 'PREQUALIFICATION_EVALUATED', actor: c.actor, fields: ['prequalification'] },
-      outbox: {
-        id: newId(),
-        type: 'lead.prequalification_decided',
-        decision: prequalification.decision,
-        reasons: prequalification.reasons.map((r) => r.code),
-      },
-    });
+    await apply(tx, c, prequalificationChange(lead, result, c));
   }
 
   return {

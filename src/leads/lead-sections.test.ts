@@ -270,12 +270,16 @@ describe('lead status transitions', () => {
     ));
 
   for (const [status, expected] of table) {
-    test(`${status}: verified ${expected.verified}, a saved section leaves ${expected.saved}, PIN send → ${expected.pinSent}, confirmation → ${expected.confirmed}`, () => {
-      assert.equal(isVerified(status), expected.verified);
-      assert.equal(afterSectionSaved(status), expected.saved);
-      assert.equal(afterPinSent(status), expected.pinSent);
-      assert.equal(afterPinConfirmed(status), expected.confirmed);
-    });
+    test(
+      `${status}: verified ${expected.verified}, a saved section leaves ${expected.saved}, ` +
+        `PIN send → ${expected.pinSent}, confirmation → ${expected.confirmed}`,
+      () => {
+        assert.equal(isVerified(status), expected.verified);
+        assert.equal(afterSectionSaved(status), expected.saved);
+        assert.equal(afterPinSent(status), expected.pinSent);
+        assert.equal(afterPinConfirmed(status), expected.confirmed);
+      },
+    );
   }
 
   test('pre-qualification moves only verified leads, and INCOMPLETE keeps them VERIFIED', () => {

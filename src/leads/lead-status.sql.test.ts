@@ -12,7 +12,8 @@ test('the SQL form of the status rules answers as the TypeScript one for every s
   try {
     const values = leadStatuses.map((s) => `('${s}')`).join(', ');
     const { rows } = await pg.query<{ status: string; saved: string; verified: boolean }>(
-      `select status, ${sql.afterSectionSaved} as saved, ${sql.isVerified} as verified from (values ${values}) t(status)`,
+      `select status, ${sql.afterSectionSaved} as saved,
+        ${sql.isVerified} as verified from (values ${values}) t(status)`,
     );
     assert.equal(rows.length, leadStatuses.length);
     for (const row of rows) {

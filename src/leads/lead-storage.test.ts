@@ -40,35 +40,31 @@ const beatriz = {
   birthDate: '1992-07-04',
 };
 
-describe('lead storage', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await buildTestApp();
+let t: TestApp;
+
+const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  t.app.inject({
+    method: method as 'PUT',
+    url: `${api}/leads${path}`,
+    headers: { ...t.partner.headers, ...headers },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   });
-  after(() => t.close());
-
-  const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    t.app.inject({
-      method: method as 'PUT',
-      url: `${api}/leads${path}`,
-      headers: { ...t.partner.headers, ...headers },
-      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-    });
-  const read = (id: string) => send('GET', `/${id}`);
-  async function newLead(body: object = {}, headers: Record<string, string> = {}) {
-    const res = await send('POST', '', body, headers);
-    assert.equal(res.statusCode, 201, show(res));
-    return res.json().id as string;
+const read = (id: string) => send('GET', `/${id}`);
+async function newLead(body: object = {}, headers: Record<string, string> = {}) {
+  const res = await send('POST', '', body, headers);
+  assert.equal(res.statusCode, 201, show(res));
+  return res.json().id as string;
+}
+async function dump(): Promise<string> {
+  const texts: string[] = [];
+  for (const table of ['leads', 'lead_events', 'idempotency_keys']) {
+    const { rows } = await t.database.db.query<{ row: string }>(`select row_to_json(t)::text as row from ${table} t`);
+    texts.push(...rows.map((r) => r.row));
   }
-  async function dump(): Promise<string> {
-    const texts: string[] = [];
-    for (const table of ['leads', 'lead_events', 'idempotency_keys']) {
-      const { rows } = await t.database.db.query<{ row: string }>(`select row_to_json(t)::text as row from ${table} t`);
-      texts.push(...rows.map((r) => r.row));
-    }
-    return texts.join('\n');
-  }
+  return texts.join('\n');
+}
 
+function leadStorageTests1() {
   test('personal data is never stored in clear in leads, lead_events or idempotency_keys', async () => {
     const id = await newLead(
       { autoFinB2BLeadCreatePayload: { phone: zacarias.phone, email: zacarias.email, externalAutoId: 'STOCK-PII' } },
@@ -157,7 +153,9 @@ describe('lead storage', () => {
       assert.equal(events.length, 7, `round ${round}: one event per write`);
     }
   });
+}
 
+function leadStorageTests2() {
   test('concurrent loan-info writes of different fields keep both', async () => {
     for (let round = 0; round < 5; round++) {
       const id = await newLead();
@@ -194,7 +192,7 @@ describe('lead storage', () => {
     assert.equal((await send('POST', `/${b}/person`, beatriz)).statusCode, 200);
     await t.database.db.query(
       `update leads set person_enc = case id when $1::uuid then (select person_enc from leads where id = $2::uuid)
-         else (select person_enc from leads where id = $1::uuid) end where id in ($1::uuid, $2::uuid)`,
+       else (select person_enc from leads where id = $1::uuid) end where id in ($1::uuid, $2::uuid)`,
       [a, b],
     );
     for (const [id, other] of [
@@ -224,4 +222,13 @@ describe('lead storage', () => {
     assert.equal(res.statusCode, 500, show(res));
     assert.ok(!res.body.includes('Beatriz'), res.body);
   });
+}
+
+describe('lead storage', () => {
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+  leadStorageTests1();
+  leadStorageTests2();
 });

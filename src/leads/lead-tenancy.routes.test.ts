@@ -33,69 +33,28 @@ const validBodies: Record<string, object | undefined> = {
 };
 const httpMethods = ['get', 'put', 'post', 'patch', 'delete'];
 
-describe('tenancy: a lead exists only for its own company', () => {
-  let t: TestApp;
-  let owner: Partner;
-  let intruder: Partner;
-  let leadId: string;
-  let operations: { method: string; suffix: string }[];
+let t: TestApp;
+let owner: Partner;
+let intruder: Partner;
+let leadId: string;
+let operations: { method: string; suffix: string }[];
 
-  before(async () => {
-    t = await buildTestApp();
-    owner = t.partner;
-    intruder = await t.newPartner();
-    const created = await t.app.inject({
-      method: 'POST',
-      url: `${api}/leads`,
-      headers: owner.headers,
-      payload: { autoFinB2BLeadCreatePayload: { phone: '5512345678', email: 'ana@example.mx', term: 48 } },
-    });
-    leadId = created.json().id;
-    for (const [method, path, body, status] of [
-      [
-        'PUT',
-        'address',
-        { street: 'Av. Álvaro Obregón', number: '120', zipCode: '06700', neighborhood: 'Roma Norte' },
-        200,
-      ],
-      ['POST', 'person', person, 200],
-      ['PUT', 'auto', { id: 371234, price: 320000 }, 204],
-      ['PUT', 'financial', { income: 45000 }, 200],
-    ] as const) {
-      const res = await t.app.inject({
-        method,
-        url: `${api}/leads/${leadId}/${path}`,
-        headers: owner.headers,
-        payload: body,
-      });
-      assert.equal(res.statusCode, status, show(res));
-    }
-    const doc = (await t.app.inject({ method: 'GET', url: `${api}/openapi.json` })).json();
-    operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
-      .filter(([path]) => path.startsWith(`${api}/leads/{leadId}`))
-      .flatMap(([path, item]) =>
-        Object.keys(item)
-          .filter((m) => httpMethods.includes(m))
-          .map((m) => ({ method: m.toUpperCase(), suffix: path.slice(`${api}/leads/{leadId}`.length) })),
-      );
+const call = (partner: Partner, op: { method: string; suffix: string }, id: string, requestId: string) =>
+  t.app.inject({
+    method: op.method as 'GET',
+    url: `${api}/leads/${id}${op.suffix}`,
+    headers: { ...partner.headers, 'x-request-id': requestId },
+    ...(validBodies[op.suffix] === undefined ? {} : { payload: JSON.stringify(validBodies[op.suffix]) }),
   });
-  after(() => t.close());
+const snapshot = async () => {
+  const lead = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}`, headers: owner.headers });
+  const events = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}/events`, headers: owner.headers });
+  assert.equal(lead.statusCode, 200, show(lead));
+  return { lead: lead.json(), events: events.json() };
+};
+const withoutTimestamp = (res: LightMyRequestResponse) => res.body.replace(/"timestamp":"[^"]*"/, '"timestamp":"…"');
 
-  const call = (partner: Partner, op: { method: string; suffix: string }, id: string, requestId: string) =>
-    t.app.inject({
-      method: op.method as 'GET',
-      url: `${api}/leads/${id}${op.suffix}`,
-      headers: { ...partner.headers, 'x-request-id': requestId },
-      ...(validBodies[op.suffix] === undefined ? {} : { payload: JSON.stringify(validBodies[op.suffix]) }),
-    });
-  const snapshot = async () => {
-    const lead = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}`, headers: owner.headers });
-    const events = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}/events`, headers: owner.headers });
-    assert.equal(lead.statusCode, 200, show(lead));
-    return { lead: lead.json(), events: events.json() };
-  };
-  const withoutTimestamp = (res: LightMyRequestResponse) => res.body.replace(/"timestamp":"[^"]*"/, '"timestamp":"…"');
-
+function tenancyTests() {
   test('the OpenAPI document lists every lead operation this suite covers', () => {
     const listed = operations.map((o) => `${o.method} ${o.suffix}`);
     for (const known of [
@@ -115,27 +74,30 @@ describe('tenancy: a lead exists only for its own company', () => {
       assert.ok(op.suffix in validBodies, `no sample body for ${op.method} ${op.suffix}: add one to validBodies`);
   });
 
-  test('another company gets 404 / 4040 on every lead operation, byte for byte the answer for a missing lead', async () => {
-    const before = await snapshot();
-    for (const op of operations) {
-      const name = `${op.method} /leads/{leadId}${op.suffix}`;
-      const foreign = await call(intruder, op, leadId, 'tenancy-check');
-      const missing = await call(intruder, op, randomUUID(), 'tenancy-check');
-      assert.equal(foreign.statusCode, 404, `${name}: ${show(foreign)}`);
-      assert.equal(foreign.json().code, 4040, `${name}: ${show(foreign)}`);
-      assert.equal(foreign.json().message, 'Lead not found');
-      assert.equal(foreign.json().requestId, 'tenancy-check');
-      assert.equal(
-        withoutTimestamp(foreign),
-        withoutTimestamp(missing),
-        `${name}: a foreign lead must look exactly like a missing one`,
-      );
-      assert.equal(foreign.headers['content-type'], missing.headers['content-type'], name);
-      assert.equal(foreign.headers['content-length'], missing.headers['content-length'], name);
-      assert.equal(foreign.headers.location, undefined, name);
-    }
-    assert.deepEqual(await snapshot(), before, 'the lead and its history are unchanged');
-  });
+  test(
+    'another company gets 404 / 4040 on every lead ' + 'operation, byte for byte the answer for a missing lead',
+    async () => {
+      const before = await snapshot();
+      for (const op of operations) {
+        const name = `${op.method} /leads/{leadId}${op.suffix}`;
+        const foreign = await call(intruder, op, leadId, 'tenancy-check');
+        const missing = await call(intruder, op, randomUUID(), 'tenancy-check');
+        assert.equal(foreign.statusCode, 404, `${name}: ${show(foreign)}`);
+        assert.equal(foreign.json().code, 4040, `${name}: ${show(foreign)}`);
+        assert.equal(foreign.json().message, 'Lead not found');
+        assert.equal(foreign.json().requestId, 'tenancy-check');
+        assert.equal(
+          withoutTimestamp(foreign),
+          withoutTimestamp(missing),
+          `${name}: a foreign lead must look exactly like a missing one`,
+        );
+        assert.equal(foreign.headers['content-type'], missing.headers['content-type'], name);
+        assert.equal(foreign.headers['content-length'], missing.headers['content-length'], name);
+        assert.equal(foreign.headers.location, undefined, name);
+      }
+      assert.deepEqual(await snapshot(), before, 'the lead and its history are unchanged');
+    },
+  );
 
   test('the owner still reads and writes the lead after the attempts', async () => {
     const res = await call(owner, { method: 'PUT', suffix: '/auto' }, leadId, 'owner-write');
@@ -181,4 +143,48 @@ describe('tenancy: a lead exists only for its own company', () => {
     assert.equal(res.statusCode, 200, show(res));
     assert.deepEqual(res.json().items, []);
   });
+}
+
+describe('tenancy: a lead exists only for its own company', () => {
+  before(async () => {
+    t = await buildTestApp();
+    owner = t.partner;
+    intruder = await t.newPartner();
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `${api}/leads`,
+      headers: owner.headers,
+      payload: { autoFinB2BLeadCreatePayload: { phone: '5512345678', email: 'ana@example.mx', term: 48 } },
+    });
+    leadId = created.json().id;
+    for (const [method, path, body, status] of [
+      [
+        'PUT',
+        'address',
+        { street: 'Av. Álvaro Obregón', number: '120', zipCode: '06700', neighborhood: 'Roma Norte' },
+        200,
+      ],
+      ['POST', 'person', person, 200],
+      ['PUT', 'auto', { id: 371234, price: 320000 }, 204],
+      ['PUT', 'financial', { income: 45000 }, 200],
+    ] as const) {
+      const res = await t.app.inject({
+        method,
+        url: `${api}/leads/${leadId}/${path}`,
+        headers: owner.headers,
+        payload: body,
+      });
+      assert.equal(res.statusCode, status, show(res));
+    }
+    const doc = (await t.app.inject({ method: 'GET', url: `${api}/openapi.json` })).json();
+    operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+      .filter(([path]) => path.startsWith(`${api}/leads/{leadId}`))
+      .flatMap(([path, item]) =>
+        Object.keys(item)
+          .filter((m) => httpMethods.includes(m))
+          .map((m) => ({ method: m.toUpperCase(), suffix: path.slice(`${api}/leads/{leadId}`.length) })),
+      );
+  });
+  after(() => t.close());
+  tenancyTests();
 });

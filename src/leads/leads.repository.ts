@@ -138,40 +138,46 @@ function setClauses(changes: LeadChanges, p: (value: unknown) => string): string
     .map((column) => `${column} = ${writable[column] ? `${p(toJson(changes[column]))}::jsonb` : p(changes[column])}`);
 }
 
+/** The parameters of a new lead's insert and its history entry, numbered as the statement reads them. */
+function insertParams(row: NewLead, event: LeadEvent): unknown[] {
+  return [
+    row.id,
+    row.company_id,
+    row.affiliate_user_id,
+    row.affiliate_user_type,
+    row.status,
+    row.external_auto_id,
+    toJson(row.loan_info),
+    row.phone_enc,
+    row.phone_fp,
+    row.email_enc,
+    row.address_enc,
+    toJson(row.vehicle),
+    row.financial_enc,
+    row.person_enc,
+    JSON.stringify(row.warnings),
+    row.created_at,
+    row.updated_at,
+    event.id,
+    event.type,
+    event.at,
+    event.actor,
+    JSON.stringify(event.fields),
+  ];
+}
+
 /** The writes that change a lead with its history entry and its webhook event, each in one statement. */
 function createLeadChanges(db: Queryable, outboxCtes: LeadOutbox) {
   return {
     /** The new lead, its history entry and its webhook event, in one statement. */
     async insert(row: NewLead, event: LeadEvent, outbox: OutboxEvent, tx: Queryable = db): Promise<void> {
-      const params: unknown[] = [
-        row.id,
-        row.company_id,
-        row.affiliate_user_id,
-        row.affiliate_user_type,
-        row.status,
-        row.external_auto_id,
-        toJson(row.loan_info),
-        row.phone_enc,
-        row.phone_fp,
-        row.email_enc,
-        row.address_enc,
-        toJson(row.vehicle),
-        row.financial_enc,
-        row.person_enc,
-        JSON.stringify(row.warnings),
-        row.created_at,
-        row.updated_at,
-        event.id,
-        event.type,
-        event.at,
-        event.actor,
-        JSON.stringify(event.fields),
-      ];
+      const params = insertParams(row, event);
       const p = (value: unknown) => `$${params.push(value)}`;
       await tx.query(
         `with lead as (
-           insert into leads (id, company_id, affiliate_user_id, affiliate_user_type, status, external_auto_id, loan_info,
-             phone_enc, phone_fp, email_enc, address_enc, vehicle, financial_enc, person_enc, warnings, created_at, updated_at)
+           insert into leads (id, company_id, affiliate_user_id, affiliate_user_type, status, external_auto_id,
+             loan_info, phone_enc, phone_fp, email_enc, address_enc, vehicle, financial_enc, person_enc, warnings,
+             created_at, updated_at)
            values ($1,$2,$3,$4,$5,$6,$7::jsonb,$8,$9,$10,$11,$12::jsonb,$13,$14,$15::jsonb,$16,$17)
            returning id, company_id, external_auto_id, status
          ), ${outboxCtes('lead', outbox, '$16', p)}
@@ -195,7 +201,8 @@ function createLeadChanges(db: Queryable, outboxCtes: LeadOutbox) {
            returning id, company_id, external_auto_id, status
          ), history as (
            insert into lead_events (id, lead_id, type, at, actor, fields)
-           select ${p(change.history.id)}, id, ${p(change.history.type)}, $3, ${p(change.history.actor)}, ${p(JSON.stringify(change.history.fields))}::jsonb from updated
+           select ${p(change.history.id)}, id, ${p(change.history.type)}, $3,
+             ${p(change.history.actor)}, ${p(JSON.stringify(change.history.fields))}::jsonb from updated
          )${change.outbox ? `, ${outboxCtes('updated', change.outbox, '$3', p)}` : ''}
          select id from updated`,
         params,
@@ -216,7 +223,8 @@ function createLeadChanges(db: Queryable, outboxCtes: LeadOutbox) {
       if (write.mergeLoanInfo)
         sets.push(`loan_info = coalesce(loan_info, '{}'::jsonb) || ${p(JSON.stringify(write.mergeLoanInfo))}::jsonb`);
       if (write.warnings) {
-        sets.push(`warnings = coalesce((select jsonb_agg(w) from jsonb_array_elements(warnings) w where w->>'field' <> ${p(write.warnings.field)}), '[]'::jsonb)
+        sets.push(`warnings = coalesce((select jsonb_agg(w) from jsonb_array_elements(warnings) w
+          where w->>'field' <> ${p(write.warnings.field)}), '[]'::jsonb)
           || ${p(JSON.stringify(write.warnings.list))}::jsonb`);
       }
       const verified = statusSql.isVerified;
@@ -233,7 +241,8 @@ function createLeadChanges(db: Queryable, outboxCtes: LeadOutbox) {
            returning id, company_id, external_auto_id, status
          ), event as (
            insert into lead_events (id, lead_id, type, at, actor, fields)
-           select ${p(write.event.id)}, id, ${p(write.event.type)}, $3, ${p(write.event.actor)}, ${p(JSON.stringify(write.event.fields))}::jsonb from updated
+           select ${p(write.event.id)}, id, ${p(write.event.type)}, $3,
+             ${p(write.event.actor)}, ${p(JSON.stringify(write.event.fields))}::jsonb from updated
          ), ${outboxCtes('updated', write.outbox, '$3', p)}
          select status from updated`,
         params,
@@ -344,7 +353,8 @@ function createLeadUpkeep(db: Queryable) {
     ): Promise<{ id: string } | undefined> {
       const { rows } = await tx.query<{ id: string }>(
         `with erased as (
-           update leads set phone_enc = null, phone_fp = null, email_enc = null, address_enc = null, financial_enc = null,
+           update leads set phone_enc = null, phone_fp = null,
+             email_enc = null, address_enc = null, financial_enc = null,
              person_enc = null, warnings = '[]'::jsonb, erased_at = coalesce(erased_at, $2), updated_at = $2
            where id = $1 returning id
          ), history as (

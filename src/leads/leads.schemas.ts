@@ -250,7 +250,8 @@ export const LeadCreateRequest = Type.Object(
     ...closed,
     $id: 'LeadCreateRequest',
     description:
-      'The whole body is optional: no body creates an empty lead. The example’s affiliate is the sandbox demo company’s.',
+      'The whole body is optional: no body creates an empty lead. ' +
+      'The example’s affiliate is the sandbox demo company’s.',
     examples: [
       {
         affiliate: { user_id: sandboxAffiliateId, user_type: 'SELLER' },

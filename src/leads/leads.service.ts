@@ -227,9 +227,11 @@ function createSectionWriter(deps: Deps) {
   return { requireLead, requireFields, write, phoneFingerprint, phoneChanges, emailChanges };
 }
 
-/** The section writes: each locks its lead, checks it, changes only its own columns and records an event. */
-function createSectionWrites(deps: Deps) {
-  const { sealer, clock } = deps;
+/**
+ * The section writes of loan info and contact. Each section write locks its lead, checks it, changes
+ * only its own columns and records an event.
+ */
+function createContactWrites(deps: Deps) {
   const { requireLead, requireFields, write, phoneFingerprint, phoneChanges, emailChanges } = createSectionWriter(deps);
 
   return {
@@ -276,7 +278,15 @@ function createSectionWrites(deps: Deps) {
         set: (id) => ({ ...phoneChanges(id, payload.phone), ...emailChanges(id, payload.email) }),
       });
     },
+  };
+}
 
+/** The section writes of address, vehicle, employment and income, and person. */
+function createDetailWrites(deps: Deps) {
+  const { sealer, clock } = deps;
+  const { requireLead, requireFields, write } = createSectionWriter(deps);
+
+  return {
     /** Save address. */
     async saveAddress(actor: Actor, leadId: string, payload: Parameters<typeof checkAddress>[0]) {
       await requireLead(actor, leadId);
@@ -339,7 +349,8 @@ function createSectionWrites(deps: Deps) {
 export function createLeadsService(deps: Deps) {
   return {
     ...createLeadCreation(deps),
-    ...createSectionWrites(deps),
+    ...createContactWrites(deps),
+    ...createDetailWrites(deps),
   };
 }
 

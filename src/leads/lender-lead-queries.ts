@@ -60,7 +60,9 @@ export function createLenderLeadQueries(db: Queryable) {
       }
       params.push(limit);
       const { rows } = await tx.query<ErasableRow>(
-        `select *, ${outcomeSql.statusOf('leads.id')} as outcome_status from leads ${where.length ? `where ${where.join(' and ')}` : ''} order by created_at desc, id desc limit $${params.length}`,
+        `select *, ${outcomeSql.statusOf('leads.id')} as outcome_status from leads
+          ${where.length ? `where ${where.join(' and ')}` : ''}
+          order by created_at desc, id desc limit $${params.length}`,
         params,
       );
       return rows;
@@ -70,7 +72,8 @@ export function createLenderLeadQueries(db: Queryable) {
     async countByStatus(filter: LenderLeadFilter, tx: Queryable = db): Promise<StatusCount[]> {
       const { where, params } = conditions(filter);
       const { rows } = await tx.query<{ status: LeadStatus; count: string | number }>(
-        `select status, count(*) as count from leads ${where.length ? `where ${where.join(' and ')}` : ''} group by status`,
+        `select status, count(*) as count from leads
+          ${where.length ? `where ${where.join(' and ')}` : ''} group by status`,
         params,
       );
       return rows.map((r) => ({ status: r.status, count: Number(r.count) }));

@@ -74,7 +74,9 @@ describe(`exporting ${count} leads`, { timeout: 1_200_000 }, () => {
       const run = await exportAndMeasure(base, `format=${format}&companyId=${t.partner.companyId}`);
       assert.equal(run.status, 200);
       assert.equal(run.lines, count + header);
-      const report = `${format}, ${count} leads, ${t.database.db.engine}: peak RSS +${mb(run.growthAtTenth)} MB after ${count / 10} rows, +${mb(run.growth)} MB after ${count}`;
+      const report =
+        `${format}, ${count} leads, ${t.database.db.engine}: peak RSS +${mb(run.growthAtTenth)} ` +
+        `MB after ${count / 10} rows, +${mb(run.growth)} MB after ${count}`;
       ctx.diagnostic(report);
       if (process.env.EXPORT_TEST_LEADS) console.log(report);
       // Buffered, the output alone (about 600 bytes a row) would add tens of MB per 100,000 rows.

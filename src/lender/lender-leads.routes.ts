@@ -17,12 +17,14 @@ import {
   requireOperator,
   type OperatorResolver,
   policy,
+  operation,
 } from '../http/index.ts';
 import type { AuditOrigin } from '../audit/index.ts';
 import { exportContentTypes } from './lead-export.ts';
 import type { LenderLeadsService } from './lender-leads.service.ts';
 import type { PersonalDataErasure } from './personal-data-erasure.ts';
 import * as s from './lender-leads.schemas.ts';
+import { lenderOperations as docs } from './lender-leads.operations.ts';
 
 const fails = errorAnswers({
   access: 'admin',
@@ -45,156 +47,154 @@ const originOf = (request: FastifyRequest): AuditOrigin => ({
   clientAddress: request.ip,
 });
 
+interface LenderLeadsRouteDeps {
+  leads: LenderLeadsService;
+  erasure: PersonalDataErasure;
+  adminToken: string;
+  operators: OperatorResolver;
+}
+
+type App = Parameters<FastifyPluginAsyncTypebox>[0];
+
+const tags = ['lender'];
+const security = [{ adminToken: [] }];
+
 export const lenderLeadsRoutes =
-  (deps: {
-    leads: LenderLeadsService;
-    erasure: PersonalDataErasure;
-    adminToken: string;
-    operators: OperatorResolver;
-  }): FastifyPluginAsyncTypebox =>
+  (deps: LenderLeadsRouteDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
     registerAdminGuard(app, deps.adminToken, deps.operators);
-    const tags = ['lender'];
-    const security = [{ adminToken: [] }];
-
-    app.get(
-      '/admin/leads',
-      {
-        config: readers,
-        schema: {
-          tags,
-          security,
-          operationId: 'listAllLeads',
-          summary: "Every company's leads, newest first",
-          description: 'Summaries without personal data, in pages (`limit`, `cursor`). Not audited.',
-          querystring: s.LenderLeadListQuery,
-          response: {
-            200: ok('admin', s.LenderLeadList, 'A page of lead summaries, newest first.', ['Cache-Control']),
-            ...fails,
-          },
-        },
-      },
-      async (request) => deps.leads.list(request.query),
-    );
-
-    app.get(
-      '/admin/leads/export',
-      {
-        config: readers,
-        schema: {
-          tags,
-          security,
-          operationId: 'exportLeads',
-          summary: 'Export leads with their personal data (streamed)',
-          description:
-            'The same filters as the list; `format` `ndjson` (default) or `csv`. One line per lead, newest first. Audited with the filter and the row count.',
-          querystring: s.LeadExportQuery,
-          response: {
-            200: documented(
-              {
-                description: 'One line per lead',
-                content: {
-                  'application/x-ndjson': {
-                    schema: Type.String({
-                      examples: ['{"id":"0b8f0d3e-8c39-4c59-9d0e-3a1f7f1d2b6a","status":"PREQUALIFIED"}\n'],
-                    }),
-                  },
-                  'text/csv': {
-                    schema: Type.String({
-                      examples: [
-                        'id,companyId,status\r\n0b8f0d3e-8c39-4c59-9d0e-3a1f7f1d2b6a,6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b,PREQUALIFIED\r\n',
-                      ],
-                    }),
-                  },
-                },
-              } as never,
-              {
-                description: 'One line per lead, newest first (NDJSON or CSV).',
-                headers: ['X-Request-Id', 'Cache-Control'],
-              },
-            ),
-            ...fails,
-          },
-        },
-      },
-      async (request, reply) => {
-        const { format = 'ndjson', ...filter } = request.query;
-        const lines = deps.leads.export(originOf(request), filter, format);
-        const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-        return (
-          reply
-            .type(exportContentTypes[format])
-            .header('content-disposition', `attachment; filename="leads-${stamp}.${format}"`)
-            .header('cache-control', 'no-store')
-            // A stream bypasses the serializer; the typed reply only knows the schema's string.
-            .send(Readable.from(lines, { objectMode: false }) as unknown as string)
-        );
-      },
-    );
-
-    app.get(
-      '/admin/leads/:leadId',
-      {
-        config: readers,
-        schema: {
-          tags,
-          security,
-          operationId: 'readLeadAsLender',
-          summary: 'A lead with its personal data, consent, bureau summary and explanation',
-          description: 'Every successful read writes an audit record.',
-          params: s.LenderLeadIdParams,
-          response: {
-            200: ok(
-              'admin',
-              s.LenderLead,
-              'The lead with its personal data, consent, bureau summary and explanation.',
-              ['Cache-Control'],
-            ),
-            ...fails,
-          },
-        },
-      },
-      async (request, reply) => {
-        reply.header('cache-control', 'no-store');
-        // Warning codes are typed as text in the lead record; the response schema names the closed set.
-        return (await deps.leads.read(originOf(request), request.params.leadId)) as never;
-      },
-    );
-
-    app.delete(
-      '/admin/leads/:leadId/personal-data',
-      {
-        schema: {
-          tags,
-          security,
-          operationId: 'erasePersonalData',
-          summary: "Erase a lead's personal data",
-          description:
-            'Erases contact, address, financial and person data and the bureau report; the lead keeps its status, decision, reasons, loan info, vehicle and events. Audited.',
-          params: s.LenderLeadIdParams,
-          response: { 204: empty('admin', 'Erased.'), ...fails },
-        },
-      },
-      async (request, reply) => {
-        await deps.erasure.eraseLead(originOf(request), request.params.leadId);
-        return reply.code(204).send(null);
-      },
-    );
-
-    app.post(
-      '/admin/leads/purge',
-      {
-        schema: {
-          tags,
-          security,
-          operationId: 'purgePersonalData',
-          summary: 'Run the retention purge now',
-          description:
-            'Erases the personal data of every lead unchanged for PII_RETENTION_DAYS (the service also runs it daily). `dryRun` only lists them.',
-          body: s.PurgeRequest,
-          response: { 200: ok('admin', s.PurgeResult, 'The leads erased (or, dry, that would be).'), ...fails },
-        },
-      },
-      async (request) => deps.erasure.purge({ dryRun: request.body.dryRun ?? false, origin: originOf(request) }),
-    );
+    listAndExport(app, deps);
+    readAndErasure(app, deps);
   };
+
+/** Every company's leads: the list and the export. */
+function listAndExport(app: App, deps: LenderLeadsRouteDeps) {
+  app.get(
+    '/admin/leads',
+    {
+      config: readers,
+      schema: {
+        tags,
+        security,
+        ...operation(docs, 'listAllLeads'),
+        querystring: s.LenderLeadListQuery,
+        response: {
+          200: ok('admin', s.LenderLeadList, 'A page of lead summaries, newest first.', ['Cache-Control']),
+          ...fails,
+        },
+      },
+    },
+    async (request) => deps.leads.list(request.query),
+  );
+
+  app.get(
+    '/admin/leads/export',
+    {
+      config: readers,
+      schema: {
+        tags,
+        security,
+        ...operation(docs, 'exportLeads'),
+        querystring: s.LeadExportQuery,
+        response: {
+          200: documented(
+            {
+              description: 'One line per lead',
+              content: {
+                'application/x-ndjson': {
+                  schema: Type.String({
+                    examples: ['{"id":"0b8f0d3e-8c39-4c59-9d0e-3a1f7f1d2b6a","status":"PREQUALIFIED"}\n'],
+                  }),
+                },
+                'text/csv': {
+                  schema: Type.String({
+                    examples: [
+                      'id,companyId,status\r\n' +
+                        '0b8f0d3e-8c39-4c59-9d0e-3a1f7f1d2b6a,6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b,PREQUALIFIED\r\n',
+                    ],
+                  }),
+                },
+              },
+            } as never,
+            {
+              description: 'One line per lead, newest first (NDJSON or CSV).',
+              headers: ['X-Request-Id', 'Cache-Control'],
+            },
+          ),
+          ...fails,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { format = 'ndjson', ...filter } = request.query;
+      const lines = deps.leads.export(originOf(request), filter, format);
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      return (
+        reply
+          .type(exportContentTypes[format])
+          .header('content-disposition', `attachment; filename="leads-${stamp}.${format}"`)
+          .header('cache-control', 'no-store')
+          // A stream bypasses the serializer; the typed reply only knows the schema's string.
+          .send(Readable.from(lines, { objectMode: false }) as unknown as string)
+      );
+    },
+  );
+}
+
+/** One lead: its read with personal data, the erasure of that data, and the retention purge. */
+function readAndErasure(app: App, deps: LenderLeadsRouteDeps) {
+  app.get(
+    '/admin/leads/:leadId',
+    {
+      config: readers,
+      schema: {
+        tags,
+        security,
+        ...operation(docs, 'readLeadAsLender'),
+        params: s.LenderLeadIdParams,
+        response: {
+          200: ok('admin', s.LenderLead, 'The lead with its personal data, consent, bureau summary and explanation.', [
+            'Cache-Control',
+          ]),
+          ...fails,
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      // Warning codes are typed as text in the lead record; the response schema names the closed set.
+      return (await deps.leads.read(originOf(request), request.params.leadId)) as never;
+    },
+  );
+
+  app.delete(
+    '/admin/leads/:leadId/personal-data',
+    {
+      schema: {
+        tags,
+        security,
+        ...operation(docs, 'erasePersonalData'),
+        params: s.LenderLeadIdParams,
+        response: { 204: empty('admin', 'Erased.'), ...fails },
+      },
+    },
+    async (request, reply) => {
+      await deps.erasure.eraseLead(originOf(request), request.params.leadId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/admin/leads/purge',
+    {
+      schema: {
+        tags,
+        security,
+        ...operation(docs, 'purgePersonalData'),
+        body: s.PurgeRequest,
+        response: { 200: ok('admin', s.PurgeResult, 'The leads erased (or, dry, that would be).'), ...fails },
+      },
+    },
+    async (request) => deps.erasure.purge({ dryRun: request.body.dryRun ?? false, origin: originOf(request) }),
+  );
+}

@@ -31,84 +31,83 @@ const clear = [
   leadDefaults.address.street,
 ];
 
-describe('erasure of a lead’s personal data', () => {
-  let t: TestApp;
-  let admin: { id: string; key: string };
-  before(async () => {
-    t = await buildTestApp();
-    admin = await operatorKey(t, 'admin');
-  });
-  after(() => t.close());
+let t: TestApp;
+let admin: { id: string; key: string };
 
-  test('DELETE …/personal-data erases the sealed sections and the bureau report; a dump then holds none of the person’s data', async () => {
-    const { leadId } = await verifiedLead(t, 'SMS', { ...person, rfc: sandboxRfc.B1 });
-    const sealed = (
-      await t.database.db.query<Record<string, string>>(
-        'select phone_enc, email_enc, address_enc, financial_enc, person_enc, phone_fp from leads where id = $1',
+function erasureTests1() {
+  test(
+    'DELETE …/personal-data erases the sealed sections and the ' +
+      'bureau report; a dump then holds none of the person’s data',
+    async () => {
+      const { leadId } = await verifiedLead(t, 'SMS', { ...person, rfc: sandboxRfc.B1 });
+      const sealed = (
+        await t.database.db.query<Record<string, string>>(
+          'select phone_enc, email_enc, address_enc, financial_enc, person_enc, phone_fp from leads where id = $1',
+          [leadId],
+        )
+      ).rows[0];
+      const report = (
+        await t.database.db.query<{ report_enc: string }>('select report_enc from bureau_reports where lead_id = $1', [
+          leadId,
+        ])
+      ).rows[0].report_enc;
+      const secrets = [...Object.values(sealed), report];
+      const before = await dump(t.database.db);
+      for (const secret of secrets) assert.ok(before.includes(secret), 'the dump holds the sealed data before erasure');
+
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `/admin/leads/${leadId}/personal-data`,
+        headers: { ...bearer(admin.key), 'x-request-id': 'erase-1' },
+      });
+      assert.equal(res.statusCode, 204, show(res));
+      assert.equal(res.body, '');
+
+      const after = await dump(t.database.db);
+      for (const secret of [...secrets, ...clear])
+        assert.ok(!after.includes(secret), `the dump still holds ${secret.slice(0, 12)}…`);
+
+      const partner = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}`, headers: t.partner.headers });
+      const seen = partner.json();
+      assert.deepEqual(
+        [seen.contact, seen.address, seen.financial, seen.person],
+        [null, null, null, null],
+        show(partner),
+      );
+      assert.ok(!Number.isNaN(Date.parse(seen.erasedAt)), show(partner));
+      assert.equal(seen.status, 'PREQUALIFIED');
+      assert.equal(seen.prequalification.decision, 'PREQUALIFIED');
+      assert.equal(seen.loanInfo.term, leadDefaults.term);
+      assert.equal(seen.vehicle.price, leadDefaults.price);
+
+      const lender = (await t.app.inject({ method: 'GET', url: `/admin/leads/${leadId}`, headers: t.admin })).json();
+      assert.equal(lender.erasedAt, seen.erasedAt);
+      assert.equal(lender.bureau, null);
+      assert.ok(
+        lender.explanation.rules.length > 0 &&
+          lender.explanation.rules.every((r: { inputs: unknown }) => r.inputs === null),
+      );
+      assert.ok(
+        lender.explanation.rules.every((r: { outcome: string }) => r.outcome === 'pass'),
+        'the outcomes that decided are kept',
+      );
+      assert.deepEqual(lender.events.map((e: { type: string }) => e.type).slice(-2), [
+        'PREQUALIFICATION_EVALUATED',
+        'PERSONAL_DATA_ERASED',
+      ]);
+      const audit = await t.database.db.query<{ operator_id: string; request_id: string }>(
+        "select operator_id, request_id from audit_records where action = 'lead.personal_data_erased' and lead_id = $1",
         [leadId],
-      )
-    ).rows[0];
-    const report = (
-      await t.database.db.query<{ report_enc: string }>('select report_enc from bureau_reports where lead_id = $1', [
-        leadId,
-      ])
-    ).rows[0].report_enc;
-    const secrets = [...Object.values(sealed), report];
-    const before = await dump(t.database.db);
-    for (const secret of secrets) assert.ok(before.includes(secret), 'the dump holds the sealed data before erasure');
-
-    const res = await t.app.inject({
-      method: 'DELETE',
-      url: `/admin/leads/${leadId}/personal-data`,
-      headers: { ...bearer(admin.key), 'x-request-id': 'erase-1' },
-    });
-    assert.equal(res.statusCode, 204, show(res));
-    assert.equal(res.body, '');
-
-    const after = await dump(t.database.db);
-    for (const secret of [...secrets, ...clear])
-      assert.ok(!after.includes(secret), `the dump still holds ${secret.slice(0, 12)}…`);
-
-    const partner = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}`, headers: t.partner.headers });
-    const seen = partner.json();
-    assert.deepEqual(
-      [seen.contact, seen.address, seen.financial, seen.person],
-      [null, null, null, null],
-      show(partner),
-    );
-    assert.ok(!Number.isNaN(Date.parse(seen.erasedAt)), show(partner));
-    assert.equal(seen.status, 'PREQUALIFIED');
-    assert.equal(seen.prequalification.decision, 'PREQUALIFIED');
-    assert.equal(seen.loanInfo.term, leadDefaults.term);
-    assert.equal(seen.vehicle.price, leadDefaults.price);
-
-    const lender = (await t.app.inject({ method: 'GET', url: `/admin/leads/${leadId}`, headers: t.admin })).json();
-    assert.equal(lender.erasedAt, seen.erasedAt);
-    assert.equal(lender.bureau, null);
-    assert.ok(
-      lender.explanation.rules.length > 0 &&
-        lender.explanation.rules.every((r: { inputs: unknown }) => r.inputs === null),
-    );
-    assert.ok(
-      lender.explanation.rules.every((r: { outcome: string }) => r.outcome === 'pass'),
-      'the outcomes that decided are kept',
-    );
-    assert.deepEqual(lender.events.map((e: { type: string }) => e.type).slice(-2), [
-      'PREQUALIFICATION_EVALUATED',
-      'PERSONAL_DATA_ERASED',
-    ]);
-    const audit = await t.database.db.query<{ operator_id: string; request_id: string }>(
-      "select operator_id, request_id from audit_records where action = 'lead.personal_data_erased' and lead_id = $1",
-      [leadId],
-    );
-    assert.deepEqual(audit.rows, [{ operator_id: admin.id, request_id: 'erase-1' }]);
-    assertError(
-      await t.app.inject({ method: 'DELETE', url: `/admin/leads/${randomUUID()}/personal-data`, headers: t.admin }),
-      404,
-      4040,
-      'Lead not found',
-    );
-  });
+      );
+      assert.deepEqual(audit.rows, [{ operator_id: admin.id, request_id: 'erase-1' }]);
+      assertError(
+        await t.app.inject({ method: 'DELETE', url: `/admin/leads/${randomUUID()}/personal-data`, headers: t.admin }),
+        404,
+        4040,
+        'Lead not found',
+      );
+    },
+  );
 
   test('audit records can be neither deleted nor changed, even in SQL', async () => {
     const before = (await t.database.db.query('select * from audit_records')).rows;
@@ -117,7 +116,9 @@ describe('erasure of a lead’s personal data', () => {
     await t.database.db.query("update audit_records set operator_id = 'someone-else'");
     assert.deepEqual((await t.database.db.query('select * from audit_records')).rows, before);
   });
+}
 
+function erasureTests2() {
   test('audit records cannot be truncated, alone or inside a transaction', async () => {
     const before = (await t.database.db.query('select * from audit_records')).rows;
     assert.ok(before.length > 0);
@@ -128,6 +129,16 @@ describe('erasure of a lead’s personal data', () => {
     );
     assert.deepEqual((await t.database.db.query('select * from audit_records')).rows, before);
   });
+}
+
+describe('erasure of a lead’s personal data', () => {
+  before(async () => {
+    t = await buildTestApp();
+    admin = await operatorKey(t, 'admin');
+  });
+  after(() => t.close());
+  erasureTests1();
+  erasureTests2();
 });
 
 describe('the retention purge', () => {
@@ -139,44 +150,47 @@ describe('the retention purge', () => {
   after(() => t.close());
   const day = 86_400_000;
 
-  test('leads unchanged for PII_RETENTION_DAYS are listed by a dry run and erased by the purge; newer leads are kept', async () => {
-    const old = await readyLead(t, person);
-    clock.advance(100 * day);
-    // Tokens expire: a partner of today creates the newer lead.
-    const recent = await readyLead(t, { partner: await t.newPartner() });
-    clock.advance(81 * day);
-    const purge = (payload: object) =>
-      t.app.inject({ method: 'POST', url: '/admin/leads/purge', headers: t.admin, payload });
-    const dry = await purge({ dryRun: true });
-    assert.equal(dry.statusCode, 200, show(dry));
-    assert.deepEqual(
-      { ...(dry.json() as object), cutoff: undefined },
-      { dryRun: true, cutoff: undefined, retentionDays: 180, count: 1, leadIds: [old] },
-    );
-    const read = async (id: string) =>
-      (await t.app.inject({ method: 'GET', url: `/admin/leads/${id}`, headers: t.admin })).json();
-    assert.equal((await read(old)).contact.phone, person.phone, 'a dry run erases nothing');
+  test(
+    'leads unchanged for PII_RETENTION_DAYS are listed by a ' + 'dry run and erased by the purge; newer leads are kept',
+    async () => {
+      const old = await readyLead(t, person);
+      clock.advance(100 * day);
+      // Tokens expire: a partner of today creates the newer lead.
+      const recent = await readyLead(t, { partner: await t.newPartner() });
+      clock.advance(81 * day);
+      const purge = (payload: object) =>
+        t.app.inject({ method: 'POST', url: '/admin/leads/purge', headers: t.admin, payload });
+      const dry = await purge({ dryRun: true });
+      assert.equal(dry.statusCode, 200, show(dry));
+      assert.deepEqual(
+        { ...(dry.json() as object), cutoff: undefined },
+        { dryRun: true, cutoff: undefined, retentionDays: 180, count: 1, leadIds: [old] },
+      );
+      const read = async (id: string) =>
+        (await t.app.inject({ method: 'GET', url: `/admin/leads/${id}`, headers: t.admin })).json();
+      assert.equal((await read(old)).contact.phone, person.phone, 'a dry run erases nothing');
 
-    const done = await purge({});
-    assert.deepEqual([done.json().dryRun, done.json().leadIds], [false, [old]], show(done));
-    const erased = await read(old);
-    assert.deepEqual([erased.contact, erased.person, erased.address, erased.financial], [null, null, null, null]);
-    assert.equal(erased.status, 'IN_PROGRESS');
-    assert.equal((await read(recent)).contact.phone, leadDefaults.phone);
-    const dumped = await dump(t.database.db);
-    assert.ok(!dumped.includes(person.phone) && !dumped.includes(person.email));
+      const done = await purge({});
+      assert.deepEqual([done.json().dryRun, done.json().leadIds], [false, [old]], show(done));
+      const erased = await read(old);
+      assert.deepEqual([erased.contact, erased.person, erased.address, erased.financial], [null, null, null, null]);
+      assert.equal(erased.status, 'IN_PROGRESS');
+      assert.equal((await read(recent)).contact.phone, leadDefaults.phone);
+      const dumped = await dump(t.database.db);
+      assert.ok(!dumped.includes(person.phone) && !dumped.includes(person.email));
 
-    // The daily job of the service is the same purge: nothing is left to do.
-    assert.equal((await t.container.erasure.purge({ dryRun: false })).count, 0);
-    clock.advance(100 * day);
-    const daily = await t.container.erasure.purge({ dryRun: false });
-    assert.deepEqual(daily.leadIds, [recent]);
-    const audit = await t.database.db.query<{ operator_id: string; lead_id: string }>(
-      "select operator_id, lead_id from audit_records where action = 'lead.personal_data_erased' order by seq",
-    );
-    assert.deepEqual(audit.rows, [
-      { operator_id: 'admin-token', lead_id: old },
-      { operator_id: 'retention', lead_id: recent },
-    ]);
-  });
+      // The daily job of the service is the same purge: nothing is left to do.
+      assert.equal((await t.container.erasure.purge({ dryRun: false })).count, 0);
+      clock.advance(100 * day);
+      const daily = await t.container.erasure.purge({ dryRun: false });
+      assert.deepEqual(daily.leadIds, [recent]);
+      const audit = await t.database.db.query<{ operator_id: string; lead_id: string }>(
+        "select operator_id, lead_id from audit_records where action = 'lead.personal_data_erased' order by seq",
+      );
+      assert.deepEqual(audit.rows, [
+        { operator_id: 'admin-token', lead_id: old },
+        { operator_id: 'retention', lead_id: recent },
+      ]);
+    },
+  );
 });

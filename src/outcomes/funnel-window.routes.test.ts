@@ -20,58 +20,26 @@ interface Known {
 
 const at = (iso: string) => new Date(iso);
 
-describe('the funnel report’s window and its per-day counts', () => {
-  let t: TestApp;
-  let copy: LeadCopies;
-  let partner: Partner;
-  const known: Known[] = [];
-  before(async () => {
-    t = await buildTestApp();
-    copy = await leadCopies(t);
-    partner = await t.newPartner();
-    const lead = async (iso: string, status: Status) => {
-      const id = await copy({ companyId: partner.companyId, status, createdAt: at(iso) });
-      const entry: Known = { createdAt: at(iso), status, approved: false, funded: null };
-      known.push(entry);
-      return { id, entry };
-    };
-    await lead('2030-03-01T05:59:59.999Z', 'PREQUALIFIED');
-    await lead('2030-03-01T06:00:00.000Z', 'IN_PROGRESS');
-    await lead('2030-03-01T23:59:59.999Z', 'NOT_PREQUALIFIED');
-    const midnight = await lead('2030-03-02T00:00:00.000Z', 'PREQUALIFIED');
-    await lead('2030-03-02T05:59:59.999Z', 'PIN_SENT');
-    const moved = await lead('2030-03-02T06:00:00.000Z', 'PIN_SENT');
-    const funded = await lead('2030-03-03T12:00:00.000Z', 'PREQUALIFIED');
-    await lead('2030-03-04T00:00:00.000Z', 'VERIFIED');
-    // After creation: a lead moves on, another is approved then declined, a third funded.
-    await t.database.db.query(`update leads set status = 'VERIFIED' where id = $1`, [moved.id]);
-    moved.entry.status = 'VERIFIED';
-    for (const body of [bodies.APPROVED, bodies.DECLINED]) {
-      assert.equal((await setOutcome(t, midnight.id, body)).statusCode, 200);
-    }
-    midnight.entry.approved = true;
-    for (const body of [bodies.APPROVED, { status: 'FUNDED', amountFunded: 123456.78 }]) {
-      const res = await setOutcome(t, funded.id, body);
-      assert.equal(res.statusCode, 200, show(res));
-    }
-    Object.assign(funded.entry, { approved: true, funded: 123456.78 });
-  });
-  after(() => t.close());
+let t: TestApp;
+let copy: LeadCopies;
+let partner: Partner;
+const known: Known[] = [];
 
-  const expected = (from?: Date, to?: Date) => {
-    const inside = known.filter((k) => (!from || k.createdAt >= from) && (!to || k.createdAt < to));
-    const verified = inside.filter((k) => ['VERIFIED', 'PREQUALIFIED', 'NOT_PREQUALIFIED'].includes(k.status));
-    const funded = inside.filter((k) => k.funded !== null);
-    return {
-      created: inside.length,
-      verified: verified.length,
-      prequalified: inside.filter((k) => k.status === 'PREQUALIFIED').length,
-      approved: inside.filter((k) => k.approved).length,
-      funded: funded.length,
-      fundedAmount: Math.round(funded.reduce((sum, k) => sum + (k.funded ?? 0), 0) * 100) / 100,
-    };
+const expected = (from?: Date, to?: Date) => {
+  const inside = known.filter((k) => (!from || k.createdAt >= from) && (!to || k.createdAt < to));
+  const verified = inside.filter((k) => ['VERIFIED', 'PREQUALIFIED', 'NOT_PREQUALIFIED'].includes(k.status));
+  const funded = inside.filter((k) => k.funded !== null);
+  return {
+    created: inside.length,
+    verified: verified.length,
+    prequalified: inside.filter((k) => k.status === 'PREQUALIFIED').length,
+    approved: inside.filter((k) => k.approved).length,
+    funded: funded.length,
+    fundedAmount: Math.round(funded.reduce((sum, k) => sum + (k.funded ?? 0), 0) * 100) / 100,
   };
+};
 
+function funnelWindowTests() {
   test('every window, whole days or not, counts what the leads one by one count', async () => {
     const bounds = [
       undefined,
@@ -124,4 +92,40 @@ describe('the funnel report’s window and its per-day counts', () => {
       parts: [{ from: d('2030-03-01T00:00:00Z'), to: d('2030-03-01T00:00:00.001Z') }],
     });
   });
+}
+
+describe('the funnel report’s window and its per-day counts', () => {
+  before(async () => {
+    t = await buildTestApp();
+    copy = await leadCopies(t);
+    partner = await t.newPartner();
+    const lead = async (iso: string, status: Status) => {
+      const id = await copy({ companyId: partner.companyId, status, createdAt: at(iso) });
+      const entry: Known = { createdAt: at(iso), status, approved: false, funded: null };
+      known.push(entry);
+      return { id, entry };
+    };
+    await lead('2030-03-01T05:59:59.999Z', 'PREQUALIFIED');
+    await lead('2030-03-01T06:00:00.000Z', 'IN_PROGRESS');
+    await lead('2030-03-01T23:59:59.999Z', 'NOT_PREQUALIFIED');
+    const midnight = await lead('2030-03-02T00:00:00.000Z', 'PREQUALIFIED');
+    await lead('2030-03-02T05:59:59.999Z', 'PIN_SENT');
+    const moved = await lead('2030-03-02T06:00:00.000Z', 'PIN_SENT');
+    const funded = await lead('2030-03-03T12:00:00.000Z', 'PREQUALIFIED');
+    await lead('2030-03-04T00:00:00.000Z', 'VERIFIED');
+    // After creation: a lead moves on, another is approved then declined, a third funded.
+    await t.database.db.query(`update leads set status = 'VERIFIED' where id = $1`, [moved.id]);
+    moved.entry.status = 'VERIFIED';
+    for (const body of [bodies.APPROVED, bodies.DECLINED]) {
+      assert.equal((await setOutcome(t, midnight.id, body)).statusCode, 200);
+    }
+    midnight.entry.approved = true;
+    for (const body of [bodies.APPROVED, { status: 'FUNDED', amountFunded: 123456.78 }]) {
+      const res = await setOutcome(t, funded.id, body);
+      assert.equal(res.statusCode, 200, show(res));
+    }
+    Object.assign(funded.entry, { approved: true, funded: 123456.78 });
+  });
+  after(() => t.close());
+  funnelWindowTests();
 });

@@ -77,7 +77,8 @@ export function createFunnelRepository(db: Queryable, verifiedStatuses: readonly
           .join('');
         counts.push(
           `select company_id, status, leads, 0, 0, 0 from funnel_lead_days where true${within}${company}`,
-          `select company_id, null, 0, approved, funded, funded_amount from funnel_outcome_days where true${within}${company}`,
+          `select company_id, null, 0, approved, funded, funded_amount
+            from funnel_outcome_days where true${within}${company}`,
         );
       }
       for (const part of parts) {

@@ -19,53 +19,18 @@ const counts = (...n: [number, number, number, number, number, number]) => ({
 });
 const day = (d: number) => new Date(Date.UTC(2030, 0, d, 15));
 
-describe('the funnel report', () => {
-  let t: TestApp;
-  let copy: LeadCopies;
-  let north: Partner;
-  let south: Partner;
-  before(async () => {
-    t = await buildTestApp();
-    copy = await leadCopies(t);
-    north = await t.newPartner();
-    south = await t.newPartner();
-    // North, inside January 2–9: 5 leads, 4 verified, 3 pre-qualified, 2 approved (one then declined), 1 funded.
-    const n = (o: {
-      status: 'IN_PROGRESS' | 'PIN_SENT' | 'VERIFIED' | 'PREQUALIFIED' | 'NOT_PREQUALIFIED';
-      createdAt: Date;
-    }) => copy({ companyId: north.companyId, ...o });
-    await n({ status: 'IN_PROGRESS', createdAt: day(2) });
-    const declinedAfterApproval = await n({ status: 'PREQUALIFIED', createdAt: day(3) });
-    const funded = await n({ status: 'PREQUALIFIED', createdAt: day(4) });
-    const conditioned = await n({ status: 'NOT_PREQUALIFIED', createdAt: day(5) });
-    await n({ status: 'PREQUALIFIED', createdAt: day(8) });
-    for (const [leadId, steps] of [
-      [declinedAfterApproval, [bodies.APPROVED, bodies.DECLINED]],
-      [funded, [bodies.IN_REVIEW, bodies.APPROVED, { status: 'FUNDED', amountFunded: 199999.99 }]],
-      [conditioned, [bodies.CONDITIONED]],
-    ] as const) {
-      for (const body of steps) assert.equal((await setOutcome(t, leadId, body)).statusCode, 200);
-    }
-    // North, outside the window (January 10 is createdTo, exclusive; January 1 is before it).
-    const late = await n({ status: 'PREQUALIFIED', createdAt: day(10) });
-    assert.equal((await setOutcome(t, late, bodies.APPROVED)).statusCode, 200);
-    await n({ status: 'VERIFIED', createdAt: day(1) });
-    // South, inside: 2 leads, one funded.
-    const southFunded = await copy({ companyId: south.companyId, status: 'PREQUALIFIED', createdAt: day(2) });
-    await copy({ companyId: south.companyId, status: 'PIN_SENT', createdAt: day(9) });
-    for (const body of [bodies.APPROVED, { status: 'FUNDED', amountFunded: 100000.02 }]) {
-      assert.equal((await setOutcome(t, southFunded, body)).statusCode, 200);
-    }
-  });
-  after(() => t.close());
+let t: TestApp;
+let copy: LeadCopies;
+let north: Partner;
+let south: Partner;
 
-  const funnel = (query: string, headers = t.admin) =>
-    t.app.inject({ method: 'GET', url: `/admin/reports/funnel?${query}`, headers });
-  const window = 'createdFrom=2030-01-02&createdTo=2030-01-10';
-  type Line = { companyId: string; companyName?: string; created: number; verified: number; approved: number };
-  const lineOf = (body: { items: Line[] }, partner: Partner) =>
-    body.items.find((i) => i.companyId === partner.companyId);
+const funnel = (query: string, headers = t.admin) =>
+  t.app.inject({ method: 'GET', url: `/admin/reports/funnel?${query}`, headers });
+const window = 'createdFrom=2030-01-02&createdTo=2030-01-10';
+type Line = { companyId: string; companyName?: string; created: number; verified: number; approved: number };
+const lineOf = (body: { items: Line[] }, partner: Partner) => body.items.find((i) => i.companyId === partner.companyId);
 
+function funnelReportTests() {
   test('counts each company’s leads created in the window and how far they got, with the totals', async () => {
     const res = await funnel(window);
     assert.equal(res.statusCode, 200, show(res));
@@ -133,4 +98,42 @@ describe('the funnel report', () => {
     }
     assert.equal((await t.app.inject({ method: 'GET', url: '/admin/reports/funnel' })).statusCode, 401);
   });
+}
+
+describe('the funnel report', () => {
+  before(async () => {
+    t = await buildTestApp();
+    copy = await leadCopies(t);
+    north = await t.newPartner();
+    south = await t.newPartner();
+    // North, inside January 2–9: 5 leads, 4 verified, 3 pre-qualified, 2 approved (one then declined), 1 funded.
+    const n = (o: {
+      status: 'IN_PROGRESS' | 'PIN_SENT' | 'VERIFIED' | 'PREQUALIFIED' | 'NOT_PREQUALIFIED';
+      createdAt: Date;
+    }) => copy({ companyId: north.companyId, ...o });
+    await n({ status: 'IN_PROGRESS', createdAt: day(2) });
+    const declinedAfterApproval = await n({ status: 'PREQUALIFIED', createdAt: day(3) });
+    const funded = await n({ status: 'PREQUALIFIED', createdAt: day(4) });
+    const conditioned = await n({ status: 'NOT_PREQUALIFIED', createdAt: day(5) });
+    await n({ status: 'PREQUALIFIED', createdAt: day(8) });
+    for (const [leadId, steps] of [
+      [declinedAfterApproval, [bodies.APPROVED, bodies.DECLINED]],
+      [funded, [bodies.IN_REVIEW, bodies.APPROVED, { status: 'FUNDED', amountFunded: 199999.99 }]],
+      [conditioned, [bodies.CONDITIONED]],
+    ] as const) {
+      for (const body of steps) assert.equal((await setOutcome(t, leadId, body)).statusCode, 200);
+    }
+    // North, outside the window (January 10 is createdTo, exclusive; January 1 is before it).
+    const late = await n({ status: 'PREQUALIFIED', createdAt: day(10) });
+    assert.equal((await setOutcome(t, late, bodies.APPROVED)).statusCode, 200);
+    await n({ status: 'VERIFIED', createdAt: day(1) });
+    // South, inside: 2 leads, one funded.
+    const southFunded = await copy({ companyId: south.companyId, status: 'PREQUALIFIED', createdAt: day(2) });
+    await copy({ companyId: south.companyId, status: 'PIN_SENT', createdAt: day(9) });
+    for (const body of [bodies.APPROVED, { status: 'FUNDED', amountFunded: 100000.02 }]) {
+      assert.equal((await setOutcome(t, southFunded, body)).statusCode, 200);
+    }
+  });
+  after(() => t.close());
+  funnelReportTests();
 });

@@ -106,7 +106,8 @@ export function createOutcomesRepository(db: Queryable, outbox: OutboxWriter) {
              ${p(subject.externalAutoId)}::text as external_auto_id, ${p(subject.status)}::text as status
          ), ${outbox('lead', { id: event.id, type: 'lead.outcome_changed', outcome: event.outcome }, '$2', p)}
          insert into lead_outcomes (lead_id, ${columns}, current)
-         values ($1, ${p(row.status)}, $2, ${p(row.operatorId)}, ${p(row.reasonCode)}, ${p(row.conditions && JSON.stringify(row.conditions))}::jsonb,
+         values ($1, ${p(row.status)}, $2, ${p(row.operatorId)},
+           ${p(row.reasonCode)}, ${p(row.conditions && JSON.stringify(row.conditions))}::jsonb,
            ${p(row.amountApproved)}, ${p(row.amountFunded)}, ${p(row.noteEnc)}, ${p(row.wasApproved)}, true)`,
         params,
       );

@@ -4,10 +4,9 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
-  errors,
   errorAnswers,
-  errorCase,
   ok,
+  operation,
   registerAdminGuard,
   requireOperator,
   type OperatorResolver,
@@ -16,6 +15,7 @@ import {
 import type { OutcomesService } from './outcomes.service.ts';
 import type { FunnelService } from './funnel.service.ts';
 import * as s from './outcomes.schemas.ts';
+import { outcomesOperations as docs } from './outcomes.operations.ts';
 
 const tags = ['lender'];
 const security = [{ adminToken: [] }];
@@ -23,46 +23,13 @@ const security = [{ adminToken: [] }];
 const outcomeFails = errorAnswers({
   access: 'admin',
   body: true,
-  cases: {
-    400: [
-      errorCase(
-        'A field the status needs, or one it does not take',
-        errors.invalidInput([{ field: 'conditions', errorDetail: 'is required when status is CONDITIONED' }]),
-      ),
-      errorCase(
-        'An invalid condition',
-        errors.invalidInput([
-          {
-            field: 'conditions.0.code',
-            errorDetail:
-              'must be one of: PROOF_OF_INCOME, PROOF_OF_ADDRESS, OFFICIAL_ID, LARGER_DOWN_PAYMENT, CO_SIGNER, OTHER',
-          },
-        ]),
-      ),
-    ],
-    404: [errorCase('No such lead', errors.leadNotFound())],
-    409: [
-      errorCase(
-        'The outcome may not move to that status, or the lead is not verified',
-        errors.outcomeTransition('APPROVED', 'CONDITIONED'),
-      ),
-    ],
-  },
-  descriptions: { 403: 'An analyst: only officers and admins set outcomes.' },
+  cases: docs.setLeadOutcome.errorCases,
+  descriptions: docs.setLeadOutcome.errorDescriptions,
 });
 
 const funnelFails = errorAnswers({
   access: 'admin',
-  cases: {
-    400: [
-      errorCase(
-        'Invalid window',
-        errors.invalidInput([
-          { field: 'createdFrom', errorDetail: 'must be an ISO 8601 date or date-time of the years 0001–9999' },
-        ]),
-      ),
-    ],
-  },
+  cases: docs.funnelReport.errorCases,
 });
 
 export const outcomesRoutes =
@@ -82,11 +49,7 @@ export const outcomesRoutes =
         schema: {
           tags,
           security,
-          operationId: 'setLeadOutcome',
-          summary: "Set the lender's decision on a lead",
-          description:
-            'Officers and admins. The lead must be verified; the move must be one the transition table allows (else 409 / 4092 with `additionalData {from, to}`). ' +
-            'Fields the status does not take are 400 / 40015. Writes the history, an audit record and the `lead.outcome_changed` event.',
+          ...operation(docs, 'setLeadOutcome'),
           params: s.OutcomeLeadParams,
           body: s.OutcomeRequest,
           response: {
@@ -110,10 +73,7 @@ export const outcomesRoutes =
         schema: {
           tags,
           security,
-          operationId: 'funnelReport',
-          summary: 'How far the leads of each company got',
-          description:
-            'Leads created in the window (`createdFrom` inclusive, `createdTo` exclusive), per company: created, verified, pre-qualified, approved, funded and the funded amount. Companies without leads in the window are left out.',
+          ...operation(docs, 'funnelReport'),
           querystring: s.FunnelQuery,
           response: {
             200: ok('admin', s.FunnelReport, 'One line per company with leads in the window, and the totals.'),

@@ -29,9 +29,12 @@ const paymentCases = [
 ] as const;
 
 for (const { principal, annualRate, term, iva, expected } of paymentCases) {
-  test(`${principal} at ${annualRate * 100}% over ${term} months with IVA ${iva * 100}% pays ${expected} a month`, () => {
-    assert.equal(monthlyPayment(principal, annualRate, term, iva), expected);
-  });
+  test(
+    `${principal} at ${annualRate * 100}% over ${term} ` + `months with IVA ${iva * 100}% pays ${expected} a month`,
+    () => {
+      assert.equal(monthlyPayment(principal, annualRate, term, iva), expected);
+    },
+  );
 }
 
 test('the payments of a French amortization repay the principal at the monthly rate', () => {

@@ -23,10 +23,14 @@ test('magic recipients name their failure; every other recipient, or the other c
     assert.equal(magicFailure(channel, recipient), expected, `${channel} ${recipient}`);
 });
 
-test('recipients are masked as the logs mask them: a phone to its last 2 digits, an e-mail to its first letter and domain', () => {
-  assert.equal(maskRecipient('SMS', '+525512345678'), '***********78');
-  assert.equal(maskRecipient('EMAIL', 'ana.lopez@example.com'), 'a***@example.com');
-  assert.equal(maskEmail('x@b.mx'), 'x***@b.mx');
-  assert.equal(maskEmail('no-at-sign'), '***');
-  assert.equal(maskEmail('@example.com'), '***');
-});
+test(
+  'recipients are masked as the logs mask them: a phone to its ' +
+    'last 2 digits, an e-mail to its first letter and domain',
+  () => {
+    assert.equal(maskRecipient('SMS', '+525512345678'), '***********78');
+    assert.equal(maskRecipient('EMAIL', 'ana.lopez@example.com'), 'a***@example.com');
+    assert.equal(maskEmail('x@b.mx'), 'x***@b.mx');
+    assert.equal(maskEmail('no-at-sign'), '***');
+    assert.equal(maskEmail('@example.com'), '***');
+  },
+);

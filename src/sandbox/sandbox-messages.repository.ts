@@ -23,7 +23,8 @@ export function createSandboxMessagesRepository(db: Queryable) {
   return {
     async insert(message: StoredMessage, tx: Queryable = db): Promise<void> {
       await tx.query(
-        'insert into sandbox_messages (id, lead_id, channel, to_masked, body_enc, sent_at) values ($1, $2, $3, $4, $5, $6)',
+        'insert into sandbox_messages (id, lead_id, channel, ' +
+          'to_masked, body_enc, sent_at) values ($1, $2, $3, $4, $5, $6)',
         [message.id, message.leadId, message.channel, message.toMasked, message.bodyEnc, message.sentAt],
       );
     },

@@ -27,31 +27,26 @@ interface MessageItem {
   sentAt: string;
 }
 
-describe('sandbox: PIN messages readable through the API, magic recipients', () => {
-  let t: TestApp;
-  let pins: ReturnType<typeof pinApi>;
-  const clock = createManualClock();
-  before(async () => {
-    t = await buildTestApp({ env: { AUTOFIN_ENV: 'sandbox' }, clock });
-    pins = pinApi(t);
+let t: TestApp;
+let pins: ReturnType<typeof pinApi>;
+const clock = createManualClock();
+
+const messagesOf = (leadId: string, partner: Partner = t.partner) =>
+  t.app.inject({
+    method: 'GET',
+    url: `${api}/sandbox/leads/${leadId}/messages`,
+    headers: { authorization: partner.headers.authorization },
   });
-  after(() => t?.close());
 
-  const messagesOf = (leadId: string, partner: Partner = t.partner) =>
-    t.app.inject({
-      method: 'GET',
-      url: `${api}/sandbox/leads/${leadId}/messages`,
-      headers: { authorization: partner.headers.authorization },
-    });
+async function items(leadId: string): Promise<MessageItem[]> {
+  const res = await messagesOf(leadId);
+  assert.equal(res.statusCode, 200, show(res));
+  assert.match(String(res.headers['content-type']), /^application\/json/);
+  assert.equal(res.headers['cache-control'], 'no-store');
+  return res.json().items;
+}
 
-  async function items(leadId: string): Promise<MessageItem[]> {
-    const res = await messagesOf(leadId);
-    assert.equal(res.statusCode, 200, show(res));
-    assert.match(String(res.headers['content-type']), /^application\/json/);
-    assert.equal(res.headers['cache-control'], 'no-store');
-    return res.json().items;
-  }
-
+function sandboxMessageTests1() {
   test('the SMS PIN is read through the API (recipient masked, body as sent) and confirms the lead', async () => {
     const id = await readyLead(t, { phone: '5512345678' });
     assert.deepEqual(await items(id), []);
@@ -126,22 +121,37 @@ describe('sandbox: PIN messages readable through the API, magic recipients', () 
     const id = await readyLead(t, { email: 'Fail-Rejected@Sandbox.Autofin.Invalid' });
     assertError(await pins.send(id, 'EMAIL'), 412, 602002, 'Third-party message error');
   });
+}
 
-  test('the OpenAPI document describes the route and links the sandbox guide, which /docs/sandbox.md serves', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: `${api}/openapi.json` })).json();
-    const op = doc.paths[`${api}/sandbox/leads/{leadId}/messages`]?.get;
-    assert.equal(op?.operationId, 'listSandboxMessages');
-    assert.equal(
-      op.responses['200'].content['application/json'].schema.$ref,
-      '#/components/schemas/SandboxMessageList',
-    );
-    assert.ok(doc.components.schemas.SandboxMessageList.examples.length > 0);
-    assert.match(doc.info.description, /\]\(\/docs\/sandbox\.md\)/);
-    const guide = await t.app.inject({ method: 'GET', url: '/docs/sandbox.md' });
-    assert.equal(guide.statusCode, 200, show(guide));
-    assert.match(String(guide.headers['content-type']), /^text\/markdown/);
-    assert.match(guide.body, /5500000001/);
+function sandboxMessageTests2() {
+  test(
+    'the OpenAPI document describes the route and links ' + 'the sandbox guide, which /docs/sandbox.md serves',
+    async () => {
+      const doc = (await t.app.inject({ method: 'GET', url: `${api}/openapi.json` })).json();
+      const op = doc.paths[`${api}/sandbox/leads/{leadId}/messages`]?.get;
+      assert.equal(op?.operationId, 'listSandboxMessages');
+      assert.equal(
+        op.responses['200'].content['application/json'].schema.$ref,
+        '#/components/schemas/SandboxMessageList',
+      );
+      assert.ok(doc.components.schemas.SandboxMessageList.examples.length > 0);
+      assert.match(doc.info.description, /\]\(\/docs\/sandbox\.md\)/);
+      const guide = await t.app.inject({ method: 'GET', url: '/docs/sandbox.md' });
+      assert.equal(guide.statusCode, 200, show(guide));
+      assert.match(String(guide.headers['content-type']), /^text\/markdown/);
+      assert.match(guide.body, /5500000001/);
+    },
+  );
+}
+
+describe('sandbox: PIN messages readable through the API, magic recipients', () => {
+  before(async () => {
+    t = await buildTestApp({ env: { AUTOFIN_ENV: 'sandbox' }, clock });
+    pins = pinApi(t);
   });
+  after(() => t?.close());
+  sandboxMessageTests1();
+  sandboxMessageTests2();
 });
 
 describe('sandbox with Twilio and SMTP configured', () => {

@@ -4,25 +4,18 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, errorAnswers, errorCase, ok } from '../http/index.ts';
+import { errorAnswers, ok, operation } from '../http/index.ts';
 import { requireAuth } from '../auth/index.ts';
 import { LeadIdParams } from '../leads/index.ts';
 import type { SandboxService } from './sandbox.service.ts';
 import { SandboxMessageList } from './sandbox.schemas.ts';
 import { projectFile } from '../shared/index.ts';
+import { sandboxOperations as docs } from './sandbox.operations.ts';
 
 const tags = ['sandbox'];
 const fails = errorAnswers({
   access: 'partner',
-  cases: {
-    400: [
-      errorCase(
-        'A lead id that is not a UUID',
-        errors.invalidInput([{ field: 'leadId', errorDetail: 'must match pattern' }]),
-      ),
-    ],
-    404: [errorCase("Unknown lead, or another company's", errors.leadNotFound())],
-  },
+  cases: docs.listSandboxMessages.errorCases,
 });
 const security = [{ bearerAuth: [] }];
 
@@ -36,12 +29,7 @@ export const sandboxRoutes =
         schema: {
           tags,
           security,
-          operationId: 'listSandboxMessages',
-          summary: 'Read the PIN messages sent for a lead (sandbox only)',
-          description:
-            'Every SMS and e-mail a provider accepted for the lead, newest first, with the body as sent (PIN included) and the ' +
-            'recipient masked. Sends to magic recipients fail before any provider and are not listed. Exists only when the environment ' +
-            "is `sandbox` (elsewhere 404 / 4044); another company's or an unknown lead is 404 / 4040.",
+          ...operation(docs, 'listSandboxMessages'),
           params: LeadIdParams,
           response: { 200: ok('partner', SandboxMessageList, "The lead's PIN messages, newest first."), ...fails },
         },

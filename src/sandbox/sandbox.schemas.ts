@@ -13,7 +13,9 @@ const example = {
       id: '0c9e5a2d-1f7b-4c3e-8a64-5b2d9f0e7c81',
       channel: 'EMAIL',
       to: 'a***@example.com',
-      body: 'Hola:\n\nTu código de verificación es 731605.\n\nVence en 10 minutos. Si tú no lo solicitaste, ignora este mensaje y no lo compartas con nadie.',
+      body:
+        'Hola:\n\nTu código de verificación es 731605.\n\nVence en 10 minutos. Si ' +
+        'tú no lo solicitaste, ignora este mensaje y no lo compartas con nadie.',
       sentAt: '2026-01-15T12:00:00.000Z',
     },
   ],

@@ -27,31 +27,26 @@ const badRequest = (res: Parameters<typeof assertError>[0], reason: string) =>
 /** A PIN other than `pin`. */
 const otherThan = (pin: string) => String((Number(pin) + 1) % 1_000_000).padStart(6, '0');
 
-describe('PIN confirmation', () => {
-  let t: TestApp;
-  let pins: ReturnType<typeof pinApi>;
-  const clock = createManualClock();
-  before(async () => {
-    t = await buildTestApp({ clock });
-    pins = pinApi(t);
-  });
-  after(() => t.close());
+let t: TestApp;
+let pins: ReturnType<typeof pinApi>;
+const clock = createManualClock();
 
-  /** Sends a PIN by SMS and returns it, read from the outbox. */
-  async function sendSms(leadId: string): Promise<string> {
-    const before = t.outbox.sms.length;
-    assertNoContent(await pins.send(leadId, 'SMS'));
-    assert.equal(t.outbox.sms.length, before + 1);
-    return pinFrom(t.outbox.sms.at(-1)!);
-  }
+/** Sends a PIN by SMS and returns it, read from the outbox. */
+async function sendSms(leadId: string): Promise<string> {
+  const before = t.outbox.sms.length;
+  assertNoContent(await pins.send(leadId, 'SMS'));
+  assert.equal(t.outbox.sms.length, before + 1);
+  return pinFrom(t.outbox.sms.at(-1)!);
+}
 
-  async function assertPendingUnverified(leadId: string) {
-    const lead = await pins.read(leadId);
-    assert.equal(lead.status, 'PIN_SENT');
-    assert.equal(lead.verification.verifiedAt, null);
-    assert.equal(lead.prequalification, null);
-  }
+async function assertPendingUnverified(leadId: string) {
+  const lead = await pins.read(leadId);
+  assert.equal(lead.status, 'PIN_SENT');
+  assert.equal(lead.verification.verifiedAt, null);
+  assert.equal(lead.prequalification, null);
+}
 
+function pinConfirmationTests1() {
   test('a wrong PIN is 400 / 4003 PIN_MISMATCH and the lead stays PIN_SENT', async () => {
     const id = await readyLead(t);
     const pin = await sendSms(id);
@@ -72,18 +67,21 @@ describe('PIN confirmation', () => {
     assertNoContent(await pins.confirm(inTime, fresh));
   });
 
-  test('after 5 wrong PINs the PIN is void and even the right one is refused with PIN_VOID; a new send starts over', async () => {
-    const id = await readyLead(t);
-    const pin = await sendSms(id);
-    for (let i = 0; i < 5; i++) badRequest(await pins.confirm(id, otherThan(pin)), 'PIN_MISMATCH');
-    badRequest(await pins.confirm(id, pin), 'PIN_VOID');
-    badRequest(await pins.confirm(id, otherThan(pin)), 'PIN_VOID');
-    await assertPendingUnverified(id);
+  test(
+    'after 5 wrong PINs the PIN is void and even the right ' + 'one is refused with PIN_VOID; a new send starts over',
+    async () => {
+      const id = await readyLead(t);
+      const pin = await sendSms(id);
+      for (let i = 0; i < 5; i++) badRequest(await pins.confirm(id, otherThan(pin)), 'PIN_MISMATCH');
+      badRequest(await pins.confirm(id, pin), 'PIN_VOID');
+      badRequest(await pins.confirm(id, otherThan(pin)), 'PIN_VOID');
+      await assertPendingUnverified(id);
 
-    const next = await sendSms(id);
-    assertNoContent(await pins.confirm(id, next));
-    assert.equal((await pins.read(id)).status, 'PREQUALIFIED');
-  });
+      const next = await sendSms(id);
+      assertNoContent(await pins.confirm(id, next));
+      assert.equal((await pins.read(id)).status, 'PREQUALIFIED');
+    },
+  );
 
   test('a lead that never got a PIN answers NO_PIN_PENDING', async () => {
     const id = await readyLead(t);
@@ -108,21 +106,27 @@ describe('PIN confirmation', () => {
     assert.equal((await pins.read(id)).status, 'PREQUALIFIED');
   });
 
-  test('without person or address the confirmation is PERSON_AND_ADDRESS_REQUIRED, and the PIN stays good until they are saved', async () => {
-    const id = await readyLead(t, { person: false });
-    const pin = await sendSms(id);
-    for (let i = 0; i < 6; i++) badRequest(await pins.confirm(id, pin), 'PERSON_AND_ADDRESS_REQUIRED');
-    await assertPendingUnverified(id);
-    await savePerson(t, id);
-    assertNoContent(await pins.confirm(id, pin));
-    assert.equal((await pins.read(id)).status, 'PREQUALIFIED');
+  test(
+    'without person or address the confirmation is ' +
+      'PERSON_AND_ADDRESS_REQUIRED, and the PIN stays good until they are saved',
+    async () => {
+      const id = await readyLead(t, { person: false });
+      const pin = await sendSms(id);
+      for (let i = 0; i < 6; i++) badRequest(await pins.confirm(id, pin), 'PERSON_AND_ADDRESS_REQUIRED');
+      await assertPendingUnverified(id);
+      await savePerson(t, id);
+      assertNoContent(await pins.confirm(id, pin));
+      assert.equal((await pins.read(id)).status, 'PREQUALIFIED');
 
-    const noAddress = await readyLead(t, { address: false });
-    const other = await sendSms(noAddress);
-    badRequest(await pins.confirm(noAddress, other), 'PERSON_AND_ADDRESS_REQUIRED');
-    await assertPendingUnverified(noAddress);
-  });
+      const noAddress = await readyLead(t, { address: false });
+      const other = await sendSms(noAddress);
+      badRequest(await pins.confirm(noAddress, other), 'PERSON_AND_ADDRESS_REQUIRED');
+      await assertPendingUnverified(noAddress);
+    },
+  );
+}
 
+function pinConfirmationTests2() {
   test('a malformed or missing PIN is 400 / 4003 and changes nothing', async () => {
     const id = await readyLead(t);
     const pin = await sendSms(id);
@@ -176,16 +180,20 @@ describe('PIN confirmation', () => {
     assert.deepEqual(await pins.read(id), done);
   });
 
-  test('simultaneous confirmations with the right PIN query the bureau once: one 204, the others 409 / 4090', async () => {
-    const id = await readyLead(t);
-    const pin = await sendSms(id);
-    const answers = await Promise.all([pins.confirm(id, pin), pins.confirm(id, pin), pins.confirm(id, pin)]);
-    assert.deepEqual(answers.map((r) => r.statusCode).sort(), [204, 409, 409], answers.map((r) => r.body).join('\n'));
-    for (const res of answers.filter((r) => r.statusCode === 409)) assertError(res, 409, 4090, 'Lead already verified');
-    const events = await pins.events(id);
-    assert.equal(events.items.filter((e) => e.type === 'BUREAU_REPORT_RECEIVED').length, 1);
-    assert.equal((await pins.read(id)).status, 'PREQUALIFIED');
-  });
+  test(
+    'simultaneous confirmations with the right PIN query ' + 'the bureau once: one 204, the others 409 / 4090',
+    async () => {
+      const id = await readyLead(t);
+      const pin = await sendSms(id);
+      const answers = await Promise.all([pins.confirm(id, pin), pins.confirm(id, pin), pins.confirm(id, pin)]);
+      assert.deepEqual(answers.map((r) => r.statusCode).sort(), [204, 409, 409], answers.map((r) => r.body).join('\n'));
+      for (const res of answers.filter((r) => r.statusCode === 409))
+        assertError(res, 409, 4090, 'Lead already verified');
+      const events = await pins.events(id);
+      assert.equal(events.items.filter((e) => e.type === 'BUREAU_REPORT_RECEIVED').length, 1);
+      assert.equal((await pins.read(id)).status, 'PREQUALIFIED');
+    },
+  );
 
   test('the PIN is stored only as a hash: no table holds it in clear', async () => {
     const id = await readyLead(t);
@@ -197,21 +205,27 @@ describe('PIN confirmation', () => {
     assert.equal(rows.length, 1);
     assert.ok(!rows[0].row.includes(pin), rows[0].row);
   });
+}
 
-  test('a bureau that is unavailable (E1) is 412 / 603003; the lead stays VERIFIED and the same PIN is accepted again', async () => {
-    const id = await readyLead(t, { rfc: sandboxRfc.E1 });
-    const pin = await sendSms(id);
-    const body = assertError(await pins.confirm(id, pin), 412, 603003, 'Third-party message error');
-    assert.equal(String(body.code).length, 6);
-    const lead = await pins.read(id);
-    assert.equal(lead.status, 'VERIFIED');
-    assert.ok(lead.verification.verifiedAt, 'the PIN was confirmed');
-    assert.equal(lead.prequalification, null);
-    // A retry reaches the bureau again (412, not 400): the confirmed PIN is still accepted.
-    assertError(await pins.confirm(id, pin), 412, 603003, 'Third-party message error');
-    assert.equal((await pins.read(id)).status, 'VERIFIED');
-    assertError(await pins.send(id, 'SMS'), 409, 4090, 'Lead already verified');
-  });
+function pinConfirmationTests3() {
+  test(
+    'a bureau that is unavailable (E1) is 412 / 603003; the ' +
+      'lead stays VERIFIED and the same PIN is accepted again',
+    async () => {
+      const id = await readyLead(t, { rfc: sandboxRfc.E1 });
+      const pin = await sendSms(id);
+      const body = assertError(await pins.confirm(id, pin), 412, 603003, 'Third-party message error');
+      assert.equal(String(body.code).length, 6);
+      const lead = await pins.read(id);
+      assert.equal(lead.status, 'VERIFIED');
+      assert.ok(lead.verification.verifiedAt, 'the PIN was confirmed');
+      assert.equal(lead.prequalification, null);
+      // A retry reaches the bureau again (412, not 400): the confirmed PIN is still accepted.
+      assertError(await pins.confirm(id, pin), 412, 603003, 'Third-party message error');
+      assert.equal((await pins.read(id)).status, 'VERIFIED');
+      assertError(await pins.send(id, 'SMS'), 409, 4090, 'Lead already verified');
+    },
+  );
 
   test('a bureau timeout (T1) is 412 / 603001 and the lead stays VERIFIED', async () => {
     const id = await readyLead(t, { rfc: sandboxRfc.T1 });
@@ -247,6 +261,17 @@ describe('PIN confirmation', () => {
       assert.doesNotMatch(logs, new RegExp(`(?<![0-9A-Za-z.])${p}(?![0-9A-Za-z])`), `the logs carry the PIN ${p}`);
     }
   });
+}
+
+describe('PIN confirmation', () => {
+  before(async () => {
+    t = await buildTestApp({ clock });
+    pins = pinApi(t);
+  });
+  after(() => t.close());
+  pinConfirmationTests1();
+  pinConfirmationTests2();
+  pinConfirmationTests3();
 });
 
 /** A bureau gateway that answers 500 first, then a valid report (docs/bureau-http-contract.md). */
@@ -311,44 +336,48 @@ describe('PIN confirmation retried after a bureau failure', () => {
     await bureau?.close();
   });
 
-  test('a bureau 500 is 412 / 603003 leaving the lead VERIFIED; the same PIN, past its 10 minutes and after wrong tries, then pre-qualifies it', async () => {
-    const pins = pinApi(t);
-    const id = await readyLead(t);
-    assertNoContent(await pins.send(id, 'SMS'));
-    const pin = pinFrom(t.outbox.sms.at(-1)!);
+  test(
+    'a bureau 500 is 412 / 603003 leaving the lead VERIFIED; the same PIN, ' +
+      'past its 10 minutes and after wrong tries, then pre-qualifies it',
+    async () => {
+      const pins = pinApi(t);
+      const id = await readyLead(t);
+      assertNoContent(await pins.send(id, 'SMS'));
+      const pin = pinFrom(t.outbox.sms.at(-1)!);
 
-    assertError(await pins.confirm(id, pin), 412, 603003, 'Third-party message error');
-    const failed = await pins.read(id);
-    assert.equal(failed.status, 'VERIFIED');
-    assert.equal(failed.prequalification, null);
+      assertError(await pins.confirm(id, pin), 412, 603003, 'Third-party message error');
+      const failed = await pins.read(id);
+      assert.equal(failed.status, 'VERIFIED');
+      assert.equal(failed.prequalification, null);
 
-    clock.advance(15 * minute);
-    // A verified lead gets no new PIN (409), so wrong tries must not void the one it has.
-    for (let i = 0; i < 6; i++) badRequest(await pins.confirm(id, otherThan(pin)), 'PIN_MISMATCH');
-    assertError(await pins.send(id, 'SMS'), 409, 4090, 'Lead already verified');
-    assert.equal(bureau.received.length, 1, 'a wrong PIN never reaches the bureau');
-    assertNoContent(await pins.confirm(id, pin));
-    const lead = await pins.read(id);
-    assert.equal(lead.status, 'PREQUALIFIED');
-    assert.equal(lead.prequalification.decision, 'PREQUALIFIED');
-    assert.deepEqual(
-      { ...lead.prequalification.offer, monthlyPayment: undefined, cat: undefined },
-      {
-        amountFinanced: 240000,
-        term: 48,
-        annualRate: 13.9,
-        monthlyPayment: undefined,
-        cat: undefined,
-      },
-    );
-    assert.equal(bureau.received.length, 2);
-    for (const request of bureau.received) {
-      assert.equal(request.url, '/v1/reports');
-      assert.equal(request.body.rfc, sandboxRfc.A1);
-      assert.equal(request.body.birthDate, sandboxBirthDate);
-      assert.equal((request.body.address as { zipCode: string }).zipCode, '06700');
-    }
-    assertError(await pins.confirm(id, pin), 409, 4090, 'Lead already verified');
-    assert.equal(bureau.received.length, 2, 'a verified, pre-qualified lead never queries the bureau again');
-  });
+      clock.advance(15 * minute);
+      // A verified lead gets no new PIN (409), so wrong tries must not void the one it has.
+      for (let i = 0; i < 6; i++) badRequest(await pins.confirm(id, otherThan(pin)), 'PIN_MISMATCH');
+      assertError(await pins.send(id, 'SMS'), 409, 4090, 'Lead already verified');
+      assert.equal(bureau.received.length, 1, 'a wrong PIN never reaches the bureau');
+      assertNoContent(await pins.confirm(id, pin));
+      const lead = await pins.read(id);
+      assert.equal(lead.status, 'PREQUALIFIED');
+      assert.equal(lead.prequalification.decision, 'PREQUALIFIED');
+      assert.deepEqual(
+        { ...lead.prequalification.offer, monthlyPayment: undefined, cat: undefined },
+        {
+          amountFinanced: 240000,
+          term: 48,
+          annualRate: 13.9,
+          monthlyPayment: undefined,
+          cat: undefined,
+        },
+      );
+      assert.equal(bureau.received.length, 2);
+      for (const request of bureau.received) {
+        assert.equal(request.url, '/v1/reports');
+        assert.equal(request.body.rfc, sandboxRfc.A1);
+        assert.equal(request.body.birthDate, sandboxBirthDate);
+        assert.equal((request.body.address as { zipCode: string }).zipCode, '06700');
+      }
+      assertError(await pins.confirm(id, pin), 409, 4090, 'Lead already verified');
+      assert.equal(bureau.received.length, 2, 'a verified, pre-qualified lead never queries the bureau again');
+    },
+  );
 });

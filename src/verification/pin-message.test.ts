@@ -8,15 +8,18 @@ const pins = ['482913', '000000', '000010', '100000', '999999', '600600'];
 const spanish = /código de verificación/i;
 const link = /https?:|www\.|\.(com|mx|net|org)\b|\/\//i;
 
-test('the SMS goes to the given number and carries the PIN as its only 6-digit number, in Spanish, with no link', () => {
-  for (const pin of pins) {
-    const sms = pinSms('+525512345678', pin);
-    assert.equal(sms.to, '+525512345678');
-    assert.equal(pinFrom(sms), pin, sms.body);
-    assert.match(sms.body, spanish);
-    assert.doesNotMatch(sms.body, link);
-  }
-});
+test(
+  'the SMS goes to the given number and carries the PIN ' + 'as its only 6-digit number, in Spanish, with no link',
+  () => {
+    for (const pin of pins) {
+      const sms = pinSms('+525512345678', pin);
+      assert.equal(sms.to, '+525512345678');
+      assert.equal(pinFrom(sms), pin, sms.body);
+      assert.match(sms.body, spanish);
+      assert.doesNotMatch(sms.body, link);
+    }
+  },
+);
 
 test('the e-mail goes to the given address, and subject and text carry the PIN once, in Spanish, with no link', () => {
   for (const pin of pins) {

@@ -42,85 +42,71 @@ function textOf(raw: string): string {
 const providerError = (res: Parameters<typeof assertError>[0], code: number) =>
   assertError(res, 412, code, 'Third-party message error');
 
-describe('PIN send through Twilio and SMTP', () => {
-  let t: TestApp;
-  let pins: ReturnType<typeof pinApi>;
-  let twilio: Awaited<ReturnType<typeof fakeTwilio>>;
-  let smtp: Awaited<ReturnType<typeof smtpDouble>>;
-  const clock = createManualClock();
-  before(async () => {
-    twilio = await fakeTwilio();
-    smtp = await smtpDouble();
-    t = await buildTestApp({
-      clock,
-      env: {
-        ...twilioEnv(twilio.url),
-        EMAIL_PROVIDER: 'smtp',
-        SMTP_URL: smtp.url,
-        EMAIL_FROM: 'AutoFin <no-reply@autofin.test>',
-      },
-      // These tests make the provider fail on purpose; none of them is about the circuit breaker.
-      circuit: { failureThreshold: 1000 },
-    });
-    pins = pinApi(t);
-  });
-  after(async () => {
-    await t?.close();
-    await twilio?.close();
-    await smtp?.close();
-  });
+let t: TestApp;
+let pins: ReturnType<typeof pinApi>;
+let twilio: Awaited<ReturnType<typeof fakeTwilio>>;
+let smtp: Awaited<ReturnType<typeof smtpDouble>>;
+const clock = createManualClock();
 
-  /** After a failed send: no PIN pending, and the lead is as it was. */
-  async function assertNoPinPending(leadId: string, status = 'IN_PROGRESS') {
-    assertError(await pins.confirm(leadId, '123456'), 400, 4003, 'Bad Request', 'NO_PIN_PENDING');
-    const lead = await pins.read(leadId);
-    assert.equal(lead.status, status);
-    if (status === 'IN_PROGRESS') assert.equal(lead.verification, null);
-  }
+/** After a failed send: no PIN pending, and the lead is as it was. */
+async function assertNoPinPending(leadId: string, status = 'IN_PROGRESS') {
+  assertError(await pins.confirm(leadId, '123456'), 400, 4003, 'Bad Request', 'NO_PIN_PENDING');
+  const lead = await pins.read(leadId);
+  assert.equal(lead.status, status);
+  if (status === 'IN_PROGRESS') assert.equal(lead.verification, null);
+}
 
-  test('SMS: Twilio gets a form-encoded POST with Basic auth, To in +52 E.164, From, and a Spanish body with only the PIN; 204 and PIN_SENT', async () => {
-    const id = await readyLead(t);
-    const before = twilio.received.length;
-    const res = await pins.send(id, 'SMS');
-    assertNoContent(res);
-    assert.equal(twilio.received.length, before + 1);
-    const req = twilio.received.at(-1)!;
-    assert.equal(req.method, 'POST');
-    assert.equal(req.url, `/2010-04-01/Accounts/${SID}/Messages.json`);
-    assert.equal(req.headers['content-type'], 'application/x-www-form-urlencoded');
-    assert.equal(req.headers.authorization, `Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`);
-    assert.equal(req.form.get('To'), `+52${leadDefaults.phone}`);
-    assert.match(req.form.get('To')!, /^\+52[0-9]{10}$/);
-    assert.equal(req.form.get('From'), FROM);
-    const body = req.form.get('Body')!;
-    assert.match(pinFrom(body), /^[0-9]{6}$/);
-    assert.match(body, /código de verificación/i);
-    assert.doesNotMatch(body, /http/i);
-    const lead = await pins.read(id);
-    assert.equal(lead.status, 'PIN_SENT');
-    assert.equal(lead.verification.channel, 'SMS');
-    assert.equal(lead.verification.pinSentAt, clock.now().toISOString());
-    assert.equal(lead.verification.verifiedAt, null);
-    assertNoContent(await pins.confirm(id, twilio.lastPin()));
-  });
+function pinSendTests1() {
+  test(
+    'SMS: Twilio gets a form-encoded POST with Basic auth, To in +52 ' +
+      'E.164, From, and a Spanish body with only the PIN; 204 and PIN_SENT',
+    async () => {
+      const id = await readyLead(t);
+      const before = twilio.received.length;
+      const res = await pins.send(id, 'SMS');
+      assertNoContent(res);
+      assert.equal(twilio.received.length, before + 1);
+      const req = twilio.received.at(-1)!;
+      assert.equal(req.method, 'POST');
+      assert.equal(req.url, `/2010-04-01/Accounts/${SID}/Messages.json`);
+      assert.equal(req.headers['content-type'], 'application/x-www-form-urlencoded');
+      assert.equal(req.headers.authorization, `Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`);
+      assert.equal(req.form.get('To'), `+52${leadDefaults.phone}`);
+      assert.match(req.form.get('To')!, /^\+52[0-9]{10}$/);
+      assert.equal(req.form.get('From'), FROM);
+      const body = req.form.get('Body')!;
+      assert.match(pinFrom(body), /^[0-9]{6}$/);
+      assert.match(body, /código de verificación/i);
+      assert.doesNotMatch(body, /http/i);
+      const lead = await pins.read(id);
+      assert.equal(lead.status, 'PIN_SENT');
+      assert.equal(lead.verification.channel, 'SMS');
+      assert.equal(lead.verification.pinSentAt, clock.now().toISOString());
+      assert.equal(lead.verification.verifiedAt, null);
+      assertNoContent(await pins.confirm(id, twilio.lastPin()));
+    },
+  );
 
-  test("EMAIL: the PIN arrives at the lead's e-mail through SMTP as its only 6-digit number, and confirms", async () => {
-    const id = await readyLead(t);
-    const before = smtp.deliveries.length;
-    assertNoContent(await pins.send(id, 'EMAIL'));
-    assert.equal(smtp.deliveries.length, before + 1, 'delivered before the 204');
-    const delivery = smtp.deliveries.at(-1)!;
-    assert.deepEqual(delivery.to, [leadDefaults.email]);
-    const text = textOf(delivery.raw);
-    assert.match(text, /código de verificación/i);
-    assert.doesNotMatch(text, /http/i);
-    const pin = pinFrom(text);
-    const lead = await pins.read(id);
-    assert.equal(lead.status, 'PIN_SENT');
-    assert.equal(lead.verification.channel, 'EMAIL');
-    assertNoContent(await pins.confirm(id, pin));
-    assert.equal((await pins.read(id)).status, 'PREQUALIFIED');
-  });
+  test(
+    "EMAIL: the PIN arrives at the lead's e-mail through " + 'SMTP as its only 6-digit number, and confirms',
+    async () => {
+      const id = await readyLead(t);
+      const before = smtp.deliveries.length;
+      assertNoContent(await pins.send(id, 'EMAIL'));
+      assert.equal(smtp.deliveries.length, before + 1, 'delivered before the 204');
+      const delivery = smtp.deliveries.at(-1)!;
+      assert.deepEqual(delivery.to, [leadDefaults.email]);
+      const text = textOf(delivery.raw);
+      assert.match(text, /código de verificación/i);
+      assert.doesNotMatch(text, /http/i);
+      const pin = pinFrom(text);
+      const lead = await pins.read(id);
+      assert.equal(lead.status, 'PIN_SENT');
+      assert.equal(lead.verification.channel, 'EMAIL');
+      assertNoContent(await pins.confirm(id, pin));
+      assert.equal((await pins.read(id)).status, 'PREQUALIFIED');
+    },
+  );
 
   test('an invalid or missing channel is 400 / 4003 and sends nothing', async () => {
     const id = await readyLead(t);
@@ -143,17 +129,22 @@ describe('PIN send through Twilio and SMTP', () => {
     assert.equal((await pins.read(id)).status, 'IN_PROGRESS');
   });
 
-  test('with no phone on file SMS is 400 / 4003 NO_PHONE_ON_FILE, with no e-mail EMAIL is NO_EMAIL_ON_FILE', async () => {
-    const id = await readyLead(t, { contact: false });
-    const sent = twilio.received.length + smtp.deliveries.length;
-    assertError(await pins.send(id, 'SMS'), 400, 4003, 'Bad Request', 'NO_PHONE_ON_FILE');
-    assertError(await pins.send(id, 'EMAIL'), 400, 4003, 'Bad Request', 'NO_EMAIL_ON_FILE');
-    assert.equal(twilio.received.length + smtp.deliveries.length, sent);
-    const lead = await pins.read(id);
-    assert.equal(lead.status, 'IN_PROGRESS');
-    assert.equal(lead.verification, null);
-  });
+  test(
+    'with no phone on file SMS is 400 / 4003 NO_PHONE_ON_FILE, ' + 'with no e-mail EMAIL is NO_EMAIL_ON_FILE',
+    async () => {
+      const id = await readyLead(t, { contact: false });
+      const sent = twilio.received.length + smtp.deliveries.length;
+      assertError(await pins.send(id, 'SMS'), 400, 4003, 'Bad Request', 'NO_PHONE_ON_FILE');
+      assertError(await pins.send(id, 'EMAIL'), 400, 4003, 'Bad Request', 'NO_EMAIL_ON_FILE');
+      assert.equal(twilio.received.length + smtp.deliveries.length, sent);
+      const lead = await pins.read(id);
+      assert.equal(lead.status, 'IN_PROGRESS');
+      assert.equal(lead.verification, null);
+    },
+  );
+}
 
+function pinSendTests2() {
   test("an unknown lead, or another company's, is 404 / 4040 and sends nothing", async () => {
     const sent = twilio.received.length;
     assertError(await pins.send(randomUUID(), 'SMS'), 404, 4040, 'Lead not found');
@@ -235,7 +226,9 @@ describe('PIN send through Twilio and SMTP', () => {
     assertNoContent(await pins.confirm(id, first));
     assert.equal((await pins.read(id)).status, 'PREQUALIFIED');
   });
+}
 
+function pinSendTests3() {
   test('after sends by Twilio and SMTP the logs carry no phone, e-mail, PIN, RFC, name or Twilio secret', async () => {
     const id = await readyLead(t);
     assertNoContent(await pins.send(id, 'SMS'));
@@ -258,6 +251,33 @@ describe('PIN send through Twilio and SMTP', () => {
       assert.doesNotMatch(logs, new RegExp(`(?<![0-9A-Za-z.])${p}(?![0-9A-Za-z])`), `the logs carry the PIN ${p}`);
     }
   });
+}
+
+describe('PIN send through Twilio and SMTP', () => {
+  before(async () => {
+    twilio = await fakeTwilio();
+    smtp = await smtpDouble();
+    t = await buildTestApp({
+      clock,
+      env: {
+        ...twilioEnv(twilio.url),
+        EMAIL_PROVIDER: 'smtp',
+        SMTP_URL: smtp.url,
+        EMAIL_FROM: 'AutoFin <no-reply@autofin.test>',
+      },
+      // These tests make the provider fail on purpose; none of them is about the circuit breaker.
+      circuit: { failureThreshold: 1000 },
+    });
+    pins = pinApi(t);
+  });
+  after(async () => {
+    await t?.close();
+    await twilio?.close();
+    await smtp?.close();
+  });
+  pinSendTests1();
+  pinSendTests2();
+  pinSendTests3();
 });
 
 describe('PIN send when the provider hangs or is down', () => {

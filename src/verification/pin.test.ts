@@ -96,22 +96,26 @@ test('a PIN is good until just before its expiry and expired at the very millise
   });
 });
 
-test('a verified PIN can confirm again (a retry after a bureau failure) whatever its age, and wrong tries never void it', () => {
-  const verified = pending({ verifiedAt: at(60_000) });
-  assert.deepEqual(checkPin(verified, right, at(pinValidityMs * 50)), { ok: true });
-  assert.deepEqual(checkPin(verified, wrong, at(pinValidityMs * 50)), {
-    ok: false,
-    reason: 'PIN_MISMATCH',
-    countsAsTry: false,
-  });
-  // A verified lead gets no new PIN: a void one would leave it without a report for good.
-  assert.deepEqual(checkPin({ ...verified, failedAttempts: 5 }, right, at(1000)), { ok: true });
-  assert.deepEqual(checkPin({ ...verified, failedAttempts: 5 }, wrong, at(1000)), {
-    ok: false,
-    reason: 'PIN_MISMATCH',
-    countsAsTry: false,
-  });
-});
+test(
+  'a verified PIN can confirm again (a retry after a bureau ' +
+    'failure) whatever its age, and wrong tries never void it',
+  () => {
+    const verified = pending({ verifiedAt: at(60_000) });
+    assert.deepEqual(checkPin(verified, right, at(pinValidityMs * 50)), { ok: true });
+    assert.deepEqual(checkPin(verified, wrong, at(pinValidityMs * 50)), {
+      ok: false,
+      reason: 'PIN_MISMATCH',
+      countsAsTry: false,
+    });
+    // A verified lead gets no new PIN: a void one would leave it without a report for good.
+    assert.deepEqual(checkPin({ ...verified, failedAttempts: 5 }, right, at(1000)), { ok: true });
+    assert.deepEqual(checkPin({ ...verified, failedAttempts: 5 }, wrong, at(1000)), {
+      ok: false,
+      reason: 'PIN_MISMATCH',
+      countsAsTry: false,
+    });
+  },
+);
 
 test('sendThrottle lets 5 sends through in any 10 minutes and says when the 6th may go', () => {
   const s = 1000;

@@ -9,11 +9,13 @@ import {
   policy,
   sendEmpty,
   traceProviderCalls,
+  operation,
 } from '../http/index.ts';
 import { requireAuth } from '../auth/index.ts';
 import { LeadIdParams } from '../leads/index.ts';
 import type { VerificationService } from './verification.service.ts';
 import { NipSendRequest, PinConfirmationPayload } from './verification.schemas.ts';
+import { verificationOperations as docs } from './verification.operations.ts';
 
 const tags = ['verification'];
 const security = [{ bearerAuth: [] }];
@@ -87,11 +89,7 @@ export const verificationRoutes =
         schema: {
           tags,
           security,
-          operationId: 'sendPin',
-          summary: 'Send or resend a PIN',
-          description:
-            'Sends a new 6-digit PIN, valid 10 minutes, replacing any earlier one. No phone / e-mail on file: 400 / 4003. ' +
-            'At most 5 sends per lead in 10 minutes (429 with Retry-After). A provider failure is 412 with a 6XXYYY code and changes nothing.',
+          ...operation(docs, 'sendPin'),
           params: LeadIdParams,
           body: NipSendRequest,
           response: { 204: noContent, ...sendFails },
@@ -111,11 +109,7 @@ export const verificationRoutes =
         schema: {
           tags,
           security,
-          operationId: 'confirmPin',
-          summary: 'Confirm the PIN',
-          description:
-            'Confirms the PIN, obtains the credit bureau report and pre-qualifies the lead. Wrong, expired, void or no PIN: 400 / 4003 ' +
-            'with `additionalData.reason`. Person and address are needed first. A bureau failure is 412 and the same confirmation can be retried.',
+          ...operation(docs, 'confirmPin'),
           params: LeadIdParams,
           body: PinConfirmationPayload,
           response: { 204: noContent, ...confirmFails },

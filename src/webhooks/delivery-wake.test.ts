@@ -74,16 +74,19 @@ async function within(ms: number, count: number): Promise<number> {
   return performance.now() - started;
 }
 
-test('an event written by one instance reaches the receiver through the other at once, not at its next poll', async () => {
-  const start = receiver.received.length;
-  const { id } = await writer.leads.createLead(actor, {});
-  const took = await within(wokenWithinMs, start + 1);
-  assert.ok(took < wokenWithinMs, `delivered after ${Math.round(took)} ms`);
-  assert.deepEqual(
-    bodies(start).map((b) => [b.type, b.data.leadId]),
-    [['lead.created', id]],
-  );
-});
+test(
+  'an event written by one instance reaches the receiver ' + 'through the other at once, not at its next poll',
+  async () => {
+    const start = receiver.received.length;
+    const { id } = await writer.leads.createLead(actor, {});
+    const took = await within(wokenWithinMs, start + 1);
+    assert.ok(took < wokenWithinMs, `delivered after ${Math.round(took)} ms`);
+    assert.deepEqual(
+      bodies(start).map((b) => [b.type, b.data.leadId]),
+      [['lead.created', id]],
+    );
+  },
+);
 
 test("a lead's events arrive in the order written, and none twice", async () => {
   const start = receiver.received.length;
@@ -111,7 +114,8 @@ test("a lead's events arrive in the order written, and none twice", async () => 
     );
   }
   const { rows } = await database.db.query<{ written: string }>(
-    `select string_agg(v.type, ',' order by d.seq) as written from webhook_deliveries d join webhook_events v on v.id = d.event_id
+    `select string_agg(v.type, ',' order by d.seq) as written from
+      webhook_deliveries d join webhook_events v on v.id = d.event_id
      where v.lead_id = any($1::uuid[]) group by v.lead_id`,
     [leads.map((l) => l.id)],
   );

@@ -50,7 +50,46 @@ export interface DeliveryWorkerDeps {
 export const bodyOf = (d: Pick<DueDelivery, 'type' | 'occurred_at' | 'data'>) =>
   JSON.stringify({ type: d.type, timestamp: new Date(d.occurred_at).toISOString(), data: d.data });
 
-export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
+function secretsOf(d: DueDelivery, now: Date, encryption: FieldEncryption): string[] {
+  const context = secretContext(d.endpoint_id);
+  const secrets = [encryption.decrypt<string>(d.secret_enc, context)];
+  if (d.previous_secret_enc && d.previous_secret_until && new Date(d.previous_secret_until) > now) {
+    secrets.push(encryption.decrypt<string>(d.previous_secret_enc, context));
+  }
+  return secrets;
+}
+
+/** What an attempt's outcome makes of its delivery: the record to write, and the retry time if any. */
+function resultOf(d: DueDelivery, outcome: SendOutcome, startedAt: Date, now: Date) {
+  const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+  const gone = outcome.statusCode === 410;
+  const count = d.attempts.length + 1;
+  const next = ok || gone ? undefined : nextAttemptAt(count, now);
+  const status = ok ? 'succeeded' : next ? 'pending' : 'failed';
+  const record = {
+    id: d.id,
+    endpointId: d.endpoint_id,
+    status,
+    next,
+    at: now,
+    disable: gone,
+    disableBefore: new Date(now.getTime() - disableAfterFailingMs),
+    attempt: {
+      at: startedAt.toISOString(),
+      statusCode: outcome.statusCode,
+      durationMs: outcome.durationMs,
+      error: outcome.error,
+    },
+  } as const;
+  return { record, next, outcome: ok ? 'succeeded' : gone ? 'disabled' : next ? 'retrying' : 'failed' } as const;
+}
+
+/**
+ * The attempts of this process: claims as many due deliveries as it has room for, sends each and
+ * records it, and counts what is in flight (in all, and per endpoint). `retryDue` is told of a retry
+ * due before the next poll.
+ */
+function createAttempts(deps: DeliveryWorkerDeps, retryDue: (inMs: number) => void) {
   const { repository, clock } = deps;
   const pollMs = deps.pollMs ?? 5000;
   const concurrency = deps.concurrency ?? 32;
@@ -58,24 +97,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   const inFlight = new Map<string, AbortController>();
   /** Attempts in flight per endpoint, in this process. */
   const busy = new Map<string, number>();
-  let timer: NodeJS.Timeout | undefined;
+  const attempts = new Set<Promise<unknown>>();
   let claiming: Promise<unknown> | undefined;
-  /** Woken while a claim was under way: look again once it ends. */
-  let again = false;
-  /** Wakes so far: an attempt ending after one may unblock a lead's next delivery. */
-  let wakes = 0;
-  let unlisten: Promise<() => Promise<void>> | undefined;
-  let stopping = false;
-  let started = false;
-
-  function secretsOf(d: DueDelivery, now: Date): string[] {
-    const context = secretContext(d.endpoint_id);
-    const secrets = [deps.encryption.decrypt<string>(d.secret_enc, context)];
-    if (d.previous_secret_enc && d.previous_secret_until && new Date(d.previous_secret_until) > now) {
-      secrets.push(deps.encryption.decrypt<string>(d.previous_secret_enc, context));
-    }
-    return secrets;
-  }
 
   async function attempt(d: DueDelivery): Promise<void> {
     const controller = new AbortController();
@@ -84,41 +107,19 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     try {
       const startedAt = clock.now();
       const body = bodyOf(d);
-      const send = () =>
-        deps.sender.send(
-          d.url,
-          signedHeaders(secretsOf(d, startedAt), d.event_id, startedAt, body),
-          body,
-          controller.signal,
-        );
+      const headers = () => signedHeaders(secretsOf(d, startedAt, deps.encryption), d.event_id, startedAt, body);
+      const send = () => deps.sender.send(d.url, headers(), body, controller.signal);
       const target = { traceparent: d.trace_parent, url: d.url, eventType: d.type };
       const outcome = deps.tracer ? await deps.tracer(target, send) : await send();
       // A stop aborted it: nothing is recorded, the delivery is given back for the next claim.
       if (controller.signal.aborted) return repository.release(d.id);
       const now = clock.now();
-      const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
-      const gone = outcome.statusCode === 410;
-      const count = d.attempts.length + 1;
-      const next = ok || gone ? undefined : nextAttemptAt(count, now);
-      const status = ok ? 'succeeded' : next ? 'pending' : 'failed';
-      await repository.recordAttempt({
-        id: d.id,
-        endpointId: d.endpoint_id,
-        status,
-        next,
-        at: now,
-        disable: gone,
-        disableBefore: new Date(now.getTime() - disableAfterFailingMs),
-        attempt: {
-          at: startedAt.toISOString(),
-          statusCode: outcome.statusCode,
-          durationMs: outcome.durationMs,
-          error: outcome.error,
-        },
-      });
-      deps.onAttempt?.(ok ? 'succeeded' : gone ? 'disabled' : next ? 'retrying' : 'failed');
+      const result = resultOf(d, outcome, startedAt, now);
+      await repository.recordAttempt(result.record);
+      deps.onAttempt?.(result.outcome);
       // A retry due before the next poll is looked for when it is due.
-      if (next && next.getTime() - now.getTime() < pollMs) setTimeout(look, next.getTime() - now.getTime()).unref();
+      if (result.next && result.next.getTime() - now.getTime() < pollMs)
+        retryDue(result.next.getTime() - now.getTime());
     } finally {
       inFlight.delete(d.id);
       const left = (busy.get(d.endpoint_id) ?? 1) - 1;
@@ -127,31 +128,57 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     }
   }
 
-  const attempts = new Set<Promise<unknown>>();
   function track<T>(promise: Promise<T>): Promise<T> {
     attempts.add(promise);
     return promise.finally(() => attempts.delete(promise));
   }
 
-  /** Leases what this process has room for; the attempts are started, not awaited. */
-  async function claim(): Promise<{ due: DueDelivery[]; attempts: Promise<unknown>[]; full: boolean }> {
-    const free = concurrency - inFlight.size;
-    if (stopping || free <= 0) return { due: [], attempts: [], full: free <= 0 };
-    const now = clock.now();
-    // The lease outlasts the longest attempt, so no other instance takes a delivery still in flight.
-    const leaseUntil = new Date(now.getTime() + deps.timeoutMs + 5000);
-    const claimed = repository.claimDue(now, leaseUntil, free, { perEndpoint, busy });
-    claiming = claimed;
-    const due = await claimed.finally(() => (claiming = undefined));
-    const attempts = due.map((d) => track(attempt(d).catch((e) => deps.warn?.('webhook attempt not recorded', e))));
-    // Room or an endpoint's bound ran out: more may be due than this claim took.
-    const full = due.length >= free || [...busy.values()].some((n) => n >= perEndpoint);
-    return { due, attempts, full };
-  }
+  return {
+    /** The claim under way, if any. */
+    claiming: () => claiming,
+    /** Leases what this process has room for; the attempts are started, not awaited. */
+    async claim(stopping: boolean): Promise<{ due: DueDelivery[]; attempts: Promise<unknown>[]; full: boolean }> {
+      const free = concurrency - inFlight.size;
+      if (stopping || free <= 0) return { due: [], attempts: [], full: free <= 0 };
+      const now = clock.now();
+      // The lease outlasts the longest attempt, so no other instance takes a delivery still in flight.
+      const leaseUntil = new Date(now.getTime() + deps.timeoutMs + 5000);
+      const claimed = repository.claimDue(now, leaseUntil, free, { perEndpoint, busy });
+      claiming = claimed;
+      const due = await claimed.finally(() => (claiming = undefined));
+      const started = due.map((d) => track(attempt(d).catch((e) => deps.warn?.('webhook attempt not recorded', e))));
+      // Room or an endpoint's bound ran out: more may be due than this claim took.
+      const full = due.length >= free || [...busy.values()].some((n) => n >= perEndpoint);
+      return { due, attempts: started, full };
+    },
+    /** Attempts in flight get `graceMs` to finish, then are aborted (and their deliveries released). */
+    async drain(graceMs: number): Promise<void> {
+      const all = Promise.all([...attempts]);
+      let graceTimer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, graceMs)));
+      await Promise.race([all, grace]);
+      clearTimeout(graceTimer);
+      for (const controller of inFlight.values()) controller.abort();
+      await Promise.all([...attempts]);
+    },
+  };
+}
+
+export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
+  const pollMs = deps.pollMs ?? 5000;
+  const flight = createAttempts(deps, (inMs) => setTimeout(look, inMs).unref());
+  let timer: NodeJS.Timeout | undefined;
+  /** Woken while a claim was under way: look again once it ends. */
+  let again = false;
+  /** Wakes so far: an attempt ending after one may unblock a lead's next delivery. */
+  let wakes = 0;
+  let unlisten: Promise<() => Promise<void>> | undefined;
+  let stopping = false;
+  let started = false;
 
   /** Claims and sends one batch of due deliveries and waits for their attempts; the number tried. */
   async function runDue(): Promise<number> {
-    const { attempts } = await claim();
+    const { attempts } = await flight.claim(stopping);
     await Promise.all(attempts);
     return attempts.length;
   }
@@ -163,14 +190,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
    */
   function look(): void {
     if (!started || stopping) return;
-    if (claiming) {
+    if (flight.claiming()) {
       again = true;
       return;
     }
     again = false;
     clearTimeout(timer);
     const wakesBefore = wakes;
-    claim().then(
+    flight.claim(stopping).then(
       ({ due, attempts, full }) => {
         attempts.forEach((a, k) => void a.then(() => (full || due[k].has_next || wakes !== wakesBefore) && look()));
         if (again) look();
@@ -224,14 +251,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       unlisten = undefined;
       await (await stopListening)?.().catch(() => undefined);
       // A claim under way may still hand out deliveries: wait for it, then for its attempts.
-      await claiming?.catch(() => undefined);
-      const all = Promise.all([...attempts]);
-      let graceTimer: NodeJS.Timeout | undefined;
-      const grace = new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, graceMs)));
-      await Promise.race([all, grace]);
-      clearTimeout(graceTimer);
-      for (const controller of inFlight.values()) controller.abort();
-      await Promise.all([...attempts]);
+      await flight.claiming()?.catch(() => undefined);
+      await flight.drain(graceMs);
     },
   };
 }

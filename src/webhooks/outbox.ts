@@ -48,7 +48,8 @@ export function outboxCtes(source: string, event: OutboxEvent, at: string, p: (v
   return `outbox_event as (
       insert into webhook_events (id, type, company_id, lead_id, occurred_at, data, trace_parent)
       select ${p(event.id)}::uuid, ${p(event.type)}, company_id, id, ${at},
-        jsonb_build_object('companyId', company_id, 'leadId', id, 'externalAutoId', external_auto_id, 'status', status) || ${p(JSON.stringify(extra))}::jsonb,
+        jsonb_build_object('companyId', company_id, 'leadId', id, 'externalAutoId', external_auto_id, 'status', status)
+          || ${p(JSON.stringify(extra))}::jsonb,
         ${p(currentTraceparent() ?? null)}::text
       from ${source}
       returning id, type, company_id, occurred_at

@@ -13,32 +13,35 @@ const resolver: Resolver = async (host) => {
   return [{ address: table[host], family: table[host].includes(':') ? 6 : 4 }];
 };
 
-test('production refuses http, loopback, private, link-local and metadata addresses, also behind a hostname', async () => {
-  const policy = createUrlPolicy({ production: true, resolve: resolver });
-  const cases: [string, RegExp | undefined][] = [
-    ['https://hooks.example/in', undefined],
-    ['http://hooks.example/in', /https/],
-    ['https://127.0.0.1/in', /loopback/],
-    ['https://[::1]/in', /loopback/],
-    ['https://10.0.0.5/in', /private/],
-    ['https://172.20.1.1/in', /private/],
-    ['https://192.168.1.1/in', /private/],
-    ['https://169.254.169.254/latest/meta-data', /metadata/],
-    ['https://[::ffff:10.0.0.1]/in', /private/],
-    ['https://evil.example/in', /loopback/],
-    ['https://inside.example/in', /private/],
-    ['https://mapped.example/in', /metadata/],
-    ['https://unknown.example/in', /resolves/],
-    ['https://user:pw@hooks.example/in', /credentials/],
-    ['ftp://hooks.example/in', /https/],
-    ['not a url', /absolute/],
-  ];
-  for (const [url, expected] of cases) {
-    const refusal = await policy.refusal(url);
-    if (expected) assert.match(refusal ?? 'accepted', expected, url);
-    else assert.equal(refusal, undefined, url);
-  }
-});
+test(
+  'production refuses http, loopback, private, link-local ' + 'and metadata addresses, also behind a hostname',
+  async () => {
+    const policy = createUrlPolicy({ production: true, resolve: resolver });
+    const cases: [string, RegExp | undefined][] = [
+      ['https://hooks.example/in', undefined],
+      ['http://hooks.example/in', /https/],
+      ['https://127.0.0.1/in', /loopback/],
+      ['https://[::1]/in', /loopback/],
+      ['https://10.0.0.5/in', /private/],
+      ['https://172.20.1.1/in', /private/],
+      ['https://192.168.1.1/in', /private/],
+      ['https://169.254.169.254/latest/meta-data', /metadata/],
+      ['https://[::ffff:10.0.0.1]/in', /private/],
+      ['https://evil.example/in', /loopback/],
+      ['https://inside.example/in', /private/],
+      ['https://mapped.example/in', /metadata/],
+      ['https://unknown.example/in', /resolves/],
+      ['https://user:pw@hooks.example/in', /credentials/],
+      ['ftp://hooks.example/in', /https/],
+      ['not a url', /absolute/],
+    ];
+    for (const [url, expected] of cases) {
+      const refusal = await policy.refusal(url);
+      if (expected) assert.match(refusal ?? 'accepted', expected, url);
+      else assert.equal(refusal, undefined, url);
+    }
+  },
+);
 
 test('the sandbox allows http and loopback but still no private or metadata address', async () => {
   const policy = createUrlPolicy({ production: false, resolve: resolver });

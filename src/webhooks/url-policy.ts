@@ -57,7 +57,10 @@ export function createUrlPolicy(options: { production: boolean; resolve?: Resolv
     const reach = addressReach(address);
     if (reach === 'loopback') return options.production ? 'must not point to a loopback address' : undefined;
     if (reach === 'internal')
-      return 'must point to a public address, not a private, link-local, metadata, reserved or other special-purpose one';
+      return (
+        'must point to a public address, not a private, link-local, ' +
+        'metadata, reserved or other special-purpose one'
+      );
     return undefined;
   }
 

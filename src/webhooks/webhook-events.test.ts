@@ -9,95 +9,80 @@ import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { leadDefaults, pinApi, pinFrom, readyLead } from '../../test/lead-fixture.ts';
 import { startReceiver, type Receiver } from '../../test/webhook-receiver.ts';
 
-describe('lead events delivered to a partner endpoint', () => {
-  let t: TestApp;
-  let receiver: Receiver;
-  let secret: string;
-  let endpointId: string;
-  const deliver = () => t.container.webhooks.worker.runUntilIdle();
-  const events = () =>
-    receiver.received.map(
-      (r) => JSON.parse(r.body) as { type: string; timestamp: string; data: Record<string, unknown> },
-    );
+let t: TestApp;
+let receiver: Receiver;
+let secret: string;
+let endpointId: string;
+const deliver = () => t.container.webhooks.worker.runUntilIdle();
+const events = () =>
+  receiver.received.map(
+    (r) => JSON.parse(r.body) as { type: string; timestamp: string; data: Record<string, unknown> },
+  );
 
-  before(async () => {
-    t = await buildTestApp();
-    receiver = await startReceiver();
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `${api}/webhooks`,
-      headers: t.partner.headers,
-      payload: { url: receiver.url },
-    });
-    assert.equal(res.statusCode, 201, show(res));
-    ({ secret, id: endpointId } = res.json());
-    assert.equal(res.headers.location, `${api}/webhooks/${endpointId}`);
-  });
-  after(async () => {
-    await receiver.close();
-    await t.close();
-  });
+function leadEventTests1() {
+  test(
+    'creation, card, section updates, PIN, verification and ' + 'pre-qualification each arrive, signed and verifiable',
+    async () => {
+      const leadId = await readyLead(t);
+      const pin = pinApi(t);
+      assert.equal((await pin.send(leadId)).statusCode, 204);
+      const confirmed = await pin.confirm(leadId, pinFrom(t.outbox.sms.at(-1)!));
+      assert.equal(confirmed.statusCode, 204, show(confirmed));
+      await deliver();
 
-  test('creation, card, section updates, PIN, verification and pre-qualification each arrive, signed and verifiable', async () => {
-    const leadId = await readyLead(t);
-    const pin = pinApi(t);
-    assert.equal((await pin.send(leadId)).statusCode, 204);
-    const confirmed = await pin.confirm(leadId, pinFrom(t.outbox.sms.at(-1)!));
-    assert.equal(confirmed.statusCode, 204, show(confirmed));
-    await deliver();
-
-    const verifier = new Webhook(secret);
-    for (const r of receiver.received) {
-      assert.deepEqual(verifier.verify(r.body, r.headers as Record<string, string>), JSON.parse(r.body));
-      assert.match(String(r.headers['webhook-signature']), /^v1,[A-Za-z0-9+/]+=*$/);
-    }
-    const types = events().map((e) => e.type);
-    assert.deepEqual(types, [
-      'lead.created',
-      'lead.card_created',
-      'lead.updated',
-      'lead.updated',
-      'lead.updated',
-      'lead.updated',
-      'lead.updated',
-      'lead.pin_sent',
-      'lead.verified',
-      'lead.prequalification_decided',
-    ]);
-    const byType = (type: string) => events().filter((e) => e.type === type);
-    assert.deepEqual(
-      byType('lead.updated').map((e) => e.data.sections),
-      [
-        { loanInfo: ['downPayment', 'term', 'purchaseIntention'] },
-        { address: ['street', 'number', 'interior', 'zipCode', 'neighborhood'] },
-        { vehicle: ['id', 'price'] },
-        { financial: ['employmentType', 'startDate', 'jobTitle', 'income'] },
-        { person: ['firstName', 'secondName', 'lastName', 'secondLastName', 'rfc', 'birthDate'] },
-      ],
-    );
-    const decided = byType('lead.prequalification_decided')[0];
-    const lead = await pin.read(leadId);
-    assert.deepEqual(decided.data, {
-      companyId: t.partner.companyId,
-      leadId,
-      externalAutoId: null,
-      status: lead.status,
-      decision: lead.prequalification.decision,
-      reasons: lead.prequalification.reasons.map((r: { code: string }) => r.code),
-    });
-    assert.deepEqual(byType('lead.verified')[0].data, {
-      companyId: t.partner.companyId,
-      leadId,
-      externalAutoId: null,
-      status: 'VERIFIED',
-    });
-    // No personal data in any payload.
-    const everything = receiver.received.map((r) => r.body).join('\n');
-    for (const personal of [leadDefaults.phone, leadDefaults.email, leadDefaults.person.lastName, 'SAND850412'])
-      assert.ok(!everything.includes(personal), personal);
-    // webhook-id is the event id, the same on every retry; each event has its own.
-    assert.equal(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size, receiver.received.length);
-  });
+      const verifier = new Webhook(secret);
+      for (const r of receiver.received) {
+        assert.deepEqual(verifier.verify(r.body, r.headers as Record<string, string>), JSON.parse(r.body));
+        assert.match(String(r.headers['webhook-signature']), /^v1,[A-Za-z0-9+/]+=*$/);
+      }
+      const types = events().map((e) => e.type);
+      assert.deepEqual(types, [
+        'lead.created',
+        'lead.card_created',
+        'lead.updated',
+        'lead.updated',
+        'lead.updated',
+        'lead.updated',
+        'lead.updated',
+        'lead.pin_sent',
+        'lead.verified',
+        'lead.prequalification_decided',
+      ]);
+      const byType = (type: string) => events().filter((e) => e.type === type);
+      assert.deepEqual(
+        byType('lead.updated').map((e) => e.data.sections),
+        [
+          { loanInfo: ['downPayment', 'term', 'purchaseIntention'] },
+          { address: ['street', 'number', 'interior', 'zipCode', 'neighborhood'] },
+          { vehicle: ['id', 'price'] },
+          { financial: ['employmentType', 'startDate', 'jobTitle', 'income'] },
+          { person: ['firstName', 'secondName', 'lastName', 'secondLastName', 'rfc', 'birthDate'] },
+        ],
+      );
+      const decided = byType('lead.prequalification_decided')[0];
+      const lead = await pin.read(leadId);
+      assert.deepEqual(decided.data, {
+        companyId: t.partner.companyId,
+        leadId,
+        externalAutoId: null,
+        status: lead.status,
+        decision: lead.prequalification.decision,
+        reasons: lead.prequalification.reasons.map((r: { code: string }) => r.code),
+      });
+      assert.deepEqual(byType('lead.verified')[0].data, {
+        companyId: t.partner.companyId,
+        leadId,
+        externalAutoId: null,
+        status: 'VERIFIED',
+      });
+      // No personal data in any payload.
+      const everything = receiver.received.map((r) => r.body).join('\n');
+      for (const personal of [leadDefaults.phone, leadDefaults.email, leadDefaults.person.lastName, 'SAND850412'])
+        assert.ok(!everything.includes(personal), personal);
+      // webhook-id is the event id, the same on every retry; each event has its own.
+      assert.equal(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size, receiver.received.length);
+    },
+  );
 
   test('a re-evaluation after a change sends lead.prequalification_decided again', async () => {
     const leadId = await readyLead(t);
@@ -115,35 +100,40 @@ describe('lead events delivered to a partner endpoint', () => {
       ['lead.updated', 'lead.prequalification_decided'],
     );
   });
+}
 
-  test('after a rotation each delivery carries two signatures, and both the new and the old secret verify it', async () => {
-    const rotated = await t.app.inject({
-      method: 'POST',
-      url: `${api}/webhooks/${endpointId}/secret/rotate`,
-      headers: t.partner.headers,
-    });
-    assert.equal(rotated.statusCode, 200, show(rotated));
-    const fresh = rotated.json().secret as string;
-    assert.match(fresh, /^whsec_/);
-    assert.notEqual(fresh, secret);
-    const start = receiver.received.length;
-    const created = await t.app.inject({
-      method: 'POST',
-      url: `${api}/leads`,
-      headers: t.partner.headers,
-      payload: {},
-    });
-    assert.equal(created.statusCode, 201);
-    await deliver();
-    const r = receiver.received[start];
-    assert.equal(String(r.headers['webhook-signature']).split(' ').length, 2);
-    for (const key of [fresh, secret])
-      assert.equal(
-        (new Webhook(key).verify(r.body, r.headers as Record<string, string>) as { type: string }).type,
-        'lead.created',
-      );
-    secret = fresh;
-  });
+function leadEventTests2() {
+  test(
+    'after a rotation each delivery carries two signatures, ' + 'and both the new and the old secret verify it',
+    async () => {
+      const rotated = await t.app.inject({
+        method: 'POST',
+        url: `${api}/webhooks/${endpointId}/secret/rotate`,
+        headers: t.partner.headers,
+      });
+      assert.equal(rotated.statusCode, 200, show(rotated));
+      const fresh = rotated.json().secret as string;
+      assert.match(fresh, /^whsec_/);
+      assert.notEqual(fresh, secret);
+      const start = receiver.received.length;
+      const created = await t.app.inject({
+        method: 'POST',
+        url: `${api}/leads`,
+        headers: t.partner.headers,
+        payload: {},
+      });
+      assert.equal(created.statusCode, 201);
+      await deliver();
+      const r = receiver.received[start];
+      assert.equal(String(r.headers['webhook-signature']).split(' ').length, 2);
+      for (const key of [fresh, secret])
+        assert.equal(
+          (new Webhook(key).verify(r.body, r.headers as Record<string, string>) as { type: string }).type,
+          'lead.created',
+        );
+      secret = fresh;
+    },
+  );
 
   test('only subscribed event types are sent, and another company’s leads never reach this endpoint', async () => {
     const patched = await t.app.inject({
@@ -195,7 +185,9 @@ describe('lead events delivered to a partner endpoint', () => {
       await lender.close();
     }
   });
+}
 
+function leadEventTests3() {
   test('a test event reaches the endpoint and shows in its delivery log', async () => {
     const res = await t.app.inject({
       method: 'POST',
@@ -237,4 +229,27 @@ describe('lead events delivered to a partner endpoint', () => {
     assert.match(res.body, /^autofin_webhook_deliveries\{status="pending"\} 0$/m);
     assert.match(res.body, /^autofin_webhook_oldest_pending_seconds 0$/m);
   });
+}
+
+describe('lead events delivered to a partner endpoint', () => {
+  before(async () => {
+    t = await buildTestApp();
+    receiver = await startReceiver();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${api}/webhooks`,
+      headers: t.partner.headers,
+      payload: { url: receiver.url },
+    });
+    assert.equal(res.statusCode, 201, show(res));
+    ({ secret, id: endpointId } = res.json());
+    assert.equal(res.headers.location, `${api}/webhooks/${endpointId}`);
+  });
+  after(async () => {
+    await receiver.close();
+    await t.close();
+  });
+  leadEventTests1();
+  leadEventTests2();
+  leadEventTests3();
 });

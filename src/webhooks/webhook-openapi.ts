@@ -16,7 +16,8 @@ const describe: Record<string, string> = {
   'lead.prequalification_decided':
     'Pre-qualification was evaluated, after verification and again on every re-evaluation.',
   'lead.outcome_changed':
-    "The lender's decision on the lead changed (in review, conditioned, approved, declined, funded, withdrawn); `outcome` is what GET /leads/{leadId} shows of it.",
+    "The lender's decision on the lead changed (in review, conditioned, approved, " +
+    'declined, funded, withdrawn); `outcome` is what GET /leads/{leadId} shows of it.',
   'webhook.test': 'Sent by POST /webhooks/{endpointId}/test.',
 };
 

@@ -68,7 +68,8 @@ function createEndpointStatements(db: Db) {
       row: Omit<EndpointRow, 'previous_secret_enc' | 'previous_secret_until' | 'failing_since'>,
     ): Promise<void> {
       await db.query(
-        `insert into webhook_endpoints (id, company_id, url, event_types, description, enabled, secret_enc, created_at, updated_at)
+        `insert into webhook_endpoints (id, company_id, url, event_types,
+          description, enabled, secret_enc, created_at, updated_at)
          values ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9)`,
         [
           row.id,
@@ -116,7 +117,8 @@ function createEndpointStatements(db: Db) {
       // Enabling again starts a fresh count of failing days.
       if (changes.enabled) sets.push('failing_since = null');
       const { rows } = await db.query<EndpointRow>(
-        `update webhook_endpoints set ${[...sets, 'updated_at = $3'].join(', ')} where id = $1 and ${ownerIs(2)} returning *`,
+        `update webhook_endpoints set ${[...sets, 'updated_at = $3'].join(', ')}
+          where id = $1 and ${ownerIs(2)} returning *`,
         params,
       );
       return rows[0];
@@ -136,7 +138,8 @@ function createEndpointStatements(db: Db) {
       previousUntil: Date,
     ): Promise<boolean> {
       const { rowCount } = await db.query(
-        `update webhook_endpoints set previous_secret_enc = secret_enc, previous_secret_until = $4, secret_enc = $3, updated_at = $5
+        `update webhook_endpoints set previous_secret_enc = secret_enc,
+          previous_secret_until = $4, secret_enc = $3, updated_at = $5
          where id = $1 and ${ownerIs(2)}`,
         [id, owner, secretEnc, previousUntil, at],
       );
@@ -159,10 +162,12 @@ function createOwnerDeliveryStatements(db: Db) {
     }): Promise<void> {
       await db.query(
         `with event as (
-           insert into webhook_events (id, type, company_id, lead_id, occurred_at, data) values ($1, 'webhook.test', $2, null, $3, $4::jsonb)
+           insert into webhook_events (id, type, company_id, lead_id,
+             occurred_at, data) values ($1, 'webhook.test', $2, null, $3, $4::jsonb)
            returning id
          )
-         insert into webhook_deliveries (id, endpoint_id, event_id, next_attempt_at, created_at) select $5, $6, id, $3, $3 from event`,
+         insert into webhook_deliveries (id, endpoint_id, event_id,
+           next_attempt_at, created_at) select $5, $6, id, $3, $3 from event`,
         [t.eventId, t.companyId, t.at, JSON.stringify(t.data), t.deliveryId, t.endpointId],
       );
     },
@@ -199,6 +204,40 @@ function createOwnerDeliveryStatements(db: Db) {
   };
 }
 
+/** Leases the due deliveries: see `claimDue`, whose parameters it reads in order. */
+const leaseDue = `with busy as (
+   select * from unnest($4::uuid[], $5::int[]) as b (endpoint_id, n)
+ ), due as (
+   select c.id, c.next_attempt_at, c.seq from webhook_endpoints e left join busy b on b.endpoint_id = e.id
+   cross join lateral (
+     select d.id, d.next_attempt_at, d.seq from webhook_deliveries d
+     where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at <= $1
+       and (d.lease_until is null or d.lease_until <= $1)
+       and not exists (
+         select 1 from webhook_deliveries p
+         where p.endpoint_id = d.endpoint_id
+           and p.lead_id = d.lead_id and p.status = 'pending' and p.seq < d.seq
+       )
+     order by d.next_attempt_at, d.seq limit greatest(0, $6 - coalesce(b.n, 0))
+     for update skip locked
+   ) c
+   where e.enabled
+   order by c.next_attempt_at, c.seq limit $3
+ )
+ update webhook_deliveries d set lease_until = $2 from due where d.id = due.id returning d.id`;
+
+/** The leased deliveries ($1) with their event and endpoint, and whether the lead has a later one pending. */
+const readLeased = `select d.id, d.endpoint_id, d.attempts,
+   v.id as event_id, v.type, v.occurred_at, v.data, v.trace_parent,
+   e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_until,
+   exists (
+     select 1 from webhook_deliveries n
+     where n.endpoint_id = d.endpoint_id and n.lead_id = d.lead_id and n.status = 'pending' and n.seq > d.seq
+   ) as has_next
+ from webhook_deliveries d join webhook_events v on v.id = d.event_id
+   join webhook_endpoints e on e.id = d.endpoint_id
+ where d.id = any($1::uuid[]) order by d.next_attempt_at, d.seq`;
+
 /** What the delivery worker and its metrics do with deliveries: claim, record, give back, count. */
 function createWorkerStatements(db: Db) {
   return {
@@ -218,40 +257,16 @@ function createWorkerStatements(db: Db) {
     ): Promise<DueDelivery[]> {
       const busy = options.busy ?? new Map<string, number>();
       return db.transaction(async (tx) => {
-        const { rows } = await tx.query<{ id: string }>(
-          `with busy as (
-             select * from unnest($4::uuid[], $5::int[]) as b (endpoint_id, n)
-           ), due as (
-             select c.id, c.next_attempt_at, c.seq from webhook_endpoints e left join busy b on b.endpoint_id = e.id
-             cross join lateral (
-               select d.id, d.next_attempt_at, d.seq from webhook_deliveries d
-               where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at <= $1
-                 and (d.lease_until is null or d.lease_until <= $1)
-                 and not exists (
-                   select 1 from webhook_deliveries p
-                   where p.endpoint_id = d.endpoint_id and p.lead_id = d.lead_id and p.status = 'pending' and p.seq < d.seq
-                 )
-               order by d.next_attempt_at, d.seq limit greatest(0, $6 - coalesce(b.n, 0))
-               for update skip locked
-             ) c
-             where e.enabled
-             order by c.next_attempt_at, c.seq limit $3
-           )
-           update webhook_deliveries d set lease_until = $2 from due where d.id = due.id returning d.id`,
-          [now, leaseUntil, limit, [...busy.keys()], [...busy.values()], options.perEndpoint],
-        );
+        const { rows } = await tx.query<{ id: string }>(leaseDue, [
+          now,
+          leaseUntil,
+          limit,
+          [...busy.keys()],
+          [...busy.values()],
+          options.perEndpoint,
+        ]);
         if (rows.length === 0) return [];
-        const due = await tx.query<DueDelivery>(
-          `select d.id, d.endpoint_id, d.attempts, v.id as event_id, v.type, v.occurred_at, v.data, v.trace_parent,
-             e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_until,
-             exists (
-               select 1 from webhook_deliveries n
-               where n.endpoint_id = d.endpoint_id and n.lead_id = d.lead_id and n.status = 'pending' and n.seq > d.seq
-             ) as has_next
-           from webhook_deliveries d join webhook_events v on v.id = d.event_id join webhook_endpoints e on e.id = d.endpoint_id
-           where d.id = any($1::uuid[]) order by d.next_attempt_at, d.seq`,
-          [rows.map((r) => r.id)],
-        );
+        const due = await tx.query<DueDelivery>(readLeased, [rows.map((r) => r.id)]);
         return due.rows;
       });
     },
@@ -275,7 +290,8 @@ function createWorkerStatements(db: Db) {
     ): Promise<void> {
       await tx.query(
         `with delivery as (
-           update webhook_deliveries set attempts = attempts || $2::jsonb, status = $3, next_attempt_at = $4, lease_until = null where id = $1
+           update webhook_deliveries set attempts = attempts || $2::jsonb,
+             status = $3, next_attempt_at = $4, lease_until = null where id = $1
          )
          update webhook_endpoints set
            failing_since = case when $3 = 'succeeded' then null else coalesce(failing_since, $5) end,

@@ -20,18 +20,13 @@ const routes = (base: string, endpointId: string, deliveryId: string): [Method, 
   ['POST', `${base}/${endpointId}/deliveries/${deliveryId}/retry`],
 ];
 
-describe('webhook routes', () => {
-  let t: TestApp;
-  let other: Partner;
-  before(async () => {
-    t = await buildTestApp();
-    other = await t.newPartner();
-  });
-  after(() => t.close());
+let t: TestApp;
+let other: Partner;
 
-  const create = (partner: Partner, payload: object) =>
-    t.app.inject({ method: 'POST', url: `${api}/webhooks`, headers: partner.headers, payload });
+const create = (partner: Partner, payload: object) =>
+  t.app.inject({ method: 'POST', url: `${api}/webhooks`, headers: partner.headers, payload });
 
+function webhookRoutesTests1() {
   test('create, list, read, change and delete an endpoint; the secret is shown only at creation', async () => {
     const created = await create(t.partner, {
       url: 'http://127.0.0.1:9/hooks',
@@ -123,7 +118,9 @@ describe('webhook routes', () => {
       'Webhook endpoint not found',
     );
   });
+}
 
+function webhookRoutesTests2() {
   test('an unknown delivery, or one of another endpoint, is 404 / 4048', async () => {
     const a = (await create(t.partner, { url: 'http://127.0.0.1:9/a' })).json();
     const b = (await create(t.partner, { url: 'http://127.0.0.1:9/b' })).json();
@@ -183,125 +180,156 @@ describe('webhook routes', () => {
     });
     assert.match(rotated.json().secret, /^whsec_/);
   });
-});
+}
 
-describe('endpoint URLs in production', () => {
-  let t: TestApp;
-  let table: Record<string, string>;
-  const resolver: Resolver = async (host) =>
-    table[host] ? [{ address: table[host], family: 4 }] : Promise.reject(new Error('ENOTFOUND'));
+describe('webhook routes', () => {
   before(async () => {
-    table = { 'hooks.partner.example': '93.184.216.34', 'rebound.example': '127.0.0.1' };
-    const key = () => randomBytes(32).toString('base64');
-    t = await buildTestApp({
-      env: { AUTOFIN_ENV: 'production', TOKEN_SIGNING_KEY: key(), DATA_ENCRYPTION_KEY: key() },
-      webhookResolver: resolver,
-    });
+    t = await buildTestApp();
+    other = await t.newPartner();
   });
   after(() => t.close());
+  webhookRoutesTests1();
+  webhookRoutesTests2();
+});
 
-  test('http, loopback, 10.x, metadata and a hostname resolving to 127.0.0.1 are refused with 400 / 40015 on url', async () => {
-    for (const url of [
-      'http://hooks.partner.example/in',
-      'https://127.0.0.1/in',
-      'https://10.0.0.8/in',
-      'https://169.254.169.254/latest/meta-data',
-      'https://rebound.example/in',
-    ]) {
-      const res = await t.app.inject({
+let production: TestApp;
+let table: Record<string, string>;
+const resolver: Resolver = async (host) =>
+  table[host] ? [{ address: table[host], family: 4 }] : Promise.reject(new Error('ENOTFOUND'));
+
+function productionUrlTests1() {
+  test(
+    'http, loopback, 10.x, metadata and a hostname resolving ' + 'to 127.0.0.1 are refused with 400 / 40015 on url',
+    async () => {
+      for (const url of [
+        'http://hooks.partner.example/in',
+        'https://127.0.0.1/in',
+        'https://10.0.0.8/in',
+        'https://169.254.169.254/latest/meta-data',
+        'https://rebound.example/in',
+      ]) {
+        const res = await production.app.inject({
+          method: 'POST',
+          url: `${api}/webhooks`,
+          headers: production.partner.headers,
+          payload: { url },
+        });
+        const body = assertError(res, 400, 40015, 'Bad Request');
+        assert.equal(body.additionalData.errors[0].field, 'url', url);
+      }
+      const ok = await production.app.inject({
         method: 'POST',
         url: `${api}/webhooks`,
-        headers: t.partner.headers,
-        payload: { url },
+        headers: production.partner.headers,
+        payload: { url: 'https://hooks.partner.example/in' },
       });
-      const body = assertError(res, 400, 40015, 'Bad Request');
-      assert.equal(body.additionalData.errors[0].field, 'url', url);
-    }
-    const ok = await t.app.inject({
-      method: 'POST',
-      url: `${api}/webhooks`,
-      headers: t.partner.headers,
-      payload: { url: 'https://hooks.partner.example/in' },
-    });
-    assert.equal(ok.statusCode, 201, show(ok));
-    const patched = await t.app.inject({
-      method: 'PATCH',
-      url: `${api}/webhooks/${ok.json().id}`,
-      headers: t.partner.headers,
-      payload: { url: 'https://rebound.example/in' },
-    });
-    assertError(patched, 400, 40015, 'Bad Request');
-  });
+      assert.equal(ok.statusCode, 201, show(ok));
+      const patched = await production.app.inject({
+        method: 'PATCH',
+        url: `${api}/webhooks/${ok.json().id}`,
+        headers: production.partner.headers,
+        payload: { url: 'https://rebound.example/in' },
+      });
+      assertError(patched, 400, 40015, 'Bad Request');
+    },
+  );
 
-  test("IPv6 forms of internal addresses are refused on the partner's and the lender's routes, a public one accepted", async () => {
-    const internal = [
-      '2002:7f00:1::',
-      '2002:a00:1::',
-      '2002:a9fe:a9fe::',
-      '::7f00:1',
-      '::127.0.0.1',
-      '::ffff:0:7f00:1',
-      '2001:0:4136:e378:8000:63bf:80ff:fffe',
-      'fec0::1',
-      '100::1',
-      '64:ff9b:1::a00:1',
-      '64:ff9b::a9fe:a9fe',
-      '2001:db8::1',
-      'fc00::1',
-      'fe80::1',
-      'ff02::1',
-      '::',
-      '::ffff:127.0.0.1',
-      '::ffff:169.254.169.254',
-      '3fff::1',
-      '5f00::1',
-    ];
-    for (const [base, headers] of [
-      [`${api}/webhooks`, t.partner.headers],
-      ['/admin/webhooks', t.admin],
-    ] as const) {
-      for (const address of internal) {
-        const res = await t.app.inject({
+  test(
+    'IPv6 forms of internal addresses are refused on the ' + "partner's and the lender's routes, a public one accepted",
+    async () => {
+      const internal = [
+        '2002:7f00:1::',
+        '2002:a00:1::',
+        '2002:a9fe:a9fe::',
+        '::7f00:1',
+        '::127.0.0.1',
+        '::ffff:0:7f00:1',
+        '2001:0:4136:e378:8000:63bf:80ff:fffe',
+        'fec0::1',
+        '100::1',
+        '64:ff9b:1::a00:1',
+        '64:ff9b::a9fe:a9fe',
+        '2001:db8::1',
+        'fc00::1',
+        'fe80::1',
+        'ff02::1',
+        '::',
+        '::ffff:127.0.0.1',
+        '::ffff:169.254.169.254',
+        '3fff::1',
+        '5f00::1',
+      ];
+      for (const [base, headers] of [
+        [`${api}/webhooks`, production.partner.headers],
+        ['/admin/webhooks', production.admin],
+      ] as const) {
+        for (const address of internal) {
+          const res = await production.app.inject({
+            method: 'POST',
+            url: base,
+            headers,
+            payload: { url: `https://[${address}]/in` },
+          });
+          const body = assertError(res, 400, 40015, 'Bad Request');
+          assert.equal(body.additionalData.errors[0].field, 'url', `${base} ${address}`);
+        }
+        const listed = (await production.app.inject({ method: 'GET', url: base, headers })).json().items;
+        assert.ok(
+          listed.every((e: { url: string }) => !e.url.includes('[')),
+          `${base}: nothing refused was saved`,
+        );
+        const ok = await production.app.inject({
           method: 'POST',
           url: base,
           headers,
-          payload: { url: `https://[${address}]/in` },
+          payload: { url: 'https://[2606:4700:4700::1111]/in' },
         });
-        const body = assertError(res, 400, 40015, 'Bad Request');
-        assert.equal(body.additionalData.errors[0].field, 'url', `${base} ${address}`);
+        assert.equal(ok.statusCode, 201, show(ok));
       }
-      const listed = (await t.app.inject({ method: 'GET', url: base, headers })).json().items;
-      assert.ok(
-        listed.every((e: { url: string }) => !e.url.includes('[')),
-        `${base}: nothing refused was saved`,
-      );
-      const ok = await t.app.inject({
-        method: 'POST',
-        url: base,
-        headers,
-        payload: { url: 'https://[2606:4700:4700::1111]/in' },
-      });
-      assert.equal(ok.statusCode, 201, show(ok));
-    }
-  });
+    },
+  );
+}
 
+function productionUrlTests2() {
   test('a hostname re-pointed at 127.0.0.1 after it was saved is refused at send time', async () => {
-    const created = await t.app.inject({
+    const created = await production.app.inject({
       method: 'POST',
       url: `${api}/webhooks`,
-      headers: t.partner.headers,
+      headers: production.partner.headers,
       payload: { url: 'https://hooks.partner.example/late' },
     });
     const id = created.json().id;
     table['hooks.partner.example'] = '127.0.0.1';
-    await t.app.inject({ method: 'POST', url: `${api}/webhooks/${id}/test`, headers: t.partner.headers });
-    await t.container.webhooks.worker.runUntilIdle();
+    await production.app.inject({
+      method: 'POST',
+      url: `${api}/webhooks/${id}/test`,
+      headers: production.partner.headers,
+    });
+    await production.container.webhooks.worker.runUntilIdle();
     const [delivery] = (
-      await t.app.inject({ method: 'GET', url: `${api}/webhooks/${id}/deliveries`, headers: t.partner.headers })
+      await production.app.inject({
+        method: 'GET',
+        url: `${api}/webhooks/${id}/deliveries`,
+        headers: production.partner.headers,
+      })
     ).json().items;
     assert.equal(delivery.attempts[0].statusCode, null);
     assert.match(delivery.attempts[0].error, /refused.*loopback/);
   });
+}
+
+describe('endpoint URLs in production', () => {
+  before(async () => {
+    table = { 'hooks.partner.example': '93.184.216.34', 'rebound.example': '127.0.0.1' };
+    const key = () => randomBytes(32).toString('base64');
+    production = await buildTestApp({
+      env: { AUTOFIN_ENV: 'production', TOKEN_SIGNING_KEY: key(), DATA_ENCRYPTION_KEY: key() },
+      webhookResolver: resolver,
+    });
+  });
+  after(() => production.close());
+  productionUrlTests1();
+  productionUrlTests2();
 });
 
 describe('endpoint URLs in the sandbox', () => {

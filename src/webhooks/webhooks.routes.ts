@@ -5,9 +5,10 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { errors, empty, errorAnswers, errorCase, ok, type Access } from '../http/index.ts';
+import { errors, empty, errorAnswers, errorCase, ok, type Access, operation } from '../http/index.ts';
 import type { Owner, WebhooksService } from './webhooks.service.ts';
 import * as s from './webhooks.schemas.ts';
+import { webhooksOperations as docs } from './webhooks.operations.ts';
 
 export interface WebhookRoutesOptions {
   service: WebhooksService;
@@ -37,169 +38,167 @@ const failsOf = (access: WebhookRoutesOptions['access']) =>
     },
   });
 
+type App = Parameters<FastifyPluginAsyncTypebox>[0];
+
+/** What every route of a registration shares: its operationIds, tags, security and error answers. */
+function scopeOf(o: WebhookRoutesOptions) {
+  const op = (name: string) =>
+    o.operationPrefix ? `${o.operationPrefix}${name}` : `${name[0].toLowerCase()}${name.slice(1)}`;
+  return { ...o, op, base: { tags: o.tags, security: o.security }, fails: failsOf(o.access) };
+}
+
 export const webhooksRoutes =
   (o: WebhookRoutesOptions): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const { service, ownerOf, path, tags, security } = o;
-    const op = (name: string) =>
-      o.operationPrefix ? `${o.operationPrefix}${name}` : `${name[0].toLowerCase()}${name.slice(1)}`;
-    const base = { tags, security };
-    const fails = failsOf(o.access);
-
-    app.post(
-      path,
-      {
-        schema: {
-          ...base,
-          operationId: op('CreateWebhookEndpoint'),
-          summary: 'Subscribe an endpoint to lead events',
-          description:
-            'Answers 201 with the endpoint and its signing `secret` (shown only here) and a `Location`. A refused URL is 400 / 40015 on `url`.',
-          body: s.WebhookEndpointCreate,
-          response: {
-            201: ok(o.access, s.WebhookEndpointCreated, 'The endpoint, with its signing secret (shown only here).', [
-              'Location',
-            ]),
-            ...fails,
-          },
-        },
-      },
-      async (request, reply) => {
-        const created = await service.create(ownerOf(request), request.body);
-        return reply.code(201).header('location', `${o.locationPrefix}/${created.id}`).send(created);
-      },
-    );
-
-    app.get(
-      path,
-      {
-        schema: {
-          ...base,
-          operationId: op('ListWebhookEndpoints'),
-          summary: 'List webhook endpoints',
-          response: { 200: ok(o.access, s.WebhookEndpointList, 'The endpoints, without their secrets.'), ...fails },
-        },
-      },
-      async (request) => service.list(ownerOf(request)),
-    );
-
-    app.get(
-      `${path}/:endpointId`,
-      {
-        schema: {
-          ...base,
-          operationId: op('GetWebhookEndpoint'),
-          summary: 'Read a webhook endpoint',
-          params: s.EndpointParams,
-          response: { 200: ok(o.access, s.WebhookEndpoint, 'The endpoint.'), ...fails },
-        },
-      },
-      async (request) => service.get(ownerOf(request), request.params.endpointId),
-    );
-
-    app.patch(
-      `${path}/:endpointId`,
-      {
-        schema: {
-          ...base,
-          operationId: op('UpdateWebhookEndpoint'),
-          summary: 'Change a webhook endpoint',
-          description: 'URL, event types, description, enabled. Enabling again starts a fresh count of failing days.',
-          params: s.EndpointParams,
-          body: s.WebhookEndpointUpdate,
-          response: { 200: ok(o.access, s.WebhookEndpoint, 'The endpoint as changed.'), ...fails },
-        },
-      },
-      async (request) => service.update(ownerOf(request), request.params.endpointId, request.body),
-    );
-
-    app.delete(
-      `${path}/:endpointId`,
-      {
-        schema: {
-          ...base,
-          operationId: op('DeleteWebhookEndpoint'),
-          summary: 'Delete a webhook endpoint and its delivery log',
-          params: s.EndpointParams,
-          response: { 204: empty(o.access, 'Deleted.'), ...fails },
-        },
-      },
-      async (request, reply) => {
-        await service.remove(ownerOf(request), request.params.endpointId);
-        return reply.code(204).send(null);
-      },
-    );
-
-    app.post(
-      `${path}/:endpointId/secret/rotate`,
-      {
-        schema: {
-          ...base,
-          operationId: op('RotateWebhookSecret'),
-          summary: 'Rotate the signing secret',
-          description: 'For 24 hours every delivery carries two signatures, one per secret.',
-          params: s.EndpointParams,
-          response: {
-            200: ok(o.access, s.WebhookSecret, 'The new secret; the old one still signs for 24 hours.'),
-            ...fails,
-          },
-        },
-      },
-      async (request) => service.rotateSecret(ownerOf(request), request.params.endpointId),
-    );
-
-    app.post(
-      `${path}/:endpointId/test`,
-      {
-        schema: {
-          ...base,
-          operationId: op('TestWebhookEndpoint'),
-          summary: 'Send a webhook.test event to this endpoint',
-          params: s.EndpointParams,
-          response: {
-            202: ok(o.access, s.WebhookDeliveryAccepted, 'The test event is queued for delivery.'),
-            ...fails,
-          },
-        },
-      },
-      async (request, reply) =>
-        reply.code(202).send(await service.sendTest(ownerOf(request), request.params.endpointId)),
-    );
-
-    app.get(
-      `${path}/:endpointId/deliveries`,
-      {
-        schema: {
-          ...base,
-          operationId: op('ListWebhookDeliveries'),
-          summary: 'The delivery log of an endpoint',
-          description:
-            'Newest first, every attempt with its status code and duration; pages with `limit` and `cursor`.',
-          params: s.EndpointParams,
-          querystring: s.DeliveryListQuery,
-          response: {
-            200: ok(o.access, s.WebhookDeliveryList, 'A page of deliveries, newest first, with their attempts.'),
-            ...fails,
-          },
-        },
-      },
-      async (request) => service.deliveries(ownerOf(request), request.params.endpointId, request.query),
-    );
-
-    app.post(
-      `${path}/:endpointId/deliveries/:deliveryId/retry`,
-      {
-        schema: {
-          ...base,
-          operationId: op('RetryWebhookDelivery'),
-          summary: 'Try a delivery again now',
-          params: s.DeliveryParams,
-          response: { 202: ok(o.access, s.WebhookDeliveryAccepted, 'The delivery is queued again.'), ...fails },
-        },
-      },
-      async (request, reply) =>
-        reply
-          .code(202)
-          .send(await service.retry(ownerOf(request), request.params.endpointId, request.params.deliveryId)),
-    );
+    endpointRoutes(app, o);
+    secretAndDeliveryRoutes(app, o);
   };
+
+/** Create, list, read, change and delete endpoints. */
+function endpointRoutes(app: App, o: WebhookRoutesOptions) {
+  const { service, ownerOf, path, op, base, fails } = scopeOf(o);
+
+  app.post(
+    path,
+    {
+      schema: {
+        ...base,
+        ...operation(docs, 'createWebhookEndpoint', op('CreateWebhookEndpoint')),
+        body: s.WebhookEndpointCreate,
+        response: {
+          201: ok(o.access, s.WebhookEndpointCreated, 'The endpoint, with its signing secret (shown only here).', [
+            'Location',
+          ]),
+          ...fails,
+        },
+      },
+    },
+    async (request, reply) => {
+      const created = await service.create(ownerOf(request), request.body);
+      return reply.code(201).header('location', `${o.locationPrefix}/${created.id}`).send(created);
+    },
+  );
+
+  app.get(
+    path,
+    {
+      schema: {
+        ...base,
+        ...operation(docs, 'listWebhookEndpoints', op('ListWebhookEndpoints')),
+        response: { 200: ok(o.access, s.WebhookEndpointList, 'The endpoints, without their secrets.'), ...fails },
+      },
+    },
+    async (request) => service.list(ownerOf(request)),
+  );
+
+  app.get(
+    `${path}/:endpointId`,
+    {
+      schema: {
+        ...base,
+        ...operation(docs, 'getWebhookEndpoint', op('GetWebhookEndpoint')),
+        params: s.EndpointParams,
+        response: { 200: ok(o.access, s.WebhookEndpoint, 'The endpoint.'), ...fails },
+      },
+    },
+    async (request) => service.get(ownerOf(request), request.params.endpointId),
+  );
+
+  app.patch(
+    `${path}/:endpointId`,
+    {
+      schema: {
+        ...base,
+        ...operation(docs, 'updateWebhookEndpoint', op('UpdateWebhookEndpoint')),
+        params: s.EndpointParams,
+        body: s.WebhookEndpointUpdate,
+        response: { 200: ok(o.access, s.WebhookEndpoint, 'The endpoint as changed.'), ...fails },
+      },
+    },
+    async (request) => service.update(ownerOf(request), request.params.endpointId, request.body),
+  );
+
+  app.delete(
+    `${path}/:endpointId`,
+    {
+      schema: {
+        ...base,
+        ...operation(docs, 'deleteWebhookEndpoint', op('DeleteWebhookEndpoint')),
+        params: s.EndpointParams,
+        response: { 204: empty(o.access, 'Deleted.'), ...fails },
+      },
+    },
+    async (request, reply) => {
+      await service.remove(ownerOf(request), request.params.endpointId);
+      return reply.code(204).send(null);
+    },
+  );
+}
+
+/** An endpoint's secret rotation, test event and delivery log. */
+function secretAndDeliveryRoutes(app: App, o: WebhookRoutesOptions) {
+  const { service, ownerOf, path, op, base, fails } = scopeOf(o);
+
+  app.post(
+    `${path}/:endpointId/secret/rotate`,
+    {
+      schema: {
+        ...base,
+        ...operation(docs, 'rotateWebhookSecret', op('RotateWebhookSecret')),
+        params: s.EndpointParams,
+        response: {
+          200: ok(o.access, s.WebhookSecret, 'The new secret; the old one still signs for 24 hours.'),
+          ...fails,
+        },
+      },
+    },
+    async (request) => service.rotateSecret(ownerOf(request), request.params.endpointId),
+  );
+
+  app.post(
+    `${path}/:endpointId/test`,
+    {
+      schema: {
+        ...base,
+        ...operation(docs, 'testWebhookEndpoint', op('TestWebhookEndpoint')),
+        params: s.EndpointParams,
+        response: {
+          202: ok(o.access, s.WebhookDeliveryAccepted, 'The test event is queued for delivery.'),
+          ...fails,
+        },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await service.sendTest(ownerOf(request), request.params.endpointId)),
+  );
+
+  app.get(
+    `${path}/:endpointId/deliveries`,
+    {
+      schema: {
+        ...base,
+        ...operation(docs, 'listWebhookDeliveries', op('ListWebhookDeliveries')),
+        params: s.EndpointParams,
+        querystring: s.DeliveryListQuery,
+        response: {
+          200: ok(o.access, s.WebhookDeliveryList, 'A page of deliveries, newest first, with their attempts.'),
+          ...fails,
+        },
+      },
+    },
+    async (request) => service.deliveries(ownerOf(request), request.params.endpointId, request.query),
+  );
+
+  app.post(
+    `${path}/:endpointId/deliveries/:deliveryId/retry`,
+    {
+      schema: {
+        ...base,
+        ...operation(docs, 'retryWebhookDelivery', op('RetryWebhookDelivery')),
+        params: s.DeliveryParams,
+        response: { 202: ok(o.access, s.WebhookDeliveryAccepted, 'The delivery is queued again.'), ...fails },
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(await service.retry(ownerOf(request), request.params.endpointId, request.params.deliveryId)),
+  );
+}

@@ -75,18 +75,21 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   }
 }
 
-export function createWebhooksService(deps: Deps) {
+/** The owner's endpoint; another owner's, like an unknown one, is not found. */
+async function endpointIn(repository: Deps['repository'], owner: Owner, id: string): Promise<EndpointRow> {
+  const row = await repository.findEndpoint(id.toLowerCase(), owner);
+  if (!row) throw errors.webhookEndpointNotFound();
+  return row;
+}
+
+/** Create, list, read, change, delete an endpoint and rotate its secret. */
+function createEndpointManagement(deps: Deps) {
   const { repository, clock } = deps;
+  const endpointOf = (owner: Owner, id: string) => endpointIn(repository, owner, id);
 
   async function checkUrl(url: string): Promise<void> {
     const refusal = await deps.policy.refusal(url);
     if (refusal) throw errors.invalidInput([{ field: 'url', errorDetail: refusal }]);
-  }
-
-  async function endpointOf(owner: Owner, id: string): Promise<EndpointRow> {
-    const row = await repository.findEndpoint(id.toLowerCase(), owner);
-    if (!row) throw errors.webhookEndpointNotFound();
-    return row;
   }
 
   return {
@@ -151,7 +154,15 @@ export function createWebhooksService(deps: Deps) {
       );
       return { secret };
     },
+  };
+}
 
+/** An endpoint's test event, delivery log and retries. */
+function createDeliveryControl(deps: Deps) {
+  const { repository, clock } = deps;
+  const endpointOf = (owner: Owner, id: string) => endpointIn(repository, owner, id);
+
+  return {
     /** A `webhook.test` event to this endpoint only. */
     async sendTest(owner: Owner, id: string) {
       const row = await endpointOf(owner, id);
@@ -192,6 +203,10 @@ export function createWebhooksService(deps: Deps) {
       return { deliveryId: deliveryId.toLowerCase() };
     },
   };
+}
+
+export function createWebhooksService(deps: Deps) {
+  return { ...createEndpointManagement(deps), ...createDeliveryControl(deps) };
 }
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;

@@ -16,7 +16,8 @@ export const ageAtEndOfTerm: Rule = {
     if (age > config.maximumAgeAtEndOfTerm) {
       return fail(
         'AGE_AT_END_OF_TERM',
-        `The applicant would be ${age} at the end of a ${term}-month term; the maximum is ${config.maximumAgeAtEndOfTerm}.`,
+        `The applicant would be ${age} at the end of a ${term}-month ` +
+          `term; the maximum is ${config.maximumAgeAtEndOfTerm}.`,
       );
     }
     return pass;

@@ -26,7 +26,8 @@ export const downPaymentShare: Rule = {
       const who = thinFile ? 'Applicants without a credit record need' : 'The lender needs';
       return fail(
         'LOW_DOWN_PAYMENT',
-        `${who} a down payment of at least ${percent(share)} of the price (${required.toFixed(2)} MXN); the down payment is ${downPayment.toFixed(2)} MXN.`,
+        `${who} a down payment of at least ${percent(share)} of the price ` +
+          `(${required.toFixed(2)} MXN); the down payment is ${downPayment.toFixed(2)} MXN.`,
       );
     }
     return pass;

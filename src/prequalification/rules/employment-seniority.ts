@@ -47,7 +47,8 @@ export const employmentSeniority: Rule = {
     if (months < minimum) {
       return fail(
         'INSUFFICIENT_SENIORITY',
-        `${type} applicants need at least ${minimum} months in their current activity; the applicant has ${Math.max(0, months)}.`,
+        `${type} applicants need at least ${minimum} months in their ` +
+          `current activity; the applicant has ${Math.max(0, months)}.`,
       );
     }
     return pass;

@@ -33,7 +33,9 @@ export const paymentToIncome: Rule = {
       const ratio = income > 0 ? `${Math.round((total / income) * 1000) / 10}%` : 'all';
       return fail(
         'PAYMENT_TO_INCOME',
-        `Monthly payments of ${total.toFixed(2)} MXN (this loan ${loanPayment.toFixed(2)}, reported debts ${debts.toFixed(2)}) would take ${ratio} of the income; the maximum is ${Math.round(config.maximumPaymentToIncome * 1000) / 10}%.`,
+        `Monthly payments of ${total.toFixed(2)} MXN (this loan ${loanPayment.toFixed(2)}, reported debts ` +
+          `${debts.toFixed(2)}) would take ${ratio} of the income; the maximum ` +
+          `is ${Math.round(config.maximumPaymentToIncome * 1000) / 10}%.`,
       );
     }
     return pass;

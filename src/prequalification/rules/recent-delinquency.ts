@@ -20,7 +20,8 @@ export const recentDelinquency: Rule = {
       const when = late.worstDelinquencyDate ? ` on ${late.worstDelinquencyDate}` : '';
       return fail(
         'RECENT_DELINQUENCY',
-        `An account was ${late.worstDelinquencyDays} days past due${when}; at most ${config.maximumDaysPastDue} days are accepted in the last ${config.delinquencyLookbackMonths} months.`,
+        `An account was ${late.worstDelinquencyDays} days past due${when}; at most ${config.maximumDaysPastDue} ` +
+          `days are accepted in the last ${config.delinquencyLookbackMonths} months.`,
       );
     }
     return pass;
