@@ -6,23 +6,16 @@
  */
 import { hkdfSync } from 'node:crypto';
 import { Redis } from 'ioredis';
-import pino from 'pino';
-import { createAuditRepository, createAuditService } from './audit/index.ts';
-import {
-  createAccessTokens,
-  createAuthService,
-  createCredentialStatusCache,
-  createLocalRevocationBus,
-  createRedisRevocationBus,
-} from './auth/index.ts';
-import { createBackupService } from './backup/index.ts';
-import { createBureau, reportEncryptedColumns } from './bureau/index.ts';
+import { createAuditModule } from './audit/index.ts';
+import { createAuthModule } from './auth/index.ts';
+import { createBackupModule } from './backup/index.ts';
+import { createBureauModule } from './bureau/index.ts';
 import { createCatalogsModule, type CatalogStore } from './catalogs/index.ts';
-import { createCompaniesRepository, createCompaniesService } from './companies/index.ts';
+import { createCompaniesModule } from './companies/index.ts';
 import type { Config } from './config/index.ts';
-import { createConsents } from './consent/index.ts';
-import { createConsoleSessions, createConsoleSessionsRepository, createConsoleSignIn } from './console/index.ts';
-import { createSealedValues, type Db } from './db/index.ts';
+import { createConsentModule } from './consent/index.ts';
+import { createConsoleModule } from './console/index.ts';
+import type { Db } from './db/index.ts';
 import {
   createMemoryRateLimiter,
   createRedisSharedCounters,
@@ -30,50 +23,19 @@ import {
   type RateLimiter,
 } from './http/index.ts';
 import { createJobs, repeatingJob, type Job } from './jobs/index.ts';
-import { createKeysService } from './keys/index.ts';
-import {
-  createLeadLifecycle,
-  createLeadQueries,
-  createLeadSealer,
-  createLeadsRepository,
-  createLeadsService,
-  createLenderLeadQueries,
-  isVerified,
-  leadEncryptedColumns,
-  parseDate,
-  verifiedStatuses,
-} from './leads/index.ts';
-import { createLenderLeadsService, createPersonalDataErasure } from './lender/index.ts';
-import { createServiceMetrics } from './operations/index.ts';
-import { createOperatorsRepository, createOperatorsService } from './operators/index.ts';
-import {
-  createFunnelRepository,
-  createFunnelService,
-  createOutcomesRepository,
-  createOutcomesService,
-  outcomeEncryptedColumns,
-} from './outcomes/index.ts';
-import {
-  evaluatePrequalification,
-  loadPrequalificationConfig,
-  type PrequalificationConfig,
-} from './prequalification/index.ts';
-import {
-  createProviders,
-  withCallContext,
-  type EmailMessage,
-  type ProviderLogger,
-  type SmsMessage,
-} from './providers/index.ts';
+import { createKeysModule } from './keys/index.ts';
+import { createLeadsModule, parseDate, verifiedStatuses } from './leads/index.ts';
+import { createLenderModule } from './lender/index.ts';
+import { createOperationsModule } from './operations/index.ts';
+import { createOperatorsModule } from './operators/index.ts';
+import { createOutcomesModule } from './outcomes/index.ts';
+import type { PrequalificationConfig } from './prequalification/index.ts';
+import { createProvidersModule, type EmailMessage, type ProviderLogger, type SmsMessage } from './providers/index.ts';
 import { routesOf } from './routes.ts';
-import { createSandboxMessagesRepository, createSandboxService, sandboxEncryptedColumns } from './sandbox/index.ts';
+import { createSandboxModule } from './sandbox/index.ts';
 import { createFieldEncryption, rateLimitedWarn, type Clock } from './shared/index.ts';
 import type { Tracing } from './tracing/index.ts';
-import {
-  createVerificationRepository,
-  createVerificationService,
-  instrumentVerification,
-} from './verification/index.ts';
+import { createVerificationModule } from './verification/index.ts';
 import { createWebhooksModule, outboxCtes, type Resolver } from './webhooks/index.ts';
 
 export interface ContainerOptions {
@@ -102,53 +64,45 @@ export interface ContainerOptions {
 export async function createContainer(givenOptions: ContainerOptions) {
   // With tracing on, every repository gets the traced database (the container's `db` too).
   const options = { ...givenOptions, db: givenOptions.tracing?.traceDb(givenOptions.db) ?? givenOptions.db };
-  const { config, db, clock } = options;
+  const { config, db, clock, warn } = options;
   const keys = dataKeys(options);
   const redis = connectRedis(options);
   const limits = createRateLimits(options, redis);
-  const partners = createPartnerAccess(options, redis);
-  const catalogs = createCatalogsModule({ db, clock, store: options.catalogStore, warn: options.warn });
-  const leadWork = createLeadWork(options, keys, partners.repository, catalogs);
-  const lenderWork = createLenderWork(options, keys, leadWork, limits.limiter);
+  const companies = createCompaniesModule({ db, clock, onCredentialRevoked: (key) => auth.revoked(key) });
+  const auth = createAuthModule({ ...options, redis, credentials: companies.lookups });
+  const catalogs = createCatalogsModule({ db, clock, store: options.catalogStore, warn });
+  const leadFlow = createLeadFlow(options, keys, companies, catalogs);
+  const lenderSide = createLenderSide(options, keys, leadFlow, limits.limiter);
   const webhooks = createWebhooksModule({
-    config,
-    db,
-    clock,
+    ...options,
     encryption: keys.encryption,
-    warn: options.warn,
     resolver: options.webhookResolver,
     tracer: options.tracing?.delivery,
   });
+  const encryptedColumns = [
+    ...leadFlow.encryptedColumns,
+    ...webhooks.encryptedColumns,
+    ...leadFlow.sandboxColumns,
+    ...lenderSide.encryptedColumns,
+  ];
   const services = {
     config,
     db,
     clock,
-    ...limits,
-    auth: partners.auth,
-    companies: partners.companies,
+    limiter: limits.limiter,
+    sharedLimiter: limits.sharedLimiter,
+    auth: auth.service,
+    companies: companies.service,
     catalogs: { store: catalogs.store, repository: catalogs.repository },
-    ...leadWork.services,
-    ...lenderWork.services,
+    ...leadFlow.services,
+    ...lenderSide.services,
     webhooks,
     /** Key rotation: the stored values' keys, checked before serving, and their re-encryption. */
-    keys: createKeysService({
-      encryption: keys.encryption,
-      signing: partners.tokens,
-      values: createSealedValues(
-        db,
-        [
-          ...leadWork.encryptedColumns,
-          ...webhooks.encryptedColumns,
-          ...sandboxEncryptedColumns,
-          ...outcomeEncryptedColumns,
-        ],
-        keys.encryption,
-      ),
-    }),
+    keys: createKeysModule({ db, encryption: keys.encryption, signing: auth.tokens, encryptedColumns }).service,
     /** Online copies of the embedded database (`GET /admin/backup`). */
-    backup: createBackupService({ db, clock }),
+    backup: createBackupModule({ db, clock }).service,
   };
-  const jobs = createJobs([...webhooks.jobs, ...catalogs.jobs, ...lenderWork.jobs, ...limits.jobs]);
+  const jobs = createJobs([...webhooks.jobs, ...catalogs.jobs, ...lenderSide.jobs, ...limits.jobs]);
   return {
     ...services,
     routes: routesOf({ ...services, ping: () => db.ping() }),
@@ -160,7 +114,7 @@ export async function createContainer(givenOptions: ContainerOptions) {
     async close() {
       await jobs.stop();
       await webhooks.close();
-      await Promise.allSettled([leadWork.close(), limits.close(), partners.close()]);
+      await Promise.allSettled([leadFlow.close(), limits.close(), auth.close()]);
       redis?.client.disconnect();
     },
   };
@@ -229,196 +183,130 @@ function createRateLimits(options: ContainerOptions, redis: RedisConnection) {
   };
 }
 
-// Short enough that a revocation reaches instances without Redis (or while it is down) within a
-// second: the status is read from the database at most this long before it is used, plus the
-// query's own time (docs/api.md).
-const credentialStatusTtlMs = 750;
-
-/** Companies, their credentials and the partner's access tokens; revocations reach every instance. */
-function createPartnerAccess(options: ContainerOptions, redis: RedisConnection) {
-  const { config, db, clock } = options;
-  const repository = createCompaniesRepository(db);
-  const statusCache = createCredentialStatusCache(credentialStatusTtlMs);
-  const onRevoked = (key: string) => statusCache.invalidate(key);
-  const revocations = redis
-    ? createRedisRevocationBus(redis.client, config.environment, onRevoked, redis.warn)
-    : createLocalRevocationBus(onRevoked);
-  const tokens = createAccessTokens(options.signingKey, config.environment, config.tokenSigningPreviousKeys);
-  const auth = createAuthService({ repository, tokens, statusCache, clock, tokenTtlSeconds: config.tokenTtlSeconds });
-  const companies = createCompaniesService({
-    db,
-    repository,
-    clock,
-    onCredentialRevoked: (key) => revocations.publish(key),
-  });
-  return { repository, tokens, auth, companies, close: () => revocations.close() };
-}
-
 /** Providers, bureau, leads, their verification and the sandbox: the partner's lead flow. */
-function createLeadWork(
+function createLeadFlow(
   options: ContainerOptions,
   keys: DataKeys,
-  companies: ReturnType<typeof createCompaniesRepository>,
+  companies: ReturnType<typeof createCompaniesModule>,
   catalogs: ReturnType<typeof createCatalogsModule>,
 ) {
   const { config, db, clock } = options;
   const { encryption, derived } = keys;
-  const metrics = createServiceMetrics();
-  // Every provider log line carries the request, lead and company it was made for.
-  const providerLogger = withCallContext(options.logger ?? pino({ level: 'silent' }));
-  const providers = createProviders(config, {
-    logger: providerLogger,
-    onCall: metrics.providerCall,
+  const { metrics } = createOperationsModule();
+  const { providers, logger, ...providersModule } = createProvidersModule({
+    config,
+    logger: options.logger,
+    metrics,
     clock,
     smsSink: options.messageSinks?.sms,
     emailSink: options.messageSinks?.email,
     circuit: options.circuit,
     tracer: options.tracing?.provider,
   });
-  metrics.observeCircuits(providers.outbound.state);
-  const bureau = createBureau(config, { db, encryption, outbound: providers.outbound, clock, logger: providerLogger });
-  const prequalificationConfig = options.prequalificationConfig ?? loadPrequalificationConfig();
-  // The webhooks module owns the outbox tables; lead changes join its CTEs to their own statement.
-  const repository = createLeadsRepository(db, outboxCtes);
-  const sealer = createLeadSealer(encryption);
-  // Reads, moves and erasure of leads for the other modules; pre-qualification applied with the pure evaluator.
-  const lifecycle = createLeadLifecycle({
+  const bureau = createBureauModule({ config, db, encryption, outbound: providers.outbound, clock, logger });
+  const leads = createLeadsModule({
     db,
-    repository,
-    sealer,
-    reports: bureau,
-    prequalify: (input, now) => evaluatePrequalification(input, prequalificationConfig, now),
     clock,
+    encryption,
+    fingerprintKeys: derived('fingerprints'),
+    outbox: outboxCtes,
+    reports: bureau.bureau,
+    companies: companies.lookups,
+    catalogs: catalogs.store.lookup,
+    prequalificationConfig: options.prequalificationConfig,
   });
-  // Only the sandbox environment has magic recipients and readable PIN messages (docs/sandbox.md).
-  const sandbox =
-    config.environment === 'sandbox'
-      ? createSandboxService({ messages: createSandboxMessagesRepository(db), leads: lifecycle, encryption })
-      : undefined;
-  const consents = createConsents(db);
-  const verificationService = createVerificationService({
+  const sandbox = createSandboxModule({ db, environment: config.environment, leads: leads.lifecycle, encryption });
+  const { consents } = createConsentModule({ db });
+  const verification = createVerificationModule({
     db,
-    leads: lifecycle,
-    verification: createVerificationRepository(db),
+    leads: leads.lifecycle,
     consents,
     providers,
-    bureau,
+    bureau: bureau.bureau,
     // A key of its own for PIN hashes, derived so no extra secret has to be configured.
     pinKeys: derived('pin-hash'),
     clock,
     bureauLeaseMs: config.providerTimeoutMs * 2,
-    sandbox,
-  });
-  const verification = instrumentVerification(verificationService, metrics);
-  const leads = createLeadsService({
-    db,
-    leads: repository,
-    companies,
-    sealer,
-    catalogs: catalogs.store.lookup,
-    clock,
-    lifecycle,
-    fingerprintKeys: derived('fingerprints'),
+    sandbox: sandbox.service,
+    metrics,
   });
   return {
     services: {
-      leads,
-      verification,
-      /** Present in the sandbox environment only. */ sandbox,
+      leads: leads.service,
+      verification: verification.service,
+      /** Present in the sandbox environment only. */ sandbox: sandbox.service,
       providers,
-      bureau,
+      bureau: bureau.bureau,
       metrics,
     },
-    internal: { repository, sealer, lifecycle, consents },
-    encryptedColumns: [...leadEncryptedColumns(derived('fingerprints')[0]!), ...reportEncryptedColumns],
-    close: () => Promise.allSettled([providers.close(), bureau.close()]),
+    internal: { leads, consents },
+    encryptedColumns: [...leads.encryptedColumns, ...bureau.encryptedColumns],
+    sandboxColumns: sandbox.encryptedColumns,
+    close: () => Promise.allSettled([providersModule.close(), bureau.close()]),
   };
 }
-type LeadWork = ReturnType<typeof createLeadWork>;
+type LeadFlow = ReturnType<typeof createLeadFlow>;
 
-const retentionIntervalMs = 24 * 60 * 60 * 1000;
-const retentionFirstRunMs = 60_000;
+const daily = { firstMs: 60_000, everyMs: 24 * 60 * 60 * 1000 };
 
 /** The lender's side: operators and their console, audit, outcomes, lead reads, exports and erasure. */
-function createLenderWork(options: ContainerOptions, keys: DataKeys, leadWork: LeadWork, limiter: RateLimiter) {
-  const { config, db, clock } = options;
-  const { repository, sealer, lifecycle, consents } = leadWork.internal;
-  const { bureau, verification, sandbox } = leadWork.services;
-  const audit = createAuditService({ repository: createAuditRepository(db), clock });
-  // The lender's decisions (docs/lender-api.md, "Outcomes"): the lead is locked and named through the leads module.
-  const outcomes = createOutcomesService({
+function createLenderSide(options: ContainerOptions, keys: DataKeys, leadFlow: LeadFlow, limiter: RateLimiter) {
+  const { config, db, clock, warn } = options;
+  const { leads, consents } = leadFlow.internal;
+  const { bureau, verification, sandbox } = leadFlow.services;
+  const audit = createAuditModule({ db, clock }).service;
+  const outcomes = createOutcomesModule({
     db,
-    repository: createOutcomesRepository(db, outboxCtes),
+    outbox: outboxCtes,
     audit,
     encryption: keys.encryption,
     clock,
-    leads: {
-      async lockForOutcome(leadId, tx) {
-        const row = await repository.lockById(leadId, tx);
-        return (
-          row && {
-            id: row.id,
-            companyId: row.company_id,
-            externalAutoId: row.external_auto_id,
-            status: row.status,
-            verified: isVerified(row.status),
-          }
-        );
-      },
-    },
+    leads: leads.outcomeLeads,
+    verifiedStatuses,
+    parseDate,
   });
-  const funnel = createFunnelService({ repository: createFunnelRepository(db, verifiedStatuses), parseDate });
-  const operatorsRepository = createOperatorsRepository(db);
-  const operators = createOperatorsService({ repository: operatorsRepository, clock });
-  // The operator console's sessions and sign-in (docs/console.md); sign-in attempts share the rate limits.
-  const sessions = createConsoleSessions({ repository: createConsoleSessionsRepository(db), clock });
-  const signIn = createConsoleSignIn({ operators: operatorsRepository, limiter });
-  const csrfKey = Buffer.from(hkdfSync('sha256', options.encryptionKey, 'autofin', 'console-csrf', 32));
-  const queries = createLenderLeadQueries(db);
-  const lenderLeads = createLenderLeadsService({
+  const operators = createOperatorsModule({ db, clock });
+  // The operator console (docs/console.md); its dead sessions are purged on the retention schedule.
+  const operatorConsole = createConsoleModule({
     db,
-    queries,
-    leads: lifecycle,
+    clock,
+    operators: operators.accounts,
+    limiter,
+    csrfKey: keys.derived('console-csrf')[0]!,
+    purgeSchedule: daily,
+    warn,
+  });
+  // The retention purge, a minute after start then daily.
+  const lender = createLenderModule({
+    db,
+    clock,
+    leads: { queries: leads.lenderQueries, lifecycle: leads.lifecycle, sealer: leads.sealer },
     reports: bureau,
     consents,
     audit,
-    sealer,
-    outcomes,
-  });
-  const erasure = createPersonalDataErasure({
-    db,
-    queries,
-    leads: lifecycle,
+    outcomes: outcomes.service,
     pins: verification,
-    reports: bureau,
     sandbox,
-    outcomes,
-    audit,
-    clock,
     retentionDays: config.piiRetentionDays,
+    purgeSchedule: daily,
+    warn,
   });
-  // The retention purge, a minute after start then daily, on every instance (erasing twice changes
-  // nothing). Console sessions that can no longer be used are forgotten on the same schedule.
-  const daily = { firstMs: retentionFirstRunMs, everyMs: retentionIntervalMs };
-  const jobs = [
-    repeatingJob('retention purge', daily, () =>
-      erasure.purge({ dryRun: false }).catch((e) => options.warn('retention purge failed', e)),
-    ),
-    repeatingJob('console session purge', daily, () =>
-      sessions.purgeDead().catch((e) => options.warn('console session purge failed', e)),
-    ),
-  ];
   return {
     services: {
-      leadQueries: createLeadQueries({ leads: repository, sealer, outcomes }),
+      leadQueries: leads.queriesWith(outcomes.service),
       audit,
-      outcomes,
-      funnel,
-      operators,
-      console: { sessions, signIn, csrfKey },
-      lenderLeads,
-      erasure,
+      outcomes: outcomes.service,
+      funnel: outcomes.funnel,
+      operators: operators.service,
+      console: {
+        sessions: operatorConsole.sessions,
+        signIn: operatorConsole.signIn,
+        csrfKey: operatorConsole.csrfKey,
+      },
+      lenderLeads: lender.leads,
+      erasure: lender.erasure,
     },
-    jobs,
+    jobs: [...lender.jobs, ...operatorConsole.jobs],
+    encryptedColumns: outcomes.encryptedColumns,
   };
 }

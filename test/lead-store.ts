@@ -3,7 +3,8 @@
  * read or seed leads straight in the database rather than through the API.
  */
 import type { Db } from '../src/db/index.ts';
-import { createLeadSealer, createLeadsRepository } from '../src/leads/index.ts';
+import { createLeadSealer } from '../src/leads/index.ts';
+import { createLeadsRepository } from '../src/leads/leads.repository.ts';
 import { createFieldEncryption } from '../src/shared/index.ts';
 import { outboxCtes } from '../src/webhooks/index.ts';
 

@@ -20,7 +20,7 @@ import {
   type CatalogKind,
   type CatalogImportResult,
   type CatalogStore,
-  type CatalogsRepository,
+  type CatalogTables,
 } from '../catalogs/index.ts';
 import { operation } from '../http/index.ts';
 import { adminOperations as docs } from './admin.operations.ts';
@@ -76,7 +76,7 @@ async function requireFileBody(request: FastifyRequest): Promise<void> {
 }
 
 async function importCatalog(
-  deps: { store: CatalogStore; repository: CatalogsRepository },
+  deps: { store: CatalogStore; repository: CatalogTables },
   kind: CatalogKind,
   body: Buffer,
 ): Promise<CatalogImportResult> {
@@ -91,7 +91,7 @@ async function importCatalog(
 export const catalogsAdminRoutes =
   (deps: {
     store: CatalogStore;
-    repository: CatalogsRepository;
+    repository: CatalogTables;
     adminToken: string;
     operators?: OperatorResolver;
   }): FastifyPluginAsyncTypebox =>

@@ -1,7 +1,7 @@
 /** Token issue (POST /auth/token) and bearer-token authentication of partner requests. */
 import { errors } from '../http/index.ts';
 import { type Clock, secretMatches } from '../shared/index.ts';
-import type { CompaniesRepository } from '../companies/index.ts';
+import type { CompanyLookups } from '../companies/index.ts';
 import type { AccessTokens, TokenClaims } from './access-token.ts';
 import type { CredentialStatus, CredentialStatusCache } from './credential-status-cache.ts';
 
@@ -17,7 +17,7 @@ export interface TokenAnswer {
 }
 
 interface Deps {
-  repository: Pick<CompaniesRepository, 'findCredential'>;
+  repository: Pick<CompanyLookups, 'findCredential'>;
   tokens: AccessTokens;
   statusCache: CredentialStatusCache;
   clock: Clock;

@@ -6,7 +6,7 @@ import type { Db } from '../db/index.ts';
 import { repeatingJob } from '../jobs/index.ts';
 import type { Clock } from '../shared/index.ts';
 import { createCatalogStore, type CatalogStore, type ShippedParsing } from './catalog-store.ts';
-import { createCatalogsRepository } from './catalogs.repository.ts';
+import { createCatalogsRepository, type CatalogsRepository } from './catalogs.repository.ts';
 
 const catalogRefreshMs = 5000;
 
@@ -71,3 +71,5 @@ export function createCatalogsModule(deps: {
 }
 
 export type CatalogsModule = ReturnType<typeof createCatalogsModule>;
+/** The catalog tables the admin API and the console import an uploaded catalog into. */
+export type CatalogTables = CatalogsRepository;

@@ -9,6 +9,6 @@ export {
   type ShippedParsing,
   parseShippedCatalogs,
 } from './catalog-store.ts';
-export { type CatalogsRepository, createCatalogsRepository, type CatalogMeta } from './catalogs.repository.ts';
+export type { CatalogMeta } from './catalogs.repository.ts';
 export { catalogsRoutes } from './catalogs.routes.ts';
-export { createCatalogsModule, type CatalogsModule } from './catalogs.module.ts';
+export { createCatalogsModule, type CatalogsModule, type CatalogTables } from './catalogs.module.ts';

@@ -1,8 +1,3 @@
 /** What other modules use of the companies module. */
-export { type CompaniesRepository, createCompaniesRepository } from './companies.repository.ts';
-export {
-  type CompaniesService,
-  createCompaniesService,
-  type CredentialSecret,
-  sandboxAffiliateId,
-} from './companies.service.ts';
+export { type CompaniesService, type CredentialSecret, sandboxAffiliateId } from './companies.service.ts';
+export { createCompaniesModule, type CompaniesModule, type CompanyLookups } from './companies.module.ts';

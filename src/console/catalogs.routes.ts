@@ -12,7 +12,7 @@ import {
   CatalogFileError,
   type CatalogKind,
   type CatalogStore,
-  type CatalogsRepository,
+  type CatalogTables,
 } from '../catalogs/index.ts';
 import { catalogBodyLimitBytes } from '../admin/index.ts';
 import { policy } from '../http/index.ts';
@@ -21,7 +21,7 @@ import { catalogsPage } from './catalogs.views.ts';
 import type { Notice } from './layout.ts';
 
 export interface CatalogsPagesDeps {
-  catalogs: { store: CatalogStore; repository: CatalogsRepository };
+  catalogs: { store: CatalogStore; repository: CatalogTables };
 }
 
 const ImportForm = Type.Object({

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RateLimiter } from '../http/index.ts';
-import { type OperatorsRepository, hashPassword, passwordMatches } from '../operators/index.ts';
+import { type OperatorAccounts, hashPassword, passwordMatches } from '../operators/index.ts';
 import type { Role } from '../shared/index.ts';
 
 export type SignInResult =
@@ -23,7 +23,7 @@ const keyOf = (kind: string, value: string) =>
   `console-sign-in:${kind}:${createHash('sha256').update(value).digest('base64url')}`;
 
 export function createConsoleSignIn(deps: {
-  operators: Pick<OperatorsRepository, 'byEmail'>;
+  operators: Pick<OperatorAccounts, 'byEmail'>;
   limiter: RateLimiter;
   limits?: typeof signInLimits;
 }) {

@@ -95,3 +95,32 @@ test('each table is written only from its owning folder', () => {
   }
   assert.deepEqual(offences, []);
 });
+
+test('no module exports a repository: each offers what it does through its factory', () => {
+  const offences: string[] = [];
+  for (const entry of readdirSync(src, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    let text: string;
+    try {
+      text = readFileSync(`${src}${entry.name}/index.ts`, 'utf8');
+    } catch {
+      continue;
+    }
+    const exported = [...text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}/gm)].flatMap(([, names]) =>
+      names!.split(',').map((name) =>
+        name
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()!
+          .replace(/^type\s+/, ''),
+      ),
+    );
+    const declared = [
+      ...text.matchAll(/^export\s+(?:async\s+)?(?:function|const|let|interface|type|class)\s+([A-Za-z0-9_$]+)/gm),
+    ].map(([, name]) => name!);
+    for (const name of [...exported, ...declared]) {
+      if (/Repository/.test(name)) offences.push(`src/${entry.name}/index.ts exports ${name}`);
+    }
+  }
+  assert.deepEqual(offences, []);
+});

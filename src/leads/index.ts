@@ -34,7 +34,7 @@ export {
 export { verifiedStatuses } from './lead-status.ts';
 export { createLeadQueries } from './lead-queries.ts';
 export { leadStatuses } from './lead-status.ts';
-export { createLeadsRepository } from './leads.repository.ts';
 export { leadsRoutes } from './leads.routes.ts';
 export { LeadIdParams } from './leads.schemas.ts';
 export { createLeadsService } from './leads.service.ts';
+export { createLeadsModule, type LeadsModule } from './leads.module.ts';

@@ -8,7 +8,7 @@ import { errors, type AppError, type FieldError } from '../http/index.ts';
 import type { Db } from '../db/index.ts';
 import { type Clock, newId } from '../shared/index.ts';
 import type { CatalogLookup } from '../catalogs/index.ts';
-import type { CompaniesRepository } from '../companies/index.ts';
+import type { CompanyLookups } from '../companies/index.ts';
 import { isVerified } from './lead-status.ts';
 import type { Actor } from './actor.ts';
 import type { LeadLifecycle } from './lead-lifecycle.ts';
@@ -27,7 +27,7 @@ import {
 interface Deps {
   db: Pick<Db, 'transaction'>;
   leads: LeadsRepository;
-  companies: Pick<CompaniesRepository, 'findAffiliate'>;
+  companies: Pick<CompanyLookups, 'findAffiliate'>;
   sealer: LeadSealer;
   catalogs: CatalogLookup;
   clock: Clock;

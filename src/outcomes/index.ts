@@ -28,5 +28,4 @@ export {
 export type { OutcomeChange } from './outcome-rules.ts';
 export { outcomesRoutes } from './outcomes.routes.ts';
 export { parseOutcomeRequest } from './outcome-request.ts';
-export { createFunnelRepository } from './funnel.repository.ts';
-export { createOutcomesRepository } from './outcomes.repository.ts';
+export { createOutcomesModule, type OutcomesModule } from './outcomes.module.ts';

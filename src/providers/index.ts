@@ -13,4 +13,5 @@ export type {
   SmsSender,
 } from './ports.ts';
 export { createProviders } from './providers.ts';
+export { createProvidersModule, type ProvidersModule } from './providers.module.ts';
 export { maskPhone } from './sms-log.ts';

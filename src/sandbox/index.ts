@@ -8,4 +8,4 @@ export {
 export { sandboxRoutes, sandboxGuideRoute, sandboxGuidePath } from './sandbox.routes.ts';
 export { createDemoOperator } from './demo-operator.ts';
 export { printSandboxCredentials } from './sandbox-banner.ts';
-export { createSandboxMessagesRepository } from './sandbox-messages.repository.ts';
+export { createSandboxModule, type SandboxModule } from './sandbox.module.ts';

@@ -10,5 +10,5 @@ export {
   type VerificationService,
 } from './verification.service.ts';
 export { instrumentVerification, type VerificationMetrics } from './verification-metrics.ts';
-export { createVerificationRepository } from './verification.repository.ts';
 export { verificationRoutes } from './verification.routes.ts';
+export { createVerificationModule, type VerificationModule } from './verification.module.ts';

@@ -8,5 +8,4 @@ export { webhooksRoutes } from './webhooks.routes.ts';
 export { adminWebhooksRoutes } from './admin-webhooks.routes.ts';
 export { createWebhookMetrics } from './webhook-metrics.ts';
 export { webhookDocumentation } from './webhook-openapi.ts';
-export { createWebhooksRepository } from './webhooks.repository.ts';
 export { createWebhooksModule, type WebhooksModule } from './webhooks.module.ts';

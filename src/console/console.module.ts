@@ -1,0 +1,43 @@
+/**
+ * The console module as the composition root uses it: the operator console's sessions and sign-in
+ * (docs/console.md), its CSRF key, and the purge of sessions that can no longer be used.
+ */
+import type { Queryable } from '../db/index.ts';
+import type { RateLimiter } from '../http/index.ts';
+import { repeatingJob } from '../jobs/index.ts';
+import type { OperatorAccounts } from '../operators/index.ts';
+import type { Clock } from '../shared/index.ts';
+import { createConsoleSessionsRepository } from './console-sessions.repository.ts';
+import { createConsoleSessions } from './console-sessions.ts';
+import { createConsoleSignIn } from './console-sign-in.ts';
+
+export interface ConsoleModuleDeps {
+  db: Queryable;
+  clock: Clock;
+  /** The operators' accounts people sign in with. */
+  operators: Pick<OperatorAccounts, 'byEmail'>;
+  /** Sign-in attempts share the rate limits. */
+  limiter: RateLimiter;
+  csrfKey: Buffer;
+  /** When the purge of dead sessions runs. */
+  purgeSchedule: { firstMs: number; everyMs: number };
+  warn: (message: string, error?: unknown) => void;
+}
+
+export function createConsoleModule(deps: ConsoleModuleDeps) {
+  const sessions = createConsoleSessions({ repository: createConsoleSessionsRepository(deps.db), clock: deps.clock });
+  const signIn = createConsoleSignIn({ operators: deps.operators, limiter: deps.limiter });
+  return {
+    sessions,
+    signIn,
+    csrfKey: deps.csrfKey,
+    // Console sessions that can no longer be used are forgotten.
+    jobs: [
+      repeatingJob('console session purge', deps.purgeSchedule, () =>
+        sessions.purgeDead().catch((e) => deps.warn('console session purge failed', e)),
+      ),
+    ],
+  };
+}
+
+export type ConsoleModule = ReturnType<typeof createConsoleModule>;

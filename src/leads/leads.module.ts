@@ -1,0 +1,91 @@
+/**
+ * The leads module as the composition root uses it: the partner's lead service, the lifecycle the
+ * other modules move leads through, the reads for the partner and the lender, the lead locked for
+ * an outcome, and the columns it encrypts.
+ */
+import type { Bureau } from '../bureau/index.ts';
+import type { CatalogLookup } from '../catalogs/index.ts';
+import type { CompanyLookups } from '../companies/index.ts';
+import type { Db, Queryable } from '../db/index.ts';
+import {
+  evaluatePrequalification,
+  loadPrequalificationConfig,
+  type PrequalificationConfig,
+} from '../prequalification/index.ts';
+import type { Clock, FieldEncryption } from '../shared/index.ts';
+import { createLeadLifecycle } from './lead-lifecycle.ts';
+import { createLeadQueries } from './lead-queries.ts';
+import { createLeadSealer, leadEncryptedColumns } from './lead-record.ts';
+import { isVerified } from './lead-status.ts';
+import { createLeadsRepository, type LeadOutbox } from './leads.repository.ts';
+import { createLeadsService } from './leads.service.ts';
+import { createLenderLeadQueries } from './lender-lead-queries.ts';
+
+export interface LeadsModuleDeps {
+  db: Db;
+  clock: Clock;
+  encryption: FieldEncryption;
+  /** Keys of the phone and request fingerprints, current first. */
+  fingerprintKeys: readonly Buffer[];
+  /** The outbox the webhooks module owns: lead changes join its CTEs to their own statement. */
+  outbox: LeadOutbox;
+  reports: Pick<Bureau, 'reportOf'>;
+  companies: Pick<CompanyLookups, 'findAffiliate'>;
+  catalogs: CatalogLookup;
+  /** The rules' thresholds; the shipped ones when absent. */
+  prequalificationConfig?: PrequalificationConfig;
+}
+
+export function createLeadsModule(deps: LeadsModuleDeps) {
+  const { db, clock } = deps;
+  const repository = createLeadsRepository(db, deps.outbox);
+  const sealer = createLeadSealer(deps.encryption);
+  const prequalificationConfig = deps.prequalificationConfig ?? loadPrequalificationConfig();
+  // Reads, moves and erasure of leads for the other modules; pre-qualification applied with the pure evaluator.
+  const lifecycle = createLeadLifecycle({
+    db,
+    repository,
+    sealer,
+    reports: deps.reports,
+    prequalify: (input, now) => evaluatePrequalification(input, prequalificationConfig, now),
+    clock,
+  });
+  const service = createLeadsService({
+    db,
+    leads: repository,
+    companies: deps.companies,
+    sealer,
+    catalogs: deps.catalogs,
+    clock,
+    lifecycle,
+    fingerprintKeys: deps.fingerprintKeys,
+  });
+  return {
+    service,
+    lifecycle,
+    sealer,
+    /** The lender's reads and exports of leads. */
+    lenderQueries: createLenderLeadQueries(db),
+    /** The partner's reads of its leads, with the lender's decision as the partner sees it. */
+    queriesWith: (outcomes: Parameters<typeof createLeadQueries>[0]['outcomes']) =>
+      createLeadQueries({ leads: repository, sealer, outcomes }),
+    /** The lead an outcome is recorded on, locked and named for the outcomes module. */
+    outcomeLeads: {
+      async lockForOutcome(leadId: string, tx: Queryable) {
+        const row = await repository.lockById(leadId, tx);
+        return (
+          row && {
+            id: row.id,
+            companyId: row.company_id,
+            externalAutoId: row.external_auto_id,
+            status: row.status,
+            verified: isVerified(row.status),
+          }
+        );
+      },
+    },
+    encryptedColumns: leadEncryptedColumns(deps.fingerprintKeys[0]!),
+  };
+}
+
+export type LeadsModule = ReturnType<typeof createLeadsModule>;

@@ -1,0 +1,65 @@
+/**
+ * The lender module as the composition root uses it: the lender's reads and exports of leads, the
+ * erasure of a lead's personal data, and the retention purge that erases it when due.
+ */
+import type { Db } from '../db/index.ts';
+import { repeatingJob } from '../jobs/index.ts';
+import { createLenderLeadsService } from './lender-leads.service.ts';
+import { createPersonalDataErasure } from './personal-data-erasure.ts';
+
+type LeadsDeps = Parameters<typeof createLenderLeadsService>[0];
+type ErasureDeps = Parameters<typeof createPersonalDataErasure>[0];
+
+export interface LenderModuleDeps {
+  db: Db;
+  clock: ErasureDeps['clock'];
+  /** The leads module's reads, lifecycle and sealer. */
+  leads: {
+    queries: LeadsDeps['queries'] & ErasureDeps['queries'];
+    lifecycle: LeadsDeps['leads'] & ErasureDeps['leads'];
+    sealer: LeadsDeps['sealer'];
+  };
+  reports: LeadsDeps['reports'] & ErasureDeps['reports'];
+  consents: LeadsDeps['consents'];
+  audit: LeadsDeps['audit'] & ErasureDeps['audit'];
+  outcomes: LeadsDeps['outcomes'] & ErasureDeps['outcomes'];
+  pins: ErasureDeps['pins'];
+  sandbox?: ErasureDeps['sandbox'];
+  retentionDays: number;
+  /** When the retention purge runs. */
+  purgeSchedule: { firstMs: number; everyMs: number };
+  warn: (message: string, error?: unknown) => void;
+}
+
+export function createLenderModule(deps: LenderModuleDeps) {
+  const { db, leads, reports, audit, outcomes } = deps;
+  const lenderLeads = createLenderLeadsService({
+    db,
+    queries: leads.queries,
+    leads: leads.lifecycle,
+    reports,
+    consents: deps.consents,
+    audit,
+    sealer: leads.sealer,
+    outcomes,
+  });
+  const erasure = createPersonalDataErasure({
+    db,
+    queries: leads.queries,
+    leads: leads.lifecycle,
+    pins: deps.pins,
+    reports,
+    sandbox: deps.sandbox,
+    outcomes,
+    audit,
+    clock: deps.clock,
+    retentionDays: deps.retentionDays,
+  });
+  // The retention purge runs on every instance (erasing twice changes nothing).
+  const purge = repeatingJob('retention purge', deps.purgeSchedule, () =>
+    erasure.purge({ dryRun: false }).catch((e) => deps.warn('retention purge failed', e)),
+  );
+  return { leads: lenderLeads, erasure, jobs: [purge] };
+}
+
+export type LenderModule = ReturnType<typeof createLenderModule>;

@@ -1,0 +1,23 @@
+/**
+ * The verification module as the composition root uses it: the PIN send and confirmation (and the
+ * erasure of a lead's PIN), with their metrics.
+ */
+import type { Db } from '../db/index.ts';
+import { instrumentVerification, type VerificationMetrics } from './verification-metrics.ts';
+import { createVerificationRepository } from './verification.repository.ts';
+import { createVerificationService } from './verification.service.ts';
+
+type ServiceDeps = Parameters<typeof createVerificationService>[0];
+
+export interface VerificationModuleDeps extends Omit<ServiceDeps, 'db' | 'verification'> {
+  db: Db;
+  metrics: VerificationMetrics;
+}
+
+export function createVerificationModule(deps: VerificationModuleDeps) {
+  const { metrics, ...rest } = deps;
+  const service = createVerificationService({ ...rest, verification: createVerificationRepository(deps.db) });
+  return { service: instrumentVerification(service, metrics) };
+}
+
+export type VerificationModule = ReturnType<typeof createVerificationModule>;
