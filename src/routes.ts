@@ -42,7 +42,7 @@ export interface RoutedServices {
   limiter: RateLimiter;
   auth: AuthService;
   companies: CompaniesService;
-  catalogs: Pick<CatalogsModule, 'store' | 'repository'>;
+  catalogs: Pick<CatalogsModule, 'store' | 'imports'>;
   leads: Parameters<typeof leadsRoutes>[0]['leads'];
   leadQueries: Parameters<typeof leadsRoutes>[0]['queries'];
   verification: Parameters<typeof verificationRoutes>[0]['verification'];
@@ -80,7 +80,7 @@ export function routesOf(s: RoutedServices): AppRoutes {
       lenderLeads: s.lenderLeads,
       companies: s.companies,
       webhooks: s.webhooks.service,
-      catalogs: s.catalogs,
+      catalogs: s.catalogs.imports,
       operators,
       audit: s.audit,
       outcomes: s.outcomes,
@@ -114,10 +114,10 @@ export function routesOf(s: RoutedServices): AppRoutes {
 
 function adminRoutesOf(s: RoutedServices, adminToken: string): FastifyPluginAsyncTypebox[] {
   const { operators } = s;
-  const { store, repository } = s.catalogs;
+  const { imports } = s.catalogs;
   return [
     adminRoutes({ companies: s.companies, adminToken, operators }),
-    catalogsAdminRoutes({ store, repository, adminToken, operators }),
+    catalogsAdminRoutes({ imports, adminToken, operators }),
     operatorsRoutes({ operators, adminToken }),
     lenderLeadsRoutes({ leads: s.lenderLeads, erasure: s.erasure, adminToken, operators }),
     outcomesRoutes({ outcomes: s.outcomes, funnel: s.funnel, adminToken, operators }),

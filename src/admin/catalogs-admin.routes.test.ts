@@ -112,7 +112,7 @@ function acceptedFileTests(): void {
     assert.deepEqual((await read('/catalogs/years/2031/brands')).json(), [{ id: '9001', name: 'ACME' }]);
     assert.equal((await read('/catalogs/years/2031/brands/9001/models/9101/versions')).json().length, 3);
     assert.equal((await read('/catalogs/years/2020/brands')).statusCode, 404);
-    const meta = await t.container.catalogs.repository.meta('vehicles');
+    const meta = await t.container.catalogs.imports.meta('vehicles');
     assert.equal(meta?.sha256, sha256(file));
   });
 

@@ -19,8 +19,7 @@ import {
   CatalogFileError,
   type CatalogKind,
   type CatalogImportResult,
-  type CatalogStore,
-  type CatalogTables,
+  type CatalogImports,
 } from '../catalogs/index.ts';
 import { operation } from '../http/index.ts';
 import { adminOperations as docs } from './admin.operations.ts';
@@ -76,12 +75,12 @@ async function requireFileBody(request: FastifyRequest): Promise<void> {
 }
 
 async function importCatalog(
-  deps: { store: CatalogStore; repository: CatalogTables },
+  deps: { imports: CatalogImports },
   kind: CatalogKind,
   body: Buffer,
 ): Promise<CatalogImportResult> {
   try {
-    return await deps.store.importFile(deps.repository, kind, body);
+    return await deps.imports.importFile(kind, body);
   } catch (error) {
     if (error instanceof CatalogFileError) throw refusedFile(error);
     throw error;
@@ -89,12 +88,7 @@ async function importCatalog(
 }
 
 export const catalogsAdminRoutes =
-  (deps: {
-    store: CatalogStore;
-    repository: CatalogTables;
-    adminToken: string;
-    operators?: OperatorResolver;
-  }): FastifyPluginAsyncTypebox =>
+  (deps: { imports: CatalogImports; adminToken: string; operators?: OperatorResolver }): FastifyPluginAsyncTypebox =>
   async (app) => {
     registerAdminGuard(app, deps.adminToken, deps.operators);
     // Raw bytes, in this plugin only: the rest of the API keeps JSON and the service's body limit.

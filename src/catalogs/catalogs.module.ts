@@ -5,8 +5,14 @@
 import type { Db } from '../db/index.ts';
 import { repeatingJob } from '../jobs/index.ts';
 import type { Clock } from '../shared/index.ts';
-import { createCatalogStore, type CatalogStore, type ShippedParsing } from './catalog-store.ts';
-import { createCatalogsRepository, type CatalogsRepository } from './catalogs.repository.ts';
+import type { CatalogKind } from './catalog-file.ts';
+import {
+  createCatalogStore,
+  type CatalogImportResult,
+  type CatalogStore,
+  type ShippedParsing,
+} from './catalog-store.ts';
+import { createCatalogsRepository, type CatalogMeta } from './catalogs.repository.ts';
 
 const catalogRefreshMs = 5000;
 
@@ -35,9 +41,17 @@ export function createCatalogsModule(deps: {
     progress?.(imported.length > 0 ? 'shipped catalogs ready' : 'catalogs loaded', { ms });
   }
 
+  /** What the admin API and the console do with the catalog tables. */
+  const imports: CatalogImports = {
+    importFile: (kind, bytes) => store.importFile(repository, kind, bytes),
+    meta: (kind) => repository.meta(kind),
+  };
+
   return {
     store,
-    repository,
+    imports,
+    /** Loads another store from the tables (the bench measures the index's heap this way). */
+    loadInto: (other: CatalogStore) => other.loadFromDatabase(repository),
     /**
      * Imports the shipped catalogs into a fresh database and loads them. `progress` hears of each
      * catalog import, which takes seconds on a first start. With `deferCatalogs`, the catalog tables
@@ -71,5 +85,8 @@ export function createCatalogsModule(deps: {
 }
 
 export type CatalogsModule = ReturnType<typeof createCatalogsModule>;
-/** The catalog tables the admin API and the console import an uploaded catalog into. */
-export type CatalogTables = CatalogsRepository;
+/** An uploaded catalog replaces the stored one (and the store's index); a catalog's meta is read. */
+export interface CatalogImports {
+  importFile(kind: CatalogKind, bytes: Uint8Array): Promise<CatalogImportResult>;
+  meta(kind: CatalogKind): Promise<CatalogMeta | undefined>;
+}

@@ -11,4 +11,4 @@ export {
 } from './catalog-store.ts';
 export type { CatalogMeta } from './catalogs.repository.ts';
 export { catalogsRoutes } from './catalogs.routes.ts';
-export { createCatalogsModule, type CatalogsModule, type CatalogTables } from './catalogs.module.ts';
+export { createCatalogsModule, type CatalogsModule, type CatalogImports } from './catalogs.module.ts';

@@ -7,13 +7,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { Type, type Static } from 'typebox';
-import {
-  catalogKinds,
-  CatalogFileError,
-  type CatalogKind,
-  type CatalogStore,
-  type CatalogTables,
-} from '../catalogs/index.ts';
+import { catalogKinds, CatalogFileError, type CatalogKind, type CatalogImports } from '../catalogs/index.ts';
 import { catalogBodyLimitBytes } from '../admin/index.ts';
 import { policy } from '../http/index.ts';
 import { noticeOf, pageContext, seeOther, sendPage } from './console-request.ts';
@@ -21,7 +15,7 @@ import { catalogsPage } from './catalogs.views.ts';
 import type { Notice } from './layout.ts';
 
 export interface CatalogsPagesDeps {
-  catalogs: { store: CatalogStore; repository: CatalogTables };
+  catalogs: CatalogImports;
 }
 
 const ImportForm = Type.Object({
@@ -33,11 +27,11 @@ const ImportForm = Type.Object({
 export const catalogsRoutes =
   (deps: CatalogsPagesDeps): FastifyPluginAsync =>
   async (app) => {
-    const { store, repository } = deps.catalogs;
+    const catalogImports = deps.catalogs;
 
     async function show(request: FastifyRequest, reply: FastifyReply, notice?: Notice, status?: number) {
       const catalogs = await Promise.all(
-        catalogKinds.map(async (kind: CatalogKind) => ({ kind, meta: await repository.meta(kind) })),
+        catalogKinds.map(async (kind: CatalogKind) => ({ kind, meta: await catalogImports.meta(kind) })),
       );
       return sendPage(reply, catalogsPage(pageContext(request, reply), catalogs, notice ?? noticeOf(request)), status);
     }
@@ -61,7 +55,7 @@ export const catalogsRoutes =
             return show(request, reply, { kind: 'error', text: 'Elige un archivo de catálogo.' }, 400);
           }
           try {
-            await store.importFile(repository, kind, file);
+            await catalogImports.importFile(kind, file);
           } catch (error) {
             if (!(error instanceof CatalogFileError)) throw error;
             const where = error.line > 0 ? `línea ${error.line}` : 'archivo';
