@@ -377,7 +377,7 @@ function leadCreationTests3() {
   });
 }
 
-describe('lead creation (op 5)', () => {
+describe('lead creation', () => {
   before(async () => {
     t = await buildTestApp();
   });

@@ -85,7 +85,7 @@ function leadLifecycleTests1() {
     assert.equal((await read(id)).status, 'CREATED');
   });
 
-  test('ops 5, 6, 7 and 8 all set the lead’s one phone and e-mail; the last write wins', async () => {
+  test('creation, contact info and contact all set the lead’s one phone and e-mail; the last write wins', async () => {
     const id = await newLead({ autoFinB2BLeadCreatePayload: { phone: '5500000001', email: 'uno@example.mx' } });
     assert.deepEqual((await read(id)).contact, { phone: '5500000001', email: 'uno@example.mx' });
     const steps: [string, object, number, { phone: string; email: string }][] = [
@@ -121,12 +121,12 @@ function leadLifecycleTests2() {
     });
 
     const refused: [string, string, string, object][] = [
-      ['op 7', 'PUT', 'contact-info', { phone: '5599999999', email: 'otra@example.mx' }],
-      ['op 7 with the same values', 'PUT', 'contact-info', { phone: '5512345678', email: 'ana@example.mx' }],
-      ['op 8', 'PUT', 'contact', { email: 'otra@example.mx' }],
-      ['op 9', 'PUT', 'address', { ...address, number: '121' }],
-      ['op 12', 'POST', 'person', { ...person, firstName: 'Anita' }],
-      ['op 6 with another phone', 'PUT', 'loan-info', { phone: '5599999999', term: 12 }],
+      ['contact info', 'PUT', 'contact-info', { phone: '5599999999', email: 'otra@example.mx' }],
+      ['contact info with the same values', 'PUT', 'contact-info', { phone: '5512345678', email: 'ana@example.mx' }],
+      ['contact', 'PUT', 'contact', { email: 'otra@example.mx' }],
+      ['address', 'PUT', 'address', { ...address, number: '121' }],
+      ['person', 'POST', 'person', { ...person, firstName: 'Anita' }],
+      ['loan info with another phone', 'PUT', 'loan-info', { phone: '5599999999', term: 12 }],
     ];
     for (const [name, method, path, body] of refused) {
       test(`${name} answers 409 / 4090 Lead already verified and changes nothing`, async () => {
@@ -138,7 +138,7 @@ function leadLifecycleTests2() {
       });
     }
 
-    test('op 6 without a phone or with the same phone answers 204 and saves the loan info', async () => {
+    test('loan info without a phone or with the same phone answers 204 and saves the loan info', async () => {
       expect(await call('PUT', `/${id}/loan-info`, { term: 36 }), 204, 'no phone');
       expect(await call('PUT', `/${id}/loan-info`, { phone: '5512345678', downPayment: 50000 }), 204, 'same phone');
       const lead = await read(id);
@@ -148,7 +148,7 @@ function leadLifecycleTests2() {
       frozen = lead;
     });
 
-    test('ops 10 and 11 still save the vehicle and the financial data, and the lead stays VERIFIED', async () => {
+    test('the vehicle and financial saves still save, and the lead stays VERIFIED', async () => {
       expect(await call('PUT', `/${id}/auto`, { id: 371234, price: 300000 }), 204, 'auto');
       expect(await call('PUT', `/${id}/financial`, financial), 200, 'financial');
       const lead = await read(id);

@@ -34,7 +34,7 @@ const financial = {
 };
 
 type Op = { method: 'PUT' | 'POST'; path: string; status: 200 | 204; body: object };
-/** Ops 6–12 with a valid body each, and the exact success status the spec gives. */
+/** Each section save with a valid body, and the exact success status the spec gives. */
 const ops: Record<string, Op> = {
   'loan-info': {
     method: 'PUT',
@@ -166,7 +166,11 @@ function sectionWriteTests1() {
     const lead = await read(id);
     assert.equal(lead.status, 'IN_PROGRESS');
     assert.deepEqual(lead.loanInfo, { downPayment: 60000, term: 48, purchaseIntention: 'WITHIN_A_MONTH' });
-    assert.deepEqual(lead.contact, { phone: '5587654321', email: 'ana.garcia@example.mx' }, 'op 8 wrote last');
+    assert.deepEqual(
+      lead.contact,
+      { phone: '5587654321', email: 'ana.garcia@example.mx' },
+      'the contact save wrote last',
+    );
     assert.deepEqual(lead.address, {
       ...address,
       neighborhoodMatched: true,
@@ -217,7 +221,7 @@ function sectionWriteTests1() {
 
   test(
     'a leadId that is not a uuid answers 400 on leadId for every ' +
-      'write (code 40015, and 400 on op 8 as its other 400s)',
+      'write (code 40015, and 400 on the contact save as its other 400s)',
     async () => {
       for (const op of Object.values(ops)) {
         for (const bad of ['123', 'not-a-uuid', `${randomUUID()}0`]) {
@@ -243,7 +247,7 @@ function sectionWriteTests2() {
     }
   });
 
-  test('op 8 answers 400 with code 400 listing both phone and email, and changes nothing', async () => {
+  test('the contact save answers 400 with code 400 listing both phone and email, and changes nothing', async () => {
     const id = await newLead();
     await save(ops['contact-info'], id);
     const before = await read(id);
@@ -336,7 +340,7 @@ function sectionWriteTests3() {
   });
 }
 
-describe('lead section writes (ops 6–12)', () => {
+describe('lead section writes', () => {
   before(async () => {
     t = await buildTestApp();
   });

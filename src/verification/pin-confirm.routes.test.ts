@@ -1,6 +1,6 @@
 /**
- * PIN confirmation (op 14) with the log providers: PINs are read from the test outbox. The clock is
- * injected so expiry can be reached without waiting.
+ * PIN confirmation (POST /leads/{leadId}/pin/confirmation) with the log providers: PINs are read from
+ * the test outbox. The clock is injected so expiry can be reached without waiting.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

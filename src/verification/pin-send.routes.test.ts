@@ -1,5 +1,6 @@
 /**
- * PIN send (op 13) through the real adapters and the Twilio and SMTP doubles (test/provider-doubles.ts).
+ * PIN send (POST /leads/{leadId}/pin) through the real adapters and the Twilio and SMTP doubles
+ * (test/provider-doubles.ts).
  * Provider failures must answer 412 / 6XXYYY and change nothing.
  */
 import { after, before, describe, test } from 'node:test';
