@@ -1,20 +1,10 @@
 /** Lead creation and the section writes, plus read, list and history. Handlers stay thin. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import {
-  errors,
-  empty,
-  errorAnswers,
-  errorCase,
-  ok,
-  type ErrorCase,
-  sendEmpty,
-  policy,
-  operation,
-} from '../http/index.ts';
+import { empty, errorAnswers, ok, sendEmpty, policy, operation } from '../http/index.ts';
 import { requireAuth } from '../auth/index.ts';
 import type { CatalogLookup } from '../catalogs/index.ts';
-import { type Clock, uuidPattern } from '../shared/index.ts';
+import type { Clock } from '../shared/index.ts';
 import type { LeadsService } from './leads.service.ts';
 import { addressErrors, financialErrors, personErrors, vehicleErrors } from './lead-sections.ts';
 import { listQueryErrors, type LeadQueries } from './lead-queries.ts';
@@ -26,22 +16,10 @@ const tags = ['leads'];
 const security = [{ bearerAuth: [] }];
 const empty200 = empty('partner', 'Saved. The answer has no body.');
 const noContent = empty('partner', 'Saved. No content.');
-const invalid = (field: string, errorDetail: string, code: 'default' | 'contact' = 'default'): ErrorCase =>
-  errorCase(
-    'Invalid input: every failing field is listed',
-    (code === 'contact' ? errors.invalidContact : errors.invalidInput)([{ field, errorDetail }]),
-  );
-const badLeadId = invalid('leadId', `must match the pattern ${uuidPattern}`);
-const noSuchLead = errorCase('No such lead, or another company’s', errors.leadNotFound());
-const verified = errorCase('The lead is verified: its sections can no longer change', errors.leadVerified());
-/** The error answers of a lead route that reads (`body: false`) or saves (`body: true`) a section. */
-const leadFails = (body: boolean, bad: ErrorCase = badLeadId) =>
-  errorAnswers({
-    access: 'partner',
-    body,
-    cases: { 400: [bad], 404: [noSuchLead], ...(body ? { 409: [verified] } : {}) },
-  });
-const saveFails = (bad: ErrorCase) => leadFails(true, bad);
+type LeadOperation = keyof typeof docs;
+/** The error answers of operation `id`: a route with a body (`body: true`) or without. */
+const fails = (id: LeadOperation, body: boolean) =>
+  errorAnswers({ access: 'partner', body, cases: docs[id].errorCases });
 const actorOf = (auth: { companyId: string; consumerKey: string }) => ({
   companyId: auth.companyId,
   consumerKey: auth.consumerKey,
@@ -88,15 +66,7 @@ function creationAndReads(app: App, deps: LeadsRouteDeps) {
             ['Location'],
             ['Idempotent-Replayed'],
           ),
-          ...errorAnswers({
-            access: 'partner',
-            body: true,
-            cases: {
-              400: [invalid('autoFinB2BLeadCreatePayload.phone', `must match the pattern ${s.phonePattern}`)],
-              404: [errorCase('The affiliate is not one of the token’s company', errors.companyNotFound())],
-              409: [errorCase('The Idempotency-Key was used with another body', errors.idempotencyConflict())],
-            },
-          }),
+          ...fails('createLead', true),
         },
       },
     },
@@ -119,7 +89,7 @@ function creationAndReads(app: App, deps: LeadsRouteDeps) {
         querystring: r.LeadListQuery,
         response: {
           200: ok('partner', r.LeadList, 'One page of leads, newest first.', ['Cache-Control']),
-          ...errorAnswers({ access: 'partner', cases: { 400: [invalid('cursor', 'is not a cursor of this list')] } }),
+          ...fails('listLeads', false),
         },
       },
     },
@@ -134,7 +104,7 @@ function creationAndReads(app: App, deps: LeadsRouteDeps) {
         security,
         ...operation(docs, 'getLead'),
         params: s.LeadIdParams,
-        response: { 200: ok('partner', r.Lead, 'The lead.', ['Cache-Control']), ...leadFails(false) },
+        response: { 200: ok('partner', r.Lead, 'The lead.', ['Cache-Control']), ...fails('getLead', false) },
       },
     },
     async (request) => deps.queries.getLead(requireAuth(request).companyId, request.params.leadId),
@@ -150,7 +120,7 @@ function creationAndReads(app: App, deps: LeadsRouteDeps) {
         params: s.LeadIdParams,
         response: {
           200: ok('partner', r.LeadEvents, 'The lead’s changes, oldest first.', ['Cache-Control']),
-          ...leadFails(false),
+          ...fails('listLeadEvents', false),
         },
       },
     },
@@ -169,7 +139,7 @@ function loanAndContactWrites(app: App, deps: LeadsRouteDeps) {
         ...operation(docs, 'saveLoanInfo'),
         params: s.LeadIdParams,
         body: s.LoanInfoPayload,
-        response: { 204: noContent, ...saveFails(invalid('term', 'must be <= 360')) },
+        response: { 204: noContent, ...fails('saveLoanInfo', true) },
       },
     },
     async (request, reply) => {
@@ -187,7 +157,7 @@ function loanAndContactWrites(app: App, deps: LeadsRouteDeps) {
         ...operation(docs, 'saveContactInfo'),
         params: s.LeadIdParams,
         body: s.PublicContactInfoPayload,
-        response: { 204: noContent, ...saveFails(invalid('email', 'must match format "email"')) },
+        response: { 204: noContent, ...fails('saveContactInfo', true) },
       },
     },
     async (request, reply) => {
@@ -206,7 +176,7 @@ function loanAndContactWrites(app: App, deps: LeadsRouteDeps) {
         ...operation(docs, 'updateContact'),
         params: s.LeadIdParams,
         body: s.ContactPayload,
-        response: { 204: noContent, ...saveFails(invalid('email', 'must match format "email"', 'contact')) },
+        response: { 204: noContent, ...fails('updateContact', true) },
       },
     },
     async (request, reply) => {
@@ -228,7 +198,7 @@ function addressToPersonWrites(app: App, deps: LeadsRouteDeps) {
         ...operation(docs, 'saveAddress'),
         params: s.LeadIdParams,
         body: s.AddressPayload,
-        response: { 200: empty200, ...saveFails(invalid('zipCode', 'is not a ZIP code of the SEPOMEX catalog')) },
+        response: { 200: empty200, ...fails('saveAddress', true) },
       },
     },
     async (request, reply) => {
@@ -247,7 +217,7 @@ function addressToPersonWrites(app: App, deps: LeadsRouteDeps) {
         ...operation(docs, 'saveVehicle'),
         params: s.LeadIdParams,
         body: s.AutoLeadPayload,
-        response: { 204: noContent, ...saveFails(invalid('id', 'is not a version of the vehicle catalog')) },
+        response: { 204: noContent, ...fails('saveVehicle', true) },
       },
     },
     async (request, reply) => {
@@ -266,7 +236,7 @@ function addressToPersonWrites(app: App, deps: LeadsRouteDeps) {
         ...operation(docs, 'saveFinancial'),
         params: s.LeadIdParams,
         body: s.FinancialPayload,
-        response: { 200: empty200, ...saveFails(invalid('startDate.month', 'must be <= 12')) },
+        response: { 200: empty200, ...fails('saveFinancial', true) },
       },
     },
     async (request, reply) => {
@@ -287,7 +257,7 @@ function addressToPersonWrites(app: App, deps: LeadsRouteDeps) {
         body: s.PersonPayload,
         response: {
           200: empty200,
-          ...saveFails(invalid('rfc', 'the date in the RFC (900215) must equal birthDate')),
+          ...fails('savePerson', true),
         },
       },
     },

@@ -1,31 +1,47 @@
 /** What the OpenAPI document says of each of the lender's lead operations, keyed by operationId. */
-import { operationTable } from '../http/index.ts';
+import { errors, errorCase, operationTable, type ErrorCases } from '../http/index.ts';
+
+/** The error cases every lender lead operation shares. */
+const lenderCases: ErrorCases = {
+  400: [
+    errorCase(
+      'Invalid filter or cursor',
+      errors.invalidInput([{ field: 'cursor', errorDetail: 'is not a cursor of this list' }]),
+    ),
+  ],
+  404: [errorCase('No such lead', errors.leadNotFound())],
+};
 
 export const lenderOperations = operationTable({
   listAllLeads: {
     summary: "Every company's leads, newest first",
     description: 'Summaries without personal data, in pages (`limit`, `cursor`). Not audited.',
+    errorCases: lenderCases,
   },
   exportLeads: {
     summary: 'Export leads with their personal data (streamed)',
     description:
       'The same filters as the list; `format` `ndjson` (default) or `csv`. One line per lead, newest first. ' +
       'Audited with the filter and the row count.',
+    errorCases: lenderCases,
   },
   readLeadAsLender: {
     summary: 'A lead with its personal data, consent, bureau summary and explanation',
     description: 'Every successful read writes an audit record.',
+    errorCases: lenderCases,
   },
   erasePersonalData: {
     summary: "Erase a lead's personal data",
     description:
       'Erases contact, address, financial and person data and the bureau report; the lead keeps its status, ' +
       'decision, reasons, loan info, vehicle and events. Audited.',
+    errorCases: lenderCases,
   },
   purgePersonalData: {
     summary: 'Run the retention purge now',
     description:
       'Erases the personal data of every lead unchanged for PII_RETENTION_DAYS (the service also runs it daily). ' +
       '`dryRun` only lists them.',
+    errorCases: lenderCases,
   },
 });

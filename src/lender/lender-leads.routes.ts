@@ -7,11 +7,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import {
-  errors,
   documented,
   empty,
   errorAnswers,
-  errorCase,
   ok,
   registerAdminGuard,
   requireOperator,
@@ -26,19 +24,8 @@ import type { PersonalDataErasure } from './personal-data-erasure.ts';
 import * as s from './lender-leads.schemas.ts';
 import { lenderOperations as docs } from './lender-leads.operations.ts';
 
-const fails = errorAnswers({
-  access: 'admin',
-  body: true,
-  cases: {
-    400: [
-      errorCase(
-        'Invalid filter or cursor',
-        errors.invalidInput([{ field: 'cursor', errorDetail: 'is not a cursor of this list' }]),
-      ),
-    ],
-    404: [errorCase('No such lead', errors.leadNotFound())],
-  },
-});
+/** The error answers of lender operation `id`, from its entry in the table. */
+const fails = (id: keyof typeof docs) => errorAnswers({ access: 'admin', body: true, cases: docs[id].errorCases });
 const readers = policy({ roles: ['analyst', 'officer'] });
 
 const originOf = (request: FastifyRequest): AuditOrigin => ({
@@ -80,7 +67,7 @@ function listAndExport(app: App, deps: LenderLeadsRouteDeps) {
         querystring: s.LenderLeadListQuery,
         response: {
           200: ok('admin', s.LenderLeadList, 'A page of lead summaries, newest first.', ['Cache-Control']),
-          ...fails,
+          ...fails('listAllLeads'),
         },
       },
     },
@@ -121,7 +108,7 @@ function listAndExport(app: App, deps: LenderLeadsRouteDeps) {
               headers: ['X-Request-Id', 'Cache-Control'],
             },
           ),
-          ...fails,
+          ...fails('exportLeads'),
         },
       },
     },
@@ -156,7 +143,7 @@ function readAndErasure(app: App, deps: LenderLeadsRouteDeps) {
           200: ok('admin', s.LenderLead, 'The lead with its personal data, consent, bureau summary and explanation.', [
             'Cache-Control',
           ]),
-          ...fails,
+          ...fails('readLeadAsLender'),
         },
       },
     },
@@ -175,7 +162,7 @@ function readAndErasure(app: App, deps: LenderLeadsRouteDeps) {
         security,
         ...operation(docs, 'erasePersonalData'),
         params: s.LenderLeadIdParams,
-        response: { 204: empty('admin', 'Erased.'), ...fails },
+        response: { 204: empty('admin', 'Erased.'), ...fails('erasePersonalData') },
       },
     },
     async (request, reply) => {
@@ -192,7 +179,10 @@ function readAndErasure(app: App, deps: LenderLeadsRouteDeps) {
         security,
         ...operation(docs, 'purgePersonalData'),
         body: s.PurgeRequest,
-        response: { 200: ok('admin', s.PurgeResult, 'The leads erased (or, dry, that would be).'), ...fails },
+        response: {
+          200: ok('admin', s.PurgeResult, 'The leads erased (or, dry, that would be).'),
+          ...fails('purgePersonalData'),
+        },
       },
     },
     async (request) => deps.erasure.purge({ dryRun: request.body.dryRun ?? false, origin: originOf(request) }),

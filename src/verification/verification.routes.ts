@@ -1,16 +1,6 @@
 /** Send PIN and confirm PIN: a PIN to the lead's person, and its confirmation. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  errors,
-  empty,
-  errorAnswers,
-  errorCase,
-  type ErrorCase,
-  policy,
-  sendEmpty,
-  traceProviderCalls,
-  operation,
-} from '../http/index.ts';
+import { empty, errorAnswers, policy, sendEmpty, traceProviderCalls, operation } from '../http/index.ts';
 import { requireAuth } from '../auth/index.ts';
 import { LeadIdParams } from '../leads/index.ts';
 import type { VerificationService } from './verification.service.ts';
@@ -20,61 +10,9 @@ import { verificationOperations as docs } from './verification.operations.ts';
 const tags = ['verification'];
 const security = [{ bearerAuth: [] }];
 const noContent = empty('partner', 'Done. No content.');
-const rejected = (summary: string, reason: string, fields: { field: string; errorDetail: string }[] = []) =>
-  errorCase(summary, errors.pinRejected(reason, fields));
-const common = (bad: ErrorCase[], providerFailures: ErrorCase[], more: { 429?: ErrorCase[] } = {}) =>
-  errorAnswers({
-    access: 'partner',
-    body: true,
-    cases: {
-      400: [rejected('Invalid request', 'INVALID_REQUEST', [{ field: 'channel', errorDetail: 'is required' }]), ...bad],
-      404: [errorCase('No such lead, or another company’s', errors.leadNotFound())],
-      409: [errorCase('The lead is already verified', errors.leadVerified())],
-      412: providerFailures,
-      ...more,
-    },
-    descriptions: { 400: 'Refused: `additionalData.reason` says why (and `errors` lists invalid fields).' },
-  });
-const sendFails = common(
-  [
-    rejected('No phone on file for an SMS', 'NO_PHONE_ON_FILE'),
-    rejected('No e-mail on file for an EMAIL', 'NO_EMAIL_ON_FILE'),
-  ],
-  [
-    errorCase('The SMS provider timed out', errors.providerFailed('sms', 'timeout')),
-    errorCase('The e-mail provider refused the message', errors.providerFailed('email', 'rejected')),
-  ],
-  {
-    429: [
-      errorCase(
-        'Five PINs were sent to this lead in the last 10 minutes',
-        errors.tooManyRequests('PIN_SEND_LIMIT', 240),
-      ),
-    ],
-  },
-);
-const confirmFails = common(
-  [
-    rejected('Wrong PIN', 'PIN_MISMATCH'),
-    rejected('The PIN expired', 'PIN_EXPIRED'),
-    rejected('Five wrong tries made the PIN void', 'PIN_VOID'),
-    rejected('No PIN was sent', 'NO_PIN_PENDING'),
-    rejected('pinConfirmation differs from pin', 'PIN_CONFIRMATION_MISMATCH', [
-      { field: 'pinConfirmation', errorDetail: 'must equal pin' },
-    ]),
-    rejected('The person or the address is missing', 'PERSON_AND_ADDRESS_REQUIRED'),
-  ],
-  [
-    errorCase(
-      'The credit bureau timed out (the same confirmation can be retried)',
-      errors.providerFailed('bureau', 'timeout'),
-    ),
-    errorCase(
-      'The credit bureau failed (the same confirmation can be retried)',
-      errors.providerFailed('bureau', 'error'),
-    ),
-  ],
-);
+/** The error answers of PIN operation `id`, from its entry in the table. */
+const fails = (id: keyof typeof docs) =>
+  errorAnswers({ access: 'partner', body: true, cases: docs[id].errorCases, descriptions: docs[id].errorDescriptions });
 
 export const verificationRoutes =
   (deps: { verification: VerificationService }): FastifyPluginAsyncTypebox =>
@@ -92,7 +30,7 @@ export const verificationRoutes =
           ...operation(docs, 'sendPin'),
           params: LeadIdParams,
           body: NipSendRequest,
-          response: { 204: noContent, ...sendFails },
+          response: { 204: noContent, ...fails('sendPin') },
         },
       },
       async (request, reply) => {
@@ -112,7 +50,7 @@ export const verificationRoutes =
           ...operation(docs, 'confirmPin'),
           params: LeadIdParams,
           body: PinConfirmationPayload,
-          response: { 204: noContent, ...confirmFails },
+          response: { 204: noContent, ...fails('confirmPin') },
         },
       },
       async (request, reply) => {

@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { errors, empty, errorAnswers, errorCase, ok, type Access, operation } from '../http/index.ts';
+import { empty, errorAnswers, ok, type Access, operation } from '../http/index.ts';
 import type { Owner, WebhooksService } from './webhooks.service.ts';
 import * as s from './webhooks.schemas.ts';
 import { webhooksOperations as docs } from './webhooks.operations.ts';
@@ -25,26 +25,15 @@ export interface WebhookRoutesOptions {
   access: Extract<Access, 'partner' | 'admin'>;
 }
 
-const failsOf = (access: WebhookRoutesOptions['access']) =>
-  errorAnswers({
-    access,
-    body: true,
-    cases: {
-      400: [errorCase('A refused URL', errors.invalidInput([{ field: 'url', errorDetail: 'must be an https URL' }]))],
-      404: [
-        errorCase("Unknown endpoint, or another company's", errors.webhookEndpointNotFound()),
-        errorCase('Unknown delivery', errors.webhookDeliveryNotFound()),
-      ],
-    },
-  });
-
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
 /** What every route of a registration shares: its operationIds, tags, security and error answers. */
 function scopeOf(o: WebhookRoutesOptions) {
   const op = (name: string) =>
     o.operationPrefix ? `${o.operationPrefix}${name}` : `${name[0].toLowerCase()}${name.slice(1)}`;
-  return { ...o, op, base: { tags: o.tags, security: o.security }, fails: failsOf(o.access) };
+  /** The error answers of operation `id`, from its entry in the table. */
+  const fails = (id: keyof typeof docs) => errorAnswers({ access: o.access, body: true, cases: docs[id].errorCases });
+  return { ...o, op, base: { tags: o.tags, security: o.security }, fails };
 }
 
 export const webhooksRoutes =
@@ -69,7 +58,7 @@ function endpointRoutes(app: App, o: WebhookRoutesOptions) {
           201: ok(o.access, s.WebhookEndpointCreated, 'The endpoint, with its signing secret (shown only here).', [
             'Location',
           ]),
-          ...fails,
+          ...fails('createWebhookEndpoint'),
         },
       },
     },
@@ -85,7 +74,10 @@ function endpointRoutes(app: App, o: WebhookRoutesOptions) {
       schema: {
         ...base,
         ...operation(docs, 'listWebhookEndpoints', op('ListWebhookEndpoints')),
-        response: { 200: ok(o.access, s.WebhookEndpointList, 'The endpoints, without their secrets.'), ...fails },
+        response: {
+          200: ok(o.access, s.WebhookEndpointList, 'The endpoints, without their secrets.'),
+          ...fails('listWebhookEndpoints'),
+        },
       },
     },
     async (request) => service.list(ownerOf(request)),
@@ -98,7 +90,7 @@ function endpointRoutes(app: App, o: WebhookRoutesOptions) {
         ...base,
         ...operation(docs, 'getWebhookEndpoint', op('GetWebhookEndpoint')),
         params: s.EndpointParams,
-        response: { 200: ok(o.access, s.WebhookEndpoint, 'The endpoint.'), ...fails },
+        response: { 200: ok(o.access, s.WebhookEndpoint, 'The endpoint.'), ...fails('getWebhookEndpoint') },
       },
     },
     async (request) => service.get(ownerOf(request), request.params.endpointId),
@@ -112,7 +104,10 @@ function endpointRoutes(app: App, o: WebhookRoutesOptions) {
         ...operation(docs, 'updateWebhookEndpoint', op('UpdateWebhookEndpoint')),
         params: s.EndpointParams,
         body: s.WebhookEndpointUpdate,
-        response: { 200: ok(o.access, s.WebhookEndpoint, 'The endpoint as changed.'), ...fails },
+        response: {
+          200: ok(o.access, s.WebhookEndpoint, 'The endpoint as changed.'),
+          ...fails('updateWebhookEndpoint'),
+        },
       },
     },
     async (request) => service.update(ownerOf(request), request.params.endpointId, request.body),
@@ -125,7 +120,7 @@ function endpointRoutes(app: App, o: WebhookRoutesOptions) {
         ...base,
         ...operation(docs, 'deleteWebhookEndpoint', op('DeleteWebhookEndpoint')),
         params: s.EndpointParams,
-        response: { 204: empty(o.access, 'Deleted.'), ...fails },
+        response: { 204: empty(o.access, 'Deleted.'), ...fails('deleteWebhookEndpoint') },
       },
     },
     async (request, reply) => {
@@ -148,7 +143,7 @@ function secretAndDeliveryRoutes(app: App, o: WebhookRoutesOptions) {
         params: s.EndpointParams,
         response: {
           200: ok(o.access, s.WebhookSecret, 'The new secret; the old one still signs for 24 hours.'),
-          ...fails,
+          ...fails('rotateWebhookSecret'),
         },
       },
     },
@@ -164,7 +159,7 @@ function secretAndDeliveryRoutes(app: App, o: WebhookRoutesOptions) {
         params: s.EndpointParams,
         response: {
           202: ok(o.access, s.WebhookDeliveryAccepted, 'The test event is queued for delivery.'),
-          ...fails,
+          ...fails('testWebhookEndpoint'),
         },
       },
     },
@@ -181,7 +176,7 @@ function secretAndDeliveryRoutes(app: App, o: WebhookRoutesOptions) {
         querystring: s.DeliveryListQuery,
         response: {
           200: ok(o.access, s.WebhookDeliveryList, 'A page of deliveries, newest first, with their attempts.'),
-          ...fails,
+          ...fails('listWebhookDeliveries'),
         },
       },
     },
@@ -195,7 +190,10 @@ function secretAndDeliveryRoutes(app: App, o: WebhookRoutesOptions) {
         ...base,
         ...operation(docs, 'retryWebhookDelivery', op('RetryWebhookDelivery')),
         params: s.DeliveryParams,
-        response: { 202: ok(o.access, s.WebhookDeliveryAccepted, 'The delivery is queued again.'), ...fails },
+        response: {
+          202: ok(o.access, s.WebhookDeliveryAccepted, 'The delivery is queued again.'),
+          ...fails('retryWebhookDelivery'),
+        },
       },
     },
     async (request, reply) =>
