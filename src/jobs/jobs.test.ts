@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createJobs, repeatingJob, type Job } from './jobs.ts';
+
+/** Waits until `ready()` holds (timers may run late on a busy machine), at most two seconds. */
+async function until(ready: () => boolean): Promise<void> {
+  for (let waited = 0; !ready(); waited += 5) {
+    if (waited > 2000) throw new Error('timed out');
+    await sleep(5);
+  }
+}
+
+test('a repeating job runs first after firstMs, then every everyMs, and not after it stops', async () => {
+  let runs = 0;
+  const job = repeatingJob('count', { everyMs: 20, firstMs: 5 }, async () => {
+    runs += 1;
+  });
+  job.start();
+  assert.equal(runs, 0, 'nothing before firstMs');
+  await until(() => runs >= 2);
+  await job.stop();
+  const stopped = runs;
+  await sleep(60);
+  assert.equal(runs, stopped, 'no run after stop');
+});
+
+test('a tick while the previous run is going is skipped, and stop waits for the run in progress', async () => {
+  let started = 0;
+  let finished = 0;
+  const job = repeatingJob('slow', { everyMs: 5, firstMs: 1 }, async () => {
+    started += 1;
+    await sleep(50);
+    finished += 1;
+  });
+  job.start();
+  await until(() => started === 1);
+  await sleep(30);
+  if (finished === 0) assert.equal(started, 1, 'no second run while the first is going');
+  await job.stop();
+  assert.equal(finished, started, 'stop resolved after the run in progress finished');
+});
+
+test('the jobs start together and stop together, even when one fails to stop', async () => {
+  const events: string[] = [];
+  const job = (name: string, failing = false): Job => ({
+    name,
+    start: () => events.push(`start ${name}`),
+    stop: async () => {
+      events.push(`stop ${name}`);
+      if (failing) throw new Error('cannot stop');
+    },
+  });
+  const jobs = createJobs([job('a', true), job('b')]);
+  assert.deepEqual(jobs.names, ['a', 'b']);
+  jobs.start();
+  await jobs.stop();
+  assert.deepEqual(events, ['start a', 'start b', 'stop a', 'stop b']);
+});
