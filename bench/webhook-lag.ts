@@ -4,7 +4,8 @@
  * subscribed to `lead.created`, answers 204 at once. The lag of an event is its arrival at the
  * receiver minus the moment the bench read the 201 of the POST /leads that wrote it (one clock, this
  * process), so it spans the wake, the claim, signing and the HTTP round trip; negative when the
- * event overtook the answer. Two shapes, each `BENCH_WEBHOOK_SECONDS` (default 15) of load:
+ * event overtook the answer. Two shapes, each `BENCH_WEBHOOK_SECONDS` (default 15) of load after
+ * `BENCH_WEBHOOK_WARMUP_SECONDS` (default 3) of the same load, not measured:
  *   - the embedded engine, one instance, at 100 leads/s;
  *   - PostgreSQL (a scratch database on the server of DATABASE_URL, default the local test server)
  *     and a Redis of the bench's own, two instances at 200 leads/s in all, each receiving half the
@@ -27,6 +28,8 @@ import { percentile, runConstantRate } from './constant-rate.ts';
 
 const api = '/mx/b2b/autofin/api';
 const seconds = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 15);
+// Unmeasured load first, at the same rate: connection pools filled, code compiled, caches warm.
+const warmupSeconds = Number(process.env.BENCH_WEBHOOK_WARMUP_SECONDS ?? 3);
 const adminToken = randomBytes(16).toString('hex');
 // Targets of the issue: p50 ≤ 25 ms and p99 ≤ 100 ms.
 const target = { p50: 25, p99: 100 };
@@ -68,25 +71,26 @@ async function measureLag(label: string, instances: ServiceProcess[], rate: numb
     });
     if (subscribed.status !== 201) throw new Error(`subscribe: ${subscribed.status} ${await subscribed.text()}`);
     const acked = new Map<string, number>();
+    const writes = (measured: boolean) => ({
+      name: 'POST /leads',
+      weight: 1,
+      request: (i: number) => ({
+        base: instances[i % instances.length].base,
+        method: 'POST' as const,
+        path: `${api}/leads`,
+        headers: json,
+        body: '{}',
+      }),
+      onAnswer: measured
+        ? (body: string) => acked.set((JSON.parse(body) as { id: string }).id, performance.now())
+        : undefined,
+    });
+    if (warmupSeconds > 0) {
+      await runConstantRate([writes(false)], rate, warmupSeconds);
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // the warm-up's deliveries drain
+    }
     const cpuBefore = instances.map((i) => i.cpuSeconds());
-    const run = await runConstantRate(
-      [
-        {
-          name: 'POST /leads',
-          weight: 1,
-          request: (i) => ({
-            base: instances[i % instances.length].base,
-            method: 'POST',
-            path: `${api}/leads`,
-            headers: json,
-            body: '{}',
-          }),
-          onAnswer: (body) => acked.set((JSON.parse(body) as { id: string }).id, performance.now()),
-        },
-      ],
-      rate,
-      seconds,
-    );
+    const run = await runConstantRate([writes(true)], rate, seconds);
     const deadline = performance.now() + 10_000;
     while ([...acked.keys()].some((id) => !receiver.arrivals.has(id)) && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
