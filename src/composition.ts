@@ -93,7 +93,7 @@ export async function createContainer(givenOptions: ContainerOptions) {
     sharedLimiter: limits.sharedLimiter,
     auth: auth.service,
     companies: companies.service,
-    catalogs: { store: catalogs.store, imports: catalogs.imports, loadInto: catalogs.loadInto },
+    catalogs: { store: catalogs.store, imports: catalogs.imports },
     ...leadFlow.services,
     ...lenderSide.services,
     webhooks,

@@ -50,8 +50,6 @@ export function createCatalogsModule(deps: {
   return {
     store,
     imports,
-    /** Loads another store from the tables (the bench measures the index's heap this way). */
-    loadInto: (other: CatalogStore) => other.loadFromDatabase(repository),
     /**
      * Imports the shipped catalogs into a fresh database and loads them. `progress` hears of each
      * catalog import, which takes seconds on a first start. With `deferCatalogs`, the catalog tables
