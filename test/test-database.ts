@@ -5,11 +5,10 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Db } from '../src/db/database.ts';
 import { migrate, readMigrations } from '../src/db/migrate.ts';
-import { pgliteDb } from '../src/db/pglite-db.ts';
+import { createPglite, pgliteDb } from '../src/db/pglite-db.ts';
 import { openPostgresDb } from '../src/db/postgres-db.ts';
 import { createCatalogsRepository } from '../src/catalogs/catalogs.repository.ts';
 import { createCatalogStore } from '../src/catalogs/catalog-store.ts';
@@ -36,7 +35,7 @@ export async function ensurePgliteTemplate(): Promise<URL> {
   const file = new URL(`pglite-${await templateKey()}.tar.gz`, templateDir);
   if (existsSync(file)) return file;
   mkdirSync(templateDir, { recursive: true });
-  const pglite = await PGlite.create();
+  const pglite = await createPglite();
   await migrateWithCatalogs(pgliteDb(pglite));
   const dump = await pglite.dumpDataDir('gzip');
   await pglite.close();
@@ -69,7 +68,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL;
   if (!url) {
     const template = await ensurePgliteTemplate();
-    const pglite = await PGlite.create({ loadDataDir: new Blob([readFileSync(template)]) });
+    const pglite = await createPglite(undefined, new Blob([readFileSync(template)]));
     const db = pgliteDb(pglite);
     return { db, engine: 'pglite', drop: () => db.close() };
   }

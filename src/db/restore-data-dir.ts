@@ -5,8 +5,9 @@
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { lockDataDir } from './data-dir-lock.ts';
+import { createPglite } from './pglite-db.ts';
 
 export class RestoreRefusedError extends Error {
   constructor(message: string) {
@@ -35,7 +36,7 @@ export async function restoreDataDir(dataDir: string, backup: Blob): Promise<Res
   let pg: PGlite | undefined;
   try {
     try {
-      pg = await PGlite.create(join(dataDir, 'pgdata'), { loadDataDir: backup });
+      pg = await createPglite(join(dataDir, 'pgdata'), backup);
       const sql = 'select max(version) as version from schema_migrations';
       const { rows } = await pg.query<{ version: number | null }>(sql);
       return { dataDir, schemaVersion: Number(rows[0]?.version ?? 0) };
