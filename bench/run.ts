@@ -14,6 +14,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { FastifyInstance } from 'fastify';
 import { createCatalogsModule } from '../src/catalogs/index.ts';
+import { preparedEmbeddedDatabase } from '../src/db/open-database.ts';
 import type { Container } from '../src/composition.ts';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.ts';
 import { containerFor, firstStart, listen, partnerToken } from './service.ts';
@@ -52,10 +53,13 @@ async function reportFirstStart() {
   const vehicles = await started.container.catalogs.imports.meta('vehicles');
   const zips = await started.container.catalogs.imports.meta('zipCodes');
   console.log('\nfirst start on a fresh embedded database (what `npm start` does the first time)');
-  line('open (initdb) + lock', seconds(started.openMs));
+  line(
+    preparedEmbeddedDatabase() ? 'open (copy of the prepared database) + lock' : 'open (initdb) + lock',
+    seconds(started.openMs),
+  );
   line('migrations', seconds(started.migrateMs));
   line(
-    'container.prepare() (catalog import)',
+    preparedEmbeddedDatabase() ? 'container.prepare() (catalog load)' : 'container.prepare() (catalog import)',
     seconds(started.prepareMs),
     `${vehicles?.rowCount} versions, ${zips?.rowCount} settlements`,
   );

@@ -10,7 +10,9 @@
 // stylesheet) from the project's folder (src/shared/project-files.ts), so nothing is copied.
 // `--if-stale` builds only when a source is newer than the last build: `npm start` runs it so, and
 // the tests that start whole processes, so neither runs an older build than the sources.
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -39,6 +41,41 @@ const workers = ['catalogs/catalog-parse-worker'];
  */
 const lazyEntries = { tracing: join(root, 'src/tracing/start-tracing.ts') };
 
+/**
+ * The prepared embedded database (src/embedded-template.ts) a first start copies into DATA_DIR. It is kept
+ * from one build to the next while what it is made of is unchanged (its key, below): making it takes
+ * some ten seconds.
+ */
+const template = join(dist, 'embedded-database');
+const templateEntry = { 'embedded-template': join(root, 'src/embedded-template.ts') };
+
+/** What the prepared database is made of: its program, the migrations, the shipped catalogs, PGlite. */
+function templateKey(program) {
+  const hash = createHash('sha256').update(program);
+  const folders = ['src/db/migrations', 'catalog-data'];
+  for (const folder of folders) {
+    for (const name of readdirSync(join(root, folder)).sort())
+      hash.update(name).update(readFileSync(join(root, folder, name)));
+  }
+  return hash.update(readFileSync(join(root, 'node_modules/@electric-sql/pglite/package.json'))).digest('hex');
+}
+
+/** Makes the prepared database anew when its key changed; a failure fails the build and leaves none. */
+function prepareTemplate() {
+  const program = join(dist, 'embedded-template.js');
+  const key = templateKey(readFileSync(program));
+  const keyFile = join(template, 'key');
+  if (existsSync(keyFile) && readFileSync(keyFile, 'utf8') === key) return;
+  rmSync(template, { recursive: true, force: true });
+  const partial = `${template}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  const started = performance.now();
+  execFileSync(process.execPath, [program, partial], { stdio: 'inherit' });
+  writeFileSync(join(partial, 'key'), key);
+  renameSync(partial, template);
+  console.log(`embedded database prepared in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
 /** The newest modification time among the sources and the build's configuration. */
 function newestSource(dir = join(root, 'src'), newest = 0) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -52,7 +89,7 @@ function newestSource(dir = join(root, 'src'), newest = 0) {
 function stale() {
   if (!existsSync(stamp)) return true;
   const configs = ['scripts/build.mjs', 'package-lock.json'].map((f) => statSync(join(root, f)).mtimeMs);
-  return Math.max(newestSource(), ...configs) > statSync(stamp).mtimeMs;
+  return Math.max(newestSource(), newestSource(join(root, 'catalog-data')), ...configs) > statSync(stamp).mtimeMs;
 }
 
 if (process.argv.includes('--if-stale') && !stale()) process.exit(0);
@@ -80,6 +117,7 @@ try {
       service: join(root, 'src/main.ts'),
       ...Object.fromEntries(workers.map((name) => [basename(name), join(root, 'src', `${name}.ts`)])),
       ...lazyEntries,
+      ...templateEntry,
     },
     outdir: dist,
     bundle: true,
@@ -110,10 +148,12 @@ try {
   console.error('build failed: dist/ was not updated');
   process.exit(1);
 }
-// Written only once the whole bundle is built: a failed build leaves the previous one in place.
-rmSync(dist, { recursive: true, force: true });
-mkdirSync(dist);
+// Written only once the whole bundle is built: a failed build leaves the previous one in place. The
+// prepared database stays while its key holds.
+mkdirSync(dist, { recursive: true });
+for (const name of readdirSync(dist)) if (name !== basename(template)) rmSync(join(dist, name), { recursive: true });
 for (const file of outputs) writeFileSync(file.path, file.contents);
 writeFileSync(join(dist, 'main.js'), entry);
-writeFileSync(stamp, `${new Date().toISOString()}\n`);
 console.log(`bundled in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+prepareTemplate();
+writeFileSync(stamp, `${new Date().toISOString()}\n`);

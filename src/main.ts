@@ -3,7 +3,7 @@
  * SIGTERM/SIGINT (stop accepting, finish requests in flight, close the database).
  */
 import { loadConfig, ConfigError } from './config/index.ts';
-import { DataDirLockedError, openDatabase, migrate } from './db/index.ts';
+import { DataDirLockedError, openDatabase, migrate, preparedEmbeddedDatabase } from './db/index.ts';
 import { loadOrCreateKey, systemClock, logDestination, loggerOptions } from './shared/index.ts';
 import { createContainer } from './composition.ts';
 import { MissingKeysError } from './keys/index.ts';
@@ -28,15 +28,19 @@ async function start(): Promise<void> {
   // erasure could not reach. The messages are kept encrypted in the database (docs/sandbox.md).
   rmSync(join(config.dataDir, 'sandbox-outbox.jsonl'), { force: true });
   const firstStart = !config.databaseUrl && !existsSync(join(config.dataDir, 'pgdata'));
-  if (firstStart)
+  // A first start copies the embedded database the build prepared, migrated and with the shipped catalogs
+  // (src/embedded-template.ts). Without one (the sources run without a build) it creates the database, and
+  // the shipped files are parsed, in a worker thread, meanwhile.
+  const template = firstStart ? preparedEmbeddedDatabase() : undefined;
+  if (firstStart && template) logger.info({ dataDir: config.dataDir }, 'first start: copying the prepared database');
+  else if (firstStart)
     logger.info({ dataDir: config.dataDir }, 'first start: creating the embedded database (a few seconds)');
-  // A new embedded database lacks every catalog: the shipped files are parsed, in a worker thread,
-  // while the database is created on this one.
-  const shippedParsing = firstStart ? parseShippedCatalogs() : undefined;
+  const shippedParsing = firstStart && !template ? parseShippedCatalogs() : undefined;
   const opened = performance.now();
-  const db = await openDatabase(config);
+  const db = await openDatabase({ ...config, template });
   await migrate(db);
-  if (firstStart) logger.info({ ms: Math.round(performance.now() - opened) }, 'database created and migrated');
+  const ms = Math.round(performance.now() - opened);
+  if (firstStart) logger.info({ ms }, `database ${template ? 'copied' : 'created'} and migrated`);
   const container = await createContainer({
     config,
     db,
