@@ -32,6 +32,19 @@ function cpuSeconds(statFile: string): number {
 /** CPU seconds a process has used so far, all its threads (0 once it is gone). */
 export const processCpuSeconds = (pid: number): number => cpuSeconds(`/proc/${pid}/stat`);
 
+/**
+ * CPU seconds (user + system) of this process's children that have ended and been reaped so far
+ * (`cutime + cstime`): what a child such as a load generator used, read once it has exited.
+ */
+export function endedChildrenCpuSeconds(): number {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / ticksPerSecond;
+  } catch {
+    return 0;
+  }
+}
+
 /** CPU seconds of the calling thread so far (undefined without /proc). */
 export function currentThreadCpuSeconds(): number | undefined {
   return existsSync('/proc/thread-self/stat') ? cpuSeconds('/proc/thread-self/stat') : undefined;

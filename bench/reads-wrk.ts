@@ -5,8 +5,14 @@
  * route, logger off, answering the recorded bytes of the same request) are each pinned to core 0
  * with `taskset`, wrk to core 1; rounds alternate service, bare, service, bare… Each ratio is the
  * median of the rounds' req/s ratios; beside it the CPU microseconds per request of each side (the
- * whole process, every thread, from /proc). Two shapes: the embedded engine, and DATABASE_URL (a
- * scratch database on that server, default the local test server) + a Redis of the bench's own.
+ * whole process, every thread, from /proc), and under it the CPU wrk itself used in each round, as a
+ * share of core 1 (near 100 %, wrk rather than the server may set the rate). Three shapes
+ * (`BENCH_READ_SHAPES`, default `embedded,postgres,two`): the embedded engine; DATABASE_URL (a
+ * scratch database on that server, default the local test server) + a Redis of the bench's own; and
+ * two service processes on that same database and Redis, with the same partner token, against two
+ * bare processes, all four on core 0: each round runs two wrk at once on core 1 (`-t1`, half the
+ * connections each), one per process; its rate is their sum, its CPU per request both processes'
+ * CPU over both wrk's requests.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -20,20 +26,26 @@ import {
   startServiceProcess,
   type ServiceProcess,
 } from '../test/processes/index.ts';
-import { processCpuSeconds } from './cpu-accounting.ts';
+import { endedChildrenCpuSeconds, processCpuSeconds } from './cpu-accounting.ts';
 import { median } from './measure.ts';
 
 const api = '/mx/b2b/autofin/api';
 const adminToken = randomBytes(16).toString('hex');
 const rounds = Number(process.env.BENCH_READ_ROUNDS ?? 3);
 const roundSeconds = Number(process.env.BENCH_READ_SECONDS ?? 3);
+/** wrk's connections in all, shared out evenly when a side is two processes. */
 const connections = 50;
 // Targets of the issue: at least 0.75 of the bare route, CPU per request at most 1.35 times its.
 const target = { ratio: 0.75, cpu: 1.35 };
+/** wrk's own CPU, as a share of core 1, from which the rates may be wrk's rather than the server's. */
+const wrkBusy = 0.9;
 const cases = [
   { name: 'GET brands of 2020', path: `${api}/catalogs/years/2020/brands`, bare: '/brands' },
   { name: 'GET zip-code 06700', path: `${api}/catalogs/zip-code/06700`, bare: '/zip' },
 ];
+const allShapes = ['embedded', 'postgres', 'two'] as const;
+type Shape = (typeof allShapes)[number];
+const labelWidth = 58;
 
 function hasWrk(): boolean {
   try {
@@ -45,27 +57,73 @@ function hasWrk(): boolean {
   return true;
 }
 
+/** The shapes `BENCH_READ_SHAPES` names (comma-separated), every one when unset. */
+function chosenShapes(): Shape[] {
+  const names = (process.env.BENCH_READ_SHAPES ?? allShapes.join(','))
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = names.filter((name) => !(allShapes as readonly string[]).includes(name));
+  if (unknown.length || !names.length)
+    throw new Error(`BENCH_READ_SHAPES: ${unknown.join(', ') || 'none'}; the shapes are ${allShapes.join(', ')}`);
+  return allShapes.filter((shape) => names.includes(shape));
+}
+
 const pin = (pid: number, core: number) =>
   execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
 
-/** One wrk run on core 1: requests, req/s and the server's CPU µs per request. */
-function wrkRun(url: string, token: string, pid: number, seconds: number) {
-  const before = processCpuSeconds(pid);
-  const out = execFileSync(
-    'taskset',
-    ['-c', '1', 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '-H', `authorization: Bearer ${token}`, url],
-    { encoding: 'utf8' },
-  );
-  const cpu = processCpuSeconds(pid) - before;
-  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
-  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
-  const errors = /Socket errors: (.*)/.exec(out)?.[1];
+/** One wrk process on core 1 (`taskset` execs it, so it is the child itself); answers its output. */
+function wrk(url: string, token: string, connectionCount: number, seconds: number): Promise<string> {
+  const args = ['-c', '1', 'wrk', '-t1', `-c${connectionCount}`, `-d${seconds}s`];
+  const child = spawn('taskset', [...args, '-H', `authorization: Bearer ${token}`, url], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`wrk exited ${code}: ${out}`))));
+  });
+}
+
+interface Target {
+  url: string;
+  pid: number;
+}
+
+interface Round {
+  requests: number;
+  non2xx: number;
+  errors: string[];
+  /** req/s, summed over the side's processes. */
+  rate: number;
+  /** CPU µs of the side's processes, summed, per request of the side. */
+  cpuMicros: number;
+  /** CPU of the round's wrk processes, summed, over the round's wall time: the share of core 1 they used. */
+  wrkShare: number;
+}
+
+/**
+ * One round against a side (one process or more): a wrk per process, all at once, on core 1, the
+ * connections shared out evenly. wrk's CPU is read from this process's ended children once they exit.
+ */
+async function wrkRound(side: Target[], token: string, seconds: number): Promise<Round> {
+  const before = side.map((t) => processCpuSeconds(t.pid));
+  const wrkBefore = endedChildrenCpuSeconds();
+  const started = performance.now();
+  const outs = await Promise.all(side.map((t) => wrk(t.url, token, connections / side.length, seconds)));
+  const wall = (performance.now() - started) / 1000;
+  const wrkCpu = endedChildrenCpuSeconds() - wrkBefore;
+  const cpu = side.reduce((sum, t, i) => sum + processCpuSeconds(t.pid) - before[i], 0);
+  const sum = (pattern: RegExp) => outs.reduce((total, out) => total + Number(pattern.exec(out)?.[1] ?? 0), 0);
+  const requests = sum(/(\d+) requests in/);
   return {
     requests,
-    non2xx,
-    errors,
-    rate: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+    non2xx: sum(/Non-2xx or 3xx responses: (\d+)/),
+    errors: outs.map((out) => /Socket errors: (.*)/.exec(out)?.[1]).filter((e): e is string => !!e),
+    rate: outs.reduce((total, out) => total + Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0), 0),
     cpuMicros: (cpu * 1e6) / Math.max(1, requests),
+    wrkShare: wrkCpu / wall,
   };
 }
 
@@ -89,48 +147,65 @@ async function startBare(answers: object[]): Promise<{ base: string; pid: number
   return { base, pid: child.pid!, child };
 }
 
-async function readsOf(label: string, service: ServiceProcess): Promise<void> {
-  const { token, headers } = await newPartnerOn(service.base, adminToken);
+/** SIGTERM and wait for the exit, so that the process is reaped before any later round reads its children's CPU. */
+async function stopBare(bare: { child: ChildProcess }): Promise<void> {
+  if (bare.child.exitCode !== null || bare.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => bare.child.once('exit', resolve));
+  bare.child.kill('SIGTERM');
+  await exited;
+}
+
+const percent = (share: number) => `${Math.round(share * 100)} %`;
+
+/**
+ * The shape's table line per case: the service processes (one, or several on the same database with
+ * the same token) against as many bare processes answering the first one's recorded bytes.
+ */
+async function readsOf(label: string, services: ServiceProcess[]): Promise<void> {
+  const { token, headers } = await newPartnerOn(services[0].base, adminToken);
   const answers = [];
   for (const c of cases) {
-    const res = await fetch(`${service.base}${c.path}`, { headers });
+    const res = await fetch(`${services[0].base}${c.path}`, { headers });
     if (res.status !== 200) throw new Error(`${c.path}: ${res.status} ${await res.text()}`);
     const kept = Object.fromEntries(
       [...res.headers].filter(
         ([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name),
       ),
     );
-    answers.push({
-      path: c.bare,
-      status: res.status,
-      headers: kept,
-      body: Buffer.from(await res.arrayBuffer()).toString('base64'),
-    });
+    const body = Buffer.from(await res.arrayBuffer());
+    // Every instance answers the token with the same bytes, so one recording is every bare process's.
+    for (const other of services.slice(1)) {
+      const again = await fetch(`${other.base}${c.path}`, { headers });
+      const otherBody = Buffer.from(await again.arrayBuffer());
+      if (again.status !== 200 || !otherBody.equals(body))
+        throw new Error(`${c.path} on ${other.base}: ${again.status}, not the first instance's answer`);
+    }
+    answers.push({ path: c.bare, status: res.status, headers: kept, body: body.toString('base64') });
   }
-  const bare = await startBare(answers);
+  const bares = [];
   try {
-    pin(service.pid, 0);
-    pin(bare.pid, 0);
+    for (let i = 0; i < services.length; i++) bares.push(await startBare(answers));
+    for (const server of [...services, ...bares]) pin(server.pid, 0);
     for (const c of cases) {
-      const serviceUrl = `${service.base}${c.path}`;
-      const bareUrl = `${bare.base}${c.bare}`;
+      const serviceSide = services.map((s) => ({ url: `${s.base}${c.path}`, pid: s.pid }));
+      const bareSide = bares.map((b) => ({ url: `${b.base}${c.bare}`, pid: b.pid }));
       // Warm-up of both (JIT, connections), not counted.
-      wrkRun(serviceUrl, token, service.pid, 1);
-      wrkRun(bareUrl, token, bare.pid, 1);
+      await wrkRound(serviceSide, token, 1);
+      await wrkRound(bareSide, token, 1);
       const runs = [];
       for (let round = 0; round < rounds; round++) {
-        const s = wrkRun(serviceUrl, token, service.pid, roundSeconds);
-        const b = wrkRun(bareUrl, token, bare.pid, roundSeconds);
+        const s = await wrkRound(serviceSide, token, roundSeconds);
+        const b = await wrkRound(bareSide, token, roundSeconds);
         runs.push({ s, b, ratio: s.rate / b.rate });
       }
       const ratio = median(runs.map((r) => r.ratio));
       const sCpu = median(runs.map((r) => r.s.cpuMicros));
       const bCpu = median(runs.map((r) => r.b.cpuMicros));
       const bad = runs.reduce((sum, r) => sum + r.s.non2xx + r.b.non2xx, 0);
-      const errors = runs.flatMap((r) => [r.s.errors, r.b.errors]).filter(Boolean);
+      const errors = runs.flatMap((r) => [...r.s.errors, ...r.b.errors]);
       const verdict = ratio >= target.ratio && sCpu / bCpu <= target.cpu ? 'meets' : 'misses';
       console.log(
-        `  ${`${label}, ${c.name}`.padEnd(48)}${Math.round(median(runs.map((r) => r.s.rate)))
+        `  ${`${label}, ${c.name}`.padEnd(labelWidth)}${Math.round(median(runs.map((r) => r.s.rate)))
           .toLocaleString('en')
           .padStart(9)}` +
           `${Math.round(median(runs.map((r) => r.b.rate)))
@@ -139,9 +214,17 @@ async function readsOf(label: string, service: ServiceProcess): Promise<void> {
           `${sCpu.toFixed(0).padStart(8)}${bCpu.toFixed(0).padStart(7)}${(sCpu / bCpu).toFixed(2).padStart(7)}  ${verdict}` +
           `  (rounds ${runs.map((r) => r.ratio.toFixed(2)).join(', ')}${bad ? `; non-2xx ${bad}` : ''}${errors.length ? `; socket errors ${errors[0]}` : ''})`,
       );
+      const busiest = Math.max(...runs.flatMap((r) => [r.s.wrkShare, r.b.wrkShare]));
+      console.log(
+        `  ${''.padEnd(labelWidth)}wrk on core 1, service / bare by round: ` +
+          runs.map((r) => `${percent(r.s.wrkShare)} / ${percent(r.b.wrkShare)}`).join(', ') +
+          (busiest >= wrkBusy
+            ? `  — near 100 % of core 1 (${percent(busiest)}): wrk may be the bottleneck, the rates may be its own`
+            : ''),
+      );
     }
   } finally {
-    bare.child.kill('SIGTERM');
+    await Promise.all(bares.map(stopBare));
   }
 }
 
@@ -155,6 +238,7 @@ export async function readsWithWrk(): Promise<void> {
   }
   if (cpus().length < 2)
     throw new Error('the reads bench pins the servers to core 0 and wrk to core 1: it needs 2 cores');
+  const shapes = chosenShapes();
   const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
   const common = {
     AUTOFIN_ENV: 'bench',
@@ -164,34 +248,56 @@ export async function readsWithWrk(): Promise<void> {
     TOKEN_SIGNING_KEY: randomBytes(32).toString('hex'),
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   };
+  const half = connections / 2;
   console.log(
     `catalog reads with wrk -t1 -c${connections} (core 1) against one service process and a bare Fastify process ` +
-      `(both on core 0), ${rounds} alternating rounds of ${roundSeconds} s after a 1 s warm-up each, medians; ` +
+      `(both on core 0)` +
+      (shapes.includes('two')
+        ? `, and with two wrk -t1 -c${half} at once (core 1) against two service processes and two bare processes ` +
+          `(all on core 0)`
+        : '') +
+      `; ${rounds} alternating rounds of ${roundSeconds} s after a 1 s warm-up each, medians; ` +
       `load average ${loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}`,
   );
   console.log(
-    `  ${'shape, request'.padEnd(48)}${'req/s'.padStart(9)}${'bare'.padStart(9)}${'ratio'.padStart(7)}` +
+    `  ${'shape, request'.padEnd(labelWidth)}${'req/s'.padStart(9)}${'bare'.padStart(9)}${'ratio'.padStart(7)}` +
       `${'µs/req'.padStart(8)}${'bare'.padStart(7)}${'×'.padStart(7)}  target ratio ≥ ${target.ratio}, CPU ≤ ${target.cpu}×`,
   );
-  const embedded = await startServiceProcess(common, { timeoutMs: 240_000 });
-  try {
-    await readsOf('embedded', embedded);
-  } finally {
-    await embedded.stop();
+  if (shapes.includes('embedded')) {
+    const embedded = await startServiceProcess(common, { timeoutMs: 240_000 });
+    try {
+      await readsOf('embedded', [embedded]);
+    } finally {
+      await embedded.stop();
+    }
   }
-  const database = await createScratchDatabase(serverUrl);
-  const redis = await startOwnRedis();
-  let shared: ServiceProcess | undefined;
-  try {
-    const env = { ...common, DATABASE_URL: database.url, REDIS_URL: redis.url };
-    shared = await startServiceProcess(env, { timeoutMs: 240_000 });
-    await readsOf('DATABASE_URL + REDIS_URL', shared);
-  } finally {
-    await shared?.stop();
-    await redis.stop();
-    await database.drop();
+  if (shapes.includes('postgres') || shapes.includes('two')) {
+    const database = await createScratchDatabase(serverUrl);
+    const redis = await startOwnRedis();
+    const running: ServiceProcess[] = [];
+    try {
+      const env = { ...common, DATABASE_URL: database.url, REDIS_URL: redis.url };
+      // One after the other: the second starts on a database the first has migrated.
+      running.push(await startServiceProcess(env, { timeoutMs: 240_000 }));
+      if (shapes.includes('postgres')) await readsOf('DATABASE_URL + REDIS_URL', running);
+      if (shapes.includes('two')) {
+        running.push(await startServiceProcess(env, { timeoutMs: 240_000 }));
+        await readsOf('two instances, DATABASE_URL + REDIS_URL', running);
+      }
+    } finally {
+      await Promise.all(running.map((r) => r.stop()));
+      await redis.stop();
+      await database.drop();
+    }
   }
-  console.log('  µs/req: CPU time of the whole process (every thread) per request, from /proc; × = service / bare');
+  console.log(
+    '  µs/req: CPU time of the whole processes (every thread) per request, from /proc, two instances: both ' +
+      'processes over both wrk; × = service / bare',
+  );
+  console.log(
+    `  req/s of two instances: both wrk's summed; wrk on core 1: the wrk processes' own CPU (summed) over the ` +
+      `round's time, ${percent(wrkBusy)} or more marked`,
+  );
 }
