@@ -6,7 +6,13 @@
  * Profiling slows the thread down a little; the shares are what it shows.
  */
 import { currentThreadCpuSeconds } from './cpu-accounting.ts';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
+
+/** BENCH_PROFILE_DIR: each profile is also written there (profile-1.cpuprofile, …), for DevTools or a script. */
+const profileDir = process.env.BENCH_PROFILE_DIR;
+let profilesWritten = 0;
 
 interface ProfileNode {
   id: number;
@@ -72,6 +78,10 @@ export async function profileMainThread<T>(
     const result = await run();
     const cpuAfter = currentThreadCpuSeconds();
     const { profile } = (await session.post('Profiler.stop')) as { profile: Profile };
+    if (profileDir) {
+      mkdirSync(profileDir, { recursive: true });
+      writeFileSync(join(profileDir, `profile-${++profilesWritten}.cpuprofile`), JSON.stringify(profile));
+    }
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
     const parentOf = new Map<number, number>();
     for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);

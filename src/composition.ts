@@ -4,7 +4,7 @@
  * starts and stops (src/jobs), and the encrypted columns key rotation covers. `main`, the CLI,
  * benchmarks and the test helper all build the service through here.
  */
-import { hkdfSync } from 'node:crypto';
+import { createSecretKey, hkdfSync } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createAuditModule } from './audit/index.ts';
 import { createAuthModule } from './auth/index.ts';
@@ -129,7 +129,7 @@ function dataKeys(options: ContainerOptions) {
   // what was written before a rotation (PIN hashes, fingerprints of phones and idempotent requests).
   const encryptionKeys = [options.encryptionKey, ...options.config.dataEncryptionPreviousKeys];
   const derived = (purpose: string) =>
-    encryptionKeys.map((key) => Buffer.from(hkdfSync('sha256', key, 'autofin', purpose, 32)));
+    encryptionKeys.map((key) => createSecretKey(Buffer.from(hkdfSync('sha256', key, 'autofin', purpose, 32))));
   return { encryption, derived };
 }
 type DataKeys = ReturnType<typeof dataKeys>;
@@ -272,7 +272,7 @@ function createLenderSide(options: ContainerOptions, keys: DataKeys, leadFlow: L
     clock,
     operators: operators.accounts,
     limiter,
-    csrfKey: keys.derived('console-csrf')[0]!,
+    csrfKey: keys.derived('console-csrf')[0]!.export(),
     purgeSchedule: daily,
     warn,
   });

@@ -2,7 +2,7 @@
  * A lead as the service works with it, decrypted, and its stored row. Personal sections are
  * sealed with the lead id and column as associated data.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, type KeyObject } from 'node:crypto';
 import type { EncryptedColumn } from '../db/index.ts';
 import type { FieldEncryption } from '../shared/index.ts';
 import type { LeadStatus } from './lead-status.ts';
@@ -73,14 +73,14 @@ export type SealedColumn = 'phone_enc' | 'email_enc' | 'address_enc' | 'financia
 const context = (leadId: string, column: SealedColumn) => `lead:${leadId}:${column}`;
 
 /** A keyed fingerprint of a phone (`phone_fp`): tells equal phones apart without storing them. */
-export const phoneFingerprint = (key: Buffer, phone: string) =>
+export const phoneFingerprint = (key: KeyObject, phone: string) =>
   createHmac('sha256', key).update(`phone:${phone}`).digest('base64url');
 
 /**
  * The leads' encrypted columns, for key rotation; `fingerprintKey` (the current one) rewrites the
  * phone's fingerprint whenever the phone is sealed again.
  */
-export function leadEncryptedColumns(fingerprintKey: Buffer): EncryptedColumn[] {
+export function leadEncryptedColumns(fingerprintKey: KeyObject): EncryptedColumn[] {
   const columns: SealedColumn[] = ['phone_enc', 'email_enc', 'address_enc', 'financial_enc', 'person_enc'];
   return columns.map((column) => ({
     table: 'leads',

@@ -3,6 +3,7 @@
  * other modules move leads through, the reads for the partner and the lender, the lead locked for
  * an outcome, and the columns it encrypts.
  */
+import type { KeyObject } from 'node:crypto';
 import type { Bureau } from '../bureau/index.ts';
 import type { CatalogLookup } from '../catalogs/index.ts';
 import type { CompanyLookups } from '../companies/index.ts';
@@ -26,7 +27,7 @@ export interface LeadsModuleDeps {
   clock: Clock;
   encryption: FieldEncryption;
   /** Keys of the phone and request fingerprints, current first. */
-  fingerprintKeys: readonly Buffer[];
+  fingerprintKeys: readonly KeyObject[];
   /** The outbox the webhooks module owns: lead changes join its CTEs to their own statement. */
   outbox: LeadOutbox;
   reports: Pick<Bureau, 'reportOf'>;

@@ -3,7 +3,7 @@
  * write locks its lead, checks tenancy and status, changes only its own columns and records an
  * event, so concurrent writes to different sections never lose one another.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, type KeyObject } from 'node:crypto';
 import { errors, type AppError, type FieldError } from '../http/index.ts';
 import type { Db } from '../db/index.ts';
 import { type Clock, newId } from '../shared/index.ts';
@@ -37,7 +37,7 @@ interface Deps {
    * Keys of the fingerprints of idempotent requests and phones (a phone is not guessable from them): the
    * first writes them; the others still match those written before a key rotation.
    */
-  fingerprintKeys: readonly Buffer[];
+  fingerprintKeys: readonly KeyObject[];
 }
 
 export interface CreateLeadInput {
@@ -66,7 +66,7 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-const requestFingerprint = (key: Buffer, input: unknown) =>
+const requestFingerprint = (key: KeyObject, input: unknown) =>
   createHmac('sha256', key).update(canonicalJson(input)).digest('hex');
 const present = (payload: object) =>
   Object.keys(payload).filter((k) => (payload as Record<string, unknown>)[k] !== undefined);
@@ -216,7 +216,7 @@ function createSectionWriter(deps: Deps) {
     if (section.reevaluate && isVerified(saved.status)) await deps.lifecycle.reevaluate(actor, id);
   }
 
-  const phoneFingerprint = (phone: string, key?: Buffer) => fingerprintWith(deps, phone, key);
+  const phoneFingerprint = (phone: string, key?: KeyObject) => fingerprintWith(deps, phone, key);
   const phoneChanges = (leadId: string, phone: string | undefined): LeadChanges =>
     phone === undefined
       ? {}

@@ -94,3 +94,14 @@ describe('field encryption with previous keys', () => {
     assert.deepEqual(encryption.previousKeyIds, [keyIdOf(keyA)]);
   });
 });
+
+describe('initialization vectors', () => {
+  test('every value gets an IV of its own, 12 bytes, across the blocks they are drawn from', () => {
+    const encryption = createFieldEncryption(keyA);
+    const sealed = Array.from({ length: 1500 }, (_, i) => encryption.encrypt({ i }, context));
+    const ivs = sealed.map((value) => value.split('.')[2]!);
+    assert.equal(new Set(ivs).size, sealed.length);
+    for (const iv of ivs) assert.equal(Buffer.from(iv, 'base64').length, 12);
+    sealed.forEach((value, i) => assert.deepEqual(encryption.decrypt(value, context), { i }));
+  });
+});

@@ -7,7 +7,7 @@
  * sealed before key ids were recorded read `v1.<iv>.<tag>.<body>`: they are opened by trying each
  * configured key (the GCM tag tells the right one), and labelled with their key's id (see label).
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject, randomFillSync } from 'node:crypto';
 import { keyIdOf } from './keys.ts';
 
 const labelled = 'v2';
@@ -56,7 +56,25 @@ function parse(sealed: string): Parts {
   throw new Error('unknown ciphertext format');
 }
 
-function open(key: Buffer, parts: Parts, context: string): string {
+/**
+ * Random IVs, 12 bytes each, drawn from the operating system's secure source 4 KiB at a time: one call
+ * for every 341 values sealed instead of one each. Every IV is used once; a new block replaces a spent one.
+ */
+function ivSource(): () => Buffer {
+  const ivBytes = 12;
+  let block = Buffer.alloc(0);
+  let next = 0;
+  return () => {
+    if (next + ivBytes > block.length) {
+      block = randomFillSync(Buffer.allocUnsafe(ivBytes * 341));
+      next = 0;
+    }
+    next += ivBytes;
+    return block.subarray(next - ivBytes, next);
+  };
+}
+
+function open(key: KeyObject, parts: Parts, context: string): string {
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(parts.iv, 'base64'));
   decipher.setAAD(Buffer.from(context));
   decipher.setAuthTag(Buffer.from(parts.tag, 'base64'));
@@ -69,8 +87,11 @@ export function createFieldEncryption(current: Buffer, previous: readonly Buffer
     if (key.length !== 32) throw new Error('a data encryption key must be 32 bytes');
   }
   const currentKeyId = keyIdOf(current);
-  const keys = new Map<string, Buffer>([[currentKeyId, current]]);
-  for (const key of previous) if (!keys.has(keyIdOf(key))) keys.set(keyIdOf(key), key);
+  // Key objects made once: from raw bytes, each cipher would make one (on Node 24, most of its cost).
+  const sealingKey = createSecretKey(current);
+  const keys = new Map<string, KeyObject>([[currentKeyId, sealingKey]]);
+  for (const key of previous) if (!keys.has(keyIdOf(key))) keys.set(keyIdOf(key), createSecretKey(key));
+  const nextIv = ivSource();
   const previousKeyIds = [...keys.keys()].filter((id) => id !== currentKeyId);
 
   /** The configured key that opens an unlabelled value, current first. */
@@ -90,8 +111,8 @@ export function createFieldEncryption(current: Buffer, previous: readonly Buffer
     previousKeyIds,
     currentPrefix: `${labelled}.${currentKeyId}.`,
     encrypt(value, context) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', current, iv);
+      const iv = nextIv();
+      const cipher = createCipheriv('aes-256-gcm', sealingKey, iv);
       cipher.setAAD(Buffer.from(context));
       const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
       const tag = cipher.getAuthTag().toString('base64');

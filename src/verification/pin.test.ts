@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createSecretKey, randomBytes } from 'node:crypto';
 import {
   checkPin,
   generatePin,
@@ -14,7 +14,7 @@ import {
   type PendingPin,
 } from './pin.ts';
 
-const key = randomBytes(32);
+const key = createSecretKey(randomBytes(32));
 const leadId = '0b8f0d3e-8c39-4c59-9d0e-3a1f7f1d2b6a';
 const sentAt = new Date('2026-01-15T12:00:00Z');
 const at = (ms: number) => new Date(sentAt.getTime() + ms);
@@ -152,7 +152,7 @@ test('hashPin differs per lead, per PIN and per key, and is stable for the same 
   assert.equal(hashPin(key, leadId, '482913'), hashPin(key, leadId, '482913'));
   assert.notEqual(hashPin(key, leadId, '482913'), hashPin(key, other, '482913'));
   assert.notEqual(hashPin(key, leadId, '482913'), hashPin(key, leadId, '482914'));
-  assert.notEqual(hashPin(key, leadId, '482913'), hashPin(randomBytes(32), leadId, '482913'));
+  assert.notEqual(hashPin(key, leadId, '482913'), hashPin(createSecretKey(randomBytes(32)), leadId, '482913'));
   assert.ok(!hashPin(key, leadId, '482913').includes('482913'));
 });
 

@@ -3,7 +3,7 @@
  * `pinValidityMs`, void after `maxFailedAttempts` wrong confirmations; at most `maxSendsPerWindow`
  * sends per lead in any `sendWindowMs`.
  */
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, type KeyObject, randomInt, timingSafeEqual } from 'node:crypto';
 
 export const pinValidityMs = 10 * 60 * 1000;
 export const maxFailedAttempts = 5;
@@ -14,7 +14,7 @@ export const sendWindowMs = 10 * 60 * 1000;
 export const generatePin = (): string => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
 /** Keyed with a server secret and the lead id: a database dump alone cannot test the 10^6 PINs. */
-export function hashPin(key: Buffer, leadId: string, pin: string): string {
+export function hashPin(key: KeyObject, leadId: string, pin: string): string {
   return createHmac('sha256', key).update(`pin:${leadId}:${pin}`).digest('base64url');
 }
 

@@ -4,6 +4,7 @@
  * the previous PIN as it was, and a bureau failure leaves the lead VERIFIED with its confirmed PIN, so the same
  * confirmation can simply be retried.
  */
+import type { KeyObject } from 'node:crypto';
 import { errors, toAppError } from '../http/index.ts';
 import type { Db, Queryable } from '../db/index.ts';
 import { type Clock, newId } from '../shared/index.ts';
@@ -35,7 +36,7 @@ interface Deps {
   providers: { sms: SmsSender; email: EmailSender; outbound: Outbound };
   bureau: Pick<Bureau, 'query' | 'save' | 'hasReport'>;
   /** Keys of PIN hashes: the first hashes new PINs; the others still check PINs sent before a key rotation. */
-  pinKeys: readonly Buffer[];
+  pinKeys: readonly KeyObject[];
   clock: Clock;
   /** How long a confirmation may hold the bureau query before another may try (a crash mid-query). */
   bureauLeaseMs: number;
