@@ -2,13 +2,14 @@
  * Círculo de Crédito (BUREAU_PROVIDER=circulo): its consolidated credit report with FICO Score, one
  * signed JSON POST per verified lead, set up as docs/bureau-circulo.md describes. In production
  * every request body is signed with the lender's key and every 200 must carry Círculo's signature;
- * in simulation (Círculo's test API) only the API key is sent and nothing is signed.
+ * in simulation (Círculo's test API) only the API key is sent and nothing is signed. undici and the
+ * connection pool are loaded and made at the first query.
  */
 import { createHash } from 'node:crypto';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { CirculoSettings } from '../config/index.ts';
 import { classifyThrown, describeError, readBoundedText, type ProviderResult } from '../providers/index.ts';
-import type { Clock } from '../shared/index.ts';
+import { undiciClient, type Clock } from '../shared/index.ts';
 import { buildCirculoRequest } from './circulo-request.ts';
 import { isPersonNotFound, noRecordReport, parseCirculoReport } from './circulo-response.ts';
 import { signBody, verifyBody } from './circulo-signature.ts';
@@ -30,11 +31,14 @@ export function circuloEndpoint(baseUrl: string): string {
 type Outcome = ProviderResult<BureauAnswer>;
 
 export function createCirculoBureau(settings: CirculoSettings, clock: Clock): CirculoBureau {
-  const agent = new Agent({
-    keepAliveTimeout: 10_000,
-    connections: 32,
-    ...(settings.tls ? { connect: { cert: settings.tls.cert, key: settings.tls.key } } : {}),
-  });
+  const client = undiciClient(
+    ({ Agent }) =>
+      new Agent({
+        keepAliveTimeout: 10_000,
+        connections: 32,
+        ...(settings.tls ? { connect: { cert: settings.tls.cert, key: settings.tls.key } } : {}),
+      }),
+  );
   const url = circuloEndpoint(settings.baseUrl);
   const production = settings.mode === 'production';
 
@@ -103,6 +107,7 @@ export function createCirculoBureau(settings: CirculoSettings, clock: Clock): Ci
       if (!built.ok) return { ok: false, kind: 'rejected', detail: built.reason };
       const body = JSON.stringify(built.body);
       try {
+        const { request, pool: agent } = await client.get();
         const response = await request(url, {
           method: 'POST',
           headers: headersFor(body),
@@ -115,9 +120,7 @@ export function createCirculoBureau(settings: CirculoSettings, clock: Clock): Ci
         return { ok: false, kind: classifyThrown(err, signal), detail: describeError(err) };
       }
     },
-    async close() {
-      await agent.close();
-    },
+    close: () => client.close(),
   };
 }
 

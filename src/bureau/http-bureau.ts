@@ -2,10 +2,12 @@
  * Credit bureau over HTTP (BUREAU_PROVIDER=http): one JSON POST to a bureau gateway per verified
  * lead. The contract the gateway must follow is docs/bureau-http-contract.md; any change here
  * changes that document. A report that does not have the documented shape is a provider error
- * (603003): pre-qualification must never run on a half-understood report.
+ * (603003): pre-qualification must never run on a half-understood report. undici and the
+ * connection pool are loaded and made at the first query.
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { classifyThrown, describeError, readBoundedText, type ProviderResult } from '../providers/index.ts';
+import { undiciClient } from '../shared/index.ts';
 import type {
   BureauAccount,
   BureauAnswer,
@@ -28,8 +30,9 @@ export type HttpBureau = BureauProvider & { close(): Promise<void> };
 const MAX_REPORT_BYTES = 1024 * 1024;
 
 export function createHttpBureau(config: HttpBureauConfig): HttpBureau {
-  const ownAgent = config.dispatcher ? null : new Agent({ keepAliveTimeout: 10_000, connections: 32 });
-  const dispatcher = config.dispatcher ?? (ownAgent as Agent);
+  const client = undiciClient(({ Agent }) =>
+    config.dispatcher ? null : new Agent({ keepAliveTimeout: 10_000, connections: 32 }),
+  );
   const { url, authorization } = endpointOf(config.baseUrl);
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (authorization) headers.authorization = authorization;
@@ -38,21 +41,20 @@ export function createHttpBureau(config: HttpBureauConfig): HttpBureau {
     name: 'http',
     async query(subject, signal) {
       try {
+        const { request, pool } = await client.get();
         const response = await request(url, {
           method: 'POST',
           headers,
           body: JSON.stringify(contractBody(subject)),
           signal,
-          dispatcher,
+          dispatcher: config.dispatcher ?? pool!,
         });
         return await outcomeOf(response, signal);
       } catch (err) {
         return { ok: false, kind: classifyThrown(err, signal), detail: describeError(err) };
       }
     },
-    async close() {
-      await ownAgent?.close();
-    },
+    close: () => client.close(),
   };
 }
 

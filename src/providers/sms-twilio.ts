@@ -2,9 +2,11 @@
  * SMS through Twilio's Messages REST API (SMS_PROVIDER=twilio). One POST per message over a
  * keep-alive connection pool; the outcome is a value: 2xx ok, 4xx rejected (601002), 5xx and
  * anything unexpected error (601003), no answer timeout (601001). The base URL is configurable
- * (TWILIO_BASE_URL) so tests and regional edges can stand in for api.twilio.com.
+ * (TWILIO_BASE_URL) so tests and regional edges can stand in for api.twilio.com. undici and the
+ * pool are loaded and made at the first message.
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undiciClient } from '../shared/index.ts';
 import { classifyThrown, describeError, readBoundedText } from './outbound.ts';
 import type { ProviderResult, SmsSender } from './ports.ts';
 
@@ -26,8 +28,9 @@ const MAX_ERROR_BODY_BYTES = 16 * 1024;
 const MESSAGING_SERVICE_SID = /^MG[0-9a-f]{32}$/i;
 
 export function createTwilioSmsSender(config: TwilioSmsConfig): TwilioSmsSender {
-  const ownAgent = config.dispatcher ? null : new Agent({ keepAliveTimeout: 10_000, connections: 32 });
-  const dispatcher = config.dispatcher ?? (ownAgent as Agent);
+  const client = undiciClient(({ Agent }) =>
+    config.dispatcher ? null : new Agent({ keepAliveTimeout: 10_000, connections: 32 }),
+  );
   const base = config.baseUrl.replace(/\/+$/, '');
   const url = `${base}/2010-04-01/Accounts/${encodeURIComponent(config.accountSid)}/Messages.json`;
   const authorization = `Basic ${Buffer.from(`${config.accountSid}:${config.authToken}`).toString('base64')}`;
@@ -39,6 +42,7 @@ export function createTwilioSmsSender(config: TwilioSmsConfig): TwilioSmsSender 
     async send(message, signal) {
       const form = new URLSearchParams({ To: message.to, [senderField]: config.from, Body: message.body });
       try {
+        const { request, pool } = await client.get();
         const response = await request(url, {
           method: 'POST',
           headers: {
@@ -48,16 +52,14 @@ export function createTwilioSmsSender(config: TwilioSmsConfig): TwilioSmsSender 
           },
           body: form.toString(),
           signal,
-          dispatcher,
+          dispatcher: config.dispatcher ?? pool!,
         });
         return await outcomeOf(response, signal);
       } catch (err) {
         return { ok: false, kind: classifyThrown(err, signal), detail: describeError(err) };
       }
     },
-    async close() {
-      await ownAgent?.close();
-    },
+    close: () => client.close(),
   };
 }
 

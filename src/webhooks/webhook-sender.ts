@@ -2,10 +2,11 @@
  * One HTTP attempt of a delivery with undici: a time limit for the whole attempt, redirects never
  * followed (a 3xx is a failure), at most a few KiB of the answer read, and the address connected
  * to checked by the URL policy after resolution, so a hostname re-pointed at an internal address
- * after it was saved is refused at send time.
+ * after it was saved is refused at send time. undici and the sender's connection pool are loaded
+ * and made at its first delivery.
  */
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import { undiciClient } from '../shared/index.ts';
 import type { UrlPolicy } from './url-policy.ts';
 
 export interface SendOutcome {
@@ -39,7 +40,9 @@ export function createWebhookSender(options: { policy: UrlPolicy; timeoutMs: num
       (error: Error) => callback(error as NodeJS.ErrnoException, '', 4),
     );
   };
-  const agent = new Agent({ connect: { lookup, timeout: options.timeoutMs }, keepAliveTimeout: 4000 });
+  const client = undiciClient(
+    ({ Agent }) => new Agent({ connect: { lookup, timeout: options.timeoutMs }, keepAliveTimeout: 4000 }),
+  );
 
   async function send(
     url: string,
@@ -47,12 +50,13 @@ export function createWebhookSender(options: { policy: UrlPolicy; timeoutMs: num
     body: string,
     signal?: AbortSignal,
   ): Promise<SendOutcome> {
-    const started = now();
-    const elapsed = () => Math.round(now() - started);
     const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
     // A literal address never goes through the lookup: check it here.
     const refused = isIP(host) ? policy.addressRefusal(host) : undefined;
     if (refused) return { statusCode: null, durationMs: 0, error: `address refused: ${refused}` };
+    const { request, pool: agent } = await client.get();
+    const started = now();
+    const elapsed = () => Math.round(now() - started);
     const limit = AbortSignal.timeout(options.timeoutMs);
     try {
       const response = await request(url, {
@@ -83,7 +87,7 @@ export function createWebhookSender(options: { policy: UrlPolicy; timeoutMs: num
     }
   }
 
-  return { send, close: () => agent.close() };
+  return { send, close: () => client.close() };
 }
 
 export type WebhookSender = ReturnType<typeof createWebhookSender>;
