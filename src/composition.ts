@@ -5,7 +5,6 @@
  * benchmarks and the test helper all build the service through here.
  */
 import { createSecretKey, hkdfSync } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { createAuditModule } from './audit/index.ts';
 import { createAuthModule } from './auth/index.ts';
 import { createBackupModule } from './backup/index.ts';
@@ -66,12 +65,12 @@ export async function createContainer(givenOptions: ContainerOptions) {
   const options = { ...givenOptions, db: givenOptions.tracing?.traceDb(givenOptions.db) ?? givenOptions.db };
   const { config, db, clock, warn } = options;
   const keys = dataKeys(options);
-  const redis = connectRedis(options);
+  const redis = await connectRedis(options);
   const limits = createRateLimits(options, redis);
   const companies = createCompaniesModule({ db, clock, onCredentialRevoked: (key) => auth.revoked(key) });
   const auth = createAuthModule({ ...options, redis, credentials: companies.lookups });
   const catalogs = createCatalogsModule({ db, clock, store: options.catalogStore, warn });
-  const leadFlow = createLeadFlow(options, keys, companies, catalogs);
+  const leadFlow = await createLeadFlow(options, keys, companies, catalogs);
   const lenderSide = createLenderSide(options, keys, leadFlow, limits.limiter);
   const webhooks = createWebhooksModule({
     ...options,
@@ -136,10 +135,13 @@ type DataKeys = ReturnType<typeof dataKeys>;
 
 /**
  * Redis is never waited for: no command is queued while it is away (it fails at once), none waits
- * more than a second, and the client reconnects by itself. The service starts without it.
+ * more than a second, and the client reconnects by itself. The service starts without it. Its client
+ * (ioredis) is imported only with REDIS_URL.
  */
-function connectRedis(options: ContainerOptions) {
+async function connectRedis(options: ContainerOptions) {
   if (!options.config.redisUrl) return undefined;
+  // CommonJS: its exports are under `default`, bundled (a chunk of its own) as from the sources.
+  const { Redis } = (await import('ioredis')).default;
   const client = new Redis(options.config.redisUrl, {
     lazyConnect: true,
     enableOfflineQueue: false,
@@ -153,7 +155,7 @@ function connectRedis(options: ContainerOptions) {
   client.connect().catch(() => {});
   return { client, warn };
 }
-type RedisConnection = ReturnType<typeof connectRedis>;
+type RedisConnection = Awaited<ReturnType<typeof connectRedis>>;
 
 // How often an instance exchanges its rate-limit counts with the others through Redis.
 const rateLimitSyncMs = 200;
@@ -184,7 +186,7 @@ function createRateLimits(options: ContainerOptions, redis: RedisConnection) {
 }
 
 /** Providers, bureau, leads, their verification and the sandbox: the partner's lead flow. */
-function createLeadFlow(
+async function createLeadFlow(
   options: ContainerOptions,
   keys: DataKeys,
   companies: ReturnType<typeof createCompaniesModule>,
@@ -193,7 +195,7 @@ function createLeadFlow(
   const { config, db, clock } = options;
   const { encryption, derived } = keys;
   const { metrics } = createOperationsModule();
-  const { providers, logger, ...providersModule } = createProvidersModule({
+  const { providers, logger, ...providersModule } = await createProvidersModule({
     config,
     logger: options.logger,
     metrics,
@@ -245,7 +247,7 @@ function createLeadFlow(
     close: () => Promise.allSettled([providersModule.close(), bureau.close()]),
   };
 }
-type LeadFlow = ReturnType<typeof createLeadFlow>;
+type LeadFlow = Awaited<ReturnType<typeof createLeadFlow>>;
 
 const daily = { firstMs: 60_000, everyMs: 24 * 60 * 60 * 1000 };
 

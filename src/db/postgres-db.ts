@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import type { Db, Queryable, QueryResult, Transaction } from './database.ts';
 import { queryError } from './query-error.ts';
 
@@ -47,6 +46,9 @@ function transactionOf(client: pg.PoolClient): Transaction {
     ...wrap(client),
     async copyCsv(table, columns, csv) {
       const sql = `copy ${table} (${columns.join(', ')}) from stdin with (format csv)`;
+      // Imported at the first copy (a catalog import): a start that imports none never loads it. CommonJS:
+      // its exports are under `default`, bundled (a chunk of its own) as from the sources.
+      const { from: copyFrom } = (await import('pg-copy-streams')).default;
       try {
         await pipeline(Readable.from([csv]), client.query(copyFrom(sql)));
       } catch (error) {

@@ -27,7 +27,7 @@ function parse(raw: string): { subject: string; text: string } {
 
 test('a message reaches the SMTP server with its sender, recipient, subject and text', async (t) => {
   const sink = await smtpDouble();
-  const sender = createSmtpEmailSender({ smtpUrl: sink.url, from: FROM });
+  const sender = await createSmtpEmailSender({ smtpUrl: sink.url, from: FROM });
   t.after(async () => {
     await sender.close();
     await sink.close();
@@ -42,7 +42,7 @@ test('a message reaches the SMTP server with its sender, recipient, subject and 
 
 test('pooled sends share one SMTP session', async (t) => {
   const sink = await smtpDouble();
-  const sender = createSmtpEmailSender({ smtpUrl: sink.url, from: FROM });
+  const sender = await createSmtpEmailSender({ smtpUrl: sink.url, from: FROM });
   t.after(async () => {
     await sender.close();
     await sink.close();
@@ -55,7 +55,7 @@ test('pooled sends share one SMTP session', async (t) => {
 
 test('a 550 reply is rejected', async (t) => {
   const sink = await smtpDouble(550);
-  const sender = createSmtpEmailSender({ smtpUrl: sink.url, from: FROM });
+  const sender = await createSmtpEmailSender({ smtpUrl: sink.url, from: FROM });
   t.after(async () => {
     await sender.close();
     await sink.close();
@@ -70,7 +70,7 @@ test('a 550 reply is rejected', async (t) => {
 
 test('a recipient refused with 550 is rejected, without the address in the detail', async (t) => {
   const sink = await smtpDouble('fail');
-  const sender = createSmtpEmailSender({ smtpUrl: sink.url, from: FROM });
+  const sender = await createSmtpEmailSender({ smtpUrl: sink.url, from: FROM });
   t.after(async () => {
     await sender.close();
     await sink.close();
@@ -85,7 +85,7 @@ test('a recipient refused with 550 is rejected, without the address in the detai
 
 test('a 451 reply is an error', async (t) => {
   const sink = await smtpDouble(451);
-  const sender = createSmtpEmailSender({ smtpUrl: sink.url, from: FROM });
+  const sender = await createSmtpEmailSender({ smtpUrl: sink.url, from: FROM });
   t.after(async () => {
     await sender.close();
     await sink.close();
@@ -100,7 +100,7 @@ test('a 451 reply is an error', async (t) => {
 
 test('an SMTP server that is down is a timeout', async (t) => {
   const port = await freePort();
-  const sender = createSmtpEmailSender({ smtpUrl: `smtp://127.0.0.1:${port}`, from: FROM });
+  const sender = await createSmtpEmailSender({ smtpUrl: `smtp://127.0.0.1:${port}`, from: FROM });
   t.after(() => sender.close());
   const outbound = createOutbound({ timeoutMs: 2_000 });
 
@@ -112,7 +112,7 @@ test('an SMTP server that is down is a timeout', async (t) => {
 
 test('an SMTP server that never greets is a timeout within the limit', async (t) => {
   const silent = await smtpDouble('hang');
-  const sender = createSmtpEmailSender({ smtpUrl: silent.url, from: FROM });
+  const sender = await createSmtpEmailSender({ smtpUrl: silent.url, from: FROM });
   t.after(async () => {
     await sender.close();
     await silent.close();
@@ -129,7 +129,7 @@ test('an SMTP server that never greets is a timeout within the limit', async (t)
 
 test('the adapter itself gives up when its signal aborts', async (t) => {
   const silent = await smtpDouble('hang');
-  const sender = createSmtpEmailSender({ smtpUrl: silent.url, from: FROM });
+  const sender = await createSmtpEmailSender({ smtpUrl: silent.url, from: FROM });
   t.after(async () => {
     await sender.close();
     await silent.close();

@@ -2,9 +2,9 @@
  * E-mail over SMTP (EMAIL_PROVIDER=smtp) through a nodemailer connection pool: a pooled send costs a
  * few milliseconds instead of a fresh handshake per message. The outcome is a value: an SMTP 5xx
  * reply is a refusal of our message (rejected, 602002), a 4xx reply a transient server trouble
- * (error, 602003), no connection or no answer a timeout (602001).
+ * (error, 602003), no connection or no answer a timeout (602001). nodemailer is imported when the
+ * sender is made, so a service that does not send over SMTP never loads it.
  */
-import { createTransport } from 'nodemailer';
 import { classifyThrown, describeError } from './outbound.ts';
 import type { EmailSender, ProviderResult } from './ports.ts';
 
@@ -22,8 +22,10 @@ export interface SmtpEmailConfig {
 
 export type SmtpEmailSender = EmailSender & { close(): Promise<void> };
 
-export function createSmtpEmailSender(config: SmtpEmailConfig): SmtpEmailSender {
+/** Rejects, as nodemailer throws, when it refuses the URL (`smtp://ho%st`): at start, not at a first send. */
+export async function createSmtpEmailSender(config: SmtpEmailConfig): Promise<SmtpEmailSender> {
   const waitMs = config.socketTimeoutMs ?? 10_000;
+  const { createTransport } = await import('nodemailer');
   const transport = createTransport({
     url: config.smtpUrl,
     pool: true,

@@ -21,13 +21,13 @@ export interface ProvidersModuleDeps extends Omit<ProvidersDeps, 'logger' | 'onC
   };
 }
 
-export function createProvidersModule(deps: ProvidersModuleDeps) {
+export async function createProvidersModule(deps: ProvidersModuleDeps) {
   const { config, metrics, ...rest } = deps;
   // Every provider log line carries the request, lead and company it was made for.
   const logger = withCallContext(deps.logger ?? pino({ level: 'silent' }));
-  const providers = createProviders(config, { ...rest, logger, onCall: metrics.providerCall });
+  const providers = await createProviders(config, { ...rest, logger, onCall: metrics.providerCall });
   metrics.observeCircuits(providers.outbound.state);
   return { providers, logger, close: () => providers.close() };
 }
 
-export type ProvidersModule = ReturnType<typeof createProvidersModule>;
+export type ProvidersModule = Awaited<ReturnType<typeof createProvidersModule>>;

@@ -22,7 +22,7 @@ function recorder(): ProviderLogger & { lines: string[] } {
 
 test('the defaults choose the log senders', async () => {
   const sent: SmsMessage[] = [];
-  const providers = createProviders(base, { logger: recorder(), smsSink: (m) => sent.push(m) });
+  const providers = await createProviders(base, { logger: recorder(), smsSink: (m) => sent.push(m) });
   assert.equal(providers.sms.name, 'log');
   assert.equal(providers.email.name, 'log');
   const result = await providers.outbound.call('sms', (signal) =>
@@ -33,23 +33,28 @@ test('the defaults choose the log senders', async () => {
   await providers.close();
 });
 
-test('a chosen provider without its settings fails at start, naming the variable', () => {
+test('a chosen provider without its settings fails at start, naming the variable', async () => {
   const deps = { logger: recorder() };
-  assert.throws(
+  await assert.rejects(
     () => createProviders({ ...base, smsProvider: 'twilio' }, deps),
     /SMS_PROVIDER=twilio needs TWILIO_ACCOUNT_SID/,
   );
-  assert.throws(
+  await assert.rejects(
     () => createProviders({ ...base, emailProvider: 'smtp', smtpUrl: 'smtp://127.0.0.1:25' }, deps),
     /EMAIL_FROM/,
   );
+});
+
+test('an SMTP URL nodemailer refuses fails at start, not at the first message', async () => {
+  const config = { ...base, emailProvider: 'smtp' as const, smtpUrl: 'smtp://ho%st', emailFrom: 'a@autofin.test' };
+  await assert.rejects(() => createProviders(config, { logger: recorder() }), /Invalid URL/);
 });
 
 test('twilio and smtp are wired to real listeners, and close() releases every pool', async () => {
   const twilio = await twilioDouble();
   const smtp = await smtpDouble();
   const logger = recorder();
-  const providers = createProviders(
+  const providers = await createProviders(
     {
       ...base,
       smsProvider: 'twilio',

@@ -60,7 +60,7 @@ function chooseSms(config: ProvidersConfig, deps: ProvidersDeps): SmsSender {
   });
 }
 
-function chooseEmail(config: ProvidersConfig, deps: ProvidersDeps): EmailSender {
+async function chooseEmail(config: ProvidersConfig, deps: ProvidersDeps): Promise<EmailSender> {
   if (config.emailProvider === 'log') return createLogEmailSender(deps.logger, deps.emailSink);
   const chosen = 'EMAIL_PROVIDER=smtp';
   return createSmtpEmailSender({
@@ -71,9 +71,10 @@ function chooseEmail(config: ProvidersConfig, deps: ProvidersDeps): EmailSender 
   });
 }
 
-export function createProviders(config: ProvidersConfig, deps: ProvidersDeps): Providers {
+/** Rejects when a chosen provider lacks its settings or refuses them: the service does not start. */
+export async function createProviders(config: ProvidersConfig, deps: ProvidersDeps): Promise<Providers> {
   const sms = chooseSms(config, deps);
-  const email = chooseEmail(config, deps);
+  const email = await chooseEmail(config, deps);
   const outbound = createOutbound({
     timeoutMs: config.providerTimeoutMs,
     clock: deps.clock,
