@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// Bundles the service into one JavaScript file, dist/service.js (src/main.ts, what it imports and most
-// of the packages it uses), with esbuild, and each module it runs in a worker thread into one of
-// its own. `npm start` runs dist/main.js, which turns on Node's compile cache and imports the bundle:
-// a start then reads and links one module instead of resolving, reading and linking some seven hundred,
-// and compiles little of it again (docs/performance.md, "Start and memory"). The build
-// does not check types; `npm run typecheck` does, and CI runs it.
+// Bundles the service (src/main.ts, what it imports and most of the packages it uses) into dist/service.js
+// with esbuild, and each module it runs in a worker thread into a file of its own. `npm start` runs
+// dist/main.js, which turns on Node's compile cache and imports the bundle: a start then reads and links a
+// few modules instead of resolving, reading and linking some seven hundred, and compiles little of it again
+// (docs/performance.md, "How starts are kept short"). The packages the service needs only for some
+// configurations or some work (undici, nodemailer, ioredis, pg-copy-streams, tracing's SDK) are chunks of
+// their own under dist/chunks/, which the code imports with import() where it first needs them: a start
+// that does not use them neither reads nor evaluates them. The build does not check types;
+// `npm run typecheck` does, and CI runs it.
 // The packages that read files of their own folder at run time stay outside the bundle and are
 // imported from node_modules as usual. The service finds its own files (migrations, catalogs,
 // stylesheet) from the project's folder (src/shared/project-files.ts), so nothing is copied.
@@ -13,7 +16,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 const root = new URL('../', import.meta.url).pathname;
@@ -31,20 +34,24 @@ const external = ['@electric-sql/pglite', '@fastify/swagger-ui', '@fastify/swagg
 
 /**
  * The modules the service starts worker threads on, by their path under src/: each becomes a bundle of
- * its own, dist/<file name>.js, where src/shared/worker-threads.ts starts it from.
+ * its own, dist/<file name>.js, where src/shared/worker-threads.ts starts it from. Whole, not split
+ * with the service: esbuild splits by file, and a worker's packages (csv-parse) would otherwise land
+ * in a chunk the service loads at start for the few definitions it shares with the worker.
  */
 const workers = ['catalogs/catalog-parse-worker'];
 
 /**
- * Tracing's SDK and instrumentations, a bundle of their own (dist/tracing.js) that the service
+ * Tracing's SDK and instrumentations, an entry of their own (dist/tracing.js) that the service
  * imports only when tracing is configured (src/tracing/index.ts): otherwise none of it is loaded.
+ * Split with the service: what both use (OpenTelemetry's API) is one chunk, loaded once.
  */
 const lazyEntries = { tracing: join(root, 'src/tracing/start-tracing.ts') };
 
 /**
  * The prepared embedded database (src/embedded-template.ts) a first start copies into DATA_DIR. It is kept
  * from one build to the next while what it is made of is unchanged (its key, below): making it takes
- * some ten seconds.
+ * some ten seconds. Its program is one whole bundle, dist/embedded-template.js, so that the key is its
+ * text alone, and a change to the service only does not make it anew.
  */
 const template = join(dist, 'embedded-database');
 const templateEntry = { 'embedded-template': join(root, 'src/embedded-template.ts') };
@@ -108,41 +115,56 @@ const entry = [
   '',
 ].join('\n');
 
+/** What both builds share: ES modules for Node, the packages above left out. */
+const common = {
+  outdir: dist,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external,
+  // The packages written as CommonJS call require() and use __dirname: in an ES module (every output file,
+  // chunks included) these are made from the file's own URL.
+  banner: {
+    js: [
+      "import { createRequire as __bundleCreateRequire } from 'node:module';",
+      "import { fileURLToPath as __bundleFileURLToPath } from 'node:url';",
+      'const require = __bundleCreateRequire(import.meta.url);',
+      'const __filename = __bundleFileURLToPath(import.meta.url);',
+      "const __dirname = __bundleFileURLToPath(new URL('.', import.meta.url));",
+    ].join('\n'),
+  },
+  // Stack traces name the files of dist/ (dist/service.js, its chunks); with NODE_OPTIONS=--enable-source-maps
+  // they name the sources (docs/operations.md, "Running").
+  sourcemap: 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+  write: false,
+};
+
 const started = performance.now();
 console.log('bundling the service into dist/ (npm run build)…');
 let outputs;
 try {
-  ({ outputFiles: outputs } = await build({
-    entryPoints: {
-      service: join(root, 'src/main.ts'),
-      ...Object.fromEntries(workers.map((name) => [basename(name), join(root, 'src', `${name}.ts`)])),
-      ...lazyEntries,
-      ...templateEntry,
-    },
-    outdir: dist,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external,
-    // The packages written as CommonJS call require() and use __dirname: in an ES module these are
-    // made from the bundle's own URL.
-    banner: {
-      js: [
-        "import { createRequire as __bundleCreateRequire } from 'node:module';",
-        "import { fileURLToPath as __bundleFileURLToPath } from 'node:url';",
-        'const require = __bundleCreateRequire(import.meta.url);',
-        'const __filename = __bundleFileURLToPath(import.meta.url);',
-        "const __dirname = __bundleFileURLToPath(new URL('.', import.meta.url));",
-      ].join('\n'),
-    },
-    // Stack traces name dist/service.js; with NODE_OPTIONS=--enable-source-maps they name the sources
-    // (docs/operations.md, "Running").
-    sourcemap: 'linked',
-    sourcesContent: false,
-    logLevel: 'warning',
-    write: false,
-  }));
+  const builds = await Promise.all([
+    // The service, split: each package the code imports with import() where it first needs it is a chunk
+    // of its own (dist/chunks/), read only then; what the service and tracing share is a chunk too.
+    build({
+      ...common,
+      entryPoints: { service: join(root, 'src/main.ts'), ...lazyEntries },
+      splitting: true,
+      chunkNames: 'chunks/[name]-[hash]',
+    }),
+    // The workers and the prepared database's program: whole bundles, one file each.
+    build({
+      ...common,
+      entryPoints: {
+        ...Object.fromEntries(workers.map((name) => [basename(name), join(root, 'src', `${name}.ts`)])),
+        ...templateEntry,
+      },
+    }),
+  ]);
+  outputs = builds.flatMap((result) => result.outputFiles);
 } catch {
   // esbuild has printed what failed, with the file and line.
   console.error('build failed: dist/ was not updated');
@@ -152,7 +174,10 @@ try {
 // prepared database stays while its key holds.
 mkdirSync(dist, { recursive: true });
 for (const name of readdirSync(dist)) if (name !== basename(template)) rmSync(join(dist, name), { recursive: true });
-for (const file of outputs) writeFileSync(file.path, file.contents);
+for (const file of outputs) {
+  mkdirSync(dirname(file.path), { recursive: true });
+  writeFileSync(file.path, file.contents);
+}
 writeFileSync(join(dist, 'main.js'), entry);
 console.log(`bundled in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 prepareTemplate();
