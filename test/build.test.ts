@@ -6,10 +6,12 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot, serviceArgs, startServiceProcess } from './processes/index.ts';
 import { isBuiltin } from 'node:module';
+import { openDatabase } from '../src/db/index.ts';
 
 const inRoot = (...parts: string[]) => join(projectRoot, ...parts);
 
@@ -29,11 +31,15 @@ function packagesImportedBy(file: string): string[] {
   return [...new Set(specifiers.filter((s) => !isBuiltin(s)).map(packageOf))].sort();
 }
 
-test('dist/ holds the entry, the bundles, their source maps and the stamp; a bundle imports only the packages kept out', () => {
+test('dist/ holds the entry, the bundles, their chunks and source maps, the prepared database and the stamp', () => {
   assert.deepEqual(readdirSync(inRoot('dist')).sort(), [
     '.built',
     'catalog-parse-worker.js',
     'catalog-parse-worker.js.map',
+    'chunks',
+    'embedded-database',
+    'embedded-template.js',
+    'embedded-template.js.map',
     'main.js',
     'service.js',
     'service.js.map',
@@ -46,17 +52,52 @@ test('dist/ holds the entry, the bundles, their source maps and the stamp; a bun
   assert.deepEqual(packagesImportedBy('main.js'), []);
   // Each reads files of its own folder at run time (scripts/build.mjs says which).
   // pg too: tracing's instrumentation patches it where it is loaded from node_modules.
-  assert.deepEqual(packagesImportedBy('service.js'), [
-    '@electric-sql/pglite',
-    '@fastify/swagger',
-    '@fastify/swagger-ui',
-    'pg',
-    'pino',
-  ]);
+  assert.deepEqual(packagesImportedBy('service.js'), ['@fastify/swagger', '@fastify/swagger-ui', 'pg', 'pino']);
   // Tracing's SDK, loaded only when tracing is configured (src/tracing/index.ts).
   assert.deepEqual(packagesImportedBy('tracing.js'), []);
   // The worker the catalog files are parsed in (src/shared/worker-threads.ts starts it from dist/).
   assert.deepEqual(packagesImportedBy('catalog-parse-worker.js'), []);
+  // What only some configurations use is a chunk, imported where it is first needed.
+  const chunks = readdirSync(inRoot('dist', 'chunks')).filter((name) => name.endsWith('.js'));
+  for (const name of ['undici', 'nodemailer', 'pg-copy-streams']) {
+    assert.ok(
+      chunks.some((chunk) => chunk.startsWith(`${name}-`)),
+      `no chunk of ${name} in ${chunks.join(', ')}`,
+    );
+  }
+  const service = readFileSync(inRoot('dist', 'service.js'), 'utf8');
+  // PGlite is imported when an embedded database is opened, never by a start on PostgreSQL.
+  assert.match(service, /await import\("@electric-sql\/pglite"\)/);
+});
+
+test('the prepared embedded database holds the migrations and both catalogs, and nothing of an installation', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'autofin-prepared-'));
+  try {
+    cpSync(inRoot('dist', 'embedded-database', 'pgdata'), join(dataDir, 'pgdata'), { recursive: true });
+    const db = await openDatabase({ dataDir });
+    try {
+      const applied = await db.query<{ version: number }>('select max(version) as version from schema_migrations');
+      const migrations = readdirSync(inRoot('src', 'db', 'migrations')).filter((f) => f.endsWith('.sql'));
+      assert.equal(Number(applied.rows[0]!.version), migrations.length);
+      const meta = await db.query<{ kind: string; row_count: number }>(
+        'select kind, row_count from catalog_meta order by kind',
+      );
+      assert.deepEqual(
+        meta.rows.map((r) => r.kind),
+        ['vehicles', 'zipCodes'],
+      );
+      for (const row of meta.rows) assert.ok(row.row_count > 1000, `${row.kind}: ${row.row_count} rows`);
+      for (const table of ['companies', 'credentials', 'operators', 'leads']) {
+        const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from ${table}`);
+        assert.equal(rows[0]!.n, 0, `${table} is empty`);
+      }
+    } finally {
+      await db.close();
+    }
+    assert.deepEqual(readdirSync(inRoot('dist', 'embedded-database')).sort(), ['key', 'pgdata']);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
 test('the bundled service finds its own files: migrations, catalogs, stylesheet, API document and page, sandbox guide', async () => {

@@ -1,5 +1,8 @@
-/** The embedded engine: PGlite kept in a folder (or in memory for tests). */
-import { PGlite } from '@electric-sql/pglite';
+/**
+ * The embedded engine: PGlite kept in a folder (or in memory for tests). PGlite is imported when an embedded
+ * database is first opened, so a service on PostgreSQL never loads it.
+ */
+import type { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable, QueryResult, Transaction } from './database.ts';
 import { queryError } from './query-error.ts';
 
@@ -83,7 +86,8 @@ const embeddedSettings = ['-c', 'shared_buffers=16MB'];
  * Opens PGlite with the service's settings: in `directory` (created when absent) or in memory, from the
  * files of `loadDataDir` (a `dumpDataDir` archive) when the folder is new.
  */
-export function createPglite(directory?: string, loadDataDir?: Blob): Promise<PGlite> {
+export async function createPglite(directory?: string, loadDataDir?: Blob): Promise<PGlite> {
+  const { PGlite } = await import('@electric-sql/pglite');
   return PGlite.create(directory, {
     startParams: [...PGlite.defaultStartParams, ...embeddedSettings],
     ...(loadDataDir ? { loadDataDir } : {}),
