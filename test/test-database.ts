@@ -10,8 +10,8 @@ import type { Db } from '../src/db/database.ts';
 import { migrate, readMigrations } from '../src/db/migrate.ts';
 import { createPglite, pgliteDb } from '../src/db/pglite-db.ts';
 import { openPostgresDb } from '../src/db/postgres-db.ts';
-import { createCatalogsRepository } from '../src/catalogs/catalogs.repository.ts';
-import { createCatalogStore } from '../src/catalogs/catalog-store.ts';
+import { createCatalogsModule } from '../src/catalogs/index.ts';
+import { systemClock } from '../src/shared/index.ts';
 
 const templateDir = new URL('../.test-template/', import.meta.url);
 const catalogTables = ['catalog_vehicle', 'catalog_zip_settlement', 'catalog_meta'];
@@ -25,9 +25,14 @@ async function templateKey(): Promise<string> {
   return hash.digest('hex').slice(0, 12);
 }
 
+/** As src/embedded-template.ts prepares the service's embedded database: migrated, the shipped catalogs in. */
 async function migrateWithCatalogs(db: Db): Promise<void> {
   await migrate(db);
-  await createCatalogStore().importShippedIfEmpty(createCatalogsRepository(db));
+  await createCatalogsModule({
+    db,
+    clock: systemClock,
+    warn: (message, error) => console.warn(message, error),
+  }).prepare();
 }
 
 /** Builds the PGlite template once (the test runner calls this before the files start). */
