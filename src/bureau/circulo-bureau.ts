@@ -107,7 +107,7 @@ export function createCirculoBureau(settings: CirculoSettings, clock: Clock): Ci
       if (!built.ok) return { ok: false, kind: 'rejected', detail: built.reason };
       const body = JSON.stringify(built.body);
       try {
-        const { request, pool: agent } = await client.get();
+        const { request, dispatcher: agent } = await client.get();
         const response = await request(url, {
           method: 'POST',
           headers: headersFor(body),

@@ -30,8 +30,9 @@ export type HttpBureau = BureauProvider & { close(): Promise<void> };
 const MAX_REPORT_BYTES = 1024 * 1024;
 
 export function createHttpBureau(config: HttpBureauConfig): HttpBureau {
-  const client = undiciClient(({ Agent }) =>
-    config.dispatcher ? null : new Agent({ keepAliveTimeout: 10_000, connections: 32 }),
+  const client = undiciClient(
+    ({ Agent }) => new Agent({ keepAliveTimeout: 10_000, connections: 32 }),
+    config.dispatcher,
   );
   const { url, authorization } = endpointOf(config.baseUrl);
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
@@ -41,13 +42,13 @@ export function createHttpBureau(config: HttpBureauConfig): HttpBureau {
     name: 'http',
     async query(subject, signal) {
       try {
-        const { request, pool } = await client.get();
+        const { request, dispatcher } = await client.get();
         const response = await request(url, {
           method: 'POST',
           headers,
           body: JSON.stringify(contractBody(subject)),
           signal,
-          dispatcher: config.dispatcher ?? pool!,
+          dispatcher,
         });
         return await outcomeOf(response, signal);
       } catch (err) {

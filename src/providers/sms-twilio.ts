@@ -28,8 +28,9 @@ const MAX_ERROR_BODY_BYTES = 16 * 1024;
 const MESSAGING_SERVICE_SID = /^MG[0-9a-f]{32}$/i;
 
 export function createTwilioSmsSender(config: TwilioSmsConfig): TwilioSmsSender {
-  const client = undiciClient(({ Agent }) =>
-    config.dispatcher ? null : new Agent({ keepAliveTimeout: 10_000, connections: 32 }),
+  const client = undiciClient(
+    ({ Agent }) => new Agent({ keepAliveTimeout: 10_000, connections: 32 }),
+    config.dispatcher,
   );
   const base = config.baseUrl.replace(/\/+$/, '');
   const url = `${base}/2010-04-01/Accounts/${encodeURIComponent(config.accountSid)}/Messages.json`;
@@ -42,7 +43,7 @@ export function createTwilioSmsSender(config: TwilioSmsConfig): TwilioSmsSender 
     async send(message, signal) {
       const form = new URLSearchParams({ To: message.to, [senderField]: config.from, Body: message.body });
       try {
-        const { request, pool } = await client.get();
+        const { request, dispatcher } = await client.get();
         const response = await request(url, {
           method: 'POST',
           headers: {
@@ -52,7 +53,7 @@ export function createTwilioSmsSender(config: TwilioSmsConfig): TwilioSmsSender 
           },
           body: form.toString(),
           signal,
-          dispatcher: config.dispatcher ?? pool!,
+          dispatcher,
         });
         return await outcomeOf(response, signal);
       } catch (err) {

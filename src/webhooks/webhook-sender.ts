@@ -54,7 +54,7 @@ export function createWebhookSender(options: { policy: UrlPolicy; timeoutMs: num
     // A literal address never goes through the lookup: check it here.
     const refused = isIP(host) ? policy.addressRefusal(host) : undefined;
     if (refused) return { statusCode: null, durationMs: 0, error: `address refused: ${refused}` };
-    const { request, pool: agent } = await client.get();
+    const { request, dispatcher: agent } = await client.get();
     const started = now();
     const elapsed = () => Math.round(now() - started);
     const limit = AbortSignal.timeout(options.timeoutMs);
