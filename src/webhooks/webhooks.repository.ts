@@ -204,8 +204,22 @@ function createOwnerDeliveryStatements(db: Db) {
   };
 }
 
-/** Leases the due deliveries: see `claimDue`, whose parameters it reads in order. */
-const leaseDue = `with busy as (
+/**
+ * The `seq` of the first pending delivery of `d`'s lead to `d`'s endpoint (after `after`), or null:
+ * a scalar subquery ordered as webhook_deliveries_lead_order_idx, so PostgreSQL reads one entry of
+ * that index whatever its statistics say. (Written as `not exists`, a plan made while the table was
+ * new joined on the endpoint alone and read every pending delivery of it for each one claimed.)
+ */
+const firstPendingOfLead = (d: string, after = '') =>
+  `select n.seq from webhook_deliveries n where n.endpoint_id = ${d}.endpoint_id and n.lead_id = ${d}.lead_id
+     and n.status = 'pending' ${after} order by n.seq limit 1`;
+
+/**
+ * Leases the due deliveries and reads what it takes to send them, in one statement (one round trip,
+ * no transaction around it): see `claimDue`, whose parameters it reads in order. The final select
+ * reads the table as it was before the lease, which changes only `lease_until`.
+ */
+export const claimDueSql = `with busy as (
    select * from unnest($4::uuid[], $5::int[]) as b (endpoint_id, n)
  ), due as (
    select c.id, c.next_attempt_at, c.seq from webhook_endpoints e left join busy b on b.endpoint_id = e.id
@@ -213,30 +227,31 @@ const leaseDue = `with busy as (
      select d.id, d.next_attempt_at, d.seq from webhook_deliveries d
      where d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at <= $1
        and (d.lease_until is null or d.lease_until <= $1)
-       and not exists (
-         select 1 from webhook_deliveries p
-         where p.endpoint_id = d.endpoint_id
-           and p.lead_id = d.lead_id and p.status = 'pending' and p.seq < d.seq
-       )
+       and (d.lead_id is null or d.seq = (${firstPendingOfLead('d')}))
      order by d.next_attempt_at, d.seq limit greatest(0, $6 - coalesce(b.n, 0))
      for update skip locked
    ) c
    where e.enabled
    order by c.next_attempt_at, c.seq limit $3
+ ), leased as (
+   update webhook_deliveries d set lease_until = $2 from due where d.id = due.id
+   returning d.id, d.endpoint_id, d.event_id, d.lead_id, d.seq, d.attempts, d.next_attempt_at
  )
- update webhook_deliveries d set lease_until = $2 from due where d.id = due.id returning d.id`;
-
-/** The leased deliveries ($1) with their event and endpoint, and whether the lead has a later one pending. */
-const readLeased = `select d.id, d.endpoint_id, d.attempts,
+ select d.id, d.endpoint_id, d.attempts,
    v.id as event_id, v.type, v.occurred_at, v.data, v.trace_parent,
    e.url, e.secret_enc, e.previous_secret_enc, e.previous_secret_until,
-   exists (
-     select 1 from webhook_deliveries n
-     where n.endpoint_id = d.endpoint_id and n.lead_id = d.lead_id and n.status = 'pending' and n.seq > d.seq
-   ) as has_next
- from webhook_deliveries d join webhook_events v on v.id = d.event_id
+   (${firstPendingOfLead('d', 'and n.seq > d.seq')}) is not null as has_next
+ from leased d join webhook_events v on v.id = d.event_id
    join webhook_endpoints e on e.id = d.endpoint_id
- where d.id = any($1::uuid[]) order by d.next_attempt_at, d.seq`;
+ order by d.next_attempt_at, d.seq`;
+
+/**
+ * An endpoint after an attempt ($3 its status, $5 its time, $6 a 410, $7 the time before which a
+ * failing streak disables it). The row is written only when one of them changes: a success on a
+ * healthy endpoint, the usual case, takes no lock on it.
+ */
+const failingSince = `case when $3 = 'succeeded' then null else coalesce(failing_since, $5) end`;
+const stillEnabled = `(enabled and not $6 and not ($3 <> 'succeeded' and coalesce(failing_since, $5) <= $7))`;
 
 /** What the delivery worker and its metrics do with deliveries: claim, record, give back, count. */
 function createWorkerStatements(db: Db) {
@@ -256,19 +271,15 @@ function createWorkerStatements(db: Db) {
       options: { perEndpoint: number; busy?: ReadonlyMap<string, number> } = { perEndpoint: limit },
     ): Promise<DueDelivery[]> {
       const busy = options.busy ?? new Map<string, number>();
-      return db.transaction(async (tx) => {
-        const { rows } = await tx.query<{ id: string }>(leaseDue, [
-          now,
-          leaseUntil,
-          limit,
-          [...busy.keys()],
-          [...busy.values()],
-          options.perEndpoint,
-        ]);
-        if (rows.length === 0) return [];
-        const due = await tx.query<DueDelivery>(readLeased, [rows.map((r) => r.id)]);
-        return due.rows;
-      });
+      const { rows } = await db.query<DueDelivery>(claimDueSql, [
+        now,
+        leaseUntil,
+        limit,
+        [...busy.keys()],
+        [...busy.values()],
+        options.perEndpoint,
+      ]);
+      return rows;
     },
 
     /**
@@ -293,10 +304,8 @@ function createWorkerStatements(db: Db) {
            update webhook_deliveries set attempts = attempts || $2::jsonb,
              status = $3, next_attempt_at = $4, lease_until = null where id = $1
          )
-         update webhook_endpoints set
-           failing_since = case when $3 = 'succeeded' then null else coalesce(failing_since, $5) end,
-           enabled = enabled and not $6 and not ($3 <> 'succeeded' and coalesce(failing_since, $5) <= $7)
-         where id = $8`,
+         update webhook_endpoints set failing_since = ${failingSince}, enabled = ${stillEnabled}
+         where id = $8 and (failing_since is distinct from ${failingSince} or enabled <> ${stillEnabled})`,
         [r.id, JSON.stringify([r.attempt]), r.status, r.next ?? null, r.at, r.disable, r.disableBefore, r.endpointId],
       );
     },
