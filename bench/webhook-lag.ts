@@ -40,15 +40,16 @@ const target = { p50: 25, p99: 100 };
 
 async function startLagReceiver() {
   const arrivals = new Map<string, number>();
-  const seen = new Map<string, number>();
+  /** Per webhook-id: its lead and how many times it arrived. */
+  const seen = new Map<string, { leadId: string; n: number }>();
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       const at = performance.now();
       const id = String(req.headers['webhook-id']);
-      seen.set(id, (seen.get(id) ?? 0) + 1);
       const leadId = (JSON.parse(body) as { data: { leadId: string } }).data.leadId;
+      seen.set(id, { leadId, n: (seen.get(id)?.n ?? 0) + 1 });
       if (!arrivals.has(leadId)) arrivals.set(leadId, at);
       res.writeHead(204).end();
     });
@@ -58,7 +59,9 @@ async function startLagReceiver() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     arrivals,
-    duplicates: () => [...seen.values()].reduce((sum, n) => sum + n - 1, 0),
+    /** Events of these leads received more than once (the extra arrivals). */
+    duplicates: (leads: Map<string, unknown>) =>
+      [...seen.values()].reduce((sum, e) => sum + (leads.has(e.leadId) ? e.n - 1 : 0), 0),
     close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))),
   };
 }
@@ -66,7 +69,7 @@ async function startLagReceiver() {
 /** The lag figures of the leads acknowledged in `acked` (lead id → when its 201 was read). */
 function lagRow(
   acked: Map<string, number>,
-  receiver: { arrivals: Map<string, number>; duplicates(): number },
+  receiver: { arrivals: Map<string, number>; duplicates(leads: Map<string, unknown>): number },
   run: RunResult,
 ) {
   const sorted = [...acked]
@@ -79,7 +82,7 @@ function lagRow(
   const text =
     `${String(run.targetRate).padStart(6)}${run.achievedRate.toFixed(0).padStart(9)}` +
     `${String(acked.size).padStart(7)}${ms(0.5).padStart(9)}${ms(0.99).padStart(9)}${(sorted.at(-1) ?? NaN).toFixed(0).padStart(8)}` +
-    `${String(lost).padStart(6)}${String(receiver.duplicates()).padStart(6)}${run.operations[0].p99Ms.toFixed(0).padStart(10)}`;
+    `${String(lost).padStart(6)}${String(receiver.duplicates(acked)).padStart(6)}${run.operations[0].p99Ms.toFixed(0).padStart(10)}`;
   return { text, meets };
 }
 
@@ -125,8 +128,10 @@ async function measureLag(label: string, instances: ServiceProcess[], rate: numb
     const cpuPerLead = ((cpu * 1e6) / Math.max(1, acked.size)).toFixed(0);
     const label2 = start ? `${label}, next ${seconds} s` : label;
     console.log(`  ${label2.padEnd(44)}${row.text}${cpuPerLead.padStart(9)}  ${row.meets ? 'meets' : 'misses'}`);
-    const post = run.operations[0];
-    if (run.failures.length > 0) console.log(`    failed writes: ${post.failures}; first: ${run.failures[0]}`);
+    for (const r of [start, run]) {
+      if (r && r.failures.length > 0)
+        console.log(`    failed writes: ${r.operations[0].failures}; first: ${r.failures[0]}`);
+    }
   } finally {
     await receiver.close();
   }
