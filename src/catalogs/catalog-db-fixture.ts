@@ -1,5 +1,5 @@
 /**
- * For the catalog tests: the catalog tables alone, as migrations 002 and 014 make them, on an
+ * For the catalog tests: the catalog tables alone, as migrations 002, 014 and 020 make them, on an
  * embedded database in memory (faster than migrating a whole database per test).
  */
 import { readFileSync } from 'node:fs';
@@ -10,10 +10,13 @@ import { projectFile } from '../shared/index.ts';
 export const catalogMigration = (file: string): string =>
   readFileSync(projectFile(`src/db/migrations/${file}`), 'utf8');
 
-/** `snapshots: false` leaves migration 014 out, for the engine to be given it later. */
+/** `snapshots: false` leaves migrations 014 and 020 out, for the engine to be given them later. */
 export async function catalogDb({ snapshots = true } = {}): Promise<{ db: Db; engine: PGlite }> {
   const engine = new PGlite();
   await engine.exec(catalogMigration('002_catalogs.sql'));
-  if (snapshots) await engine.exec(catalogMigration('014_catalog_snapshots.sql'));
+  if (snapshots) {
+    await engine.exec(catalogMigration('014_catalog_snapshots.sql'));
+    await engine.exec(catalogMigration('020_catalog_snapshot_lines.sql'));
+  }
   return { db: pgliteDb(engine), engine };
 }

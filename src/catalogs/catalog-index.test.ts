@@ -10,10 +10,12 @@ import {
   buildZipIndex,
   buildZipIndexFromGroups,
   compareNames,
+  vehicleIndexOfSnapshot,
+  zipIndexOfSnapshot,
   type CatalogItem,
   type CatalogList,
 } from './catalog-index.ts';
-import { groupZipRows } from './catalog-stored-form.ts';
+import { groupZipRows, vehicleSnapshot, zipCodeSnapshot } from './catalog-stored-form.ts';
 
 const shipped = (name: string) => readFileSync(new URL(`../../catalog-data/${name}`, import.meta.url));
 const vehicleRows = parseVehiclesFile(shipped('mx-vehicles.csv.gz')).rows;
@@ -257,6 +259,71 @@ test('an answer is made once, on first use: the same frozen value each time, bef
   assert.ok(Object.isFrozen(list) && list.every((item) => Object.isFrozen(item)));
   assert.equal(brands.value, list);
   assert.deepEqual(list, index.vehicles.brands(2020)!.value);
+});
+
+test('building an index parses no line of its snapshot; an answer parses its own lines on first use', () => {
+  const vehicles = vehicleSnapshot(vehicleRows);
+  const zips = zipCodeSnapshot(zipRows);
+  const parse = JSON.parse;
+  let parsed = 0;
+  JSON.parse = (text: string) => {
+    parsed++;
+    return parse(text) as unknown;
+  };
+  try {
+    const index = { vehicles: vehicleIndexOfSnapshot(vehicles), zipCodes: zipIndexOfSnapshot(zips) };
+    assert.equal(parsed, 0);
+    assert.equal(index.zipCodes.zipCodeCount, new Set(zipRows.map((r) => r.zipCode)).size);
+    assert.equal(index.vehicles.versionCount, vehicleRows.length);
+    assert.equal(index.zipCodes.info('06700')?.zipCode, '06700');
+    assert.equal(parsed, 1, "one ZIP code's line");
+    assert.equal(index.vehicles.version(364821)?.model, 'VERSA');
+    assert.equal(parsed, 2, "one version's line");
+    const of2020 = vehicleRows.filter((r) => r.year === 2020).length;
+    assert.equal(index.vehicles.brands(2020)?.value.length, 50);
+    assert.equal(parsed, 2 + of2020, "the lines of 2020's vehicles, once");
+    assert.ok(index.vehicles.models(2020, 63));
+    assert.equal(parsed, 2 + of2020);
+  } finally {
+    JSON.parse = parse;
+  }
+});
+
+test('a snapshot written by the database (spaces after the commas) answers as one written here', () => {
+  const vehicles = vehicleIndexOfSnapshot(
+    '[7, 2020, 63, "NISSAN", 1061, "VERSA", "SENSE \\"PLUS\\"", "manual"]\n' +
+      '[8, 2021, 63, "NISSAN", 1061, "VERSA", "ADVANCE", "automatic"]',
+  );
+  assert.deepEqual(vehicles.years().value, [
+    { id: '2020', name: '2020' },
+    { id: '2021', name: '2021' },
+  ]);
+  assert.deepEqual(vehicles.versions(2020, 63, 1061)?.value, [{ id: '7', name: 'SENSE "PLUS"' }]);
+  assert.deepEqual(vehicles.version(8), {
+    versionId: 8,
+    year: 2021,
+    makeId: 63,
+    make: 'NISSAN',
+    modelId: 1061,
+    model: 'VERSA',
+    version: 'ADVANCE',
+  });
+  const zips = zipIndexOfSnapshot(
+    '["01000", ["San Ángel"], "Álvaro Obregón", "", "09", "Ciudad de México"]\n' +
+      '["06700", ["Roma Sur", "Roma Norte"], "Cuauhtémoc", "Ciudad de México", "09", "Ciudad de México"]',
+  );
+  assert.equal(zips.zipCodeCount, 2);
+  assert.deepEqual(zips.info('06700'), {
+    zipCode: '06700',
+    neighborhoods: ['Roma Norte', 'Roma Sur'],
+    municipality: 'Cuauhtémoc',
+    city: 'Ciudad de México',
+    state: { id: '09', name: 'Ciudad de México' },
+  });
+  assert.equal(zips.info('01000')?.city, 'Álvaro Obregón', 'no city: the municipality stands in');
+  assert.equal(zips.info('0100'), undefined);
+  assert.equal(vehicleIndexOfSnapshot('').versionCount, 0);
+  assert.equal(zipIndexOfSnapshot('').zipCode('01000'), undefined);
 });
 
 test('memory: heap used by the index of both shipped catalogs', () => {

@@ -1,9 +1,11 @@
 /**
  * The catalogs as an immutable in-memory index, built once per import: the partner's catalog reads
- * are read-heavy and its answers only change when a new catalog is imported. The index keeps the
- * values (lists and ZIP code information, also what lead checks look up); bodies and ETags are
- * rendered on request and kept in a render cache under a byte budget (render-cache.ts), so memory
- * does not grow with the number of answers ever asked for.
+ * are read-heavy and its answers only change when a new catalog is imported. The index is the
+ * catalog's snapshot (catalog-stored-form.ts: one JSON array a line) and where its lines are;
+ * building it parses no line. An answer's value (lists and ZIP code information, also what lead
+ * checks look up) is made from its lines on first use; bodies and ETags are rendered on request and
+ * kept in a render cache under a byte budget (render-cache.ts), so memory does not grow with the
+ * number of answers ever asked for.
  *
  * Ordering: lists are sorted by name with `compareNames`, a locale-independent order (the result
  * must not depend on the ICU data or locale of the machine, or ETags would differ between
@@ -15,7 +17,16 @@ import { createHash } from 'node:crypto';
 import { XMLBuilder } from 'fast-xml-parser';
 import type { VehicleRow, ZipSettlementRow } from './catalog-file.ts';
 import { RenderCache, RenderSlot, type Representation } from './render-cache.ts';
-import { groupZipRows, type ZipCodeGroup } from './catalog-stored-form.ts';
+import {
+  rowOf,
+  vehicleSnapshot,
+  vehicleTable,
+  zipCodeSnapshot,
+  zipGroupOfEntry,
+  zipGroupsSnapshot,
+  type ZipCodeGroup,
+  type ZipSnapshotEntry,
+} from './catalog-stored-form.ts';
 
 /** The spec's Catalogue: `Clave` / `Nombre` in XML. */
 export interface CatalogItem {
@@ -167,7 +178,7 @@ class CachedAnswer<T, S> implements CatalogAnswer<T> {
   }
 }
 
-/** One copy per distinct string: rows read from the database carry a fresh copy per row. */
+/** One copy per distinct string: each line parsed carries a fresh copy of its names. */
 function createInterner(): (s: string) => string {
   const seen = new Map<string, string>();
   return (s) => {
@@ -178,29 +189,64 @@ function createInterner(): (s: string) => string {
   };
 }
 
+/**
+ * Calls `visit` with where each line of a snapshot starts (catalog-stored-form.ts: one JSON array a
+ * line). Finding the lines is the whole of a start's work on a catalog: a line is parsed when an
+ * answer needs it.
+ */
+function eachLine(snapshot: string, visit: (start: number) => void): void {
+  let start = 0;
+  while (start < snapshot.length) {
+    const end = snapshot.indexOf('\n', start);
+    visit(start);
+    if (end === -1) return;
+    start = end + 1;
+  }
+}
+
+function lineAt(snapshot: string, start: number): string {
+  const end = snapshot.indexOf('\n', start);
+  return snapshot.slice(start, end === -1 ? undefined : end);
+}
+
+/**
+ * The first two numbers of a vehicle line (`[versionId, year, ...`), read without parsing the line.
+ * The snapshot's writers put integers there, with or without spaces after the commas.
+ */
+function leadingIds(snapshot: string, start: number): [number, number] {
+  const ids: number[] = [];
+  let value = 0;
+  let digits = 0;
+  for (let i = start; ids.length < 2 && i < snapshot.length; i++) {
+    const code = snapshot.charCodeAt(i);
+    if (code >= 48 && code <= 57) {
+      value = value * 10 + code - 48;
+      digits++;
+    } else if (digits > 0) {
+      ids.push(value);
+      value = digits = 0;
+    }
+  }
+  return [ids[0] ?? NaN, ids[1] ?? NaN];
+}
+
 interface MakeNode {
   name: string;
   models: Map<number, { name: string; versions: CatalogItem[] }>;
 }
 
-function groupVehicles(rows: readonly VehicleRow[]) {
+/** One model year's vehicles as brands, models and versions. */
+function groupMakes(rows: readonly VehicleRow[]): Map<number, MakeNode> {
   const intern = createInterner();
-  const years = new Map<number, Map<number, MakeNode>>();
-  const versions = new Map<number, VersionInfo>();
+  const makes = new Map<number, MakeNode>();
   for (const r of rows) {
-    const make = intern(r.make);
-    const model = intern(r.model);
-    let makes = years.get(r.year);
-    if (!makes) years.set(r.year, (makes = new Map()));
     let makeNode = makes.get(r.makeId);
-    if (!makeNode) makes.set(r.makeId, (makeNode = { name: make, models: new Map() }));
+    if (!makeNode) makes.set(r.makeId, (makeNode = { name: intern(r.make), models: new Map() }));
     let modelNode = makeNode.models.get(r.modelId);
-    if (!modelNode) makeNode.models.set(r.modelId, (modelNode = { name: model, versions: [] }));
+    if (!modelNode) makeNode.models.set(r.modelId, (modelNode = { name: intern(r.model), versions: [] }));
     modelNode.versions.push({ id: String(r.versionId), name: r.version });
-    const { versionId, year, makeId, modelId, version } = r;
-    versions.set(versionId, Object.freeze({ versionId, year, makeId, make, modelId, model, version }));
   }
-  return { years, versions };
+  return makes;
 }
 
 interface YearAnswers {
@@ -227,26 +273,56 @@ function yearAnswers(makes: Map<number, MakeNode>, listAnswer: (items: CatalogIt
 /** The render cache an index uses when none is given: one of its own, of the default budget. */
 const ownCache = (): RenderCache => new RenderCache();
 
-export function buildVehicleIndex(rows: readonly VehicleRow[], cache: RenderCache = ownCache()): VehicleIndex {
+/**
+ * The vehicle index of a snapshot. Built, it knows where each version's line is and which lines are
+ * each model year's; a year's brands, models and versions are grouped on the first request of that
+ * year, and a version's details are read from its line when asked for.
+ */
+export function vehicleIndexOfSnapshot(snapshot: string, cache: RenderCache = ownCache()): VehicleIndex {
   const listAnswer = (items: CatalogItem[]): CatalogList => new CachedAnswer(items, sortedItems, listXml, cache);
-  const { years, versions } = groupVehicles(rows);
-  const byYear = new Map<number, YearAnswers>();
-  for (const [year, makes] of years) byYear.set(year, yearAnswers(makes, listAnswer));
-  const yearList = listAnswer([...years.keys()].map((year) => ({ id: String(year), name: String(year) })));
-  return Object.freeze({
-    versionCount: versions.size,
-    years: () => yearList,
-    brands: (year: number) => byYear.get(year)?.brands,
-    models: (year: number, makeId: number) => byYear.get(year)?.makes.get(makeId)?.models,
-    versions: (year: number, makeId: number, modelId: number) =>
-      byYear.get(year)?.makes.get(makeId)?.versions.get(modelId),
-    version: (versionId: number) => versions.get(versionId),
+  const versionLines = new Map<number, number>();
+  const yearLines = new Map<number, number[]>();
+  eachLine(snapshot, (start) => {
+    const [versionId, year] = leadingIds(snapshot, start);
+    versionLines.set(versionId, start);
+    const ofYear = yearLines.get(year);
+    if (ofYear) ofYear.push(start);
+    else yearLines.set(year, [start]);
   });
+  const rowAt = (start: number): VehicleRow => rowOf(vehicleTable, JSON.parse(lineAt(snapshot, start)) as unknown[]);
+  const byYear = new Map<number, YearAnswers>();
+  const answersOf = (year: number): YearAnswers | undefined => {
+    let answers = byYear.get(year);
+    const starts = yearLines.get(year);
+    if (answers === undefined && starts !== undefined) {
+      byYear.set(year, (answers = yearAnswers(groupMakes(starts.map(rowAt)), listAnswer)));
+    }
+    return answers;
+  };
+  const yearList = listAnswer([...yearLines.keys()].map((year) => ({ id: String(year), name: String(year) })));
+  return Object.freeze({
+    versionCount: versionLines.size,
+    years: () => yearList,
+    brands: (year: number) => answersOf(year)?.brands,
+    models: (year: number, makeId: number) => answersOf(year)?.makes.get(makeId)?.models,
+    versions: (year: number, makeId: number, modelId: number) =>
+      answersOf(year)?.makes.get(makeId)?.versions.get(modelId),
+    version(versionId: number): VersionInfo | undefined {
+      const start = versionLines.get(versionId);
+      if (start === undefined) return undefined;
+      const { year, makeId, make, modelId, model, version } = rowAt(start);
+      return Object.freeze({ versionId, year, makeId, make, modelId, model, version });
+    },
+  });
+}
+
+export function buildVehicleIndex(rows: readonly VehicleRow[], cache: RenderCache = ownCache()): VehicleIndex {
+  return vehicleIndexOfSnapshot(vehicleSnapshot(rows), cache);
 }
 
 /**
  * A ZIP code's answer before its first use: the settlements as given, the names it shares with
- * other ZIP codes (municipality, city, state) already one copy each.
+ * other ZIP codes (municipality, city, state) one copy each.
  */
 interface ZipSource {
   zipCode: string;
@@ -276,21 +352,42 @@ function zipInformation({ zipCode, settlements, municipality, city, state }: Zip
   return Object.freeze({ zipCode, neighborhoods, municipality, city, state });
 }
 
-export function buildZipIndexFromGroups(groups: readonly ZipCodeGroup[], cache: RenderCache = ownCache()): ZipIndex {
+/**
+ * The ZIP index of a snapshot. Built, it knows where each ZIP code's line is; an answer is made on
+ * the first request of its ZIP code, from its line, and kept (with its slots in the render cache).
+ */
+export function zipIndexOfSnapshot(snapshot: string, cache: RenderCache = ownCache()): ZipIndex {
   const intern = createInterner();
+  const lines = new Map<string, number>();
+  eachLine(snapshot, (start) => {
+    // A line starts with the ZIP code, a JSON string of digits: `["06700", ...`.
+    const open = snapshot.indexOf('"', start) + 1;
+    lines.set(snapshot.slice(open, snapshot.indexOf('"', open)), start);
+  });
   const answers = new Map<string, CatalogAnswer<ZipCodeInformation>>();
-  for (const group of groups) {
-    answers.set(group.zipCode, new CachedAnswer(zipSource(group, intern), zipInformation, zipXml, cache));
-  }
+  const sourceAt = (start: number): ZipSource =>
+    zipSource(zipGroupOfEntry(JSON.parse(lineAt(snapshot, start)) as ZipSnapshotEntry), intern);
+  const answerOf = (code: string): CatalogAnswer<ZipCodeInformation> | undefined => {
+    let answer = answers.get(code);
+    const start = lines.get(code);
+    if (answer === undefined && start !== undefined) {
+      answers.set(code, (answer = new CachedAnswer(start, (at) => zipInformation(sourceAt(at)), zipXml, cache)));
+    }
+    return answer;
+  };
   return Object.freeze({
-    zipCodeCount: answers.size,
-    zipCode: (code: string) => answers.get(code),
-    info: (code: string) => answers.get(code)?.value,
+    zipCodeCount: lines.size,
+    zipCode: answerOf,
+    info: (code: string) => answerOf(code)?.value,
   });
 }
 
+export function buildZipIndexFromGroups(groups: readonly ZipCodeGroup[], cache: RenderCache = ownCache()): ZipIndex {
+  return zipIndexOfSnapshot(zipGroupsSnapshot(groups), cache);
+}
+
 export function buildZipIndex(rows: readonly ZipSettlementRow[], cache: RenderCache = ownCache()): ZipIndex {
-  return buildZipIndexFromGroups(groupZipRows(rows), cache);
+  return zipIndexOfSnapshot(zipCodeSnapshot(rows), cache);
 }
 
 export function buildCatalogIndex(

@@ -10,10 +10,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { catalogKinds, type CatalogKind } from './catalog-file.ts';
 import { parseCatalogInWorker } from './catalog-parsing.ts';
-import { vehiclesOfSnapshot, zipCodesOfSnapshot, type StoredCatalog } from './catalog-stored-form.ts';
+import type { StoredCatalog } from './catalog-stored-form.ts';
 import {
-  buildVehicleIndex,
-  buildZipIndexFromGroups,
+  vehicleIndexOfSnapshot,
+  zipIndexOfSnapshot,
   type CatalogIndex,
   type VehicleIndex,
   type ZipIndex,
@@ -99,14 +99,17 @@ export class CatalogsNotLoadedError extends Error {
   }
 }
 
+/** A catalog's part of the index, from the snapshot of an import. */
+function partOf(kind: CatalogKind, sha256: string, snapshot: string, cache: RenderCache): Parts {
+  return kind === 'vehicles'
+    ? { vehicles: { sha256, index: vehicleIndexOfSnapshot(snapshot, cache) } }
+    : { zipCodes: { sha256, index: zipIndexOfSnapshot(snapshot, cache) } };
+}
+
 /** Builds a catalog's index from the snapshot of its last import (an empty one when never imported). */
 async function loadPart(repo: CatalogsRepository, kind: CatalogKind, cache: RenderCache): Promise<Parts> {
-  if (kind === 'vehicles') {
-    const stored = await repo.loadVehicleSnapshot();
-    return { vehicles: { sha256: stored?.sha256 ?? '', index: buildVehicleIndex(stored?.catalog ?? [], cache) } };
-  }
-  const stored = await repo.loadZipCodeSnapshot();
-  return { zipCodes: { sha256: stored?.sha256 ?? '', index: buildZipIndexFromGroups(stored?.catalog ?? [], cache) } };
+  const stored = await repo.loadSnapshot(kind);
+  return partOf(kind, stored?.sha256 ?? '', stored?.snapshot ?? '', cache);
 }
 
 /** Stores a catalog in one transaction and builds its part of the index from its snapshot, as a restart does. */
@@ -117,11 +120,7 @@ async function storePart(
 ): Promise<{ result: CatalogImportResult; part: Parts }> {
   const { kind, rowCount, sha256, snapshot } = catalog;
   await repo.replace(catalog);
-  const part: Parts =
-    kind === 'vehicles'
-      ? { vehicles: { sha256, index: buildVehicleIndex(vehiclesOfSnapshot(snapshot), cache) } }
-      : { zipCodes: { sha256, index: buildZipIndexFromGroups(zipCodesOfSnapshot(snapshot), cache) } };
-  return { result: { kind, rowCount, sha256 }, part };
+  return { result: { kind, rowCount, sha256 }, part: partOf(kind, sha256, snapshot, cache) };
 }
 
 function shippedFile(dir: URL | string, kind: CatalogKind): URL | string {

@@ -1,9 +1,10 @@
 /**
- * A catalog in the forms it is stored in (migrations 002 and 014): its table's rows as the text of
- * a COPY, and its snapshot, the one JSON text a start builds the index from (vehicle rows as
- * arrays in the table's column order; the settlements grouped by ZIP code). Pure functions, run
- * where a file is parsed (a worker thread, catalog-parse-worker.ts) so the thread that serves
- * requests only sends the texts and reads the snapshot back.
+ * A catalog in the forms it is stored in (migrations 002, 014 and 020): its table's rows as the text
+ * of a COPY, and its snapshot, the one text a start builds the index from: one JSON array a line,
+ * a vehicle's values in the table's column order, or a ZIP code with its settlements. The index
+ * reads a line only when an answer needs it (catalog-index.ts), so a start parses nothing. Pure
+ * functions, run where a file is parsed (a worker thread, catalog-parse-worker.ts) so the thread
+ * that serves requests only sends the texts and reads the snapshot back.
  */
 import type { CatalogFile, CatalogKind, VehicleRow, ZipSettlementRow } from './catalog-file.ts';
 
@@ -116,8 +117,8 @@ export function rowOf<T>(spec: TableSpec<T>, values: unknown[]): T {
   return row as T;
 }
 
-/** A ZIP code in the snapshot, as an import writes it and migration 014 wrote it for earlier imports. */
-type ZipSnapshotEntry = [
+/** A ZIP code's line in the snapshot, as an import writes it and migration 020 wrote it for earlier imports. */
+export type ZipSnapshotEntry = [
   zipCode: string,
   settlements: string[],
   municipality: string,
@@ -126,36 +127,48 @@ type ZipSnapshotEntry = [
   stateName: string,
 ];
 
+/**
+ * Lines of JSON arrays. JSON escapes line breaks inside its strings, so a line is always one whole
+ * entry.
+ */
+const lines = (entries: readonly unknown[]): string => entries.map((entry) => JSON.stringify(entry)).join('\n');
+
+/** The entries of a snapshot, each line parsed (the tests and a catalog's whole reads). */
+const entriesOf = <T>(snapshot: string): T[] =>
+  snapshot === '' ? [] : snapshot.split('\n').map((line) => JSON.parse(line) as T);
+
 export const vehicleSnapshot = (rows: readonly VehicleRow[]): string =>
-  JSON.stringify(rows.map((row) => vehicleTable.columns.map((c) => row[c.key])));
+  lines(rows.map((row) => vehicleTable.columns.map((c) => row[c.key])));
+
+const zipEntry = (g: ZipCodeGroup): ZipSnapshotEntry => [
+  g.zipCode,
+  g.settlements,
+  g.municipality,
+  g.city,
+  g.stateCode,
+  g.stateName,
+];
+
+/** The snapshot of ZIP codes already grouped. */
+export const zipGroupsSnapshot = (groups: readonly ZipCodeGroup[]): string => lines(groups.map(zipEntry));
 
 /** The city is the one some of the ZIP code's settlements give, '' when none does (as groupZipRows). */
-export const zipCodeSnapshot = (rows: readonly ZipSettlementRow[]): string =>
-  JSON.stringify(
-    groupZipRows(rows).map((g): ZipSnapshotEntry => [
-      g.zipCode,
-      g.settlements,
-      g.municipality,
-      g.city,
-      g.stateCode,
-      g.stateName,
-    ]),
-  );
+export const zipCodeSnapshot = (rows: readonly ZipSettlementRow[]): string => zipGroupsSnapshot(groupZipRows(rows));
 
 export const vehiclesOfSnapshot = (snapshot: string): VehicleRow[] =>
-  (JSON.parse(snapshot) as unknown[][]).map((values) => rowOf(vehicleTable, values));
+  entriesOf<unknown[]>(snapshot).map((values) => rowOf(vehicleTable, values));
+
+export const zipGroupOfEntry = ([
+  zipCode,
+  settlements,
+  municipality,
+  city,
+  stateCode,
+  stateName,
+]: ZipSnapshotEntry): ZipCodeGroup => ({ zipCode, settlements, municipality, city, stateCode, stateName });
 
 export const zipCodesOfSnapshot = (snapshot: string): ZipCodeGroup[] =>
-  (JSON.parse(snapshot) as ZipSnapshotEntry[]).map(
-    ([zipCode, settlements, municipality, city, stateCode, stateName]) => ({
-      zipCode,
-      settlements,
-      municipality,
-      city,
-      stateCode,
-      stateName,
-    }),
-  );
+  entriesOf<ZipSnapshotEntry>(snapshot).map(zipGroupOfEntry);
 
 export const storedVehicles = (file: CatalogFile<VehicleRow>): StoredCatalog => ({
   kind: 'vehicles',

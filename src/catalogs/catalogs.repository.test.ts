@@ -5,10 +5,20 @@ import type { Db } from '../db/index.ts';
 import { createManualClock } from '../shared/clock.ts';
 import { parseVehiclesFile, parseZipCodesFile, type VehicleRow, type ZipSettlementRow } from './catalog-file.ts';
 import { catalogDb, catalogMigration } from './catalog-db-fixture.ts';
-import { createCatalogsRepository } from './catalogs.repository.ts';
-import type { ZipCodeGroup } from './catalog-stored-form.ts';
+import { createCatalogsRepository, type CatalogsRepository } from './catalogs.repository.ts';
+import { vehiclesOfSnapshot, zipCodesOfSnapshot, type ZipCodeGroup } from './catalog-stored-form.ts';
 
 const migratedDb = async (): Promise<Db> => (await catalogDb()).db;
+
+/** A stored snapshot read back as what it holds, with its sha256. */
+async function storedVehicles(repo: CatalogsRepository) {
+  const stored = await repo.loadSnapshot('vehicles');
+  return stored && { sha256: stored.sha256, catalog: vehiclesOfSnapshot(stored.snapshot) };
+}
+async function storedZipCodes(repo: CatalogsRepository) {
+  const stored = await repo.loadSnapshot('zipCodes');
+  return stored && { sha256: stored.sha256, catalog: zipCodesOfSnapshot(stored.snapshot) };
+}
 
 const vehicle = (versionId: number, version = `V${versionId}`): VehicleRow => ({
   year: 2020,
@@ -65,13 +75,13 @@ const inOrder = (groups: ZipCodeGroup[]) =>
 test('an import stores its snapshot: the settlements grouped by ZIP code with the city some of them give', async () => {
   const db = await migratedDb();
   const repo = createCatalogsRepository(db);
-  assert.equal(await repo.loadZipCodeSnapshot(), undefined);
+  assert.equal(await storedZipCodes(repo), undefined);
   const withCity = { ...settlement('06700', '0002', 'Roma Sur'), city: 'Ciudad de México' };
   await repo.replaceZipCodes(
     [settlement('06700', '0001', 'Roma Norte'), withCity, settlement('01000', '0001', 'San Ángel')],
     'sha',
   );
-  const stored = await repo.loadZipCodeSnapshot();
+  const stored = await storedZipCodes(repo);
   assert.equal(stored?.sha256, 'sha');
   assert.deepEqual(inOrder(stored!.catalog), [
     {
@@ -97,16 +107,16 @@ test('an import stores its snapshot: the settlements grouped by ZIP code with th
 test('an import stores its snapshot: the vehicles as written, with the sha256 of the same import', async () => {
   const db = await migratedDb();
   const repo = createCatalogsRepository(db);
-  assert.equal(await repo.loadVehicleSnapshot(), undefined);
+  assert.equal(await storedVehicles(repo), undefined);
   const vehicles = [vehicle(2, 'A "quoted" {brace}, comma \\ backslash'), vehicle(1, 'Ñandú')];
   await repo.replaceVehicles(vehicles, 'sha-1');
-  assert.deepEqual(await repo.loadVehicleSnapshot(), { sha256: 'sha-1', catalog: vehicles });
+  assert.deepEqual(await storedVehicles(repo), { sha256: 'sha-1', catalog: vehicles });
   await repo.replaceVehicles([vehicle(3)], 'sha-2');
-  assert.deepEqual(await repo.loadVehicleSnapshot(), { sha256: 'sha-2', catalog: [vehicle(3)] });
+  assert.deepEqual(await storedVehicles(repo), { sha256: 'sha-2', catalog: [vehicle(3)] });
   await db.close();
 });
 
-test('migration 014 gives the catalogs imported before it the snapshots an import writes now', async () => {
+test('migrations 014 and 020 give the catalogs imported before them the snapshots an import writes now', async () => {
   const vehicles = [vehicle(2, 'Ñandú'), vehicle(1)];
   const zips = [
     settlement('06700', '0002', 'Roma Sur'),
@@ -161,6 +171,7 @@ test('migration 014 gives the catalogs imported before it the snapshots an impor
   await before.query(`insert into catalog_meta (kind, row_count, sha256, imported_at)
     values ('vehicles', 2, 'sha-v', now()), ('zipCodes', 3, 'sha-z', now())`);
   await engine.exec(catalogMigration('014_catalog_snapshots.sql'));
+  await engine.exec(catalogMigration('020_catalog_snapshot_lines.sql'));
   // Imported now.
   const now = await migratedDb();
   const repo = createCatalogsRepository(now);
@@ -168,13 +179,10 @@ test('migration 014 gives the catalogs imported before it the snapshots an impor
   await repo.replaceZipCodes(zips, 'sha-z');
 
   const byVersion = (rows: VehicleRow[] | undefined) => rows?.sort((a, b) => a.versionId - b.versionId);
-  assert.deepEqual(
-    byVersion((await plain.loadVehicleSnapshot())?.catalog),
-    byVersion((await repo.loadVehicleSnapshot())?.catalog),
-  );
-  const migrated = await plain.loadZipCodeSnapshot();
+  assert.deepEqual(byVersion((await storedVehicles(plain))?.catalog), byVersion((await storedVehicles(repo))?.catalog));
+  const migrated = await storedZipCodes(plain);
   assert.equal(migrated?.sha256, 'sha-z');
-  assert.deepEqual(inOrder(migrated!.catalog), inOrder((await repo.loadZipCodeSnapshot())!.catalog));
+  assert.deepEqual(inOrder(migrated!.catalog), inOrder((await storedZipCodes(repo))!.catalog));
   assert.equal(inOrder(migrated!.catalog)[1].city, 'CDMX');
   await before.close();
   await now.close();
@@ -206,7 +214,7 @@ test('a replace that fails part way leaves the old catalog and its meta untouche
     [1, 2],
   );
   assert.equal((await repo.meta('vehicles'))?.sha256, 'old');
-  assert.deepEqual(await repo.loadVehicleSnapshot(), { sha256: 'old', catalog: [vehicle(1), vehicle(2)] });
+  assert.deepEqual(await storedVehicles(repo), { sha256: 'old', catalog: [vehicle(1), vehicle(2)] });
   await db.close();
 });
 

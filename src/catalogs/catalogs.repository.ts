@@ -3,11 +3,11 @@
  * transaction, so a reader (or an instance starting meanwhile) sees the old or the new catalog,
  * never a mix, and a failed import leaves the old one in place.
  *
- * Beside its rows, each import stores the catalog as the service loads it, its snapshot (migration
- * 014): one JSON text in the catalog's meta row, the rows the index is built from as arrays (vehicles)
- * or the settlements grouped by ZIP code. A start reads two values instead of aggregating 39,712
- * vehicles and 155,847 settlements (0.3-0.4 s of the database's time at every start), and gets the
- * sha256 of the same import in the same read. The service itself never queries the rows: an import
+ * Beside its rows, each import stores the catalog as the service loads it, its snapshot (migrations
+ * 014 and 020): one text in the catalog's meta row, a JSON array a line, the vehicles' values or the
+ * settlements grouped by ZIP code (catalog-stored-form.ts). A start reads two values instead of
+ * aggregating 39,712 vehicles and 155,847 settlements (0.3-0.4 s of the database's time at every
+ * start), and gets the sha256 of the same import in the same read. The service itself never queries the rows: an import
  * gathers no statistics for them (the tests read them whole, and an operator may query them).
  */
 import type { Db, Queryable } from '../db/index.ts';
@@ -18,12 +18,9 @@ import {
   storedVehicles,
   storedZipCodes,
   vehicleTable,
-  vehiclesOfSnapshot,
-  zipCodesOfSnapshot,
   zipTable,
   type StoredCatalog,
   type TableSpec,
-  type ZipCodeGroup,
 } from './catalog-stored-form.ts';
 
 export interface CatalogMeta {
@@ -43,15 +40,13 @@ export interface CatalogsRepository {
   loadVehicles(): Promise<VehicleRow[]>;
   loadZipCodes(): Promise<ZipSettlementRow[]>;
   /** The last import's snapshot, with its sha256; undefined when the catalog was never imported. */
-  loadVehicleSnapshot(): Promise<Stored<VehicleRow[]> | undefined>;
-  /** The settlements grouped by ZIP code, only the columns the index keeps. */
-  loadZipCodeSnapshot(): Promise<Stored<ZipCodeGroup[]> | undefined>;
+  loadSnapshot(kind: CatalogKind): Promise<StoredSnapshot | undefined>;
   meta(kind: CatalogKind): Promise<CatalogMeta | undefined>;
 }
 
-export interface Stored<T> {
+export interface StoredSnapshot {
   sha256: string;
-  catalog: T;
+  snapshot: string;
 }
 
 /**
@@ -65,19 +60,6 @@ async function loadRows<T>(db: Queryable, spec: TableSpec<T>): Promise<T[]> {
        from ${spec.table}`,
   );
   return (JSON.parse(result.rows[0].rows) as unknown[][]).map((values) => rowOf(spec, values));
-}
-
-async function readSnapshot<T>(
-  db: Queryable,
-  kind: CatalogKind,
-  read: (snapshot: string) => T,
-): Promise<Stored<T> | undefined> {
-  const result = await db.query<{ sha256: string; snapshot: string }>(
-    'select sha256, snapshot from catalog_meta where kind = $1',
-    [kind],
-  );
-  const row = result.rows[0];
-  return row && { sha256: row.sha256, catalog: read(row.snapshot) };
 }
 
 export function createCatalogsRepository(db: Db, clock: Clock = systemClock): CatalogsRepository {
@@ -114,8 +96,12 @@ export function createCatalogsRepository(db: Db, clock: Clock = systemClock): Ca
 
     loadVehicles: () => loadRows(db, vehicleTable),
     loadZipCodes: () => loadRows(db, zipTable),
-    loadVehicleSnapshot: () => readSnapshot(db, 'vehicles', vehiclesOfSnapshot),
-    loadZipCodeSnapshot: () => readSnapshot(db, 'zipCodes', zipCodesOfSnapshot),
+    async loadSnapshot(kind) {
+      const result = await db.query<StoredSnapshot>('select sha256, snapshot from catalog_meta where kind = $1', [
+        kind,
+      ]);
+      return result.rows[0];
+    },
 
     async meta(kind) {
       const result = await db.query<{ row_count: number; sha256: string; imported_at: Date | string }>(
