@@ -89,8 +89,13 @@ function declaredPart(schema: Schema, value: unknown): unknown {
   );
 }
 
+/**
+ * Each schema's checker is compiled on its first request, not when the app is built: compiling the
+ * checkers of every route took about 45 ms of every start (docs/performance.md, "How starts are kept
+ * short"). A schema TypeBox cannot compile fails its first request (a 500), which the route tests show.
+ */
 export const schemaValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
-  const check = Compile(schema);
+  let compiled: ReturnType<typeof Compile> | undefined;
   const convert = stringConverter(schema as Schema);
   const declared = httpPart === 'headers' ? Object.keys((schema as Schema).properties ?? {}) : undefined;
   return (value) => {
@@ -104,6 +109,7 @@ export const schemaValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema
     const controls = controlled
       ? controlCharacterErrors(declared ? declaredPart(schema as Schema, input) : input, '', [])
       : [];
+    const check = (compiled ??= Compile(schema));
     if (controls.length === 0 && check.Check(input)) return { value: input };
     return { error: [...check.Errors(input), ...controls] as never };
   };
