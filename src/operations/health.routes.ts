@@ -14,6 +14,16 @@ const failures = (ready: boolean) =>
     cases: ready ? { 503: [errorCase('The database does not answer', errors.unavailable())] } : {},
   });
 
+/**
+ * The probes answer fixed bytes, so no serializer is compiled for them: a serializer is compiled on a
+ * route's first answer (docs/performance.md), which made the first readiness answer, the one an
+ * orchestrator waits for after a start, take some 70 ms more.
+ */
+const answer = (status: 'ok' | 'ready') => JSON.stringify({ status });
+const live = answer('ok');
+const ready = answer('ready');
+const json = 'application/json; charset=utf-8';
+
 export const healthRoutes =
   (deps: { ping: () => Promise<boolean> }): FastifyPluginAsyncTypebox =>
   async (app) => {
@@ -26,7 +36,7 @@ export const healthRoutes =
           response: { 200: ok('public', Health, 'The process is up: `{"status": "ok"}`.'), ...failures(false) },
         },
       },
-      async () => ({ status: 'ok' }),
+      async (_request, reply) => reply.type(json).send(live),
     );
     app.get(
       '/health/ready',
@@ -37,9 +47,9 @@ export const healthRoutes =
           response: { 200: ok('public', Health, 'Ready: `{"status": "ready"}`.'), ...failures(true) },
         },
       },
-      async () => {
+      async (_request, reply) => {
         if (!(await deps.ping())) throw errors.unavailable();
-        return { status: 'ready' };
+        return reply.type(json).send(ready);
       },
     );
   };
