@@ -322,10 +322,6 @@ test('a snapshot written by the database (spaces after the commas) answers as on
   });
   assert.equal(zips.info('01000')?.city, 'Álvaro Obregón', 'no city: the municipality stands in');
   assert.equal(zips.info('0100'), undefined);
-  // Held one byte a character when it can be: text beyond Latin-1 is kept as it is.
-  const beyond = vehicleIndexOfSnapshot('[9, 2022, 1, "MARCA Ω", 2, "MODELO", "VERSIÓN — 😀", "manual"]');
-  assert.equal(beyond.version(9)?.version, 'VERSIÓN — 😀');
-  assert.deepEqual(beyond.brands(2022)?.value, [{ id: '1', name: 'MARCA Ω' }]);
   assert.equal(vehicleIndexOfSnapshot('').versionCount, 0);
   assert.equal(zipIndexOfSnapshot('').zipCode('01000'), undefined);
 });

@@ -189,18 +189,6 @@ function createInterner(): (s: string) => string {
   };
 }
 
-/** A character above U+00FF (surrogates included): text without one can be held one byte a character. */
-const beyondLatin1 = /[\u0100-\uffff]/;
-
-/**
- * The snapshot held one byte a character. Text decoded from UTF-8 with any accent in it is held
- * two bytes a character, and the shipped catalogs are all Latin-1: the ZIP codes' snapshot takes
- * 4.5 MiB instead of 9.
- */
-function oneByte(snapshot: string): string {
-  return beyondLatin1.test(snapshot) ? snapshot : Buffer.from(snapshot, 'latin1').toString('latin1');
-}
-
 /**
  * Calls `visit` with where each line of a snapshot starts (catalog-stored-form.ts: one JSON array a
  * line). Finding the lines is the whole of a start's work on a catalog: a line is parsed when an
@@ -290,8 +278,7 @@ const ownCache = (): RenderCache => new RenderCache();
  * each model year's; a year's brands, models and versions are grouped on the first request of that
  * year, and a version's details are read from its line when asked for.
  */
-export function vehicleIndexOfSnapshot(text: string, cache: RenderCache = ownCache()): VehicleIndex {
-  const snapshot = oneByte(text);
+export function vehicleIndexOfSnapshot(snapshot: string, cache: RenderCache = ownCache()): VehicleIndex {
   const listAnswer = (items: CatalogItem[]): CatalogList => new CachedAnswer(items, sortedItems, listXml, cache);
   const versionLines = new Map<number, number>();
   const yearLines = new Map<number, number[]>();
@@ -305,13 +292,12 @@ export function vehicleIndexOfSnapshot(text: string, cache: RenderCache = ownCac
   const rowAt = (start: number): VehicleRow => rowOf(vehicleTable, JSON.parse(lineAt(snapshot, start)) as unknown[]);
   const byYear = new Map<number, YearAnswers>();
   const answersOf = (year: number): YearAnswers | undefined => {
-    const answers = byYear.get(year);
-    if (answers !== undefined) return answers;
+    let answers = byYear.get(year);
     const starts = yearLines.get(year);
-    if (starts === undefined) return undefined;
-    const made = yearAnswers(groupMakes(starts.map(rowAt)), listAnswer);
-    byYear.set(year, made);
-    return made;
+    if (answers === undefined && starts !== undefined) {
+      byYear.set(year, (answers = yearAnswers(groupMakes(starts.map(rowAt)), listAnswer)));
+    }
+    return answers;
   };
   const yearList = listAnswer([...yearLines.keys()].map((year) => ({ id: String(year), name: String(year) })));
   return Object.freeze({
@@ -370,8 +356,7 @@ function zipInformation({ zipCode, settlements, municipality, city, state }: Zip
  * The ZIP index of a snapshot. Built, it knows where each ZIP code's line is; an answer is made on
  * the first request of its ZIP code, from its line, and kept (with its slots in the render cache).
  */
-export function zipIndexOfSnapshot(text: string, cache: RenderCache = ownCache()): ZipIndex {
-  const snapshot = oneByte(text);
+export function zipIndexOfSnapshot(snapshot: string, cache: RenderCache = ownCache()): ZipIndex {
   const intern = createInterner();
   const lines = new Map<string, number>();
   eachLine(snapshot, (start) => {
@@ -383,13 +368,12 @@ export function zipIndexOfSnapshot(text: string, cache: RenderCache = ownCache()
   const sourceAt = (start: number): ZipSource =>
     zipSource(zipGroupOfEntry(JSON.parse(lineAt(snapshot, start)) as ZipSnapshotEntry), intern);
   const answerOf = (code: string): CatalogAnswer<ZipCodeInformation> | undefined => {
-    const answer = answers.get(code);
-    if (answer !== undefined) return answer;
+    let answer = answers.get(code);
     const start = lines.get(code);
-    if (start === undefined) return undefined;
-    const made = new CachedAnswer(start, (at: number) => zipInformation(sourceAt(at)), zipXml, cache);
-    answers.set(code, made);
-    return made;
+    if (answer === undefined && start !== undefined) {
+      answers.set(code, (answer = new CachedAnswer(start, (at) => zipInformation(sourceAt(at)), zipXml, cache)));
+    }
+    return answer;
   };
   return Object.freeze({
     zipCodeCount: lines.size,
