@@ -174,19 +174,9 @@ try {
 // prepared database stays while its key holds.
 mkdirSync(dist, { recursive: true });
 for (const name of readdirSync(dist)) if (name !== basename(template)) rmSync(join(dist, name), { recursive: true });
-/**
- * V8 keeps each script's source for as long as its functions live, one byte a character when every
- * character is Latin-1 and two bytes otherwise. esbuild escapes what lies beyond ASCII in strings, but
- * leaves comments and tagged templates as written, where a few arrows and dashes would double the
- * 3 MB service bundle in memory: they are escaped as `\uXXXX` too (the same text in a template, nothing
- * in a comment); one after a backslash is left as it is. A character escaped this way shifts the source
- * map's columns of the rest of its line.
- */
-const latin1 = (text) =>
-  text.replace(/(?<!\\)[\u0100-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 for (const file of outputs) {
   mkdirSync(dirname(file.path), { recursive: true });
-  writeFileSync(file.path, file.path.endsWith('.js') ? latin1(file.text) : file.contents);
+  writeFileSync(file.path, file.contents);
 }
 writeFileSync(join(dist, 'main.js'), entry);
 console.log(`bundled in ${((performance.now() - started) / 1000).toFixed(1)} s`);
