@@ -289,10 +289,10 @@ test('building an index parses no line of its snapshot; an answer parses its own
   }
 });
 
-test('a snapshot written by the database (spaces after the commas) answers as one written here', () => {
+test('a snapshot written by the database (spaces after the commas), or out of key order, answers as one written here', () => {
   const vehicles = vehicleIndexOfSnapshot(
-    '[7, 2020, 63, "NISSAN", 1061, "VERSA", "SENSE \\"PLUS\\"", "manual"]\n' +
-      '[8, 2021, 63, "NISSAN", 1061, "VERSA", "ADVANCE", "automatic"]',
+    '[8, 2021, 63, "NISSAN", 1061, "VERSA", "ADVANCE", "automatic"]\n' +
+      '[7, 2020, 63, "NISSAN", 1061, "VERSA", "SENSE \\"PLUS\\"", "manual"]',
   );
   assert.deepEqual(vehicles.years().value, [
     { id: '2020', name: '2020' },
@@ -308,9 +308,12 @@ test('a snapshot written by the database (spaces after the commas) answers as on
     model: 'VERSA',
     version: 'ADVANCE',
   });
+  assert.equal(vehicles.version(9), undefined);
+  assert.equal(vehicles.brands(1999), undefined);
+  assert.equal(vehicles.versions(2021, 63, 1061)?.value.length, 1);
   const zips = zipIndexOfSnapshot(
-    '["01000", ["San Ángel"], "Álvaro Obregón", "", "09", "Ciudad de México"]\n' +
-      '["06700", ["Roma Sur", "Roma Norte"], "Cuauhtémoc", "Ciudad de México", "09", "Ciudad de México"]',
+    '["06700", ["Roma Sur", "Roma Norte"], "Cuauhtémoc", "Ciudad de México", "09", "Ciudad de México"]\n' +
+      '["01000", ["San Ángel"], "Álvaro Obregón", "", "09", "Ciudad de México"]',
   );
   assert.equal(zips.zipCodeCount, 2);
   assert.deepEqual(zips.info('06700'), {

@@ -190,18 +190,23 @@ function createInterner(): (s: string) => string {
 }
 
 /**
- * Calls `visit` with where each line of a snapshot starts (catalog-stored-form.ts: one JSON array a
- * line). Finding the lines is the whole of a start's work on a catalog: a line is parsed when an
- * answer needs it.
+ * Where each line of a snapshot starts (catalog-stored-form.ts: one JSON array a line). Finding the
+ * lines is the whole of a start's work on a catalog: a line is parsed when an answer needs it. The
+ * positions are kept in typed arrays, not in maps or arrays of numbers: a start then leaves V8 almost
+ * nothing new to keep, and its young generation does not grow to twice its size for it.
  */
-function eachLine(snapshot: string, visit: (start: number) => void): void {
-  let start = 0;
-  while (start < snapshot.length) {
-    const end = snapshot.indexOf('\n', start);
-    visit(start);
-    if (end === -1) return;
-    start = end + 1;
+function lineStarts(snapshot: string): Int32Array {
+  let count = 0;
+  for (let at = 0; at < snapshot.length; count++) {
+    const end = snapshot.indexOf('\n', at);
+    at = end === -1 ? snapshot.length : end + 1;
   }
+  const starts = new Int32Array(count);
+  for (let i = 0, at = 0; i < count; i++) {
+    starts[i] = at;
+    at = snapshot.indexOf('\n', at) + 1;
+  }
+  return starts;
 }
 
 function lineAt(snapshot: string, start: number): string {
@@ -210,24 +215,53 @@ function lineAt(snapshot: string, start: number): string {
 }
 
 /**
- * The first two numbers of a vehicle line (`[versionId, year, ...`), read without parsing the line.
- * The snapshot's writers put integers there, with or without spaces after the commas.
+ * The `n`th number (0 or 1) of a vehicle line (`[versionId, year, ...`), read without parsing the
+ * line. The snapshot's writers put integers there, with or without spaces after the commas.
  */
-function leadingIds(snapshot: string, start: number): [number, number] {
-  const ids: number[] = [];
+function leadingId(snapshot: string, start: number, n: 0 | 1): number {
   let value = 0;
   let digits = 0;
-  for (let i = start; ids.length < 2 && i < snapshot.length; i++) {
+  let seen = 0;
+  for (let i = start; i < snapshot.length; i++) {
     const code = snapshot.charCodeAt(i);
     if (code >= 48 && code <= 57) {
       value = value * 10 + code - 48;
       digits++;
     } else if (digits > 0) {
-      ids.push(value);
+      if (seen === n) return value;
+      seen++;
       value = digits = 0;
     }
   }
-  return [ids[0] ?? NaN, ids[1] ?? NaN];
+  return NaN;
+}
+
+/**
+ * Reorders `starts` (and `keys` with them) so that the keys ascend. The snapshots are written in
+ * key order (by version id, by ZIP code), so this is only a check; a snapshot written otherwise is
+ * sorted here.
+ */
+function inKeyOrder<K extends number | string>(starts: Int32Array, keyOf: (i: number) => K): void {
+  let sorted = true;
+  for (let i = 1; i < starts.length && sorted; i++) sorted = keyOf(i - 1) <= keyOf(i);
+  if (sorted) return;
+  const order = Array.from(starts.keys(), (i) => ({ key: keyOf(i), start: starts[i] }));
+  order.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+  order.forEach((entry, i) => (starts[i] = entry.start));
+}
+
+/** The index of the line whose key is `key` in lines sorted by key, or -1. */
+function findLine<K extends number | string>(count: number, keyOf: (i: number) => K, key: K): number {
+  let low = 0;
+  let high = count - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const at = keyOf(middle);
+    if (at === key) return middle;
+    if (at < key) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
 }
 
 interface MakeNode {
@@ -274,43 +308,42 @@ function yearAnswers(makes: Map<number, MakeNode>, listAnswer: (items: CatalogIt
 const ownCache = (): RenderCache => new RenderCache();
 
 /**
- * The vehicle index of a snapshot. Built, it knows where each version's line is and which lines are
- * each model year's; a year's brands, models and versions are grouped on the first request of that
- * year, and a version's details are read from its line when asked for.
+ * The vehicle index of a snapshot. Built, it knows where each version's line is and each line's model
+ * year; a year's brands, models and versions are grouped on the first request of that year, and a
+ * version's details are read from its line (found by binary search on the version id) when asked for.
  */
 export function vehicleIndexOfSnapshot(snapshot: string, cache: RenderCache = ownCache()): VehicleIndex {
   const listAnswer = (items: CatalogItem[]): CatalogList => new CachedAnswer(items, sortedItems, listXml, cache);
-  const versionLines = new Map<number, number>();
-  const yearLines = new Map<number, number[]>();
-  eachLine(snapshot, (start) => {
-    const [versionId, year] = leadingIds(snapshot, start);
-    versionLines.set(versionId, start);
-    const ofYear = yearLines.get(year);
-    if (ofYear) ofYear.push(start);
-    else yearLines.set(year, [start]);
-  });
+  const starts = lineStarts(snapshot);
+  inKeyOrder(starts, (i) => leadingId(snapshot, starts[i], 0));
+  const versionIds = starts.map((start) => leadingId(snapshot, start, 0));
+  const years = starts.map((start) => leadingId(snapshot, start, 1));
   const rowAt = (start: number): VehicleRow => rowOf(vehicleTable, JSON.parse(lineAt(snapshot, start)) as unknown[]);
+  // A model year's answers, grouped from its lines on the first request of that year.
   const byYear = new Map<number, YearAnswers>();
   const answersOf = (year: number): YearAnswers | undefined => {
-    let answers = byYear.get(year);
-    const starts = yearLines.get(year);
-    if (answers === undefined && starts !== undefined) {
-      byYear.set(year, (answers = yearAnswers(groupMakes(starts.map(rowAt)), listAnswer)));
-    }
-    return answers;
+    const answers = byYear.get(year);
+    if (answers !== undefined) return answers;
+    if (!knownYears.has(year)) return undefined;
+    const rows: VehicleRow[] = [];
+    for (let i = 0; i < years.length; i++) if (years[i] === year) rows.push(rowAt(starts[i]));
+    const made = yearAnswers(groupMakes(rows), listAnswer);
+    byYear.set(year, made);
+    return made;
   };
-  const yearList = listAnswer([...yearLines.keys()].map((year) => ({ id: String(year), name: String(year) })));
+  const knownYears = new Set(years);
+  const yearList = listAnswer([...knownYears].map((year) => ({ id: String(year), name: String(year) })));
   return Object.freeze({
-    versionCount: versionLines.size,
+    versionCount: starts.length,
     years: () => yearList,
     brands: (year: number) => answersOf(year)?.brands,
     models: (year: number, makeId: number) => answersOf(year)?.makes.get(makeId)?.models,
     versions: (year: number, makeId: number, modelId: number) =>
       answersOf(year)?.makes.get(makeId)?.versions.get(modelId),
     version(versionId: number): VersionInfo | undefined {
-      const start = versionLines.get(versionId);
-      if (start === undefined) return undefined;
-      const { year, makeId, make, modelId, model, version } = rowAt(start);
+      const line = findLine(starts.length, (i) => versionIds[i], versionId);
+      if (line === -1) return undefined;
+      const { year, makeId, make, modelId, model, version } = rowAt(starts[line]);
       return Object.freeze({ versionId, year, makeId, make, modelId, model, version });
     },
   });
@@ -353,30 +386,33 @@ function zipInformation({ zipCode, settlements, municipality, city, state }: Zip
 }
 
 /**
- * The ZIP index of a snapshot. Built, it knows where each ZIP code's line is; an answer is made on
- * the first request of its ZIP code, from its line, and kept (with its slots in the render cache).
+ * The ZIP index of a snapshot. Built, it knows where each line is, in ZIP code order; a ZIP code's line
+ * is found by binary search, and its answer is made on the first request of that ZIP code, from its
+ * line, and kept (with its slots in the render cache).
  */
 export function zipIndexOfSnapshot(snapshot: string, cache: RenderCache = ownCache()): ZipIndex {
   const intern = createInterner();
-  const lines = new Map<string, number>();
-  eachLine(snapshot, (start) => {
-    // A line starts with the ZIP code, a JSON string of digits: `["06700", ...`.
+  const starts = lineStarts(snapshot);
+  // A line starts with the ZIP code, a JSON string of digits: `["06700", ...`.
+  const zipCodeAt = (start: number): string => {
     const open = snapshot.indexOf('"', start) + 1;
-    lines.set(snapshot.slice(open, snapshot.indexOf('"', open)), start);
-  });
+    return snapshot.slice(open, snapshot.indexOf('"', open));
+  };
+  inKeyOrder(starts, (i) => zipCodeAt(starts[i]));
   const answers = new Map<string, CatalogAnswer<ZipCodeInformation>>();
   const sourceAt = (start: number): ZipSource =>
     zipSource(zipGroupOfEntry(JSON.parse(lineAt(snapshot, start)) as ZipSnapshotEntry), intern);
   const answerOf = (code: string): CatalogAnswer<ZipCodeInformation> | undefined => {
-    let answer = answers.get(code);
-    const start = lines.get(code);
-    if (answer === undefined && start !== undefined) {
-      answers.set(code, (answer = new CachedAnswer(start, (at) => zipInformation(sourceAt(at)), zipXml, cache)));
-    }
-    return answer;
+    const answer = answers.get(code);
+    if (answer !== undefined) return answer;
+    const line = findLine(starts.length, (i) => zipCodeAt(starts[i]), code);
+    if (line === -1) return undefined;
+    const made = new CachedAnswer(starts[line], (at: number) => zipInformation(sourceAt(at)), zipXml, cache);
+    answers.set(code, made);
+    return made;
   };
   return Object.freeze({
-    zipCodeCount: lines.size,
+    zipCodeCount: starts.length,
     zipCode: answerOf,
     info: (code: string) => answerOf(code)?.value,
   });

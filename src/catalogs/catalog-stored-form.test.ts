@@ -52,11 +52,11 @@ test(
   },
 );
 
-test('a snapshot reads back as the rows (vehicles) and the groups (ZIP codes) it was made of', () => {
-  const vehicles = [vehicle(7, 'SENSE'), vehicle(8, 'ADVANCE')];
+test('a snapshot reads back as the rows (vehicles) and the groups (ZIP codes) it was made of, in key order', () => {
+  const vehicles = [vehicle(8, 'ADVANCE'), vehicle(7, 'SENSE')];
   const stored = storedVehicles({ rows: vehicles, sha256: 'sha-v' });
   assert.deepEqual([stored.kind, stored.rowCount, stored.sha256], ['vehicles', 2, 'sha-v']);
-  assert.deepEqual(vehiclesOfSnapshot(stored.snapshot), vehicles);
+  assert.deepEqual(vehiclesOfSnapshot(stored.snapshot), [vehicles[1], vehicles[0]], 'by version id');
 
   const rows = [
     settlement('06700', '0001', 'Roma Norte'),
@@ -65,8 +65,10 @@ test('a snapshot reads back as the rows (vehicles) and the groups (ZIP codes) it
   ];
   const zips = storedZipCodes({ rows, sha256: 'sha-z' });
   assert.equal(zips.rowCount, 3);
-  assert.deepEqual(zipCodesOfSnapshot(zips.snapshot), groupZipRows(rows));
-  assert.deepEqual(groupZipRows(rows)[0], {
+  const groups = groupZipRows(rows);
+  assert.deepEqual(zipCodesOfSnapshot(zips.snapshot), [groups[1], groups[0]], 'by ZIP code');
+  assert.equal(zips.snapshot.split('\n').length, 2, 'a line a ZIP code');
+  assert.deepEqual(groups[0], {
     zipCode: '06700',
     settlements: ['Roma Norte', 'Roma Sur'],
     municipality: 'Cuauhtémoc',

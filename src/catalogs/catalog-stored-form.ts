@@ -137,8 +137,9 @@ const lines = (entries: readonly unknown[]): string => entries.map((entry) => JS
 const entriesOf = <T>(snapshot: string): T[] =>
   snapshot === '' ? [] : snapshot.split('\n').map((line) => JSON.parse(line) as T);
 
+/** In version id order, the order the index looks versions up in (and migration 020 writes). */
 export const vehicleSnapshot = (rows: readonly VehicleRow[]): string =>
-  lines(rows.map((row) => vehicleTable.columns.map((c) => row[c.key])));
+  lines([...rows].sort((a, b) => a.versionId - b.versionId).map((row) => vehicleTable.columns.map((c) => row[c.key])));
 
 const zipEntry = (g: ZipCodeGroup): ZipSnapshotEntry => [
   g.zipCode,
@@ -149,8 +150,9 @@ const zipEntry = (g: ZipCodeGroup): ZipSnapshotEntry => [
   g.stateName,
 ];
 
-/** The snapshot of ZIP codes already grouped. */
-export const zipGroupsSnapshot = (groups: readonly ZipCodeGroup[]): string => lines(groups.map(zipEntry));
+/** The snapshot of ZIP codes already grouped, in ZIP code order (the order the index looks them up in). */
+export const zipGroupsSnapshot = (groups: readonly ZipCodeGroup[]): string =>
+  lines([...groups].sort((a, b) => (a.zipCode < b.zipCode ? -1 : a.zipCode > b.zipCode ? 1 : 0)).map(zipEntry));
 
 /** The city is the one some of the ZIP code's settlements give, '' when none does (as groupZipRows). */
 export const zipCodeSnapshot = (rows: readonly ZipSettlementRow[]): string => zipGroupsSnapshot(groupZipRows(rows));

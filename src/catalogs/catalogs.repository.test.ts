@@ -104,13 +104,13 @@ test('an import stores its snapshot: the settlements grouped by ZIP code with th
   await db.close();
 });
 
-test('an import stores its snapshot: the vehicles as written, with the sha256 of the same import', async () => {
+test('an import stores its snapshot: the vehicles as written, by version id, with the sha256 of the same import', async () => {
   const db = await migratedDb();
   const repo = createCatalogsRepository(db);
   assert.equal(await storedVehicles(repo), undefined);
   const vehicles = [vehicle(2, 'A "quoted" {brace}, comma \\ backslash'), vehicle(1, 'Ñandú')];
   await repo.replaceVehicles(vehicles, 'sha-1');
-  assert.deepEqual(await storedVehicles(repo), { sha256: 'sha-1', catalog: vehicles });
+  assert.deepEqual(await storedVehicles(repo), { sha256: 'sha-1', catalog: [vehicles[1], vehicles[0]] });
   await repo.replaceVehicles([vehicle(3)], 'sha-2');
   assert.deepEqual(await storedVehicles(repo), { sha256: 'sha-2', catalog: [vehicle(3)] });
   await db.close();
