@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot, serviceArgs, startServiceProcess } from './processes/index.ts';
+import { projectRoot, serviceArgs, startEnvironment, startServiceProcess } from './processes/index.ts';
 import { isBuiltin } from 'node:module';
 import { openDatabase } from '../src/db/index.ts';
 
@@ -117,6 +117,19 @@ test('the bundled service finds its own files: migrations, catalogs, stylesheet,
     assert.match(await page.text(), /swagger-ui/i);
     const guide = await fetch(`${service.base}/docs/sandbox.md`);
     assert.equal(await guide.text(), readFileSync(inRoot('docs', 'sandbox.md'), 'utf8'));
+  } finally {
+    await service.stop();
+  }
+});
+
+test('npm start and the whole-process tests start the service with the same allocator setting', async () => {
+  const { scripts } = JSON.parse(readFileSync(inRoot('package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const assignments = Object.entries(startEnvironment).map(([name, value]) => `${name}=${value}`);
+  assert.equal(scripts.start, `${assignments.join(' ')} node --env-file-if-exists=.env dist/main.js`);
+  const service = await startServiceProcess({ ADMIN_TOKEN: 'a'.repeat(32) });
+  try {
+    const environ = readFileSync(`/proc/${service.pid}/environ`, 'utf8').split('\0');
+    for (const assignment of assignments) assert.ok(environ.includes(assignment), assignment);
   } finally {
     await service.stop();
   }

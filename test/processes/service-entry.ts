@@ -8,6 +8,13 @@ export const projectRoot = new URL('../../', import.meta.url).pathname;
 
 let built = false;
 
+/**
+ * The environment `npm start` gives the service before its own settings (package.json's `start`):
+ * glibc's allocator keeps allocations of 128 KiB and more out of its heaps, so the memory a start
+ * frees goes back to the system (docs/operations.md, "Memory").
+ */
+export const startEnvironment: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: '131072' };
+
 /** The arguments of `node` that run the service: the bundle, built first if a source is newer. */
 export function serviceArgs(): string[] {
   if (!built) {

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.ts';
-import { projectRoot, serviceArgs } from './service-entry.ts';
+import { projectRoot, serviceArgs, startEnvironment } from './service-entry.ts';
 
 /** Settings a test process may carry that a service process gets only when its test gives them. */
 const notInherited = [
@@ -91,7 +91,7 @@ const tail = (text: string) => (text.length > 6000 ? `…${text.slice(-6000)}` :
 export async function spawnServiceProcess(env: Environment, options: SpawnOptions = {}): Promise<SpawnedService> {
   const port = await freePort();
   const ownDataDir = env.DATA_DIR ? undefined : mkdtempSync(join(tmpdir(), 'autofin-proc-'));
-  const childEnv: Record<string, string | undefined> = { ...process.env };
+  const childEnv: Record<string, string | undefined> = { ...process.env, ...startEnvironment };
   for (const name of notInherited) delete childEnv[name];
   Object.assign(childEnv, { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: ownDataDir, ...env });
   for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
