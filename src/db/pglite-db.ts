@@ -78,7 +78,7 @@ export function pgliteDb(pg: PGlite): Db {
  * PostgreSQL's 128 MB. The buffers live in the WebAssembly memory, which never shrinks, and are cleared at
  * every start: the larger size cost an embedded instance about 100 MiB of memory and 0.3 s of start for
  * no gain, since every page read past them comes from the operating system's file cache
- * (docs/performance.md, "Where the embedded engine's cost goes").
+ * (docs/performance.md, "Where a start's time and an instance's memory go").
  */
 const embeddedSettings = ['-c', 'shared_buffers=16MB'];
 
