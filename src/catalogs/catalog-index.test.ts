@@ -289,7 +289,7 @@ test('building an index parses no line of its snapshot; an answer parses its own
   }
 });
 
-test('a snapshot written by the database (spaces after the commas), or out of key order, answers as one written here', () => {
+test('a snapshot written by the database (spaces after commas), or out of key order, answers the same', () => {
   const vehicles = vehicleIndexOfSnapshot(
     '[8, 2021, 63, "NISSAN", 1061, "VERSA", "ADVANCE", "automatic"]\n' +
       '[7, 2020, 63, "NISSAN", 1061, "VERSA", "SENSE \\"PLUS\\"", "manual"]',

@@ -104,7 +104,7 @@ test('an import stores its snapshot: the settlements grouped by ZIP code with th
   await db.close();
 });
 
-test('an import stores its snapshot: the vehicles as written, by version id, with the sha256 of the same import', async () => {
+test('an import stores its snapshot: the vehicles by version id, with the sha256 of the same import', async () => {
   const db = await migratedDb();
   const repo = createCatalogsRepository(db);
   assert.equal(await storedVehicles(repo), undefined);
