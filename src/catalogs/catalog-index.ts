@@ -23,7 +23,6 @@ import {
   vehicleTable,
   zipCodeSnapshot,
   zipGroupOfEntry,
-  zipGroupsSnapshot,
   type ZipCodeGroup,
   type ZipSnapshotEntry,
 } from './catalog-stored-form.ts';
@@ -237,9 +236,8 @@ function leadingId(snapshot: string, start: number, n: 0 | 1): number {
 }
 
 /**
- * Reorders `starts` (and `keys` with them) so that the keys ascend. The snapshots are written in
- * key order (by version id, by ZIP code), so this is only a check; a snapshot written otherwise is
- * sorted here.
+ * Reorders the line starts so that their keys ascend. The snapshots are written in key order (by
+ * version id, by ZIP code), so this is only a check; a snapshot written otherwise is sorted here.
  */
 function inKeyOrder<K extends number | string>(starts: Int32Array, keyOf: (i: number) => K): void {
   let sorted = true;
@@ -319,6 +317,7 @@ export function vehicleIndexOfSnapshot(snapshot: string, cache: RenderCache = ow
   const versionIds = starts.map((start) => leadingId(snapshot, start, 0));
   const years = starts.map((start) => leadingId(snapshot, start, 1));
   const rowAt = (start: number): VehicleRow => rowOf(vehicleTable, JSON.parse(lineAt(snapshot, start)) as unknown[]);
+  const knownYears = new Set(years);
   // A model year's answers, grouped from its lines on the first request of that year.
   const byYear = new Map<number, YearAnswers>();
   const answersOf = (year: number): YearAnswers | undefined => {
@@ -331,7 +330,6 @@ export function vehicleIndexOfSnapshot(snapshot: string, cache: RenderCache = ow
     byYear.set(year, made);
     return made;
   };
-  const knownYears = new Set(years);
   const yearList = listAnswer([...knownYears].map((year) => ({ id: String(year), name: String(year) })));
   return Object.freeze({
     versionCount: starts.length,
@@ -416,10 +414,6 @@ export function zipIndexOfSnapshot(snapshot: string, cache: RenderCache = ownCac
     zipCode: answerOf,
     info: (code: string) => answerOf(code)?.value,
   });
-}
-
-export function buildZipIndexFromGroups(groups: readonly ZipCodeGroup[], cache: RenderCache = ownCache()): ZipIndex {
-  return zipIndexOfSnapshot(zipGroupsSnapshot(groups), cache);
 }
 
 export function buildZipIndex(rows: readonly ZipSettlementRow[], cache: RenderCache = ownCache()): ZipIndex {
