@@ -7,8 +7,9 @@
  * 014 and 020): one text in the catalog's meta row, a JSON array a line, the vehicles' values or the
  * settlements grouped by ZIP code (catalog-stored-form.ts). A start reads two values instead of
  * aggregating 39,712 vehicles and 155,847 settlements (0.3-0.4 s of the database's time at every
- * start), and gets the sha256 of the same import in the same read. The service itself never queries the rows: an import
- * gathers no statistics for them (the tests read them whole, and an operator may query them).
+ * start), and gets the sha256 of the same import in the same read. The service itself never queries
+ * the rows: an import gathers no statistics for them (the tests read them whole, and an operator may
+ * query them).
  */
 import type { Db, Queryable } from '../db/index.ts';
 import { systemClock, type Clock } from '../shared/index.ts';

@@ -17,7 +17,7 @@ const failures = (ready: boolean) =>
 /**
  * The probes answer fixed bytes, so no serializer is compiled for them: a serializer is compiled on a
  * route's first answer (docs/performance.md), which made the first readiness answer, the one an
- * orchestrator waits for after a start, take some 70 ms more.
+ * orchestrator waits for after a start, take tens of milliseconds more.
  */
 const answer = (status: 'ok' | 'ready') => JSON.stringify({ status });
 const live = answer('ok');
