@@ -241,7 +241,12 @@ function leadingId(snapshot: string, start: number, n: 0 | 1): number {
  */
 function inKeyOrder<K extends number | string>(starts: Int32Array, keyOf: (i: number) => K): void {
   let sorted = true;
-  for (let i = 1; i < starts.length && sorted; i++) sorted = keyOf(i - 1) <= keyOf(i);
+  let previous = starts.length > 0 ? keyOf(0) : undefined;
+  for (let i = 1; i < starts.length && sorted; i++) {
+    const key = keyOf(i);
+    sorted = previous! <= key;
+    previous = key;
+  }
   if (sorted) return;
   const order = Array.from(starts.keys(), (i) => ({ key: keyOf(i), start: starts[i] }));
   order.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
@@ -313,8 +318,9 @@ const ownCache = (): RenderCache => new RenderCache();
 export function vehicleIndexOfSnapshot(snapshot: string, cache: RenderCache = ownCache()): VehicleIndex {
   const listAnswer = (items: CatalogItem[]): CatalogList => new CachedAnswer(items, sortedItems, listXml, cache);
   const starts = lineStarts(snapshot);
-  inKeyOrder(starts, (i) => leadingId(snapshot, starts[i], 0));
-  const versionIds = starts.map((start) => leadingId(snapshot, start, 0));
+  const versionIdAt = (start: number) => leadingId(snapshot, start, 0);
+  inKeyOrder(starts, (i) => versionIdAt(starts[i]));
+  const versionIds = starts.map(versionIdAt);
   const years = starts.map((start) => leadingId(snapshot, start, 1));
   const rowAt = (start: number): VehicleRow => rowOf(vehicleTable, JSON.parse(lineAt(snapshot, start)) as unknown[]);
   const knownYears = new Set(years);
