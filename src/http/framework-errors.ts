@@ -5,12 +5,17 @@
  * destroys the socket after it.
  */
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors } from './app-error.ts';
 import { sendError } from './error-response.ts';
 import type { Clock } from '../shared/index.ts';
+
+// Taken from the module object, not imported: an ES import of node:http reads every export of the module,
+// and on Node 24 three of them (the WebSocket classes) load Node's own HTTP client to do so, about
+// 25 ms of every start (docs/performance.md, "Where a start's time and an instance's memory go").
+const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 export function frameworkErrorOf(error: FastifyError): AppError {
   switch (error.code) {
