@@ -52,18 +52,22 @@ async function start(): Promise<void> {
     tracing,
   });
   // Stored values that need a key that is not configured refuse the start, rather than answer 500 later.
-  await container.keys.checkStored();
-  // The catalogs load once the service listens; requests wait for them meanwhile (a failure stops it).
+  // The check is queries: it runs while the app is built, and is awaited before anything else is written.
+  const keysChecked = container.keys.checkStored();
+  keysChecked.catch(() => undefined); // awaited below; its failure stops the start there
+  // The catalogs' snapshots are read from now on, and what a first start imports is written once the service
+  // listens; requests wait for them meanwhile (a failure stops it).
   const { loadCatalogs } = await container.prepare((message, fields) => logger.info(fields ?? {}, message), {
     deferCatalogs: true,
     shippedParsing,
   });
+  let stopping = false;
+  const app = await buildApp({ container, logLevel, logStream, draining: () => stopping, tracing });
+  await keysChecked;
   if (config.environment === 'sandbox') {
     const seeded = await container.companies.seedSandbox();
     if (seeded) printSandboxCredentials({ ...seeded, operator: await createDemoOperator(container.operators) }, config);
   }
-  let stopping = false;
-  const app = await buildApp({ container, logLevel, logStream, draining: () => stopping, tracing });
   app.addHook('onRequest', holdUntilCatalogsLoaded(container.catalogs.store));
   // The background work (src/jobs): webhook delivery, catalog refresh, retention purges, rate-limit sync.
   container.jobs.start();
