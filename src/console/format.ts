@@ -1,71 +1,83 @@
 /**
  * How the console writes values for people in Mexico: Spanish (es-MX) labels, times in
- * America/Mexico_City, amounts in pesos (MXN).
+ * America/Mexico_City, amounts in pesos (MXN). The formats are made on first use (shared/lazily.ts).
  */
 import type { LeadStatus } from '../leads/index.ts';
+import { lazily } from '../shared/index.ts';
 
 export const consoleTimeZone = 'America/Mexico_City';
 
-const dateTimeFormat = new Intl.DateTimeFormat('es-MX', {
-  timeZone: consoleTimeZone,
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-const dateFormat = new Intl.DateTimeFormat('es-MX', {
-  timeZone: consoleTimeZone,
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-});
+const dateTimeFormat = lazily(
+  () =>
+    new Intl.DateTimeFormat('es-MX', {
+      timeZone: consoleTimeZone,
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }),
+);
+const dateFormat = lazily(
+  () =>
+    new Intl.DateTimeFormat('es-MX', {
+      timeZone: consoleTimeZone,
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+    }),
+);
 // Calendar dates and months are days, not moments: formatted as written, in UTC, never shifted.
-const calendarDateFormat = new Intl.DateTimeFormat('es-MX', {
-  timeZone: 'UTC',
-  year: 'numeric',
-  month: 'long',
-  day: 'numeric',
-});
-const monthFormat = new Intl.DateTimeFormat('es-MX', { timeZone: 'UTC', year: 'numeric', month: 'long' });
-const percentFormat = new Intl.NumberFormat('es-MX', { style: 'percent', maximumFractionDigits: 2 });
-const moneyFormat = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', currencyDisplay: 'code' });
-const numberFormat = new Intl.NumberFormat('es-MX');
+const calendarDateFormat = lazily(
+  () =>
+    new Intl.DateTimeFormat('es-MX', {
+      timeZone: 'UTC',
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+    }),
+);
+const monthFormat = lazily(() => new Intl.DateTimeFormat('es-MX', { timeZone: 'UTC', year: 'numeric', month: 'long' }));
+const percentFormat = lazily(() => new Intl.NumberFormat('es-MX', { style: 'percent', maximumFractionDigits: 2 }));
+const moneyFormat = lazily(
+  () => new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', currencyDisplay: 'code' }),
+);
+const numberFormat = lazily(() => new Intl.NumberFormat('es-MX'));
 
 /** A moment as a person in Mexico City reads it ("23 nov 2026, 13:05"); "—" when absent. */
 export function dateTime(value: string | Date | null | undefined): string {
   if (value === null || value === undefined) return '—';
-  return dateTimeFormat.format(typeof value === 'string' ? new Date(value) : value);
+  return dateTimeFormat().format(typeof value === 'string' ? new Date(value) : value);
 }
 
 export function dateOnly(value: string | Date | null | undefined): string {
   if (value === null || value === undefined) return '—';
-  return dateFormat.format(typeof value === 'string' ? new Date(value) : value);
+  return dateFormat().format(typeof value === 'string' ? new Date(value) : value);
 }
 
 /** A calendar date as written in Spanish ("12 de abril de 1985"); the text itself when it is not YYYY-MM-DD. */
 export function calendarDate(value: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   const time = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : Number.NaN;
-  return Number.isNaN(time) ? value : calendarDateFormat.format(time);
+  return Number.isNaN(time) ? value : calendarDateFormat().format(time);
 }
 
 /** A month of a year ("marzo de 2015"). */
 export function monthOfYear(value: { year: number; month: number }): string {
-  return monthFormat.format(Date.UTC(value.year, value.month - 1, 1));
+  return monthFormat().format(Date.UTC(value.year, value.month - 1, 1));
 }
 
 /** A share (0.1) as a percentage ("10%"). */
-export const percent = (value: number): string => percentFormat.format(value);
+export const percent = (value: number): string => percentFormat().format(value);
 
 /** An amount in pesos ("MXN 350,000.00"); "—" when absent. */
 export function money(value: number | null | undefined): string {
-  return value === null || value === undefined ? '—' : moneyFormat.format(value);
+  return value === null || value === undefined ? '—' : moneyFormat().format(value);
 }
 
 export function count(value: number | null | undefined): string {
-  return value === null || value === undefined ? '—' : numberFormat.format(value);
+  return value === null || value === undefined ? '—' : numberFormat().format(value);
 }
 
 export const statusLabels: Record<LeadStatus, string> = {
@@ -103,7 +115,7 @@ export const plainCode = (key: string, value: unknown) =>
 export function plain(value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'Sí' : 'No';
-  if (typeof value === 'number') return numberFormat.format(value);
+  if (typeof value === 'number') return numberFormat().format(value);
   if (Array.isArray(value)) return value.length ? value.map(plain).join('; ') : '—';
   if (typeof value === 'object')
     return Object.entries(value)

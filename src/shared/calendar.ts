@@ -4,6 +4,8 @@
  * Calendar dates are read in Mexico City time: a day (a borrower's birthday, the day they turn 18)
  * starts at local midnight, not at UTC midnight six hours earlier.
  */
+import { lazily } from './lazily.ts';
+
 const SERVICE_TIME_ZONE = 'America/Mexico_City';
 const isoDatePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -37,16 +39,20 @@ export function formatIsoDate(date: CalendarDate): string {
 }
 
 /** The calendar date an instant falls on in the service's time zone (Mexico City). */
-// en-CA formats as YYYY-MM-DD. Built once: a DateTimeFormat costs far more to build than to use.
-const mexicoDate = new Intl.DateTimeFormat('en-CA', {
-  timeZone: SERVICE_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
+// en-CA formats as YYYY-MM-DD. Built once, on first use: a DateTimeFormat costs far more to build than to
+// use, and the first of a process loads ICU's data (lazily.ts).
+const mexicoDate = lazily(
+  () =>
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: SERVICE_TIME_ZONE,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }),
+);
 
 export function isoDateInMexico(instant: Date): string {
-  return mexicoDate.format(instant);
+  return mexicoDate().format(instant);
 }
 
 export function toCalendarDate(value: string | Date): CalendarDate {

@@ -22,3 +22,4 @@ export { secretMatches, hashSecret } from './secret-hash.ts';
 export { setTraceparentSource, currentTraceparent } from './trace-context.ts';
 export { undiciClient, type UndiciClient } from './undici-client.ts';
 export { startWorker } from './worker-threads.ts';
+export { lazily } from './lazily.ts';
