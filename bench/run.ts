@@ -74,7 +74,7 @@ async function reportMemory(container: Container) {
   const second = createCatalogsModule({ db: container.db, clock: container.clock, warn: () => {} });
   await second.prepare();
   gc();
-  // The index keeps its snapshots (strings V8 holds outside its heap) and typed arrays: both count.
+  // The index keeps its packed bytes (a buffer outside V8's heap) and typed arrays: both count.
   const after = process.memoryUsage();
   const outside = (m: NodeJS.MemoryUsage) => m.external + m.arrayBuffers;
   const indexHeap = after.heapUsed - loaded.heapUsed;

@@ -1,8 +1,8 @@
 /**
  * The catalogs as an immutable in-memory index, built once per import: the partner's catalog reads
  * are read-heavy and its answers only change when a new catalog is imported. The index is the
- * catalog's snapshot (catalog-stored-form.ts: one JSON array a line) and where its lines are;
- * building it parses no line. An answer's value (lists and ZIP code information, also what lead
+ * catalog packed (catalog-packed.ts: the snapshot's lines in key order, deflated in blocks, with their
+ * keys); building it parses no line. An answer's value (lists and ZIP code information, also what lead
  * checks look up) is made from its lines on first use; bodies and ETags are rendered on request and
  * kept in a render cache under a byte budget (render-cache.ts), so memory does not grow with the
  * number of answers ever asked for.
@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { XMLBuilder } from 'fast-xml-parser';
 import type { VehicleRow, ZipSettlementRow } from './catalog-file.ts';
 import { RenderCache, RenderSlot, type Representation } from './render-cache.ts';
+import { findLine, packSnapshot, unpackCatalog, type PackedCatalog } from './catalog-packed.ts';
 import {
   rowOf,
   vehicleSnapshot,
@@ -188,85 +189,6 @@ function createInterner(): (s: string) => string {
   };
 }
 
-/**
- * Where each line of a snapshot starts (catalog-stored-form.ts: one JSON array a line). Finding the
- * lines is the whole of a start's work on a catalog: a line is parsed when an answer needs it. The
- * positions are kept in typed arrays, not in maps or arrays of numbers: a start then leaves V8 almost
- * nothing new to keep, and its young generation does not grow to twice its size for it.
- */
-function lineStarts(snapshot: string): Int32Array {
-  let count = 0;
-  for (let at = 0; at < snapshot.length; count++) {
-    const end = snapshot.indexOf('\n', at);
-    at = end === -1 ? snapshot.length : end + 1;
-  }
-  const starts = new Int32Array(count);
-  for (let i = 0, at = 0; i < count; i++) {
-    starts[i] = at;
-    at = snapshot.indexOf('\n', at) + 1;
-  }
-  return starts;
-}
-
-function lineAt(snapshot: string, start: number): string {
-  const end = snapshot.indexOf('\n', start);
-  return snapshot.slice(start, end === -1 ? undefined : end);
-}
-
-/**
- * The `n`th number (0 or 1) of a vehicle line (`[versionId, year, ...`), read without parsing the
- * line. The snapshot's writers put integers there, with or without spaces after the commas.
- */
-function leadingId(snapshot: string, start: number, n: 0 | 1): number {
-  let value = 0;
-  let digits = 0;
-  let seen = 0;
-  for (let i = start; i < snapshot.length; i++) {
-    const code = snapshot.charCodeAt(i);
-    if (code >= 48 && code <= 57) {
-      value = value * 10 + code - 48;
-      digits++;
-    } else if (digits > 0) {
-      if (seen === n) return value;
-      seen++;
-      value = digits = 0;
-    }
-  }
-  return NaN;
-}
-
-/**
- * Reorders the line starts so that their keys ascend. The snapshots are written in key order (by
- * version id, by ZIP code), so this is only a check; a snapshot written otherwise is sorted here.
- */
-function inKeyOrder<K extends number | string>(starts: Int32Array, keyOf: (i: number) => K): void {
-  let sorted = true;
-  let previous = starts.length > 0 ? keyOf(0) : undefined;
-  for (let i = 1; i < starts.length && sorted; i++) {
-    const key = keyOf(i);
-    sorted = previous! <= key;
-    previous = key;
-  }
-  if (sorted) return;
-  const order = Array.from(starts.keys(), (i) => ({ key: keyOf(i), start: starts[i] }));
-  order.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
-  order.forEach((entry, i) => (starts[i] = entry.start));
-}
-
-/** The index of the line whose key is `key` in lines sorted by key, or -1. */
-function findLine<K extends number | string>(count: number, keyOf: (i: number) => K, key: K): number {
-  let low = 0;
-  let high = count - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const at = keyOf(middle);
-    if (at === key) return middle;
-    if (at < key) low = middle + 1;
-    else high = middle - 1;
-  }
-  return -1;
-}
-
 interface MakeNode {
   name: string;
   models: Map<number, { name: string; versions: CatalogItem[] }>;
@@ -311,47 +233,51 @@ function yearAnswers(makes: Map<number, MakeNode>, listAnswer: (items: CatalogIt
 const ownCache = (): RenderCache => new RenderCache();
 
 /**
- * The vehicle index of a snapshot. Built, it knows where each version's line is and each line's model
- * year; a year's brands, models and versions are grouped on the first request of that year, and a
- * version's details are read from its line (found by binary search on the version id) when asked for.
+ * The vehicle index of a packed catalog (catalog-packed.ts): each version's line is found by binary search on
+ * the version ids, and each line's model year is known without reading the line. A model year's brands,
+ * models and versions are grouped on the first request of that year, and a version's details are read from
+ * its line when asked for.
  */
-export function vehicleIndexOfSnapshot(snapshot: string, cache: RenderCache = ownCache()): VehicleIndex {
+export function vehicleIndexOfPacked(packed: PackedCatalog, cache: RenderCache = ownCache()): VehicleIndex {
   const listAnswer = (items: CatalogItem[]): CatalogList => new CachedAnswer(items, sortedItems, listXml, cache);
-  const starts = lineStarts(snapshot);
-  const versionIdAt = (start: number) => leadingId(snapshot, start, 0);
-  inKeyOrder(starts, (i) => versionIdAt(starts[i]));
-  const versionIds = starts.map(versionIdAt);
-  const years = starts.map((start) => leadingId(snapshot, start, 1));
-  const rowAt = (start: number): VehicleRow => rowOf(vehicleTable, JSON.parse(lineAt(snapshot, start)) as unknown[]);
-  const knownYears = new Set(years);
-  // A model year's answers, grouped from its lines on the first request of that year.
+  const { keys: versionIds } = packed;
+  const yearAt = packed.years ?? new Int32Array(packed.lineCount);
+  const rowAt = (line: number): VehicleRow => rowOf(vehicleTable, JSON.parse(packed.line(line)) as unknown[]);
+  // The years there are, and a model year's answers, made on the first request that needs them.
+  let knownYears: Set<number> | undefined;
+  let yearList: CatalogList | undefined;
+  const yearsKnown = () => (knownYears ??= new Set(yearAt));
   const byYear = new Map<number, YearAnswers>();
   const answersOf = (year: number): YearAnswers | undefined => {
     const answers = byYear.get(year);
     if (answers !== undefined) return answers;
-    if (!knownYears.has(year)) return undefined;
+    if (!yearsKnown().has(year)) return undefined;
     const rows: VehicleRow[] = [];
-    for (let i = 0; i < years.length; i++) if (years[i] === year) rows.push(rowAt(starts[i]));
+    for (let i = 0; i < yearAt.length; i++) if (yearAt[i] === year) rows.push(rowAt(i));
     const made = yearAnswers(groupMakes(rows), listAnswer);
     byYear.set(year, made);
     return made;
   };
-  const yearList = listAnswer([...knownYears].map((year) => ({ id: String(year), name: String(year) })));
+  const yearItems = () => [...yearsKnown()].map((year) => ({ id: String(year), name: String(year) }));
   return Object.freeze({
-    versionCount: starts.length,
-    years: () => yearList,
+    versionCount: packed.lineCount,
+    years: () => (yearList ??= listAnswer(yearItems())),
     brands: (year: number) => answersOf(year)?.brands,
     models: (year: number, makeId: number) => answersOf(year)?.makes.get(makeId)?.models,
     versions: (year: number, makeId: number, modelId: number) =>
       answersOf(year)?.makes.get(makeId)?.versions.get(modelId),
     version(versionId: number): VersionInfo | undefined {
-      const line = findLine(starts.length, (i) => versionIds[i], versionId);
+      const line = findLine(versionIds, versionId);
       if (line === -1) return undefined;
-      const { year, makeId, make, modelId, model, version } = rowAt(starts[line]);
+      const { year, makeId, make, modelId, model, version } = rowAt(line);
       return Object.freeze({ versionId, year, makeId, make, modelId, model, version });
     },
   });
 }
+
+/** The vehicle index of a snapshot's text (catalog-stored-form.ts), packed first as an import packs it. */
+export const vehicleIndexOfSnapshot = (snapshot: string, cache: RenderCache = ownCache()): VehicleIndex =>
+  vehicleIndexOfPacked(unpackCatalog(packSnapshot(snapshot, 'vehicles')), cache);
 
 export function buildVehicleIndex(rows: readonly VehicleRow[], cache: RenderCache = ownCache()): VehicleIndex {
   return vehicleIndexOfSnapshot(vehicleSnapshot(rows), cache);
@@ -389,38 +315,38 @@ function zipInformation({ zipCode, settlements, municipality, city, state }: Zip
   return Object.freeze({ zipCode, neighborhoods, municipality, city, state });
 }
 
+const fiveDigits = /^\d{5}$/;
+
 /**
- * The ZIP index of a snapshot. Built, it knows where each line is, in ZIP code order; a ZIP code's line
- * is found by binary search, and its answer is made on the first request of that ZIP code, from its
- * line, and kept (with its slots in the render cache).
+ * The ZIP index of a packed catalog (catalog-packed.ts): a ZIP code's line is found by binary search on the
+ * codes, and its answer is made on the first request of that ZIP code, from its line, and kept (with its
+ * slots in the render cache).
  */
-export function zipIndexOfSnapshot(snapshot: string, cache: RenderCache = ownCache()): ZipIndex {
+export function zipIndexOfPacked(packed: PackedCatalog, cache: RenderCache = ownCache()): ZipIndex {
   const intern = createInterner();
-  const starts = lineStarts(snapshot);
-  // A line starts with the ZIP code, a JSON string of digits: `["06700", ...`.
-  const zipCodeAt = (start: number): string => {
-    const open = snapshot.indexOf('"', start) + 1;
-    return snapshot.slice(open, snapshot.indexOf('"', open));
-  };
-  inKeyOrder(starts, (i) => zipCodeAt(starts[i]));
   const answers = new Map<string, CatalogAnswer<ZipCodeInformation>>();
-  const sourceAt = (start: number): ZipSource =>
-    zipSource(zipGroupOfEntry(JSON.parse(lineAt(snapshot, start)) as ZipSnapshotEntry), intern);
+  const sourceAt = (line: number): ZipSource =>
+    zipSource(zipGroupOfEntry(JSON.parse(packed.line(line)) as ZipSnapshotEntry), intern);
   const answerOf = (code: string): CatalogAnswer<ZipCodeInformation> | undefined => {
     const answer = answers.get(code);
     if (answer !== undefined) return answer;
-    const line = findLine(starts.length, (i) => zipCodeAt(starts[i]), code);
+    // Every ZIP code of the catalog has five digits (catalog-file.ts); the keys are them as numbers.
+    const line = fiveDigits.test(code) ? findLine(packed.keys, Number(code)) : -1;
     if (line === -1) return undefined;
-    const made = new CachedAnswer(starts[line], (at: number) => zipInformation(sourceAt(at)), zipXml, cache);
+    const made = new CachedAnswer(line, (at: number) => zipInformation(sourceAt(at)), zipXml, cache);
     answers.set(code, made);
     return made;
   };
   return Object.freeze({
-    zipCodeCount: starts.length,
+    zipCodeCount: packed.lineCount,
     zipCode: answerOf,
     info: (code: string) => answerOf(code)?.value,
   });
 }
+
+/** The ZIP index of a snapshot's text (catalog-stored-form.ts), packed first as an import packs it. */
+export const zipIndexOfSnapshot = (snapshot: string, cache: RenderCache = ownCache()): ZipIndex =>
+  zipIndexOfPacked(unpackCatalog(packSnapshot(snapshot, 'zipCodes')), cache);
 
 export function buildZipIndex(rows: readonly ZipSettlementRow[], cache: RenderCache = ownCache()): ZipIndex {
   return zipIndexOfSnapshot(zipCodeSnapshot(rows), cache);

@@ -20,7 +20,9 @@ export async function parseCatalogInWorker(kind: CatalogKind, bytes: Uint8Array)
   try {
     const answer = await answerOf(worker);
     if ('refused' in answer) throw new CatalogFileError(answer.refused.line, answer.refused.reason);
-    return answer.stored;
+    // A Buffer crosses threads as a plain Uint8Array: made a Buffer again, on the same memory.
+    const { packed } = answer.stored;
+    return { ...answer.stored, packed: Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength) };
   } finally {
     // Its heap (the file's rows) is released now rather than when the thread winds down.
     void worker.terminate();

@@ -11,9 +11,10 @@ import { join } from 'node:path';
 import { catalogKinds, type CatalogKind } from './catalog-file.ts';
 import { parseCatalogInWorker } from './catalog-parsing.ts';
 import type { StoredCatalog } from './catalog-stored-form.ts';
+import { packSnapshot, unpackCatalog } from './catalog-packed.ts';
 import {
-  vehicleIndexOfSnapshot,
-  zipIndexOfSnapshot,
+  vehicleIndexOfPacked,
+  zipIndexOfPacked,
   type CatalogIndex,
   type VehicleIndex,
   type ZipIndex,
@@ -66,9 +67,9 @@ export interface ShippedImportOptions {
   /** Hears of each catalog about to be imported. */
   onImporting?: (kind: CatalogKind) => void;
   /**
-   * Nothing is read from or written to the catalog tables, beyond which catalogs were imported,
-   * before this settles; the shipped files are parsed meanwhile (`main` lets it settle once the
-   * service listens, so the parsing runs while the app is built).
+   * Nothing is written to the catalog tables before this settles; the shipped files are parsed, and
+   * the snapshots of the catalogs already imported are read, meanwhile (`main` lets it settle once the
+   * service listens, so both run while the app is built).
    */
   storeAfter?: Promise<unknown>;
   /**
@@ -99,17 +100,18 @@ export class CatalogsNotLoadedError extends Error {
   }
 }
 
-/** A catalog's part of the index, from the snapshot of an import. */
-function partOf(kind: CatalogKind, sha256: string, snapshot: string, cache: RenderCache): Parts {
+/** A catalog's part of the index, from the packed form of an import. */
+function partOf(kind: CatalogKind, sha256: string, packed: Uint8Array, cache: RenderCache): Parts {
+  const catalog = unpackCatalog(packed);
   return kind === 'vehicles'
-    ? { vehicles: { sha256, index: vehicleIndexOfSnapshot(snapshot, cache) } }
-    : { zipCodes: { sha256, index: zipIndexOfSnapshot(snapshot, cache) } };
+    ? { vehicles: { sha256, index: vehicleIndexOfPacked(catalog, cache) } }
+    : { zipCodes: { sha256, index: zipIndexOfPacked(catalog, cache) } };
 }
 
-/** Builds a catalog's index from the snapshot of its last import (an empty one when never imported). */
+/** Builds a catalog's index from the packed form of its last import (an empty one when never imported). */
 async function loadPart(repo: CatalogsRepository, kind: CatalogKind, cache: RenderCache): Promise<Parts> {
-  const stored = await repo.loadSnapshot(kind);
-  return partOf(kind, stored?.sha256 ?? '', stored?.snapshot ?? '', cache);
+  const stored = await repo.loadPacked(kind);
+  return partOf(kind, stored?.sha256 ?? '', stored?.packed ?? packSnapshot('', kind), cache);
 }
 
 /** Stores a catalog in one transaction and builds its part of the index from its snapshot, as a restart does. */
@@ -118,9 +120,9 @@ async function storePart(
   catalog: StoredCatalog,
   cache: RenderCache,
 ): Promise<{ result: CatalogImportResult; part: Parts }> {
-  const { kind, rowCount, sha256, snapshot } = catalog;
+  const { kind, rowCount, sha256, packed } = catalog;
   await repo.replace(catalog);
-  return { result: { kind, rowCount, sha256 }, part: partOf(kind, sha256, snapshot, cache) };
+  return { result: { kind, rowCount, sha256 }, part: partOf(kind, sha256, packed, cache) };
 }
 
 function shippedFile(dir: URL | string, kind: CatalogKind): URL | string {
@@ -171,11 +173,12 @@ async function shippedOrStored(repo: CatalogsRepository, cache: RenderCache, opt
       ? handedIn
       : await parseShippedCatalogs(missing, dir);
   for (const { kind } of parsing) onImporting?.(kind);
+  // The stored ones are read at once, side by side (a restart): on PostgreSQL one's query runs while
+  // the other's lines are found, and both while the service gets ready to listen.
+  const loads = Promise.all(catalogKinds.flatMap((kind, i) => (metas[i] ? [loadPart(repo, kind, cache)] : [])));
+  loads.catch(() => undefined); // awaited below, after `storeAfter`: a failure fails the load, not the process
   await storeAfter;
-  // The stored ones are read side by side (a restart): on PostgreSQL one's query runs while the
-  // other's rows are indexed.
-  const loads = await Promise.all(catalogKinds.flatMap((kind, i) => (metas[i] ? [loadPart(repo, kind, cache)] : [])));
-  let update: Parts = Object.assign({}, ...loads);
+  let update: Parts = Object.assign({}, ...(await loads));
   for (const { parsed } of parsing) {
     const { result, part } = await storePart(repo, await parsed, cache);
     imported.push(result);

@@ -1,12 +1,13 @@
 /**
- * A catalog in the forms it is stored in (migrations 002, 014 and 020): its table's rows as the text
- * of a COPY, and its snapshot, the one text a start builds the index from: one JSON array a line,
- * a vehicle's values in the table's column order, or a ZIP code with its settlements. The index
- * reads a line only when an answer needs it (catalog-index.ts), so a start parses nothing. Pure
- * functions, run where a file is parsed (a worker thread, catalog-parse-worker.ts) so the thread
- * that serves requests only sends the texts and reads the snapshot back.
+ * A catalog in the forms it is stored in (migrations 002, 014, 020 and 021): its table's rows as the text
+ * of a COPY; its snapshot, one JSON array a line, a vehicle's values in the table's column order, or a
+ * ZIP code with its settlements; and the snapshot packed (catalog-packed.ts), the bytes a start builds the
+ * index from. The index reads a line only when an answer needs it (catalog-index.ts), so a start parses
+ * nothing. Pure functions, run where a file is parsed (a worker thread, catalog-parse-worker.ts) so the
+ * thread that serves requests only sends the forms and reads the packed one back.
  */
 import type { CatalogFile, CatalogKind, VehicleRow, ZipSettlementRow } from './catalog-file.ts';
+import { packSnapshot } from './catalog-packed.ts';
 
 /** How one catalog maps to its table: the table's columns in order, with the row field and type of each. */
 export interface TableSpec<T> {
@@ -59,6 +60,8 @@ export interface StoredCatalog {
   /** The table's rows, for `copyCsv`. */
   copyText: string;
   snapshot: string;
+  /** The snapshot packed (catalog-packed.ts): what a start reads and the service holds. */
+  packed: Buffer;
 }
 
 /**
@@ -172,18 +175,30 @@ export const zipGroupOfEntry = ([
 export const zipCodesOfSnapshot = (snapshot: string): ZipCodeGroup[] =>
   entriesOf<ZipSnapshotEntry>(snapshot).map(zipGroupOfEntry);
 
-export const storedVehicles = (file: CatalogFile<VehicleRow>): StoredCatalog => ({
-  kind: 'vehicles',
-  rowCount: file.rows.length,
-  sha256: file.sha256,
-  copyText: copyText(vehicleTable, file.rows),
-  snapshot: vehicleSnapshot(file.rows),
-});
+export function storedVehicles(file: CatalogFile<VehicleRow>): StoredCatalog {
+  const snapshot = vehicleSnapshot(file.rows);
+  const { rows, sha256 } = file;
+  const copy = copyText(vehicleTable, rows);
+  return {
+    kind: 'vehicles',
+    rowCount: rows.length,
+    sha256,
+    copyText: copy,
+    snapshot,
+    packed: packSnapshot(snapshot, 'vehicles'),
+  };
+}
 
-export const storedZipCodes = (file: CatalogFile<ZipSettlementRow>): StoredCatalog => ({
-  kind: 'zipCodes',
-  rowCount: file.rows.length,
-  sha256: file.sha256,
-  copyText: copyText(zipTable, file.rows),
-  snapshot: zipCodeSnapshot(file.rows),
-});
+export function storedZipCodes(file: CatalogFile<ZipSettlementRow>): StoredCatalog {
+  const snapshot = zipCodeSnapshot(file.rows);
+  const { rows, sha256 } = file;
+  const copy = copyText(zipTable, rows);
+  return {
+    kind: 'zipCodes',
+    rowCount: rows.length,
+    sha256,
+    copyText: copy,
+    snapshot,
+    packed: packSnapshot(snapshot, 'zipCodes'),
+  };
+}

@@ -7,6 +7,7 @@ import { parseVehiclesFile, parseZipCodesFile, type VehicleRow, type ZipSettleme
 import { catalogDb, catalogMigration } from './catalog-db-fixture.ts';
 import { createCatalogsRepository, type CatalogsRepository } from './catalogs.repository.ts';
 import { vehiclesOfSnapshot, zipCodesOfSnapshot, type ZipCodeGroup } from './catalog-stored-form.ts';
+import { unpackCatalog } from './catalog-packed.ts';
 
 const migratedDb = async (): Promise<Db> => (await catalogDb()).db;
 
@@ -116,7 +117,7 @@ test('an import stores its snapshot: the vehicles by version id, with the sha256
   await db.close();
 });
 
-test('migrations 014 and 020 give the catalogs imported before them the snapshots an import writes now', async () => {
+test('migrations 014, 020 and 021 give the catalogs imported before them the forms an import writes now', async () => {
   const vehicles = [vehicle(2, 'Ñandú'), vehicle(1)];
   const zips = [
     settlement('06700', '0002', 'Roma Sur'),
@@ -184,6 +185,31 @@ test('migrations 014 and 020 give the catalogs imported before them the snapshot
   assert.equal(migrated?.sha256, 'sha-z');
   assert.deepEqual(inOrder(migrated!.catalog), inOrder((await storedZipCodes(repo))!.catalog));
   assert.equal(inOrder(migrated!.catalog)[1].city, 'CDMX');
+
+  // Migration 021 adds the packed form; the first load packs each snapshot and stores it, once.
+  await engine.exec(catalogMigration('021_catalog_packed.sql'));
+  const packedCount = async () =>
+    Number((await before.query<{ n: number }>('select count(packed)::int as n from catalog_meta')).rows[0].n);
+  assert.equal(await packedCount(), 0);
+  const upgradedForms: Uint8Array[] = [];
+  for (const kind of ['vehicles', 'zipCodes'] as const) {
+    const upgraded = await plain.loadPacked(kind);
+    upgradedForms.push(upgraded!.packed);
+    const written = await repo.loadPacked(kind);
+    assert.equal(upgraded?.sha256, written?.sha256);
+    const [a, b] = [unpackCatalog(upgraded!.packed), unpackCatalog(written!.packed)];
+    assert.deepEqual([...a.keys], [...b.keys], kind);
+    assert.deepEqual(a.years && [...a.years], b.years && [...b.years], kind);
+    // The settlements of a ZIP code may come in another order (the answer sorts them).
+    const entry = (line: string) => {
+      const values = JSON.parse(line) as unknown[];
+      return kind === 'zipCodes' ? [values[0], [...(values[1] as string[])].sort(), ...values.slice(2)] : values;
+    };
+    for (let i = 0; i < a.lineCount; i++) assert.deepEqual(entry(a.line(i)), entry(b.line(i)), kind);
+  }
+  assert.equal(await packedCount(), 2);
+  // Stored as packed: later loads read it back as it is.
+  assert.deepEqual(Buffer.from((await plain.loadPacked('vehicles'))!.packed), Buffer.from(upgradedForms[0]));
   await before.close();
   await now.close();
 });

@@ -3,16 +3,17 @@
  * transaction, so a reader (or an instance starting meanwhile) sees the old or the new catalog,
  * never a mix, and a failed import leaves the old one in place.
  *
- * Beside its rows, each import stores the catalog as the service loads it, its snapshot (migrations
- * 014 and 020): one text in the catalog's meta row, a JSON array a line, the vehicles' values or the
- * settlements grouped by ZIP code (catalog-stored-form.ts). A start reads two values instead of
- * aggregating 39,712 vehicles and 155,847 settlements (0.3-0.4 s of the database's time at every
- * start), and gets the sha256 of the same import in the same read. The service itself never queries
- * the rows: an import gathers no statistics for them (the tests read them whole, and an operator may
- * query them).
+ * Beside its rows, each import stores the catalog as the service loads it, in the catalog's meta row: its
+ * snapshot (migrations 014 and 020), a JSON array a line, the vehicles' values or the settlements grouped by
+ * ZIP code (catalog-stored-form.ts), and the snapshot packed (migration 021, catalog-packed.ts). A start
+ * reads the two packed values (2 MB) instead of aggregating 39,712 vehicles and 155,847 settlements (0.3-0.4 s
+ * of the database's time at every start) or reading the 8.6 MB of snapshots, and gets the sha256 of the same
+ * import in the same read. The service itself never queries the rows: an import gathers no statistics for
+ * them (the tests read them whole, and an operator may query them).
  */
 import type { Db, Queryable } from '../db/index.ts';
 import { systemClock, type Clock } from '../shared/index.ts';
+import { packSnapshot } from './catalog-packed.ts';
 import type { CatalogKind, VehicleRow, ZipSettlementRow } from './catalog-file.ts';
 import {
   rowOf,
@@ -42,12 +43,23 @@ export interface CatalogsRepository {
   loadZipCodes(): Promise<ZipSettlementRow[]>;
   /** The last import's snapshot, with its sha256; undefined when the catalog was never imported. */
   loadSnapshot(kind: CatalogKind): Promise<StoredSnapshot | undefined>;
+  /**
+   * The last import's packed form (what a start loads), with its sha256; undefined when the catalog was
+   * never imported. An import made before migration 021 has none: it is packed from its snapshot then, and
+   * stored, once.
+   */
+  loadPacked(kind: CatalogKind): Promise<StoredPacked | undefined>;
   meta(kind: CatalogKind): Promise<CatalogMeta | undefined>;
 }
 
 export interface StoredSnapshot {
   sha256: string;
   snapshot: string;
+}
+
+export interface StoredPacked {
+  sha256: string;
+  packed: Uint8Array;
 }
 
 /**
@@ -72,11 +84,12 @@ export function createCatalogsRepository(db: Db, clock: Clock = systemClock): Ca
       // Writing the meta row first takes its row lock, so two imports of the same catalog (two
       // instances on one PostgreSQL) run one after the other instead of interleaving their rows.
       await tx.query(
-        `insert into catalog_meta (kind, row_count, sha256, imported_at, snapshot) values ($1, $2, $3, $4, $5)
+        `insert into catalog_meta (kind, row_count, sha256, imported_at, snapshot, packed)
+         values ($1, $2, $3, $4, $5, $6)
          on conflict (kind) do update
            set row_count = excluded.row_count, sha256 = excluded.sha256, imported_at = excluded.imported_at,
-               snapshot = excluded.snapshot`,
-        [catalog.kind, catalog.rowCount, catalog.sha256, clock.now(), catalog.snapshot],
+               snapshot = excluded.snapshot, packed = excluded.packed`,
+        [catalog.kind, catalog.rowCount, catalog.sha256, clock.now(), catalog.snapshot, catalog.packed],
       );
       // delete, not truncate: truncate would lock readers out until commit on PostgreSQL.
       await tx.query(`delete from ${table}`);
@@ -90,6 +103,11 @@ export function createCatalogsRepository(db: Db, clock: Clock = systemClock): Ca
     });
   }
 
+  async function loadSnapshot(kind: CatalogKind): Promise<StoredSnapshot | undefined> {
+    const result = await db.query<StoredSnapshot>('select sha256, snapshot from catalog_meta where kind = $1', [kind]);
+    return result.rows[0];
+  }
+
   return {
     replace,
     replaceVehicles: (rows, sha256) => replace(storedVehicles({ rows: [...rows], sha256 })),
@@ -97,11 +115,25 @@ export function createCatalogsRepository(db: Db, clock: Clock = systemClock): Ca
 
     loadVehicles: () => loadRows(db, vehicleTable),
     loadZipCodes: () => loadRows(db, zipTable),
-    async loadSnapshot(kind) {
-      const result = await db.query<StoredSnapshot>('select sha256, snapshot from catalog_meta where kind = $1', [
+    loadSnapshot,
+    async loadPacked(kind) {
+      const result = await db.query<{ sha256: string; packed: Uint8Array | null }>(
+        'select sha256, packed from catalog_meta where kind = $1',
+        [kind],
+      );
+      const row = result.rows[0];
+      if (!row) return undefined;
+      if (row.packed !== null) return { sha256: row.sha256, packed: row.packed };
+      const stored = await loadSnapshot(kind);
+      if (!stored) return undefined;
+      const packed = packSnapshot(stored.snapshot, kind);
+      // Only onto the import it was packed from: another instance may have imported a catalog meanwhile.
+      await db.query('update catalog_meta set packed = $3 where kind = $1 and sha256 = $2 and packed is null', [
         kind,
+        stored.sha256,
+        packed,
       ]);
-      return result.rows[0];
+      return { sha256: stored.sha256, packed };
     },
 
     async meta(kind) {
