@@ -9,7 +9,13 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot, serviceArgs, startEnvironment, startServiceProcess } from './processes/index.ts';
+import {
+  projectRoot,
+  serviceArgs,
+  startEnvironment,
+  startNodeOptions,
+  startServiceProcess,
+} from './processes/index.ts';
 import { isBuiltin } from 'node:module';
 import { openDatabase } from '../src/db/index.ts';
 
@@ -122,14 +128,19 @@ test('the bundled service finds its own files: migrations, catalogs, stylesheet,
   }
 });
 
-test('npm start and the whole-process tests start the service with the same allocator setting', async () => {
+test('npm start and the whole-process tests start the service with the same memory settings', async () => {
   const { scripts } = JSON.parse(readFileSync(inRoot('package.json'), 'utf8')) as { scripts: Record<string, string> };
   const assignments = Object.entries(startEnvironment).map(([name, value]) => `${name}=${value}`);
-  assert.equal(scripts.start, `${assignments.join(' ')} node --env-file-if-exists=.env dist/main.js`);
+  assert.equal(
+    scripts.start,
+    `${assignments.join(' ')} node ${startNodeOptions.join(' ')} --env-file-if-exists=.env dist/main.js`,
+  );
   const service = await startServiceProcess({ ADMIN_TOKEN: 'a'.repeat(32) });
   try {
     const environ = readFileSync(`/proc/${service.pid}/environ`, 'utf8').split('\0');
     for (const assignment of assignments) assert.ok(environ.includes(assignment), assignment);
+    const args = readFileSync(`/proc/${service.pid}/cmdline`, 'utf8').split('\0');
+    for (const option of startNodeOptions) assert.ok(args.includes(option), option);
   } finally {
     await service.stop();
   }

@@ -5,7 +5,7 @@
  * partner made through its admin API. Every whole-process test and bench starts the service here.
  */
 export { freePort } from './free-port.ts';
-export { projectRoot, serviceArgs, startEnvironment } from './service-entry.ts';
+export { projectRoot, serviceArgs, startEnvironment, startNodeOptions } from './service-entry.ts';
 export {
   spawnServiceProcess,
   startServiceProcess,
