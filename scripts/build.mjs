@@ -8,9 +8,10 @@
 // their own under dist/chunks/, which the code imports with import() where it first needs them: a start
 // that does not use them neither reads nor evaluates them. The build does not check types;
 // `npm run typecheck` does, and CI runs it.
-// The packages that read files of their own folder at run time stay outside the bundle and are
-// imported from node_modules as usual. The service finds its own files (migrations, catalogs,
-// stylesheet) from the project's folder (src/shared/project-files.ts), so nothing is copied.
+// Most packages that read files of their own folder at run time stay outside the bundle and are
+// imported from node_modules as usual; the Swagger packages are bundled, their folder given to them
+// (`ownFolderPackages`). The service finds its own files (migrations, catalogs, stylesheet) from the
+// project's folder (src/shared/project-files.ts), so nothing is copied.
 // `--if-stale` builds only when a source is newer than the last build: `npm start` runs it so, and
 // the tests that start whole processes, so neither runs an older build than the sources.
 import { execFileSync } from 'node:child_process';
@@ -25,12 +26,59 @@ const stamp = join(dist, '.built');
 
 /**
  * Imported from node_modules, not bundled: each reads files beside its own modules (PGlite its
- * WebAssembly and data files, Swagger UI its static pages, @fastify/swagger its package.json,
- * pino the worker files of its transports), which a bundle in dist/ would not find. `pg` stays
- * out so that OpenTelemetry's `pg` instrumentation, which patches the module as it is required,
- * finds it (src/tracing).
+ * WebAssembly and data files, pino the worker files of its transports), which a bundle in dist/ would
+ * not find. `pg` stays out so that OpenTelemetry's `pg` instrumentation, which patches the module as it
+ * is required, finds it (src/tracing).
  */
-const external = ['@electric-sql/pglite', '@fastify/swagger-ui', '@fastify/swagger', 'pino', 'pg'];
+const external = ['@electric-sql/pglite', 'pino', 'pg'];
+
+/**
+ * Bundled although they read files of their own folder (Swagger UI its static pages and logo,
+ * @fastify/swagger its package.json): in their modules `__dirname` is made their folder in node_modules
+ * at run time, found as `require.resolve` finds the package. Imported from node_modules instead, they
+ * load a second copy of @fastify/static and its packages, some 20 ms of every start.
+ */
+const ownFolderPackages = ['@fastify/swagger-ui', '@fastify/swagger'];
+
+/**
+ * esbuild plugins of the service's bundle:
+ * - `__dirname` of `ownFolderPackages`, as above.
+ * - `yaml`, which both Swagger packages require as they are registered and use only to answer the
+ *   document in YAML (`/docs/yaml`): their `require('yaml')` gets an object that loads it on first use,
+ *   so no start evaluates it (about 12 ms).
+ */
+const packageFolders = {
+  name: 'package-folders',
+  setup(b) {
+    const pattern = new RegExp(`node_modules/(${ownFolderPackages.join('|')})/(.*)\\.js$`);
+    b.onLoad({ filter: pattern }, async (args) => {
+      const [, name, file] = pattern.exec(args.path);
+      const folder = dirname(file) === '.' ? '' : dirname(file);
+      const contents = readFileSync(args.path, 'utf8').replaceAll(
+        '__dirname',
+        `__bundlePackageFolder(${JSON.stringify(name)}, ${JSON.stringify(folder)})`,
+      );
+      return { contents, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+const yamlOnFirstUse = {
+  name: 'yaml-on-first-use',
+  setup(b) {
+    const swaggers = new RegExp(`node_modules/(${ownFolderPackages.join('|')})/`);
+    b.onResolve({ filter: /^yaml$/ }, (args) =>
+      swaggers.test(args.importer) ? { path: 'yaml', namespace: 'yaml-on-first-use' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'yaml-on-first-use' }, () => ({
+      contents: [
+        'let yaml;',
+        'module.exports = new Proxy({}, { get: (_, key) => (yaml ??= require("yaml"))[key] });',
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
 
 /**
  * The modules the service starts worker threads on, by their path under src/: each becomes a bundle of
@@ -132,6 +180,9 @@ const common = {
       'const require = __bundleCreateRequire(import.meta.url);',
       'const __filename = __bundleFileURLToPath(import.meta.url);',
       "const __dirname = __bundleFileURLToPath(new URL('.', import.meta.url));",
+      "import { dirname as __bundleDirname, join as __bundleJoin } from 'node:path';",
+      'const __bundlePackageFolder = (name, folder) =>',
+      '  __bundleJoin(__bundleDirname(require.resolve(`${name}/package.json`)), folder);',
     ].join('\n'),
   },
   // Stack traces name the files of dist/ (dist/service.js, its chunks); with NODE_OPTIONS=--enable-source-maps
@@ -151,6 +202,7 @@ try {
     // of its own (dist/chunks/), read only then; what the service and tracing share is a chunk too.
     build({
       ...common,
+      plugins: [packageFolders, yamlOnFirstUse],
       entryPoints: { service: join(root, 'src/main.ts'), ...lazyEntries },
       splitting: true,
       chunkNames: 'chunks/[name]-[hash]',

@@ -56,9 +56,9 @@ test('dist/ holds the entry, the bundles, their chunks and source maps, the prep
   const entry = readFileSync(inRoot('dist', 'main.js'), 'utf8');
   assert.match(entry, /module\.enableCompileCache\?\.\(\);\nawait import\("\.\/service\.js"\);/);
   assert.deepEqual(packagesImportedBy('main.js'), []);
-  // Each reads files of its own folder at run time (scripts/build.mjs says which).
-  // pg too: tracing's instrumentation patches it where it is loaded from node_modules.
-  assert.deepEqual(packagesImportedBy('service.js'), ['@fastify/swagger', '@fastify/swagger-ui', 'pg', 'pino']);
+  // pino reads files of its own folder at run time (scripts/build.mjs says which; the Swagger packages are
+  // bundled and given theirs). pg too: tracing's instrumentation patches it where it is loaded from node_modules.
+  assert.deepEqual(packagesImportedBy('service.js'), ['pg', 'pino']);
   // Tracing's SDK, loaded only when tracing is configured (src/tracing/index.ts).
   assert.deepEqual(packagesImportedBy('tracing.js'), []);
   // The worker the catalog files are parsed in (src/shared/worker-threads.ts starts it from dist/).
@@ -74,6 +74,8 @@ test('dist/ holds the entry, the bundles, their chunks and source maps, the prep
   const service = readFileSync(inRoot('dist', 'service.js'), 'utf8');
   // PGlite is imported when an embedded database is opened, never by a start on PostgreSQL.
   assert.match(service, /await import\("@electric-sql\/pglite"\)/);
+  // No ES import of node:http: on Node 24 it loads Node's own HTTP client at every start.
+  assert.doesNotMatch(service, /^import [^;]* from "node:http";/m);
 });
 
 test('the prepared embedded database holds the migrations and both catalogs, and nothing of an installation', async () => {
@@ -106,7 +108,7 @@ test('the prepared embedded database holds the migrations and both catalogs, and
   }
 });
 
-test('the bundled service finds its own files: migrations, catalogs, stylesheet, API document and page, sandbox guide', async () => {
+test('the bundled service finds its own files and its packages theirs: stylesheet, API document and page, guide', async () => {
   const service = await startServiceProcess({ ADMIN_TOKEN: 'a'.repeat(32), AUTOFIN_ENV: 'sandbox' });
   try {
     const ready = await fetch(`${service.base}/health/ready`);
@@ -121,6 +123,19 @@ test('the bundled service finds its own files: migrations, catalogs, stylesheet,
     const page = await fetch(`${service.base}/docs/`);
     assert.equal(page.status, 200);
     assert.match(await page.text(), /swagger-ui/i);
+    // Swagger UI's own files, found in its folder of node_modules by the bundle; the document in YAML.
+    const script = await fetch(`${service.base}/docs/static/swagger-ui-bundle.js`);
+    assert.equal(script.status, 200);
+    assert.equal(
+      await script.text(),
+      readFileSync(inRoot('node_modules', '@fastify', 'swagger-ui', 'static', 'swagger-ui-bundle.js'), 'utf8'),
+    );
+    const logo = await fetch(`${service.base}/docs/static/logo.svg`);
+    assert.equal(logo.status, 200);
+    assert.match(logo.headers.get('content-type') ?? '', /^image\/svg\+xml/);
+    const yaml = await fetch(`${service.base}/docs/yaml`);
+    assert.equal(yaml.status, 200);
+    assert.match(await yaml.text(), /^openapi: 3\.1\.0\n/);
     const guide = await fetch(`${service.base}/docs/sandbox.md`);
     assert.equal(await guide.text(), readFileSync(inRoot('docs', 'sandbox.md'), 'utf8'));
   } finally {
