@@ -55,7 +55,7 @@ async function start(): Promise<void> {
   // The check is queries: it runs while the app is built, and is awaited before anything else is written.
   const keysChecked = container.keys.checkStored();
   keysChecked.catch(() => undefined); // awaited below; its failure stops the start there
-  // The catalogs' snapshots are read from now on, and what a first start imports is written once the service
+  // The catalogs' packed forms are read from now on, and what a first start imports is written once the service
   // listens; requests wait for them meanwhile (a failure stops it).
   const { loadCatalogs } = await container.prepare((message, fields) => logger.info(fields ?? {}, message), {
     deferCatalogs: true,

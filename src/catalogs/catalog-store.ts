@@ -68,7 +68,7 @@ export interface ShippedImportOptions {
   onImporting?: (kind: CatalogKind) => void;
   /**
    * Nothing is written to the catalog tables before this settles; the shipped files are parsed, and
-   * the snapshots of the catalogs already imported are read, meanwhile (`main` lets it settle once the
+   * the packed forms of the catalogs already imported are read, meanwhile (`main` lets it settle once the
    * service listens, so both run while the app is built).
    */
   storeAfter?: Promise<unknown>;
@@ -114,7 +114,7 @@ async function loadPart(repo: CatalogsRepository, kind: CatalogKind, cache: Rend
   return partOf(kind, stored?.sha256 ?? '', stored?.packed ?? packSnapshot('', kind), cache);
 }
 
-/** Stores a catalog in one transaction and builds its part of the index from its snapshot, as a restart does. */
+/** Stores a catalog in one transaction and builds its part of the index from its packed form, as a restart does. */
 async function storePart(
   repo: CatalogsRepository,
   catalog: StoredCatalog,

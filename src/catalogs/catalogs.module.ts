@@ -54,7 +54,7 @@ export function createCatalogsModule(deps: {
      * Imports the shipped catalogs into a fresh database and loads them. `progress` hears of each
      * catalog import, which takes seconds on a first start. With `deferCatalogs`, the catalog tables
      * are not written until `loadCatalogs()` is called (by `main` once it listens; requests meanwhile
-     * are held by catalog-readiness.ts), but the snapshots already stored are read, and the shipped files
+     * are held by catalog-readiness.ts), but the packed forms already stored are read, and the shipped files
      * a fresh database lacks are parsed in a worker thread, from now on. `shippedParsing`: those files
      * already being parsed.
      * The `ms` of the last progress message counts from here.
