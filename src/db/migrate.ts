@@ -27,9 +27,30 @@ export async function readMigrations(): Promise<Migration[]> {
   );
 }
 
-/** Applies the migrations not yet applied; returns their names. */
+/**
+ * The versions already applied, read without a transaction or a lock; undefined when no migration ever
+ * ran (no table yet). A version missing here may be being applied by another instance: `migrate` then takes
+ * the lock and looks again.
+ */
+async function appliedVersions(db: Db): Promise<Set<number> | undefined> {
+  try {
+    const { rows } = await db.query<{ version: number }>('select version from schema_migrations');
+    return new Set(rows.map((r) => r.version));
+  } catch (error) {
+    if ((error as { code?: string }).code === '42P01') return undefined; // undefined_table
+    throw error;
+  }
+}
+
+/**
+ * Applies the migrations not yet applied; returns their names. A start with every migration applied (every
+ * restart) reads the applied versions in one statement and is done: on a cold embedded database each
+ * statement of the locked transaction cost 15-20 ms more.
+ */
 export async function migrate(db: Db): Promise<string[]> {
   const migrations = await readMigrations();
+  const applied = await appliedVersions(db);
+  if (applied && migrations.every((m) => applied.has(m.version))) return [];
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [migrationLockKey]);
     await tx.query(
