@@ -175,30 +175,15 @@ export const zipGroupOfEntry = ([
 export const zipCodesOfSnapshot = (snapshot: string): ZipCodeGroup[] =>
   entriesOf<ZipSnapshotEntry>(snapshot).map(zipGroupOfEntry);
 
-export function storedVehicles(file: CatalogFile<VehicleRow>): StoredCatalog {
-  const snapshot = vehicleSnapshot(file.rows);
+/** A parsed file in every form an import stores, `snapshot` being its snapshot's text. */
+function stored<T>(spec: TableSpec<T>, file: CatalogFile<T>, snapshot: string): StoredCatalog {
   const { rows, sha256 } = file;
-  const copy = copyText(vehicleTable, rows);
-  return {
-    kind: 'vehicles',
-    rowCount: rows.length,
-    sha256,
-    copyText: copy,
-    snapshot,
-    packed: packSnapshot(snapshot, 'vehicles'),
-  };
+  const packed = packSnapshot(snapshot, spec.kind);
+  return { kind: spec.kind, rowCount: rows.length, sha256, copyText: copyText(spec, rows), snapshot, packed };
 }
 
-export function storedZipCodes(file: CatalogFile<ZipSettlementRow>): StoredCatalog {
-  const snapshot = zipCodeSnapshot(file.rows);
-  const { rows, sha256 } = file;
-  const copy = copyText(zipTable, rows);
-  return {
-    kind: 'zipCodes',
-    rowCount: rows.length,
-    sha256,
-    copyText: copy,
-    snapshot,
-    packed: packSnapshot(snapshot, 'zipCodes'),
-  };
-}
+export const storedVehicles = (file: CatalogFile<VehicleRow>): StoredCatalog =>
+  stored(vehicleTable, file, vehicleSnapshot(file.rows));
+
+export const storedZipCodes = (file: CatalogFile<ZipSettlementRow>): StoredCatalog =>
+  stored(zipTable, file, zipCodeSnapshot(file.rows));
