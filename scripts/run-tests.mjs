@@ -47,12 +47,26 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 const browserDir = join('test', 'browser');
 const isBrowser = (file) => relative(process.cwd(), resolve(file)).startsWith(browserDir + sep);
 
+/**
+ * V8's young generation as `npm start` sets it (package.json): the tests that build the app in their own
+ * process, and measure its memory, run with the heap the service has.
+ */
+const serviceHeap = ['--max-semi-space-size=4'];
+
 /** One node:test run over `list`; answers its exit status (0 for an empty list). */
 function runFiles(list, concurrency, timeoutMs) {
   if (list.length === 0) return 0;
   const run = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeoutMs}`, ...list],
+    [
+      ...serviceHeap,
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      `--test-timeout=${timeoutMs}`,
+      ...list,
+    ],
     { stdio: 'inherit' },
   );
   return run.status ?? 1;
