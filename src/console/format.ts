@@ -7,27 +7,12 @@ import { lazily } from '../shared/index.ts';
 
 export const consoleTimeZone = 'America/Mexico_City';
 
+/** A day in Mexico City ("23 nov 2026"). */
+const day: Intl.DateTimeFormatOptions = { timeZone: consoleTimeZone, year: 'numeric', month: 'short', day: 'numeric' };
 const dateTimeFormat = lazily(
-  () =>
-    new Intl.DateTimeFormat('es-MX', {
-      timeZone: consoleTimeZone,
-      year: 'numeric',
-      month: 'short',
-      day: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }),
+  () => new Intl.DateTimeFormat('es-MX', { ...day, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
 );
-const dateFormat = lazily(
-  () =>
-    new Intl.DateTimeFormat('es-MX', {
-      timeZone: consoleTimeZone,
-      year: 'numeric',
-      month: 'short',
-      day: 'numeric',
-    }),
-);
+const dateFormat = lazily(() => new Intl.DateTimeFormat('es-MX', day));
 // Calendar dates and months are days, not moments: formatted as written, in UTC, never shifted.
 const calendarDateFormat = lazily(
   () =>
