@@ -65,6 +65,17 @@ describe(`exporting ${count} leads`, { timeout: 1_200_000 }, () => {
     await seedLeads({ db: t.container.db, sealer: t.leads.sealer }, t.partner.companyId, count);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    // One export of the newest 500 leads in each format first: what the first export of a process grows
+    // once (the compiled code, the embedded engine's memory for a page of rows) is not counted as growth
+    // with the rows, nor only in the format measured first.
+    const newest = new Date(Date.now() - 500 * 1000).toISOString();
+    for (const format of ['ndjson', 'csv']) {
+      const warm = await exportAndMeasure(
+        base,
+        `format=${format}&companyId=${t.partner.companyId}&createdFrom=${newest}`,
+      );
+      assert.equal(warm.status, 200);
+    }
   });
   after(() => t.close());
 
