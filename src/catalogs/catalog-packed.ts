@@ -3,8 +3,8 @@
  * migration 021): the snapshot's lines (catalog-stored-form.ts) in key order, deflated in blocks of
  * `blockLines` lines, with each line's key, and each vehicle's model year, in typed arrays. A start reads
  * the packed bytes and makes views on them: it neither decodes the catalog's text nor parses a line. A line
- * is inflated when an answer needs it (its block, a few KB), so both catalogs take about 2 MB of memory
- * instead of the 13 MB their texts did (docs/performance.md).
+ * is inflated when an answer needs it (its block, a few KB), so both catalogs take about 2.5 MB of memory
+ * where their text takes 13 MB (docs/performance.md).
  *
  * The bytes, every integer an unsigned or signed 32-bit little-endian one:
  *   "AFC1", line count, lines a block, 1 when each line's model year follows (vehicles) or 0,
@@ -19,7 +19,7 @@ const magic = 'AFC1';
 const headerBytes = 16;
 
 /** Lines a block: a lookup inflates 64 lines (5-9 KB) in 20-30 µs; larger blocks pack little tighter. */
-export const defaultBlockLines = 64;
+const defaultBlockLines = 64;
 
 /** Blocks kept inflated: a year's grouping reads its lines in order, a lead's checks read one line or two. */
 const inflatedBlocksKept = 8;
@@ -32,8 +32,6 @@ export interface PackedCatalog {
   readonly years: Int32Array | undefined;
   /** The text of line `i` (0 ≤ i < lineCount). */
   line(i: number): string;
-  /** Bytes held (the packed form and the views on it). */
-  readonly bytes: number;
 }
 
 /**
@@ -145,7 +143,6 @@ export function unpackCatalog(bytes: Uint8Array): PackedCatalog {
       const b = Math.floor(i / blockLines);
       return blockAt(b)[i - b * blockLines];
     },
-    bytes: buffer.length + keys.byteLength + (years?.byteLength ?? 0) + ends.byteLength,
   };
 }
 
