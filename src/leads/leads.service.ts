@@ -1,7 +1,7 @@
 /**
- * Lead creation and the section writes. Input is checked before any transaction; each
- * write locks its lead, checks tenancy and status, changes only its own columns and records an
- * event, so concurrent writes to different sections never lose one another.
+ * Lead creation and the section writes. Input is checked before anything is written; each section
+ * write is one statement that changes only its own columns, under the row lock of its UPDATE, and
+ * records its event, so concurrent writes to different sections never lose one another.
  */
 import { createHmac, type KeyObject } from 'node:crypto';
 import { errors, type AppError, type FieldError } from '../http/index.ts';
@@ -182,11 +182,23 @@ function createSectionWriter(deps: Deps) {
   const { leads, sealer, clock } = deps;
 
   /**
-   * The order of every section write: the lead (404 for an unknown or another company's lead), then
-   * the checks against data, then the write. The schema was checked before either.
+   * The order of every section write's answers: the lead (404 for an unknown or another company's
+   * lead), then the checks against data, then the write. The schema was checked before. The lead is
+   * read only when a check fails (to answer 404 first when it is unknown) or when the write changed
+   * no row (404, or 412 for a verified lead), so a save that passes is one statement.
    */
   async function requireLead(actor: Actor, pathId: string): Promise<void> {
     if (!(await leads.find(pathId.toLowerCase(), actor.companyId))) throw errors.leadNotFound();
+  }
+
+  /** The section's checks against data, answered after the lead's 404 when they fail. */
+  async function checked<T>(actor: Actor, pathId: string, check: () => T): Promise<T> {
+    try {
+      return check();
+    } catch (error) {
+      await requireLead(actor, pathId);
+      throw error;
+    }
   }
 
   /** A write whose fields are all optional must carry one: `{}` has nothing to save. */
@@ -224,21 +236,17 @@ function createSectionWriter(deps: Deps) {
   const emailChanges = (leadId: string, email: string | undefined): LeadChanges =>
     email === undefined ? {} : { email_enc: sealer.seal(leadId, 'email_enc', email.trim()) };
 
-  return { requireLead, requireFields, write, phoneFingerprint, phoneChanges, emailChanges };
+  return { checked, requireFields, write, phoneFingerprint, phoneChanges, emailChanges };
 }
 
-/**
- * The section writes of loan info and contact. Each section write locks its lead, checks it, changes
- * only its own columns and records an event.
- */
+/** The section writes of loan info and contact. */
 function createContactWrites(deps: Deps) {
-  const { requireLead, requireFields, write, phoneFingerprint, phoneChanges, emailChanges } = createSectionWriter(deps);
+  const { checked, requireFields, write, phoneFingerprint, phoneChanges, emailChanges } = createSectionWriter(deps);
 
   return {
     /** Save loan info. Changing the phone of a verified lead is refused; the rest of loan info may change. */
     async saveLoanInfo(actor: Actor, leadId: string, payload: LoanInfo & { phone?: string }) {
-      await requireLead(actor, leadId);
-      requireFields(payload);
+      await checked(actor, leadId, () => requireFields(payload));
       const loan = pick(payload, ['downPayment', 'term', 'purchaseIntention']);
       await write(actor, leadId, {
         type: 'LOAN_INFO_SAVED',
@@ -256,7 +264,6 @@ function createContactWrites(deps: Deps) {
 
     /** Save contact info: saves phone and e-mail and turns the lead into a card of the partner's pipeline. */
     async saveContactInfo(actor: Actor, leadId: string, payload: { phone: string; email: string }) {
-      await requireLead(actor, leadId);
       await write(actor, leadId, {
         type: 'CONTACT_INFO_SAVED',
         section: 'contact',
@@ -268,8 +275,7 @@ function createContactWrites(deps: Deps) {
 
     /** Update contact: phone, e-mail or both. */
     async updateContact(actor: Actor, leadId: string, payload: { phone?: string; email?: string }) {
-      await requireLead(actor, leadId);
-      requireFields(payload, errors.invalidContact);
+      await checked(actor, leadId, () => requireFields(payload, errors.invalidContact));
       await write(actor, leadId, {
         type: 'CONTACT_UPDATED',
         section: 'contact',
@@ -284,13 +290,12 @@ function createContactWrites(deps: Deps) {
 /** The section writes of address, vehicle, employment and income, and person. */
 function createDetailWrites(deps: Deps) {
   const { sealer, clock } = deps;
-  const { requireLead, requireFields, write } = createSectionWriter(deps);
+  const { checked, requireFields, write } = createSectionWriter(deps);
 
   return {
     /** Save address. */
     async saveAddress(actor: Actor, leadId: string, payload: Parameters<typeof checkAddress>[0]) {
-      await requireLead(actor, leadId);
-      const { address, warnings } = checkAddress(payload, deps.catalogs);
+      const { address, warnings } = await checked(actor, leadId, () => checkAddress(payload, deps.catalogs));
       await write(actor, leadId, {
         type: 'ADDRESS_SAVED',
         section: 'address',
@@ -303,8 +308,7 @@ function createDetailWrites(deps: Deps) {
 
     /** Save vehicle. */
     async saveVehicle(actor: Actor, leadId: string, payload: { id: number; price?: number }) {
-      await requireLead(actor, leadId);
-      const vehicle = checkVehicle(payload, deps.catalogs);
+      const vehicle = await checked(actor, leadId, () => checkVehicle(payload, deps.catalogs));
       await write(actor, leadId, {
         type: 'VEHICLE_SAVED',
         section: 'vehicle',
@@ -317,9 +321,10 @@ function createDetailWrites(deps: Deps) {
 
     /** Save employment and income. */
     async saveFinancial(actor: Actor, leadId: string, payload: Financial) {
-      await requireLead(actor, leadId);
-      requireFields(payload);
-      const financial = checkFinancial(payload, clock.now());
+      const financial = await checked(actor, leadId, () => {
+        requireFields(payload);
+        return checkFinancial(payload, clock.now());
+      });
       await write(actor, leadId, {
         type: 'FINANCIAL_SAVED',
         section: 'financial',
@@ -332,8 +337,7 @@ function createDetailWrites(deps: Deps) {
 
     /** Save person. */
     async savePerson(actor: Actor, leadId: string, payload: Person) {
-      await requireLead(actor, leadId);
-      const { person, warnings } = checkPerson(payload, clock.now());
+      const { person, warnings } = await checked(actor, leadId, () => checkPerson(payload, clock.now()));
       await write(actor, leadId, {
         type: 'PERSON_SAVED',
         section: 'person',
