@@ -29,6 +29,22 @@ test('isoDateInMexico gives the local calendar date', () => {
   assert.equal(isoDateInMexico(new Date('2026-01-16T06:00:00Z')), '2026-01-16');
 });
 
+test('isoDateInMexico answers each instant, asked in any order, across a day that turns', () => {
+  const before = new Date('2026-01-16T05:59:59.999Z');
+  const after = new Date('2026-01-16T06:00:00.000Z');
+  for (const [instant, day] of [
+    [before, '2026-01-15'],
+    [before, '2026-01-15'],
+    [after, '2026-01-16'],
+    [new Date('2026-01-16T06:00:00.500Z'), '2026-01-16'],
+    [before, '2026-01-15'],
+    [new Date('1910-01-01T12:00:00Z'), '1910-01-01'],
+  ] as const) {
+    assert.equal(isoDateInMexico(instant), day, instant.toISOString());
+  }
+  assert.throws(() => isoDateInMexico(new Date(Number.NaN)), RangeError);
+});
+
 test('parseIsoDate accepts 29 February 2000 (divisible by 400) and refuses 1900', () => {
   assert.deepEqual(parseIsoDate('2000-02-29'), { year: 2000, month: 2, day: 29 });
   assert.equal(parseIsoDate('1900-02-29'), null);

@@ -51,8 +51,21 @@ const mexicoDate = lazily(
     }),
 );
 
+/**
+ * The last second asked for and its date: the writes of one second ask for the same day, and a
+ * format costs several microseconds. Time-zone offsets are whole seconds, so a day never turns
+ * within one.
+ */
+let lastSecond = Number.NaN;
+let lastDate = '';
+
 export function isoDateInMexico(instant: Date): string {
-  return mexicoDate().format(instant);
+  const second = Math.floor(instant.getTime() / 1000);
+  if (second !== lastSecond) {
+    lastDate = mexicoDate().format(instant);
+    lastSecond = second;
+  }
+  return lastDate;
 }
 
 export function toCalendarDate(value: string | Date): CalendarDate {
