@@ -90,19 +90,26 @@ export function loggerOptions(level: string, fields?: () => Record<string, strin
   };
 }
 
-/** Lines are written this many bytes at a time… */
-export const logWriteBytes = 4096;
+/** Lines are written this many bytes at a time (about 50 access lines)… */
+export const logWriteBytes = 16_384;
 /** …or after this long, whichever comes first. */
 export const logFlushMs = 250;
 
 /**
  * Where the service writes its lines (a file descriptor or a path): asynchronously, so a line never
- * blocks a request, and a few KiB at a time, so a busy instance writes tens of lines with one call
+ * blocks a request, and 16 KiB at a time, so a busy instance writes tens of lines with one call
  * rather than one call each. What is buffered is written on any exit of the process (pino sees to it)
  * and by `flushSync()` on a graceful stop; a killed process loses at most its last `logFlushMs`.
  */
 export function logDestination(dest: number | string) {
-  return pino.destination({ dest, sync: false, minLength: logWriteBytes, periodicFlush: logFlushMs });
+  return pino.destination({
+    dest,
+    sync: false,
+    minLength: logWriteBytes,
+    // What piles up while one write is under way goes out in one call too.
+    maxWrite: logWriteBytes * 4,
+    periodicFlush: logFlushMs,
+  });
 }
 
 export type { DestinationStream };
