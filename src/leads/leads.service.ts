@@ -145,8 +145,6 @@ function createLeadCreation(deps: Deps) {
       const now = clock.now();
       const id = newId();
       const row = newLeadRow(actor, id, input, affiliate, now);
-      const requestHashes = deps.fingerprintKeys.map((key) => requestFingerprint(key, input));
-      const requestHash = requestHashes[0]!;
       const fields = present(input.autoFinB2BLeadCreatePayload ?? {}).concat(input.affiliate ? ['affiliate'] : []);
       const created = { id: newId(), leadId: id, type: 'LEAD_CREATED', at: now, actor: actor.consumerKey, fields };
       const outbox = { id: newId(), type: 'lead.created' } as const;
@@ -154,12 +152,14 @@ function createLeadCreation(deps: Deps) {
         await leads.insert(row, created, outbox);
         return { id, replayed: false };
       }
+      // The body's fingerprint under each key: a key rotated since the first request still matches.
+      const requestHashes = deps.fingerprintKeys.map((key) => requestFingerprint(key, input));
       return deps.db.transaction(async (tx) => {
         const claim = await leads.claimIdempotencyKey(
           {
             companyId: actor.companyId,
             key: idempotencyKey,
-            requestHash,
+            requestHash: requestHashes[0]!,
             leadId: id,
             at: now,
             expiredBefore: new Date(now.getTime() - idempotencyWindowMs),
