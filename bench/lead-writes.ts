@@ -54,11 +54,12 @@ export function measureLeadWrites(
   token: string,
   concurrency: number,
   seconds: number,
+  rate?: number,
 ): Promise<WriteResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(typescriptWorker, {
       argv: [import.meta.url],
-      workerData: { baseUrl, token, concurrency, seconds },
+      workerData: { baseUrl, token, concurrency, seconds, rate },
     });
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -66,24 +67,27 @@ export function measureLeadWrites(
 }
 
 if (!isMainThread && workerData?.baseUrl) {
-  const { baseUrl, token, concurrency, seconds } = workerData as {
+  const { baseUrl, token, concurrency, seconds, rate } = workerData as {
     baseUrl: string;
     token: string;
     concurrency: number;
     seconds: number;
+    rate?: number;
   };
-  parentPort!.postMessage(await driveLeadWrites(baseUrl, token, concurrency, seconds));
+  parentPort!.postMessage(await driveLeadWrites(baseUrl, token, concurrency, seconds, rate));
 }
 
 /**
  * `concurrency` partners each create and fill leads, one request at a time, for `seconds`: an
  * autocannon request sequence per connection (create, then the six sections of the lead it got).
+ * With `rate`, the partners together send at most that many requests a second.
  */
 async function driveLeadWrites(
   baseUrl: string,
   token: string,
   concurrency: number,
   seconds: number,
+  rate?: number,
 ): Promise<WriteResult> {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   let phones = 0;
@@ -115,6 +119,7 @@ async function driveLeadWrites(
     url: baseUrl,
     connections: concurrency,
     duration: seconds,
+    ...(rate ? { overallRate: rate } : {}),
     headers,
     requests: [
       {

@@ -12,7 +12,8 @@ import type { Container } from '../src/composition.ts';
 import { createTestDatabase } from '../test/test-database.ts';
 import { measureLeadWrites, pgbenchInsertRate, type WriteResult } from './lead-writes.ts';
 import { benchConfig, containerFor, listen, partnerToken } from './service.ts';
-import { describeStatements, recordWritePath, startWriteReference } from './write-reference.ts';
+import { describeStatements, recordWritePath, startWriteReference, type RecordedRequest } from './write-reference.ts';
+import type { Db } from '../src/db/database.ts';
 import { kindsOf, profileMainThread } from './cpu-profile.ts';
 
 export const writeConcurrency = 8;
@@ -175,17 +176,64 @@ async function againstReference(target: Target, engine: string, pgbenchUrl: stri
     if (shares.length > 0 && referenceThread.length > 0) {
       const serviceThread = shares.reduce((sum, x) => sum + x.service, 0) / shares.length;
       const referenceMean = referenceThread.reduce((a, b) => a + b, 0) / referenceThread.length;
-      console.log(
-        `  ${'main thread CPU per request'.padEnd(34)}${`${Math.round(serviceThread)} µs`.padStart(18)}  service; reference ${Math.round(referenceMean)} µs`,
+      cpuRatioLine('main thread CPU per request', serviceThread, referenceMean);
+      const rate = Math.round(
+        equalRateShare *
+          Math.min(medianResult(results).requestsPerSecond, medianResult(referenceResults).requestsPerSecond),
       );
+      await atOneRate(target, reference.base, seconds, rate);
     }
     if (pgbenchUrl) pgbenchLines(results, rates, shares, pgbenchBusy);
     else cpuLines(engine, shares, undefined, os.cpus().length, undefined);
-    if (engine === 'PostgreSQL') await cpuBreakdown(target, reference.base, seconds);
+    if (engine === 'PostgreSQL') {
+      await cpuBreakdown(target, reference.base, seconds);
+      await ownWork(target, reference.base, recorded, seconds);
+    }
     return recorded;
   } finally {
     await reference.app.close();
   }
+}
+
+/** The CPU comparison's target: the service's main thread at most this many times the reference's. */
+const cpuTarget = 1.3;
+/** The shared rate of the equal-rate rounds, as a share of the slower side's full pace. */
+const equalRateShare = 0.8;
+
+function cpuRatioLine(label: string, service: number, reference: number, note = '') {
+  const ratio = service / reference;
+  console.log(
+    `  ${label.padEnd(34)}${`${Math.round(service)} µs`.padStart(18)}  service; reference ${Math.round(reference)} µs: ${ratio.toFixed(2)}×, ${ratio <= cpuTarget ? 'meets' : 'above'} the target ${cpuTarget}×${note}`,
+  );
+}
+
+/**
+ * The same comparison at one offered rate for both sides (autocannon's overall rate), below either's
+ * full pace. At full pace each side sets its own, and what a send to PostgreSQL or to the client costs
+ * the thread depends on how long the other end slept; at one rate both sides meet the same pace.
+ */
+async function atOneRate(target: Target, referenceBase: string, seconds: number, rate: number) {
+  const service: number[] = [];
+  const reference: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    for (const [base, out] of [
+      [target.base, service],
+      [referenceBase, reference],
+    ] as const) {
+      const before = cpuSnapshot();
+      const result = await measureLeadWrites(base, target.token, writeConcurrency, seconds, rate);
+      const after = cpuSnapshot();
+      if (before && after) out.push(cpuPerRequest(before, after, result.requests).mainThread);
+    }
+  }
+  if (service.length === 0 || reference.length === 0) return;
+  const each = service.map((x, i) => (x / reference[i]).toFixed(2)).join(', ');
+  cpuRatioLine(
+    `the same at ${rate.toLocaleString('en')} req/s both`,
+    median(service),
+    median(reference),
+    ` (rounds: ${each})`,
+  );
 }
 
 function pgbenchLines(results: WriteResult[], rates: number[], shares: CpuShare[], pgbenchBusy: number) {
@@ -210,12 +258,14 @@ function pgbenchLines(results: WriteResult[], rates: number[], shares: CpuShare[
 }
 
 /** One more round of each, profiled: the main thread's CPU per request by kind of work. */
-async function cpuBreakdown(target: Target, referenceBase: string, seconds: number) {
+async function cpuBreakdown(target: Target, referenceBase: string, seconds: number, rate?: number) {
   const requests = (r: WriteResult) => r.requests;
-  const load = (base: string) => () => measureLeadWrites(base, target.token, writeConcurrency, seconds);
+  const load = (base: string) => () => measureLeadWrites(base, target.token, writeConcurrency, seconds, rate);
   const service = await profileMainThread(load(target.base), requests);
   const reference = await profileMainThread(load(referenceBase), requests);
-  console.log('  main thread CPU per request by kind of work (V8 profile of one more round each; µs):');
+  console.log(
+    `  main thread CPU per request by kind of work (V8 profile of one more round each${rate ? ` at ${rate.toLocaleString('en')} req/s` : ''}; µs):`,
+  );
   console.log(
     `    ${'kind'.padEnd(40)}${'service'.padStart(9)}${'reference'.padStart(11)}${'difference'.padStart(12)}`,
   );
@@ -231,6 +281,61 @@ async function cpuBreakdown(target: Target, referenceBase: string, seconds: numb
   console.log(
     `    ${'total'.padEnd(40)}${a.toFixed(0).padStart(9)}${b.toFixed(0).padStart(11)}${(a - b).toFixed(0).padStart(12)}`,
   );
+}
+
+/**
+ * The service's own work on the write path: the same comparison with the statements of the lead
+ * writes answered at once by a stand-in for the database (the saved lead's status), so that neither
+ * the database nor the wake-ups of its backends take part. The two sides share that stand-in, the
+ * HTTP client and the rate; what still separates them is the service's work alone.
+ */
+async function ownWork(target: Target, referenceBase: string, recorded: RecordedRequest[], seconds: number) {
+  // Found by length and compared, not hashed: the service builds its texts anew for each request.
+  const texts = new Map<number, string[]>();
+  for (const r of recorded) {
+    for (const step of r.steps)
+      if ('sql' in step) texts.set(step.sql.length, [...(texts.get(step.sql.length) ?? []), step.sql]);
+  }
+  const recordedText = (sql: string) => texts.get(sql.length)?.some((text) => text === sql) ?? false;
+  const db = target.container.db as { -readonly [K in keyof Db]: Db[K] };
+  const query = db.query;
+  const answer = { rows: [{ status: 'IN_PROGRESS' }], rowCount: 1 };
+  db.query = ((sql: string, params?: unknown[]) =>
+    recordedText(sql) ? Promise.resolve(answer) : query(sql, params)) as Db['query'];
+  try {
+    const pace = await measureLeadWrites(target.base, target.token, writeConcurrency, 1);
+    const rate = Math.round(equalRateShare * pace.requestsPerSecond);
+    const service: number[] = [];
+    const reference: number[] = [];
+    let errors = 0;
+    for (let i = 0; i < rounds; i++) {
+      for (const [base, out] of [
+        [target.base, service],
+        [referenceBase, reference],
+      ] as const) {
+        const before = cpuSnapshot();
+        const result = await measureLeadWrites(base, target.token, writeConcurrency, seconds, rate);
+        const after = cpuSnapshot();
+        errors += result.errors;
+        if (before && after) out.push(cpuPerRequest(before, after, result.requests).mainThread);
+      }
+    }
+    console.log(
+      `  the service's own work: the statements above answered at once in the process, ${rate.toLocaleString('en')} req/s both, ${rounds} alternating rounds${errors ? ` (${errors} errors)` : ''}`,
+    );
+    if (service.length > 0 && reference.length > 0) {
+      const own = median(service.map((x, i) => x - reference[i]));
+      cpuRatioLine(
+        'main thread CPU per request',
+        median(service),
+        median(reference),
+        `; the service's own ${Math.round(own)} µs`,
+      );
+    }
+    await cpuBreakdown(target, referenceBase, seconds, rate);
+  } finally {
+    db.query = query;
+  }
 }
 
 export async function leadWritePath(ctx: Target, logLevel: string): Promise<void> {
