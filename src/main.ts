@@ -21,7 +21,7 @@ async function start(): Promise<void> {
   const { logLevel } = config;
   // Before the database is opened: the `pg` instrumentation must patch the driver first.
   const tracing = await loadTracing(process.env);
-  // Standard output, written asynchronously a few KiB at a time (shared/logging.ts); flushed on stop.
+  // Standard output, written asynchronously 16 KiB at a time (shared/logging.ts); flushed on stop.
   const logStream = logDestination(1);
   const logger = pino(loggerOptions(logLevel, tracing?.logFields), logStream);
   // Earlier versions copied the sandbox's PIN messages, recipients in clear, to this file: a copy that
