@@ -207,14 +207,11 @@ function cpuRatioLine(label: string, service: number, reference: number, note = 
   );
 }
 
-/**
- * The same comparison at one offered rate for both sides (autocannon's overall rate), below either's
- * full pace. At full pace each side sets its own, and what a send to PostgreSQL or to the client costs
- * the thread depends on how long the other end slept; at one rate both sides meet the same pace.
- */
-async function atOneRate(target: Target, referenceBase: string, seconds: number, rate: number) {
+/** Alternating rounds of the service and the reference at one offered rate: main-thread CPU per request of each. */
+async function alternateAtRate(target: Target, referenceBase: string, seconds: number, rate: number) {
   const service: number[] = [];
   const reference: number[] = [];
+  let errors = 0;
   for (let i = 0; i < rounds; i++) {
     for (const [base, out] of [
       [target.base, service],
@@ -223,16 +220,27 @@ async function atOneRate(target: Target, referenceBase: string, seconds: number,
       const before = cpuSnapshot();
       const result = await measureLeadWrites(base, target.token, writeConcurrency, seconds, rate);
       const after = cpuSnapshot();
+      errors += result.errors;
       if (before && after) out.push(cpuPerRequest(before, after, result.requests).mainThread);
     }
   }
+  return { service, reference, errors };
+}
+
+/**
+ * The same comparison at one offered rate for both sides (autocannon's overall rate), below either's
+ * full pace. At full pace each side sets its own, and what a send to PostgreSQL or to the client costs
+ * the thread depends on how long the other end slept; at one rate both sides meet the same pace.
+ */
+async function atOneRate(target: Target, referenceBase: string, seconds: number, rate: number) {
+  const { service, reference, errors } = await alternateAtRate(target, referenceBase, seconds, rate);
   if (service.length === 0 || reference.length === 0) return;
   const each = service.map((x, i) => (x / reference[i]).toFixed(2)).join(', ');
   cpuRatioLine(
     `the same at ${rate.toLocaleString('en')} req/s both`,
     median(service),
     median(reference),
-    ` (rounds: ${each})`,
+    ` (rounds: ${each})${errors ? `, ${errors} errors` : ''}`,
   );
 }
 
@@ -305,21 +313,7 @@ async function ownWork(target: Target, referenceBase: string, recorded: Recorded
   try {
     const pace = await measureLeadWrites(target.base, target.token, writeConcurrency, 1);
     const rate = Math.round(equalRateShare * pace.requestsPerSecond);
-    const service: number[] = [];
-    const reference: number[] = [];
-    let errors = 0;
-    for (let i = 0; i < rounds; i++) {
-      for (const [base, out] of [
-        [target.base, service],
-        [referenceBase, reference],
-      ] as const) {
-        const before = cpuSnapshot();
-        const result = await measureLeadWrites(base, target.token, writeConcurrency, seconds, rate);
-        const after = cpuSnapshot();
-        errors += result.errors;
-        if (before && after) out.push(cpuPerRequest(before, after, result.requests).mainThread);
-      }
-    }
+    const { service, reference, errors } = await alternateAtRate(target, referenceBase, seconds, rate);
     console.log(
       `  the service's own work: the statements above answered at once in the process, ${rate.toLocaleString('en')} req/s both, ${rounds} alternating rounds${errors ? ` (${errors} errors)` : ''}`,
     );
