@@ -5,6 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { isoDateInMexico } from '../shared/index.ts';
 import { rfcCheckDigit } from './rfc.ts';
+import type { Db } from '../db/index.ts';
 
 const rfcFor = (first12: string) => `${first12}${rfcCheckDigit(first12)}`;
 const person = {
@@ -234,6 +235,34 @@ function sectionWriteTests1() {
   );
 }
 
+/** What a save asks of the database (docs/architecture.md): the lead is read only when it must be. */
+function sectionStatementTests() {
+  test('a save that passes its checks is one statement; a failed check reads the lead, writes nothing', async () => {
+    const id = await newLead();
+    const db = t.database.db as { query: Db['query'] };
+    const query = db.query;
+    const statements: string[] = [];
+    // What touches the leads table (a credential's status may be read meanwhile).
+    db.query = (sql, params) => {
+      if (/\b(from|update|into) leads\b/.test(sql)) statements.push(sql.replace(/\s+/g, ' ').trim());
+      return query(sql, params);
+    };
+    try {
+      for (const op of Object.values(ops)) {
+        statements.length = 0;
+        await save(op, id);
+        assert.equal(statements.length, 1, `${op.path}: ${statements.join(' | ')}`);
+        assert.match(statements[0]!, /^with updated as \( update leads set /, op.path);
+      }
+      statements.length = 0;
+      assertError(await send(ops.auto, id, { id: 1, price: 320000 }), 400, 40015, 'Bad Request');
+      assert.deepEqual(statements, ['select * from leads where id = $1 and company_id = $2']);
+    } finally {
+      db.query = query;
+    }
+  });
+}
+
 function sectionWriteTests2() {
   test('invalid input answers 400 / 40015 on the bad field and changes nothing', async () => {
     const id = await newLead();
@@ -346,6 +375,7 @@ describe('lead section writes', () => {
   });
   after(() => t.close());
   sectionWriteTests1();
+  sectionStatementTests();
   sectionWriteTests2();
   sectionWriteTests3();
 });
