@@ -249,6 +249,8 @@ export async function readsWithWrk(): Promise<void> {
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   };
   const half = connections / 2;
+  // Ready once /health/ready answers: the catalogs loaded, not only the port open.
+  const settled = { timeoutMs: 240_000, ready: 'health' } as const;
   console.log(
     `catalog reads with wrk -t1 -c${connections} (core 1) against one service process and a bare Fastify process ` +
       `(both on core 0)` +
@@ -266,7 +268,7 @@ export async function readsWithWrk(): Promise<void> {
       `${'µs/req'.padStart(8)}${'bare'.padStart(7)}${'×'.padStart(7)}  target ratio ≥ ${target.ratio}, CPU ≤ ${target.cpu}×`,
   );
   if (shapes.includes('embedded')) {
-    const embedded = await startServiceProcess(common, { timeoutMs: 240_000 });
+    const embedded = await startServiceProcess(common, settled);
     try {
       await readsOf('embedded', [embedded]);
     } finally {
@@ -279,11 +281,14 @@ export async function readsWithWrk(): Promise<void> {
     const running: ServiceProcess[] = [];
     try {
       const env = { ...common, DATABASE_URL: database.url, REDIS_URL: redis.url };
-      // One after the other: the second starts on a database the first has migrated.
-      running.push(await startServiceProcess(env, { timeoutMs: 240_000 }));
+      // A first start migrates the scratch database and imports the catalogs, as once in production;
+      // the measured instances start on it as every later start does. Measured straight after an
+      // import, a process is still collecting the import's garbage (tens of MB) in its first seconds.
+      await (await startServiceProcess(env, settled)).stop();
+      running.push(await startServiceProcess(env, settled));
       if (shapes.includes('postgres')) await readsOf('DATABASE_URL + REDIS_URL', running);
       if (shapes.includes('two')) {
-        running.push(await startServiceProcess(env, { timeoutMs: 240_000 }));
+        running.push(await startServiceProcess(env, settled));
         await readsOf('two instances, DATABASE_URL + REDIS_URL', running);
       }
     } finally {
