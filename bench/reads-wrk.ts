@@ -31,8 +31,14 @@ import { median } from './measure.ts';
 
 const api = '/mx/b2b/autofin/api';
 const adminToken = randomBytes(16).toString('hex');
-const rounds = Number(process.env.BENCH_READ_ROUNDS ?? 3);
+const rounds = Number(process.env.BENCH_READ_ROUNDS ?? 5);
 const roundSeconds = Number(process.env.BENCH_READ_SECONDS ?? 3);
+/**
+ * Each side's load before a case's rounds, not counted. A process started a moment ago costs about a
+ * third more a read in its first seconds under load (V8 still compiling its code on helper threads),
+ * and the second instance of the two-instance shape is such a process.
+ */
+const warmupSeconds = Number(process.env.BENCH_READ_WARMUP_SECONDS ?? 3);
 /** wrk's connections in all, shared out evenly when a side is two processes. */
 const connections = 50;
 // Targets of the issue: at least 0.75 of the bare route, CPU per request at most 1.35 times its.
@@ -190,8 +196,8 @@ async function readsOf(label: string, services: ServiceProcess[]): Promise<void>
       const serviceSide = services.map((s) => ({ url: `${s.base}${c.path}`, pid: s.pid }));
       const bareSide = bares.map((b) => ({ url: `${b.base}${c.bare}`, pid: b.pid }));
       // Warm-up of both (JIT, connections), not counted.
-      await wrkRound(serviceSide, token, 1);
-      await wrkRound(bareSide, token, 1);
+      await wrkRound(serviceSide, token, warmupSeconds);
+      await wrkRound(bareSide, token, warmupSeconds);
       const runs = [];
       for (let round = 0; round < rounds; round++) {
         const s = await wrkRound(serviceSide, token, roundSeconds);
@@ -258,7 +264,7 @@ export async function readsWithWrk(): Promise<void> {
         ? `, and with two wrk -t1 -c${half} at once (core 1) against two service processes and two bare processes ` +
           `(all on core 0)`
         : '') +
-      `; ${rounds} alternating rounds of ${roundSeconds} s after a 1 s warm-up each, medians; ` +
+      `; ${rounds} alternating rounds of ${roundSeconds} s after a ${warmupSeconds} s warm-up each, medians; ` +
       `load average ${loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}`,
