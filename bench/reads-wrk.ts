@@ -34,9 +34,9 @@ const adminToken = randomBytes(16).toString('hex');
 const rounds = Number(process.env.BENCH_READ_ROUNDS ?? 5);
 const roundSeconds = Number(process.env.BENCH_READ_SECONDS ?? 3);
 /**
- * Each side's load before a case's rounds, not counted. A process started a moment ago costs about a
- * third more a read in its first seconds under load (V8 still compiling its code on helper threads),
- * and the second instance of the two-instance shape is such a process.
+ * Each side's load before a case's rounds, not counted. A process started a moment ago uses about 60 %
+ * more CPU a read in its first seconds under load (V8 still compiling its code on helper threads), and
+ * the second instance of the two-instance shape is such a process.
  */
 const warmupSeconds = Number(process.env.BENCH_READ_WARMUP_SECONDS ?? 3);
 /** wrk's connections in all, shared out evenly when a side is two processes. */
