@@ -13,20 +13,6 @@ export interface PostgresOptions {
 }
 
 /**
- * The statements that change leads are built anew for each request: a new string with a known text.
- * A Map lookup of a new string first hashes it, a character at a time (2–3 µs for these texts);
- * comparing it with the last text of its length is a copy and a memory compare, and that known string
- * carries its hash already. Two texts of one length replace each other and are looked up as before.
- */
-const lastTextOfLength = new Map<number, string>();
-function knownText(sql: string): string {
-  const known = lastTextOfLength.get(sql.length);
-  if (known === sql) return known;
-  if (known !== undefined || lastTextOfLength.size < 10_000) lastTextOfLength.set(sql.length, sql);
-  return sql;
-}
-
-/**
  * Queries the service runs again and again (DML) become named prepared statements, so PostgreSQL
  * parses and plans each once per connection. The name is a hash of the text.
  */
@@ -42,12 +28,32 @@ function statementName(sql: string): string | undefined {
   return name ?? undefined;
 }
 
+interface Statement {
+  text: string;
+  name: string | undefined;
+}
+
+/**
+ * The statement to send for a text. The statements that change leads are built anew for each
+ * request: a new string with a known text. A Map lookup of a new string first hashes it, a character
+ * at a time (2–3 µs for these texts); comparing it with the last text of its length is a copy and a
+ * memory compare. Two texts of one length replace each other and are looked up by name as before.
+ */
+const lastOfLength = new Map<number, Statement>();
+function statementFor(sql: string): Statement {
+  const last = lastOfLength.get(sql.length);
+  if (last?.text === sql) return last;
+  const statement = { text: sql, name: statementName(sql) };
+  if (last !== undefined || lastOfLength.size < 10_000) lastOfLength.set(sql.length, statement);
+  return statement;
+}
+
 function wrap(target: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
       try {
-        const text = knownText(sql);
-        const result = await target.query({ name: statementName(text), text, values: params });
+        const { name, text } = statementFor(sql);
+        const result = await target.query({ name, text, values: params });
         return { rows: result.rows as T[], rowCount: result.rowCount ?? result.rows.length };
       } catch (error) {
         throw queryError(error, sql);
