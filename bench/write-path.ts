@@ -187,7 +187,10 @@ async function againstReference(target: Target, engine: string, pgbenchUrl: stri
     else cpuLines(engine, shares, undefined, os.cpus().length, undefined);
     if (engine === 'PostgreSQL') {
       await cpuBreakdown(target, reference.base, seconds);
-      await ownWork(target, reference.base, recorded, seconds);
+      // The same mean as the line of the main thread at full pace above.
+      const referenceAtPace =
+        referenceThread.length > 0 ? referenceThread.reduce((a, b) => a + b, 0) / referenceThread.length : undefined;
+      await ownWork(target, reference.base, recorded, seconds, referenceAtPace);
     }
     return recorded;
   } finally {
@@ -297,7 +300,13 @@ async function cpuBreakdown(target: Target, referenceBase: string, seconds: numb
  * the database nor the wake-ups of its backends take part. The two sides share that stand-in, the
  * HTTP client and the rate; what still separates them is the service's work alone.
  */
-async function ownWork(target: Target, referenceBase: string, recorded: RecordedRequest[], seconds: number) {
+async function ownWork(
+  target: Target,
+  referenceBase: string,
+  recorded: RecordedRequest[],
+  seconds: number,
+  referenceAtPace: number | undefined,
+) {
   // Found by length and compared, not hashed: the service builds its texts anew for each request.
   const texts = new Map<number, string[]>();
   for (const r of recorded) {
@@ -325,11 +334,25 @@ async function ownWork(target: Target, referenceBase: string, recorded: Recorded
         median(reference),
         `; the service's own ${Math.round(own)} µs`,
       );
+      if (referenceAtPace !== undefined) budgetLine(referenceAtPace, own);
     }
     await cpuBreakdown(target, referenceBase, seconds, rate);
   } finally {
     db.query = query;
   }
+}
+
+/**
+ * What the target leaves the service: at most `cpuTarget` times the reference's main thread at full pace,
+ * so all the service does beyond the reference must fit in the rest. Its own work alone, measured with
+ * the statements answered in the process, is a floor of what it adds at full pace: there every send also
+ * wakes a peer that had more time to fall asleep (docs/performance.md, "The lead write path").
+ */
+function budgetLine(referenceAtPace: number, own: number) {
+  const budget = (cpuTarget - 1) * referenceAtPace;
+  console.log(
+    `  ${'what the target leaves'.padEnd(34)}${`${Math.round(budget)} µs`.padStart(18)}  beyond the reference's ${Math.round(referenceAtPace)} µs at full pace; the service's own work alone ${Math.round(own)} µs: ${own <= budget ? 'fits' : 'does not fit'}`,
+  );
 }
 
 export async function leadWritePath(ctx: Target, logLevel: string): Promise<void> {
