@@ -344,9 +344,9 @@ async function ownWork(
 
 /**
  * What the target leaves the service: at most `cpuTarget` times the reference's main thread at full pace,
- * so all the service does beyond the reference must fit in the rest. Its own work alone, measured with
- * the statements answered in the process, is a floor of what it adds at full pace: there every send also
- * wakes a peer that had more time to fall asleep (docs/performance.md, "The lead write path").
+ * so all the service does beyond the reference must fit in the rest. Its own work alone is measured with
+ * the statements answered in the process; at full pace the service has added more than that in every
+ * run so far (docs/performance.md, "The lead write path").
  */
 function budgetLine(referenceAtPace: number, own: number) {
   const budget = (cpuTarget - 1) * referenceAtPace;
