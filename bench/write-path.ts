@@ -173,9 +173,11 @@ async function againstReference(target: Target, engine: string, pgbenchUrl: stri
     console.log(
       `  ${'ratio service / reference'.padEnd(34)}${ratio.toFixed(2).padStart(18)}  ${ratio >= referenceTarget ? 'meets' : 'below'} the target ${referenceTarget} (rounds: ${each})`,
     );
-    if (shares.length > 0 && referenceThread.length > 0) {
+    // The reference's main thread at full pace: the base of the CPU target here and of what it leaves below.
+    const referenceMean =
+      referenceThread.length > 0 ? referenceThread.reduce((a, b) => a + b, 0) / referenceThread.length : undefined;
+    if (shares.length > 0 && referenceMean !== undefined) {
       const serviceThread = shares.reduce((sum, x) => sum + x.service, 0) / shares.length;
-      const referenceMean = referenceThread.reduce((a, b) => a + b, 0) / referenceThread.length;
       cpuRatioLine('main thread CPU per request', serviceThread, referenceMean);
       const rate = Math.round(
         equalRateShare *
@@ -187,10 +189,7 @@ async function againstReference(target: Target, engine: string, pgbenchUrl: stri
     else cpuLines(engine, shares, undefined, os.cpus().length, undefined);
     if (engine === 'PostgreSQL') {
       await cpuBreakdown(target, reference.base, seconds);
-      // The same mean as the line of the main thread at full pace above.
-      const referenceAtPace =
-        referenceThread.length > 0 ? referenceThread.reduce((a, b) => a + b, 0) / referenceThread.length : undefined;
-      await ownWork(target, reference.base, recorded, seconds, referenceAtPace);
+      await ownWork(target, reference.base, recorded, seconds, referenceMean);
     }
     return recorded;
   } finally {
