@@ -10,7 +10,7 @@
  * over Mexico City days (per-day counts and the leads of the partial UTC days at both ends).
  */
 import type { Container } from '../src/composition.ts';
-import { createTestDatabase } from '../test/test-database.ts';
+import { createTestDatabase } from '../test/test-templates.ts';
 import { createFunnelRepository } from '../src/outcomes/funnel.repository.ts';
 import { verifiedStatuses } from '../src/leads/index.ts';
 import { benchAdminToken, benchConfig, containerFor, listen } from './service.ts';

@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import type { Queryable } from '../src/db/database.ts';
 import { createLenderLeadQueries } from '../src/leads/index.ts';
 import { newId } from '../src/shared/ids.ts';
-import { createTestDatabase, type TestDatabase } from '../test/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '../test/test-templates.ts';
 import { runConstantRateInWorker } from './constant-rate.ts';
 import { currentThreadCpuSeconds } from './cpu-accounting.ts';
 import { recordStatements, startListReference } from './list-reference.ts';

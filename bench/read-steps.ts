@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import { cpus } from 'node:os';
 import { promisify } from 'node:util';
 import { rmSync } from 'node:fs';
-import { createTestDatabase } from '../test/test-database.ts';
+import { createTestDatabase } from '../test/test-templates.ts';
 import { recordAnswer, startBareServer } from './bare-server.ts';
 import { kindsOf, profileMainThread, type CpuBreakdown, type Kinds } from './cpu-profile.ts';
 import { benchConfig, containerFor, listen, partnerToken } from './service.ts';

@@ -16,7 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import { createCatalogsModule } from '../src/catalogs/index.ts';
 import { preparedEmbeddedDatabase } from '../src/db/open-database.ts';
 import type { Container } from '../src/composition.ts';
-import { createTestDatabase, type TestDatabase } from '../test/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '../test/test-templates.ts';
 import { containerFor, firstStart, listen, partnerToken } from './service.ts';
 import { leadWritePath } from './write-path.ts';
 import { productionShape } from './production-shape.ts';

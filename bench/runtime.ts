@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, openAsBlob, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { restoreDataDir } from '../src/db/restore-data-dir.ts';
-import { ensurePgliteTemplate } from '../test/test-database.ts';
+import { ensurePgliteTemplate } from '../test/test-templates.ts';
 import { projectRoot, startServiceProcess, type ServiceProcess } from '../test/processes/index.ts';
 import { median } from './measure.ts';
 

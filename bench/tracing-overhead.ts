@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import { loadTracing, type Tracing } from '../src/tracing/index.ts';
-import { createTestDatabase } from '../test/test-database.ts';
+import { createTestDatabase } from '../test/test-templates.ts';
 import { currentThreadCpuSeconds } from './cpu-accounting.ts';
 import { measure, median } from './measure.ts';
 import { benchConfig, containerFor, listen, partnerToken } from './service.ts';

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { median } from './measure.ts';
 import { cpuPerRequest, cpuSnapshot, type CpuSnapshot } from './cpu-accounting.ts';
 import type { Container } from '../src/composition.ts';
-import { createTestDatabase } from '../test/test-database.ts';
+import { createTestDatabase } from '../test/test-templates.ts';
 import { measureLeadWrites, pgbenchInsertRate, type WriteResult } from './lead-writes.ts';
 import { benchConfig, containerFor, listen, partnerToken } from './service.ts';
 import { describeStatements, recordWritePath, startWriteReference, type RecordedRequest } from './write-reference.ts';

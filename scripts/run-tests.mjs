@@ -1,15 +1,37 @@
 #!/usr/bin/env node
-// Runs every test file (src/**/*.test.ts, test/**/*.test.ts) with node:test through tsx, after
-// preparing the template database. Node 20 does not expand globs, so the list is built here; an
-// empty list is a failure, never a silent pass. The browser tests (test/browser/) run after the others,
-// one file at a time with a longer timeout: each drives a headless Chromium, and skips itself, saying
-// why, when there is none (BROWSER_TESTS=required makes that a failure).
-import { spawnSync } from 'node:child_process';
+// Runs the test files (src/**/*.test.ts, test/**/*.test.ts) with node:test through tsx, after preparing the
+// template database and the build. Node 20 does not expand globs, so the list is built here; an empty list
+// is a failure, never a silent pass. Three lanes (README, "Test"):
+//
+// - in process: most files, imported into one process per core (`--test-isolation=none`, sharded), where
+//   they share the process's database and keep apart by tenant (test/test-database.ts);
+// - whole processes: the files under test/e2e/ and the build's, which start the service as `npm start`
+//   does, one file at a time beside the in-process shards;
+// - the browser tests (test/browser/), after the others, one file at a time with a longer timeout: each
+//   drives a headless Chromium, and skips itself, saying why, when there is none (BROWSER_TESTS=required
+//   makes that a failure).
+//
+// `npm run test:reliability` runs test/reliability/ instead, one file at a time, and the volume tests at their
+// full size (test/volume.ts).
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
+import pg from 'pg';
 
-// The reliability tests (whole processes, crashes, faults) run apart: `npm run test:reliability`.
 const reliabilityDir = join('test', 'reliability');
+const browserDir = join('test', 'browser');
+const processDir = join('test', 'e2e');
+/** Files outside test/e2e/ that start the service's build as a process. */
+const processFiles = new Set([join('test', 'build.test.ts')]);
+/** Volume tests: small in `npm test`, full size in the reliability run (test/volume.ts). */
+const volumeFiles = [
+  join('src', 'catalogs', 'catalog-store.test.ts'),
+  join('src', 'catalogs', 'catalogs.repository.test.ts'),
+  join('src', 'lender', 'lead-export.memory.test.ts'),
+  join('test', 'openapi-fuzz.test.ts'),
+];
 
 function find(dir, out = [], skip = reliabilityDir) {
   for (const name of readdirSync(dir)) {
@@ -24,7 +46,7 @@ function find(dir, out = [], skip = reliabilityDir) {
 const args = process.argv.slice(2);
 const reliability = args[0] === '--reliability';
 const files = reliability
-  ? find(reliabilityDir, [], null).sort()
+  ? [...find(reliabilityDir, [], null).sort(), ...volumeFiles]
   : args.length > 0
     ? args
     : [...find('src'), ...find('test')].sort();
@@ -35,17 +57,23 @@ if (files.length === 0) {
 const engine = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 console.log(`running ${files.length} test files on ${engine}, Node ${process.version}`);
 
+// One id for the run: its PostgreSQL schemas start with it, and are dropped at the end.
+const run = randomBytes(4).toString('hex');
+const env = { ...process.env, AUTOFIN_TEST_RUN: run, ...(reliability ? { AUTOFIN_TEST_VOLUME: 'full' } : {}) };
+
 const prepare = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/prepare-test-databases.ts'], {
   stdio: 'inherit',
+  env,
 });
 if (prepare.status !== 0) process.exit(prepare.status ?? 1);
 // The tests that start whole processes run the build, as `npm start` does: made here once, before
 // files run side by side, so that two of them never write dist/ at the same time.
-const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit' });
+const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit', env });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const browserDir = join('test', 'browser');
-const isBrowser = (file) => relative(process.cwd(), resolve(file)).startsWith(browserDir + sep);
+const inDir = (dir) => (file) => relative(process.cwd(), resolve(file)).startsWith(dir + sep);
+const isBrowser = inDir(browserDir);
+const isProcess = (file) => inDir(processDir)(file) || processFiles.has(relative(process.cwd(), resolve(file)));
 
 /**
  * V8's young generation as `npm start` sets it (package.json): the tests that build the app in their own
@@ -53,32 +81,69 @@ const isBrowser = (file) => relative(process.cwd(), resolve(file)).startsWith(br
  */
 const serviceHeap = ['--max-semi-space-size=4'];
 
-/** One node:test run over `list`; answers its exit status (0 for an empty list). */
-function runFiles(list, concurrency, timeoutMs) {
-  if (list.length === 0) return 0;
-  const run = spawnSync(
-    process.execPath,
-    [
-      ...serviceHeap,
-      '--import',
-      'tsx',
-      '--test',
-      `--test-concurrency=${concurrency}`,
-      `--test-timeout=${timeoutMs}`,
-      ...list,
-    ],
-    { stdio: 'inherit' },
-  );
-  return run.status ?? 1;
+/** One node:test run; resolves to its exit status. Output is passed through as it comes. */
+function node(testArgs, list) {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [...serviceHeap, '--import', 'tsx', '--test', ...testArgs, ...list], {
+      stdio: 'inherit',
+      env,
+    });
+    child.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0)));
+  });
 }
 
-// A reliability file starts and kills whole processes: one file at a time, each test within 15 minutes.
-// Otherwise both batches always run, and either one failing fails the run.
-if (reliability) process.exit(runFiles(files, 1, 900_000));
-const others = runFiles(
-  files.filter((f) => !isBrowser(f)),
-  2,
-  120_000,
-);
-const browser = runFiles(files.filter(isBrowser), 1, 300_000);
-process.exit(others || browser);
+/** Files one at a time, each in a process of its own. */
+const oneByOne = (list, timeoutMs) =>
+  list.length === 0 ? 0 : node(['--test-concurrency=1', `--test-timeout=${timeoutMs}`], list);
+
+/**
+ * Files imported into `shards` processes side by side, each process running its share one file after
+ * another. `--test-force-exit` ends a shard once its tests are done, whatever handle a test left open.
+ */
+async function inProcess(list, shards, timeoutMs) {
+  if (list.length === 0) return 0;
+  const count = Math.min(shards, list.length);
+  const statuses = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      node(
+        ['--test-isolation=none', '--test-force-exit', `--test-shard=${i + 1}/${count}`, `--test-timeout=${timeoutMs}`],
+        list,
+      ),
+    ),
+  );
+  return statuses.find((s) => s !== 0) ?? 0;
+}
+
+/** Drops the PostgreSQL schemas this run made (test/test-database.ts names them). */
+async function dropRunSchemas() {
+  if (!process.env.DATABASE_URL) return;
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`select nspname from pg_namespace where nspname like $1`, [`t\\_${run}\\_%`]);
+    for (const { nspname } of rows) await client.query(`drop schema if exists ${nspname} cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+let status;
+if (reliability) {
+  // A reliability file starts and kills whole processes: one file at a time, each test within 15 minutes.
+  status = await oneByOne(files, 900_000);
+} else {
+  const shards = Math.max(1, Number(process.env.TEST_SHARDS) || availableParallelism());
+  const [inProcessStatus, processStatus] = await Promise.all([
+    inProcess(
+      files.filter((f) => !isBrowser(f) && !isProcess(f)),
+      shards,
+      120_000,
+    ),
+    oneByOne(files.filter(isProcess), 300_000),
+  ]);
+  // Both batches always run, and either one failing fails the run.
+  const browserStatus = await oneByOne(files.filter(isBrowser), 300_000);
+  status = inProcessStatus || processStatus || browserStatus;
+}
+await dropRunSchemas();
+process.exit(status);

@@ -1,5 +1,5 @@
 /**
- * Builds the real app for a test file: its own database, the composition root, captured logs, an
+ * Builds the real app for a test file: a database (test/test-database.ts), the composition root, captured logs, an
  * admin token and a ready partner (company, affiliate, credential, token).
  */
 import { randomBytes } from 'node:crypto';
@@ -15,7 +15,7 @@ import { loadConfig, type Config } from '../src/config/config.ts';
 import { createCatalogStore, type CatalogStore } from '../src/catalogs/catalog-store.ts';
 import { createCatalogsRepository } from '../src/catalogs/catalogs.repository.ts';
 import { createManualClock, systemClock, type Clock } from '../src/shared/clock.ts';
-import { createTestDatabase, type TestDatabase } from './test-database.ts';
+import { createTestDatabase, ownTestDatabase, sharedTestDatabase, type TestDatabase } from './test-database.ts';
 import pino from 'pino';
 import { loggerOptions } from '../src/shared/logging.ts';
 import type { EmailMessage, SmsMessage } from '../src/providers/ports.ts';
@@ -64,8 +64,12 @@ export interface TestAppOptions {
   webhookResolver?: import('../src/webhooks/index.ts').Resolver;
   /** Tracing, started by the test (src/tracing/index.ts `loadTracing`). */
   tracing?: import('../src/tracing/index.ts').Tracing;
-  /** Another app's database, shared (a second instance, e.g. with other keys); closing leaves it to its owner. */
-  database?: TestDatabase;
+  /**
+   * The app's database (test/test-database.ts): `shared` (default), the process's database that files share
+   * apart by tenant; `own`, emptied for a file that reads or writes lender-wide tables; `fresh`, new from the
+   * template (the default with `ownCatalogStore`); or another app's (a second instance), left to its owner.
+   */
+  database?: TestDatabase | 'shared' | 'own' | 'fresh';
 }
 
 /** Messages the log providers "sent", for tests to read PINs from. */
@@ -94,8 +98,15 @@ export function testConfig(env: Record<string, string> = {}): Config {
   });
 }
 
+function databaseFor(options: TestAppOptions): Promise<TestDatabase> {
+  const kind = options.database ?? (options.ownCatalogStore ? 'fresh' : 'shared');
+  if (typeof kind === 'object') return Promise.resolve(kind);
+  if (kind === 'own') return ownTestDatabase();
+  return kind === 'fresh' ? createTestDatabase() : sharedTestDatabase();
+}
+
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = options.database ?? (await createTestDatabase());
+  const database = await databaseFor(options);
   const config = testConfig(options.env);
   const clock = options.clock ?? systemClock;
   const logs: string[] = [];
@@ -173,7 +184,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.close();
       await container.close();
-      if (!options.database) await database.drop();
+      if (typeof options.database !== 'object') await database.drop();
     },
   };
 }

@@ -1,99 +1,75 @@
 /**
- * A database of its own for every test file, on the engine the run asks for: PGlite loaded from a
- * migrated template with the shipped catalogs (fast), or a fresh schema on PostgreSQL
- * (`DATABASE_URL`) whose catalog tables are copied from a template schema.
+ * The databases tests run on, on the engine the run asks for: PGlite loaded from a migrated template with
+ * the shipped catalogs, or a schema on PostgreSQL (`DATABASE_URL`) migrated once and given the template
+ * schema's catalogs. Three kinds, each opened at most once per process where it can be:
+ *
+ * - shared (`sharedTestDatabase`): one per test process. Files keep apart by tenant: every test makes its
+ *   own company, so they never see each other's leads. Closing a view of it leaves it open.
+ * - own (`ownTestDatabase`): one more per process for files that read or write lender-wide tables
+ *   (operators, audit, keys, backups, the funnel, retention, webhook claims across companies). Every
+ *   table but the catalogs is emptied when a file takes it; a second taker while it is held gets a fresh one.
+ * - fresh (`createTestDatabase`): a new database from the template, for files that change the catalogs
+ *   or need a database nobody else has opened.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import pg from 'pg';
-import type { Db } from '../src/db/database.ts';
-import { migrate, readMigrations } from '../src/db/migrate.ts';
-import { createPglite, pgliteDb } from '../src/db/pglite-db.ts';
-import { openPostgresDb } from '../src/db/postgres-db.ts';
-import { createCatalogsModule } from '../src/catalogs/index.ts';
-import { systemClock } from '../src/shared/index.ts';
+import { after } from 'node:test';
+import { createTestDatabase, tablesOf, type TestDatabase } from './test-templates.ts';
 
-const templateDir = new URL('../.test-template/', import.meta.url);
-const catalogTables = ['catalog_vehicle', 'catalog_zip_settlement', 'catalog_meta'];
+export { createTestDatabase, type TestDatabase };
 
-async function templateKey(): Promise<string> {
-  const hash = createHash('sha256');
-  for (const m of await readMigrations()) hash.update(m.name).update(m.sql);
-  for (const f of ['mx-vehicles.csv.gz', 'mx-zip-codes.csv.gz']) {
-    hash.update(readFileSync(new URL(`../catalog-data/${f}`, import.meta.url)));
-  }
-  return hash.digest('hex').slice(0, 12);
-}
-
-/** As src/embedded-template.ts prepares the service's embedded database: migrated, the shipped catalogs in. */
-async function migrateWithCatalogs(db: Db): Promise<void> {
-  await migrate(db);
-  await createCatalogsModule({
-    db,
-    clock: systemClock,
-    warn: (message, error) => console.warn(message, error),
-  }).prepare();
-}
-
-/** Builds the PGlite template once (the test runner calls this before the files start). */
-export async function ensurePgliteTemplate(): Promise<URL> {
-  const file = new URL(`pglite-${await templateKey()}.tar.gz`, templateDir);
-  if (existsSync(file)) return file;
-  mkdirSync(templateDir, { recursive: true });
-  const pglite = await createPglite();
-  await migrateWithCatalogs(pgliteDb(pglite));
-  const dump = await pglite.dumpDataDir('gzip');
-  await pglite.close();
-  const partial = new URL(`${file.pathname}.${process.pid}`, 'file://');
-  writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
-  renameSync(partial, file);
-  return file;
-}
-
-export async function ensurePostgresTemplate(url: string): Promise<string> {
-  const schema = `autofin_tpl_${await templateKey()}`;
-  const db = await openPostgresDb(url, { schema, max: 2 });
-  try {
-    await migrateWithCatalogs(db);
-  } finally {
-    await db.close();
-  }
-  return schema;
-}
-
-export interface TestDatabase {
-  db: Db;
-  engine: 'pglite' | 'postgres';
-  /** PostgreSQL only: the file's schema (for a second pool, as a second instance would open). */
-  schema?: string;
-  drop(): Promise<void>;
-}
-
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    const template = await ensurePgliteTemplate();
-    const pglite = await createPglite(undefined, new Blob([readFileSync(template)]));
-    const db = pgliteDb(pglite);
-    return { db, engine: 'pglite', drop: () => db.close() };
-  }
-  const template = await ensurePostgresTemplate(url);
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const db = await openPostgresDb(url, { schema, max: 10 });
-  await migrate(db);
-  for (const table of catalogTables) {
-    await db.query(`insert into ${schema}.${table} select * from ${template}.${table}`);
-  }
-  return {
-    db,
-    engine: 'postgres',
-    schema,
-    async drop() {
-      await db.close();
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`drop schema if exists ${schema} cascade`);
-      await admin.end();
-    },
+/** A view of `database` whose close and drop leave it open for the next file. */
+function kept(database: TestDatabase, release: () => void = () => {}): TestDatabase {
+  let released = false;
+  const giveBack = async () => {
+    if (released) return;
+    released = true;
+    release();
   };
+  return { ...database, db: { ...database.db, close: giveBack }, drop: giveBack };
 }
+
+let shared: Promise<TestDatabase> | undefined;
+
+/** The process's shared database (see the top of this file). */
+export async function sharedTestDatabase(): Promise<TestDatabase> {
+  shared ??= createTestDatabase();
+  return kept(await shared);
+}
+
+let own: Promise<TestDatabase> | undefined;
+let ownHeld = false;
+
+/**
+ * The process's database for lender-wide tables, emptied but for its catalogs; while another holder has it,
+ * a fresh database instead.
+ */
+export async function ownTestDatabase(): Promise<TestDatabase> {
+  if (ownHeld) return createTestDatabase();
+  ownHeld = true;
+  try {
+    own ??= createTestDatabase();
+    const database = await own;
+    const { others } = await tablesOf(database.db);
+    // The audit records' trigger refuses a truncation, as it refuses every change: triggers are off for it.
+    await database.db.transaction(async (tx) => {
+      await tx.query('set local session_replication_role = replica');
+      await tx.query(`truncate ${others.join(', ')} restart identity cascade`);
+    });
+    return kept(database, () => {
+      ownHeld = false;
+    });
+  } catch (error) {
+    ownHeld = false;
+    throw error;
+  }
+}
+
+/**
+ * When every test of the process has run (of one file, or of all files in the in-process lane), the
+ * databases kept for the next file are closed, so the process can end.
+ */
+after(async () => {
+  const open = await Promise.allSettled([shared, own].filter((d) => d !== undefined));
+  shared = undefined;
+  own = undefined;
+  for (const result of open) if (result.status === 'fulfilled') await result.value.drop();
+});

@@ -1,32 +1,19 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { adminToken, buildTestApp, type TestApp } from '../../test/helper.ts';
+import { buildTestApp, type TestApp } from '../../test/helper.ts';
+import { runAutofin } from '../../test/cli-run.ts';
 import { leadDefaults, readyLead } from '../../test/lead-fixture.ts';
-
-const bin = new URL('../../bin/autofin.mjs', import.meta.url).pathname;
 
 describe('the autofin command line: operators, leads and audit', () => {
   let t: TestApp;
   let url: string;
   before(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ database: 'own' });
     url = await t.app.listen({ host: '127.0.0.1', port: 0 });
   });
   after(() => t.close());
 
-  const autofin = (
-    args: string[],
-    env: Record<string, string> = {},
-  ): Promise<{ code: number; stdout: string; stderr: string }> =>
-    new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        [bin, ...args],
-        { env: { ...process.env, ADMIN_TOKEN: adminToken, AUTOFIN_URL: url, ...env } },
-        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
+  const autofin = (args: string[], env: Record<string, string> = {}) => runAutofin(url, args, env);
   const ok = async (args: string[], env?: Record<string, string>) => {
     const run = await autofin(args, env);
     assert.equal(run.code, 0, `${args.join(' ')}: ${run.stderr}`);

@@ -1,34 +1,20 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { adminToken, api, buildTestApp, type TestApp } from '../../test/helper.ts';
+import { api, buildTestApp, type TestApp } from '../../test/helper.ts';
+import { runAutofin, type CliRun } from '../../test/cli-run.ts';
 import { vehicleColumns } from '../catalogs/catalog-file.ts';
-
-const bin = new URL('../../bin/autofin.mjs', import.meta.url).pathname;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let t: TestApp;
 let url: string;
 const files = mkdtempSync(join(tmpdir(), 'autofin-cli-'));
 
-/** Runs the CLI as an operator would (a child process; never spawnSync: the service runs in this process). */
-const autofin = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
-  new Promise((resolve) => {
-    const childEnv = { ...process.env, ADMIN_TOKEN: adminToken, AUTOFIN_URL: url, ...env };
-    execFile(process.execPath, [bin, ...args], { env: childEnv }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
+/** Runs the CLI as an operator would, in this process (test/cli-run.ts). */
+const autofin = (args: string[], env: Record<string, string> = {}): Promise<CliRun> => runAutofin(url, args, env);
 const ok = async (args: string[]) => {
   const run = await autofin(args);
   assert.equal(run.code, 0, `autofin ${args.join(' ')}: ${run.stderr}`);

@@ -1,15 +1,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { adminToken, buildTestApp, type TestApp } from '../../test/helper.ts';
+import { runAutofin } from '../../test/cli-run.ts';
 import { readyLead } from '../../test/lead-fixture.ts';
 import { keyIdOf } from '../shared/index.ts';
 import { createAdminClient } from './admin-client.ts';
 import { parseCli } from './cli-args.ts';
 import { reencryptAll } from './keys-reencrypt.ts';
 
-const bin = new URL('../../bin/autofin.mjs', import.meta.url).pathname;
 const [keyA, keyB] = [randomBytes(32), randomBytes(32)];
 
 describe('autofin keys status and autofin keys reencrypt', () => {
@@ -18,7 +17,7 @@ describe('autofin keys status and autofin keys reencrypt', () => {
   let url: string;
 
   before(async () => {
-    first = await buildTestApp({ env: { DATA_ENCRYPTION_KEY: keyA.toString('hex') } });
+    first = await buildTestApp({ database: 'own', env: { DATA_ENCRYPTION_KEY: keyA.toString('hex') } });
     await readyLead(first);
     await readyLead(first);
     rotated = await buildTestApp({
@@ -32,13 +31,7 @@ describe('autofin keys status and autofin keys reencrypt', () => {
     await first?.close();
   });
 
-  const autofin = (args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const env = { ...process.env, ADMIN_TOKEN: adminToken, AUTOFIN_URL: url };
-      execFile(process.execPath, [bin, ...args], { env }, (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      });
-    });
+  const autofin = (args: string[]) => runAutofin(url, args);
 
   test('status prints the keys and the values stored under each', async () => {
     const run = await autofin(['keys', 'status']);
@@ -88,12 +81,7 @@ describe('autofin keys status and autofin keys reencrypt', () => {
   });
 
   test('a refusal of the service ends the loop with its ErrorResponse and exit status 1', async () => {
-    const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
-      const env = { ...process.env, ADMIN_TOKEN: 'not-the-admin-token-at-all', AUTOFIN_URL: url };
-      execFile(process.execPath, [bin, 'keys', 'reencrypt'], { env }, (error, _stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stderr });
-      });
-    });
+    const run = await runAutofin(url, ['keys', 'reencrypt'], { ADMIN_TOKEN: 'not-the-admin-token-at-all' });
     assert.equal(run.code, 1);
     assert.equal(JSON.parse(run.stderr).code, 4010);
   });

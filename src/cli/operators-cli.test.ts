@@ -1,31 +1,20 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { adminToken, buildTestApp, type TestApp } from '../../test/helper.ts';
+import { runAutofin, type CliRun } from '../../test/cli-run.ts';
 import { passwordMatches } from '../operators/index.ts';
 
 const bin = new URL('../../bin/autofin.mjs', import.meta.url).pathname;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let t: TestApp;
 let url: string;
 
 const env = () => ({ ...process.env, ADMIN_TOKEN: adminToken, AUTOFIN_URL: url });
 
-/** Runs the CLI as a script would: stdin is a pipe, given `stdin` then closed (or left open). */
-const autofin = (args: string[], stdin?: string): Promise<Run> =>
-  new Promise((resolve) => {
-    const child = execFile(process.execPath, [bin, ...args], { env: env() }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-    if (stdin !== undefined) child.stdin!.end(stdin);
-  });
+/** Runs the CLI as a script would (in this process, test/cli-run.ts): stdin is a pipe, given `stdin`, or empty. */
+const autofin = (args: string[], stdin?: string): Promise<CliRun> => runAutofin(url, args, {}, stdin);
 
 const storedHash = async (id: string): Promise<string | null> => {
   const { rows } = await t.database.db.query<{ password_hash: string | null }>(

@@ -63,7 +63,7 @@ let admin: ReturnType<typeof consoleClient>;
 describe('operator console: pages', () => {
   before(async () => {
     // The lender's CRM resolves to a public address; deliveries then fail, which is fine here.
-    t = await buildTestApp({ webhookResolver: async () => [{ address: '93.184.216.34', family: 4 }] });
+    t = await buildTestApp({ database: 'own', webhookResolver: async () => [{ address: '93.184.216.34', family: 4 }] });
     await operator(t, 'admin', 'admin@lender.mx');
     admin = consoleClient(t.app);
     await admin.signIn('admin@lender.mx', password);

@@ -24,7 +24,7 @@ let t: TestApp;
 
 describe('operator console: sign-in, sessions and CSRF', () => {
   before(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ database: 'own' });
     await operator(t, 'admin', 'admin@lender.mx');
     await operator(t, 'analyst', 'analyst@lender.mx');
   });
@@ -254,7 +254,7 @@ function guardTests(): void {
 describe('operator console: the sandbox on a loopback address', () => {
   let t: TestApp;
   before(async () => {
-    t = await buildTestApp({ env: { AUTOFIN_ENV: 'sandbox' } });
+    t = await buildTestApp({ database: 'own', env: { AUTOFIN_ENV: 'sandbox' } });
     await operator(t, 'admin', 'admin@lender.mx');
   });
   after(() => t.close());

@@ -2,14 +2,14 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { createTestDatabase, type TestDatabase } from '../../test/test-database.ts';
+import { ownTestDatabase, type TestDatabase } from '../../test/test-database.ts';
 import { loggerOptions } from '../shared/index.ts';
 import { queryError, QueryError } from './query-error.ts';
 
 describe('a failed statement carries no parameter values', () => {
   let database: TestDatabase;
   before(async () => {
-    database = await createTestDatabase();
+    database = await ownTestDatabase();
   });
   after(() => database.drop());
 

@@ -5,10 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestDatabase } from '../../test/test-database.ts';
+import { sharedTestDatabase } from '../../test/test-database.ts';
 
 test('statements built anew each call, two of them of one length, each run as written', async () => {
-  const database = await createTestDatabase();
+  const database = await sharedTestDatabase();
   try {
     const { db } = database;
     const built = (column: 'a' | 'b', value: number) =>

@@ -12,7 +12,7 @@ describe('answers with personal data are not cached and no answer is sniffed', (
   let t: TestApp;
   let leadId: string;
   before(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ database: 'own' });
     leadId = await readyLead(t);
   });
   after(() => t.close());

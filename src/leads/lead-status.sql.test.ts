@@ -4,14 +4,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PGlite } from '@electric-sql/pglite';
+import { sharedTestDatabase } from '../../test/test-database.ts';
 import { afterSectionSaved, isVerified, leadStatuses, sql } from './lead-status.ts';
 
 test('the SQL form of the status rules answers as the TypeScript one for every status', async () => {
-  const pg = await PGlite.create();
+  const { db, drop } = await sharedTestDatabase();
   try {
     const values = leadStatuses.map((s) => `('${s}')`).join(', ');
-    const { rows } = await pg.query<{ status: string; saved: string; verified: boolean }>(
+    const { rows } = await db.query<{ status: string; saved: string; verified: boolean }>(
       `select status, ${sql.afterSectionSaved} as saved,
         ${sql.isVerified} as verified from (values ${values}) t(status)`,
     );
@@ -22,6 +22,6 @@ test('the SQL form of the status rules answers as the TypeScript one for every s
       assert.equal(row.verified, isVerified(status), status);
     }
   } finally {
-    await pg.close();
+    await drop();
   }
 });

@@ -4,7 +4,8 @@
  * they arrive. The process's peak RSS growth over the whole export is compared with its peak growth
  * by the time a tenth of the rows had arrived: buffered, it would grow about tenfold.
  *
- * The suite runs it with 10,000 leads; `npm run test:export-memory` runs it with 100,000
+ * `npm test` runs it with 1,000 leads, `npm run test:reliability` with 10,000, and
+ * `npm run test:export-memory` with 100,000
  * (EXPORT_TEST_LEADS), on the engine DATABASE_URL selects, and prints the figures.
  */
 import { after, before, describe, test } from 'node:test';
@@ -13,8 +14,9 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { adminToken, buildTestApp, type TestApp } from '../../test/helper.ts';
 import { seedLeads } from '../../test/lead-seed.ts';
+import { atVolume } from '../../test/volume.ts';
 
-const count = Number(process.env.EXPORT_TEST_LEADS ?? 10_000);
+const count = Number(process.env.EXPORT_TEST_LEADS ?? atVolume(1_000, 10_000));
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 interface Measure {

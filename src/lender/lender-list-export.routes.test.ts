@@ -204,7 +204,7 @@ function listAndExportTests3() {
 
 describe('the lender lists and exports every company’s leads', () => {
   before(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ database: 'own' });
     analyst = await operatorKey(t, 'analyst');
     other = await t.newPartner();
     ids.good = (await verifiedLead(t, 'SMS')).leadId;

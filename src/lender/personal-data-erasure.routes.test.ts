@@ -145,7 +145,7 @@ describe('the retention purge', () => {
   const clock = createManualClock();
   let t: TestApp;
   before(async () => {
-    t = await buildTestApp({ clock, env: { PII_RETENTION_DAYS: '180' } });
+    t = await buildTestApp({ database: 'own', clock, env: { PII_RETENTION_DAYS: '180' } });
   });
   after(() => t.close());
   const day = 86_400_000;

@@ -5,7 +5,7 @@ import { buildTestApp, show, type TestApp } from '../../test/helper.ts';
 describe('health probes', () => {
   let t: TestApp;
   before(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ database: 'fresh' });
     // The test closes the database itself; the pg pool refuses a second `end()`, so the one in
     // `t.close()` must become a no-op.
     const db = t.database.db as { close: () => Promise<void> };

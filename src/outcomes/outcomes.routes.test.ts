@@ -200,7 +200,7 @@ function setOutcomeTests2() {
 
 describe('the lender sets a lead’s outcome', () => {
   before(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ database: 'own' });
     copy = await leadCopies(t);
   });
   after(() => t.close());
@@ -212,7 +212,7 @@ describe('who may set an outcome, and the audit record of each change', () => {
   let t: TestApp;
   let copy: LeadCopies;
   before(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ database: 'own' });
     copy = await leadCopies(t);
   });
   after(() => t.close());

@@ -233,7 +233,7 @@ function leadEventTests3() {
 
 describe('lead events delivered to a partner endpoint', () => {
   before(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ database: 'own' });
     receiver = await startReceiver();
     const res = await t.app.inject({
       method: 'POST',

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { ensurePgliteTemplate } from '../test-database.ts';
+import { ensurePgliteTemplate } from '../test-templates.ts';
 import { startOtlpReceiver, spanKind, type OtlpReceiver } from '../otlp-receiver.ts';
 import { createScratchDatabase, newPartnerOn, startServiceProcess } from '../processes/index.ts';
 
