@@ -12,7 +12,6 @@
 import type { Container } from '../src/composition.ts';
 import { createTestDatabase } from '../test/test-templates.ts';
 import { createFunnelRepository } from '../src/outcomes/funnel.repository.ts';
-import { verifiedStatuses } from '../src/leads/index.ts';
 import { benchAdminToken, benchConfig, containerFor, listen } from './service.ts';
 
 const leadCount = Number(process.env.BENCH_FUNNEL_LEADS ?? 100_000);
@@ -74,7 +73,7 @@ async function timed(run: () => Promise<{ statusCode: number; body: string }>, e
 /** The text and parameters of the funnel's statement (run against a recording Queryable). */
 async function funnelStatement(container: Container, filter: FunnelFilter): Promise<Statement> {
   const seen: Statement[] = [];
-  await createFunnelRepository(container.db, verifiedStatuses).lines(filter, {
+  await createFunnelRepository(container.db).lines(filter, {
     query: async (sql, params = []) => (seen.push({ sql, params }), { rows: [], rowCount: 0 }),
   });
   return seen[0];

@@ -23,8 +23,17 @@ import pg from 'pg';
 const reliabilityDir = join('test', 'reliability');
 const browserDir = join('test', 'browser');
 const processDir = join('test', 'e2e');
-/** Files outside test/e2e/ that start the service's build as a process. */
-const processFiles = new Set([join('test', 'build.test.ts')]);
+/**
+ * Files outside test/e2e/ that need a process of their own: the build's, which starts the service as a
+ * process; and tracing's, whose instrumentation patches modules (pg, undici) as they are first imported,
+ * and whose "off" case checks that nothing of it was loaded.
+ */
+const processFiles = new Set([
+  join('test', 'build.test.ts'),
+  join('src', 'tracing', 'tracing-json.test.ts'),
+  join('src', 'tracing', 'tracing-off.test.ts'),
+  join('src', 'tracing', 'tracing-protobuf.test.ts'),
+]);
 /** Volume tests: small in `npm test`, full size in the reliability run (test/volume.ts). */
 const volumeFiles = [
   join('src', 'catalogs', 'catalog-store.test.ts'),

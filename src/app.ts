@@ -26,6 +26,7 @@ import {
 import type { ValidatorFactory } from '@fastify/ajv-compiler';
 import type { Container } from './composition.ts';
 import { webhookDocumentation } from './webhooks/index.ts';
+import { PartnerOutcomeSchema } from './outcomes/index.ts';
 import { registerPartnerGuard } from './auth/index.ts';
 import { loggerOptions, type DestinationStream } from './shared/index.ts';
 import { createMetrics, registerMetrics } from './operations/index.ts';
@@ -86,7 +87,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandler(app, clock, unknownRoute);
   registerRequestValidation(app);
   registerMetrics(app, metrics, config.adminToken);
-  await registerOpenApi(app, { sandboxGuide: container.sandbox !== undefined, webhooks: webhookDocumentation() });
+  await registerOpenApi(app, {
+    sandboxGuide: container.sandbox !== undefined,
+    webhooks: webhookDocumentation({ partnerOutcome: PartnerOutcomeSchema }),
+  });
 
   // Each module's route plugins, in the order of the container's list (routes.ts).
   const { routes } = container;

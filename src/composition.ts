@@ -23,7 +23,7 @@ import {
 } from './http/index.ts';
 import { createJobs, repeatingJob, type Job } from './jobs/index.ts';
 import { createKeysModule } from './keys/index.ts';
-import { createLeadsModule, parseDate, verifiedStatuses } from './leads/index.ts';
+import { createLeadsModule } from './leads/index.ts';
 import { createLenderModule } from './lender/index.ts';
 import { createOperationsModule } from './operations/index.ts';
 import { createOperatorsModule } from './operators/index.ts';
@@ -35,7 +35,7 @@ import { createSandboxModule } from './sandbox/index.ts';
 import { createFieldEncryption, rateLimitedWarn, type Clock } from './shared/index.ts';
 import type { Tracing } from './tracing/index.ts';
 import { createVerificationModule } from './verification/index.ts';
-import { createWebhooksModule, outboxCtes, type Resolver } from './webhooks/index.ts';
+import { createWebhooksModule, type Resolver } from './webhooks/index.ts';
 
 export interface ContainerOptions {
   config: Config;
@@ -67,8 +67,8 @@ export async function createContainer(givenOptions: ContainerOptions) {
   const keys = dataKeys(options);
   const redis = await connectRedis(options);
   const limits = createRateLimits(options, redis);
-  const companies = createCompaniesModule({ db, clock, onCredentialRevoked: (key) => auth.revoked(key) });
-  const auth = createAuthModule({ ...options, redis, credentials: companies.lookups });
+  const companies = createCompaniesModule({ db, clock, environment: config.environment, redis });
+  const auth = createAuthModule({ ...options, credentials: companies.lookups });
   const catalogs = createCatalogsModule({ db, clock, store: options.catalogStore, warn });
   const leadFlow = await createLeadFlow(options, keys, companies, catalogs);
   const lenderSide = createLenderSide(options, keys, leadFlow, limits.limiter);
@@ -113,7 +113,7 @@ export async function createContainer(givenOptions: ContainerOptions) {
     async close() {
       await jobs.stop();
       await webhooks.close();
-      await Promise.allSettled([leadFlow.close(), limits.close(), auth.close()]);
+      await Promise.allSettled([leadFlow.close(), limits.close(), companies.close()]);
       redis?.client.disconnect();
     },
   };
@@ -211,7 +211,6 @@ async function createLeadFlow(
     clock,
     encryption,
     fingerprintKeys: derived('fingerprints'),
-    outbox: outboxCtes,
     reports: bureau.bureau,
     companies: companies.lookups,
     catalogs: catalogs.store.lookup,
@@ -259,13 +258,10 @@ function createLenderSide(options: ContainerOptions, keys: DataKeys, leadFlow: L
   const audit = createAuditModule({ db, clock }).service;
   const outcomes = createOutcomesModule({
     db,
-    outbox: outboxCtes,
     audit,
     encryption: keys.encryption,
     clock,
     leads: leads.outcomeLeads,
-    verifiedStatuses,
-    parseDate,
   });
   const operators = createOperatorsModule({ db, clock });
   // The operator console (docs/console.md); its dead sessions are purged on the retention schedule.

@@ -6,10 +6,9 @@ import type { Db } from '../src/db/index.ts';
 import { createLeadSealer } from '../src/leads/index.ts';
 import { createLeadsRepository } from '../src/leads/leads.repository.ts';
 import { createFieldEncryption } from '../src/shared/index.ts';
-import { outboxCtes } from '../src/webhooks/index.ts';
 
 export function leadsTable(db: Db) {
-  return createLeadsRepository(db, outboxCtes);
+  return createLeadsRepository(db);
 }
 
 /** Seals with the service's data encryption key (and reads what its previous keys sealed). */

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { show, type TestApp } from './helper.ts';
 import { newId } from '../src/shared/ids.ts';
-import type { LeadStatus } from '../src/leads/index.ts';
+import type { LeadStatus } from '../src/lead-status/index.ts';
 import { verifiedLead } from './lender-fixture.ts';
 
 /** A valid body of each status. */

@@ -9,7 +9,6 @@ import type { Clock } from '../shared/index.ts';
 import { createAccessTokens } from './access-token.ts';
 import { createAuthService } from './auth.service.ts';
 import { createCredentialStatusCache } from './credential-status-cache.ts';
-import { createLocalRevocationBus, createRedisRevocationBus } from './revocation-bus.ts';
 
 // Short enough that a revocation reaches instances without Redis (or while it is down) within a
 // second: the status is read from the database at most this long before it is used, plus the
@@ -20,22 +19,14 @@ export interface AuthModuleDeps {
   config: Pick<Config, 'environment' | 'tokenSigningPreviousKeys' | 'tokenTtlSeconds'>;
   clock: Clock;
   signingKey: Buffer;
-  /** The credentials' store (the companies module). */
-  credentials: Pick<CompanyLookups, 'findCredential'>;
-  /** With REDIS_URL: the client revocations travel through, and where its failures go. */
-  redis?: {
-    client: Parameters<typeof createRedisRevocationBus>[0];
-    warn: (message: string, error?: unknown) => void;
-  };
+  /** The credentials' store and the news of their revocations (the companies module). */
+  credentials: Pick<CompanyLookups, 'findCredential' | 'onRevoked'>;
 }
 
 export function createAuthModule(deps: AuthModuleDeps) {
-  const { config, redis } = deps;
+  const { config } = deps;
   const statusCache = createCredentialStatusCache(credentialStatusTtlMs);
-  const onRevoked = (key: string) => statusCache.invalidate(key);
-  const revocations = redis
-    ? createRedisRevocationBus(redis.client, config.environment, onRevoked, redis.warn)
-    : createLocalRevocationBus(onRevoked);
+  deps.credentials.onRevoked((key) => statusCache.invalidate(key));
   const tokens = createAccessTokens(deps.signingKey, config.environment, config.tokenSigningPreviousKeys);
   const service = createAuthService({
     repository: deps.credentials,
@@ -48,9 +39,6 @@ export function createAuthModule(deps: AuthModuleDeps) {
     service,
     /** The signing keys' ids (key rotation reports them). */
     tokens,
-    /** Makes every instance forget a revoked credential's cached status. */
-    revoked: (consumerKey: string) => revocations.publish(consumerKey),
-    close: () => revocations.close(),
   };
 }
 

@@ -2,7 +2,7 @@
  * How the console writes values for people in Mexico: Spanish (es-MX) labels, times in
  * America/Mexico_City, amounts in pesos (MXN). The formats are made on first use (shared/lazily.ts).
  */
-import type { LeadStatus } from '../leads/index.ts';
+import type { LeadStatus } from '../lead-status/index.ts';
 import { lazily } from '../shared/index.ts';
 
 export const consoleTimeZone = 'America/Mexico_City';

@@ -6,7 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { CompaniesService } from '../companies/index.ts';
 import type { LenderLeadsService } from '../lender/index.ts';
-import { leadStatuses, type LeadStatus } from '../leads/index.ts';
+import { leadStatuses, type LeadStatus } from '../lead-status/index.ts';
 import { uuidPattern, roleAllows } from '../shared/index.ts';
 import { everyone, noticeOf, originOf, pageContext, sendPage } from './console-request.ts';
 import { inboxPage, leadPage, type InboxFilter } from './leads.views.ts';

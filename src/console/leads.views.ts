@@ -1,5 +1,5 @@
 /** The lead inbox and a lead's page: what a loan officer reads, in Spanish. */
-import { leadStatuses } from '../leads/index.ts';
+import { leadStatuses } from '../lead-status/index.ts';
 import type { LenderLeadsService } from '../lender/index.ts';
 import { html, type Html } from './html.ts';
 import {

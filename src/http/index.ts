@@ -4,6 +4,7 @@ export { errors, AppError, type FieldError, type FailureKind, toAppError } from 
 export { traceProviderCalls } from './call-context-hook.ts';
 export { registerConnectionPolicy, slowClientOptions } from './connection-policy.ts';
 export { dateFilter } from './date-filter.schema.ts';
+export { isoInstant, parseDateFilter, readDateFilter } from './date-filter.ts';
 export { sendEmpty } from './empty-reply.ts';
 export { registerErrorHandler } from './error-handler.ts';
 export { ErrorResponse } from './error-response.ts';

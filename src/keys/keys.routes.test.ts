@@ -29,7 +29,10 @@ const instance = async (env: Record<string, string>) => {
 
 describe('rotating the data encryption and token signing keys through the admin API', () => {
   before(async () => {
-    first = await buildTestApp({ database: 'own', env: { DATA_ENCRYPTION_KEY: hex(keyA), TOKEN_SIGNING_KEY: hex(signing1) } });
+    first = await buildTestApp({
+      database: 'own',
+      env: { DATA_ENCRYPTION_KEY: hex(keyA), TOKEN_SIGNING_KEY: hex(signing1) },
+    });
     leadId = await readyLead(first);
     // A PIN sent now is hashed with a key derived from key A, and confirmed after the rotation.
     assert.equal((await pinApi(first).send(leadId)).statusCode, 204);

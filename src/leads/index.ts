@@ -7,10 +7,9 @@ export {
   type StoredPrequalification,
   type Verification,
 } from './lead-record.ts';
-export { isVerified, afterPinSent, afterPinConfirmed, afterPrequalification, type LeadStatus } from './lead-status.ts';
 export type { Actor } from './actor.ts';
 export { leadView, leadSummaryView } from './lead-view.ts';
-export { encodeCursor, decodeCursor, parseDate } from './lead-queries.ts';
+export { encodeCursor, decodeCursor } from './lead-queries.ts';
 export {
   Lead as LeadSchema,
   LeadSummary as LeadSummarySchema,
@@ -23,7 +22,7 @@ export {
   type Prequalify,
   type TransitionContext,
 } from './lead-lifecycle.ts';
-export type { LeadOutbox, LeadRow } from './leads.repository.ts';
+export type { LeadRow } from './leads.repository.ts';
 export {
   createLenderLeadQueries,
   type ErasableRow,
@@ -31,9 +30,7 @@ export {
   type LenderLeadQueries,
   type StatusCount,
 } from './lender-lead-queries.ts';
-export { verifiedStatuses } from './lead-status.ts';
 export { createLeadQueries } from './lead-queries.ts';
-export { leadStatuses } from './lead-status.ts';
 export { leadsRoutes } from './leads.routes.ts';
 export { LeadIdParams } from './leads.schemas.ts';
 export { createLeadsService } from './leads.service.ts';

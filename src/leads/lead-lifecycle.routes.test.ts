@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { api, buildTestApp, createManualClock, show, type TestApp } from '../../test/helper.ts';
-import type { LeadStatus } from './lead-status.ts';
+import type { LeadStatus } from '../lead-status/index.ts';
 import { rfcCheckDigit } from './rfc.ts';
 
 const person = {

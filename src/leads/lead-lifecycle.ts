@@ -9,7 +9,7 @@ import type { Db, Queryable } from '../db/index.ts';
 import { type Clock, newId } from '../shared/index.ts';
 import type { BureauReport } from '../bureau/index.ts';
 import type { PrequalificationInput, PrequalificationResult } from '../prequalification/index.ts';
-import { afterPinConfirmed, afterPinSent, afterPrequalification, type LeadStatus } from './lead-status.ts';
+import { afterPinConfirmed, afterPinSent, afterPrequalification, type LeadStatus } from '../lead-status/index.ts';
 import type { Lead, LeadSealer, StoredPrequalification, Verification } from './lead-record.ts';
 import type { LeadEvent, LeadsRepository, Transition } from './leads.repository.ts';
 import type { Actor } from './actor.ts';

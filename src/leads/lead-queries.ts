@@ -1,9 +1,9 @@
 /** The read side of leads: one lead, the company's list (cursor pages), and a lead's history. */
-import { errors, type FieldError } from '../http/index.ts';
+import { errors, isoInstant, readDateFilter, type FieldError } from '../http/index.ts';
 import { uuidPattern } from '../shared/index.ts';
 import type { LeadsRepository } from './leads.repository.ts';
 import type { LeadSealer } from './lead-record.ts';
-import type { LeadStatus } from './lead-status.ts';
+import type { LeadStatus } from '../lead-status/index.ts';
 import { leadSummaryView, leadView } from './lead-view.ts';
 import type { OutcomeStatus, PartnerOutcomeView } from '../outcomes/index.ts';
 
@@ -19,22 +19,9 @@ export interface ListQuery {
 export const encodeCursor = (createdAt: Date, id: string) =>
   Buffer.from(`${createdAt.toISOString()}|${id}`).toString('base64url');
 
-// Years 1–9999 only: both engines store them, and JavaScript's extended years (`+275760-…`) or
-// year 0 would fail in the database instead of answering a 400.
-const isoDateOrDateTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 const cursorPattern = new RegExp(
   `^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z)\\|(${uuidPattern.slice(1, -1)})$`,
 );
-
-/** An instant from an ISO 8601 date or date-time of years 1–9999; undefined otherwise. */
-function isoInstant(value: string): Date | undefined {
-  if (!isoDateOrDateTime.test(value) || value.startsWith('0000')) return undefined;
-  const date = new Date(value);
-  const year = date.getUTCFullYear();
-  // new Date() takes almost anything ("1" is 2001) and rolls impossible days over: the pattern and
-  // the range decide, and a date that moved out of years 1–9999 with its offset is refused too.
-  return Number.isNaN(date.getTime()) || year < 1 || year > 9999 ? undefined : date;
-}
 
 function readCursor(cursor: string, fieldErrors: FieldError[]): { createdAt: Date; id: string } | undefined {
   const match = cursorPattern.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -42,13 +29,6 @@ function readCursor(cursor: string, fieldErrors: FieldError[]): { createdAt: Dat
   if (match && createdAt) return { createdAt, id: match[2].toLowerCase() };
   fieldErrors.push({ field: 'cursor', errorDetail: 'is not a cursor of this list' });
   return undefined;
-}
-
-function readDate(value: string | undefined, field: string, fieldErrors: FieldError[]): Date | undefined {
-  if (value === undefined) return undefined;
-  const date = isoInstant(value);
-  if (!date) fieldErrors.push({ field, errorDetail: 'must be an ISO 8601 date or date-time of the years 0001–9999' });
-  return date;
 }
 
 /** A cursor of a lead list (this one's or the operators'), or 400 / 40015 on `cursor`. */
@@ -59,18 +39,10 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   return decoded;
 }
 
-/** An ISO 8601 date or date-time of the years 0001–9999, or 400 / 40015 on `field`. */
-export function parseDate(value: string | undefined, field: string): Date | undefined {
-  const fieldErrors: FieldError[] = [];
-  const date = readDate(value, field, fieldErrors);
-  if (fieldErrors.length > 0) throw errors.invalidInput(fieldErrors);
-  return date;
-}
-
 function filterOf(query: ListQuery, fieldErrors: FieldError[]) {
   return {
-    createdFrom: readDate(query.createdFrom, 'createdFrom', fieldErrors),
-    createdTo: readDate(query.createdTo, 'createdTo', fieldErrors),
+    createdFrom: readDateFilter(query.createdFrom, 'createdFrom', fieldErrors),
+    createdTo: readDateFilter(query.createdTo, 'createdTo', fieldErrors),
     after: query.cursor ? readCursor(query.cursor, fieldErrors) : undefined,
   };
 }

@@ -1,6 +1,6 @@
 /** Response schemas of the lead read operations: nothing outside them can leave the server. */
 import { Type, type TSchema } from 'typebox';
-import { leadStatuses } from './lead-status.ts';
+import { leadStatuses } from '../lead-status/index.ts';
 import { businessLines, employmentTypes, jobTitles, purchaseIntentions } from './leads.schemas.ts';
 import { RFC_CHECK_DIGIT_MISMATCH } from './rfc.ts';
 // Reason codes live with the decision; pre-qualification imports nothing of leads.

@@ -5,7 +5,7 @@
 import { createHmac, type KeyObject } from 'node:crypto';
 import type { EncryptedColumn } from '../db/index.ts';
 import type { FieldEncryption } from '../shared/index.ts';
-import type { LeadStatus } from './lead-status.ts';
+import type { LeadStatus } from '../lead-status/index.ts';
 import type { LeadRow } from './leads.repository.ts';
 import type { Address, Financial, Person, Vehicle, Warning } from './lead-sections.ts';
 

@@ -11,7 +11,7 @@ import {
   isVerified,
   leadStatuses,
   type LeadStatus,
-} from './lead-status.ts';
+} from '../lead-status/index.ts';
 import { rfcCheckDigit } from './rfc.ts';
 
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();

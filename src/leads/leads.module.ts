@@ -17,8 +17,8 @@ import type { Clock, FieldEncryption } from '../shared/index.ts';
 import { createLeadLifecycle } from './lead-lifecycle.ts';
 import { createLeadQueries } from './lead-queries.ts';
 import { createLeadSealer, leadEncryptedColumns } from './lead-record.ts';
-import { isVerified } from './lead-status.ts';
-import { createLeadsRepository, type LeadOutbox } from './leads.repository.ts';
+import { isVerified } from '../lead-status/index.ts';
+import { createLeadsRepository } from './leads.repository.ts';
 import { createLeadsService } from './leads.service.ts';
 import { createLenderLeadQueries } from './lender-lead-queries.ts';
 
@@ -28,8 +28,6 @@ export interface LeadsModuleDeps {
   encryption: FieldEncryption;
   /** Keys of the phone and request fingerprints, current first. */
   fingerprintKeys: readonly KeyObject[];
-  /** The outbox the webhooks module owns: lead changes join its CTEs to their own statement. */
-  outbox: LeadOutbox;
   reports: Pick<Bureau, 'reportOf'>;
   companies: Pick<CompanyLookups, 'findAffiliate'>;
   catalogs: CatalogLookup;
@@ -39,7 +37,7 @@ export interface LeadsModuleDeps {
 
 export function createLeadsModule(deps: LeadsModuleDeps) {
   const { db, clock } = deps;
-  const repository = createLeadsRepository(db, deps.outbox);
+  const repository = createLeadsRepository(db);
   const sealer = createLeadSealer(deps.encryption);
   const prequalificationConfig = deps.prequalificationConfig ?? loadPrequalificationConfig();
   // Reads, moves and erasure of leads for the other modules; pre-qualification applied with the pure evaluator.

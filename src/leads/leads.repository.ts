@@ -1,34 +1,10 @@
 /** SQL for leads, their events and idempotency keys. Every method takes an optional transaction. */
 import type { Queryable } from '../db/index.ts';
-import { sql as statusSql, type LeadStatus } from './lead-status.ts';
+import { leadStatusSql as statusSql, type LeadStatus } from '../lead-status/index.ts';
 // The company's list filters and shows leads by their current outcome: a read of lead_outcomes inside
 // the list's statement (a subquery), through the SQL the outcomes module gives.
 import { outcomeSql, type OutcomeStatus } from '../outcomes/index.ts';
-
-/** The webhook event a change of a lead writes (docs/webhooks.md); its payload carries no personal data. */
-export interface OutboxEvent {
-  id: string;
-  type:
-    | 'lead.created'
-    | 'lead.card_created'
-    | 'lead.updated'
-    | 'lead.pin_sent'
-    | 'lead.verified'
-    | 'lead.prequalification_decided';
-  /** Names of the sections and fields changed (lead.updated only). */
-  sections?: Record<string, string[]>;
-  /** lead.prequalification_decided only. */
-  decision?: string;
-  reasons?: string[];
-}
-
-/**
- * The CTEs that write `event` for each row of `source` (a CTE returning the lead's id, company_id,
- * external_auto_id and status after the change) in the change's own statement. The webhooks module
- * owns those tables and offers this through the composition root; `p` adds a parameter and returns
- * its placeholder, `at` is the placeholder of the change's time.
- */
-export type LeadOutbox = (source: string, event: OutboxEvent, at: string, p: (value: unknown) => string) => string;
+import { outboxCtes, type OutboxEvent } from '../webhooks/index.ts';
 
 export interface LeadRow {
   id: string;
@@ -167,7 +143,7 @@ function insertParams(row: NewLead, event: LeadEvent): unknown[] {
 }
 
 /** The writes that change a lead with its history entry and its webhook event, each in one statement. */
-function createLeadChanges(db: Queryable, outboxCtes: LeadOutbox) {
+function createLeadChanges(db: Queryable) {
   return {
     /** The new lead, its history entry and its webhook event, in one statement. */
     async insert(row: NewLead, event: LeadEvent, outbox: OutboxEvent, tx: Queryable = db): Promise<void> {
@@ -392,8 +368,8 @@ function createLeadUpkeep(db: Queryable) {
   };
 }
 
-export function createLeadsRepository(db: Queryable, outboxCtes: LeadOutbox) {
-  return { ...createLeadChanges(db, outboxCtes), ...createLeadReads(db), ...createLeadUpkeep(db) };
+export function createLeadsRepository(db: Queryable) {
+  return { ...createLeadChanges(db), ...createLeadReads(db), ...createLeadUpkeep(db) };
 }
 
 export type LeadsRepository = ReturnType<typeof createLeadsRepository>;

@@ -9,7 +9,7 @@ import type { Db } from '../db/index.ts';
 import { type Clock, newId } from '../shared/index.ts';
 import type { CatalogLookup } from '../catalogs/index.ts';
 import type { CompanyLookups } from '../companies/index.ts';
-import { isVerified } from './lead-status.ts';
+import { isVerified } from '../lead-status/index.ts';
 import type { Actor } from './actor.ts';
 import type { LeadLifecycle } from './lead-lifecycle.ts';
 import type { LeadChanges, LeadsRepository, NewLead } from './leads.repository.ts';

@@ -3,7 +3,7 @@
  * those the retention policy is due to erase. Reads only, for src/lender.
  */
 import type { Queryable } from '../db/index.ts';
-import type { LeadStatus } from './lead-status.ts';
+import type { LeadStatus } from '../lead-status/index.ts';
 import type { LeadRow } from './leads.repository.ts';
 // The lists filter and show leads by their current outcome: a read of lead_outcomes inside this
 // statement (a subquery), through the SQL the outcomes module gives.

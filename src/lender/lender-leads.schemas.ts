@@ -1,6 +1,7 @@
 /** Schemas of the lender's lead routes: nothing outside them leaves the server. */
 import { Type, type TSchema } from 'typebox';
-import { leadStatuses, LeadSchema, LeadEventsSchema } from '../leads/index.ts';
+import { LeadSchema, LeadEventsSchema } from '../leads/index.ts';
+import { leadStatuses } from '../lead-status/index.ts';
 import { DECISIONS } from '../prequalification/index.ts';
 import { uuidPattern } from '../shared/index.ts';
 import { EXPORT_FORMATS } from './lead-export.ts';

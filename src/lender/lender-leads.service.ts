@@ -4,19 +4,18 @@
  * Each read of personal data and each export is audited.
  */
 import type { Db } from '../db/index.ts';
-import { errors } from '../http/index.ts';
+import { errors, parseDateFilter } from '../http/index.ts';
+import type { LeadStatus } from '../lead-status/index.ts';
 import type { Bureau, BureauReport } from '../bureau/index.ts';
 import {
   decodeCursor,
   encodeCursor,
   leadSummaryView,
   leadView,
-  parseDate,
   toPrequalificationInput,
   type Lead,
   type LeadLifecycle,
   type LeadSealer,
-  type LeadStatus,
   type ErasableRow,
   type LenderLeadFilter,
   type LenderLeadQueries,
@@ -60,8 +59,8 @@ function toFilter(query: LenderLeadQuery): LenderLeadFilter {
     outcome: query.outcome,
     decision: query.decision,
     affiliate: query.affiliate?.toLowerCase(),
-    createdFrom: parseDate(query.createdFrom, 'createdFrom'),
-    createdTo: parseDate(query.createdTo, 'createdTo'),
+    createdFrom: parseDateFilter(query.createdFrom, 'createdFrom'),
+    createdTo: parseDateFilter(query.createdTo, 'createdTo'),
   };
 }
 

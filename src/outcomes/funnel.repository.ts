@@ -6,6 +6,7 @@
  * lead by lead, from the leads' index on their creation time. It reads the leads, companies and those
  * counts (read-only) beside this module's own outcomes.
  */
+import { verifiedStatuses } from '../lead-status/index.ts';
 import type { Queryable } from '../db/index.ts';
 
 export interface FunnelFilter {
@@ -60,7 +61,7 @@ export function splitWindow(from?: Date, to?: Date): WindowParts {
   };
 }
 
-export function createFunnelRepository(db: Queryable, verifiedStatuses: readonly string[]) {
+export function createFunnelRepository(db: Queryable) {
   const verifiedList = verifiedStatuses.map((s) => `'${s.replace(/'/g, '')}'`).join(', ');
   return {
     async lines(filter: FunnelFilter, tx: Queryable = db): Promise<FunnelLine[]> {

@@ -2,6 +2,7 @@
  * The funnel report (docs/lender-api.md, "The funnel"): per company, the leads created in a window
  * and how many reached each stage, with the totals. Stages are cumulative counts of the same leads.
  */
+import { parseDateFilter } from '../http/index.ts';
 import type { FunnelCounts, FunnelRepository } from './funnel.repository.ts';
 
 export interface FunnelQuery {
@@ -12,8 +13,6 @@ export interface FunnelQuery {
 
 interface Deps {
   repository: FunnelRepository;
-  /** An ISO date or date-time, or 400 / 40015 on `field` (the lead lists' own rule). */
-  parseDate: (value: string | undefined, field: string) => Date | undefined;
 }
 
 const zero: FunnelCounts = { created: 0, verified: 0, prequalified: 0, approved: 0, funded: 0, fundedAmount: 0 };
@@ -23,8 +22,8 @@ export function createFunnelService(deps: Deps) {
   return {
     async report(query: FunnelQuery) {
       const items = await deps.repository.lines({
-        createdFrom: deps.parseDate(query.createdFrom, 'createdFrom'),
-        createdTo: deps.parseDate(query.createdTo, 'createdTo'),
+        createdFrom: parseDateFilter(query.createdFrom, 'createdFrom'),
+        createdTo: parseDateFilter(query.createdTo, 'createdTo'),
         companyId: query.companyId?.toLowerCase(),
       });
       const totals = { ...zero };

@@ -11,7 +11,7 @@ export {
   type ConditionCode,
   type OutcomeReasonCode,
 } from './outcome-status.ts';
-export { outcomeSql, type OutboxWriter } from './outcomes.repository.ts';
+export { outcomeSql } from './outcomes.repository.ts';
 export {
   createOutcomesService,
   outcomeEncryptedColumns,

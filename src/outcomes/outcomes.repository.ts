@@ -3,6 +3,7 @@
  * report's) has SQL for the table; the lead lists read it through `outcomeSql`.
  */
 import type { Queryable } from '../db/index.ts';
+import { outboxCtes } from '../webhooks/index.ts';
 import type { ConditionCode, OutcomeReasonCode, OutcomeStatus } from './outcome-status.ts';
 
 export interface OutcomeRow {
@@ -24,14 +25,6 @@ export interface OutcomeSubject {
   externalAutoId: string | null;
   status: string;
 }
-
-/** Writes a lead event and its deliveries as CTEs of the change's statement (the webhooks module's outbox). */
-export type OutboxWriter = (
-  source: string,
-  event: { id: string; type: 'lead.outcome_changed'; outcome: object },
-  at: string,
-  p: (value: unknown) => string,
-) => string;
 
 interface StoredRow {
   status: OutcomeStatus;
@@ -67,7 +60,7 @@ export const outcomeSql = {
     `exists (select 1 from lead_outcomes o where o.lead_id = ${lead} and o.current and o.status = ${placeholder})`,
 };
 
-export function createOutcomesRepository(db: Queryable, outbox: OutboxWriter) {
+export function createOutcomesRepository(db: Queryable) {
   return {
     async current(leadId: string, tx: Queryable = db): Promise<OutcomeRow | undefined> {
       const { rows } = await tx.query<StoredRow>(
@@ -104,7 +97,7 @@ export function createOutcomesRepository(db: Queryable, outbox: OutboxWriter) {
          ), lead as (
            select $1::uuid as id, ${p(subject.companyId)}::uuid as company_id,
              ${p(subject.externalAutoId)}::text as external_auto_id, ${p(subject.status)}::text as status
-         ), ${outbox('lead', { id: event.id, type: 'lead.outcome_changed', outcome: event.outcome }, '$2', p)}
+         ), ${outboxCtes('lead', { id: event.id, type: 'lead.outcome_changed', outcome: event.outcome }, '$2', p)}
          insert into lead_outcomes (lead_id, ${columns}, current)
          values ($1, ${p(row.status)}, $2, ${p(row.operatorId)},
            ${p(row.reasonCode)}, ${p(row.conditions && JSON.stringify(row.conditions))}::jsonb,

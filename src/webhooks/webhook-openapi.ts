@@ -2,10 +2,9 @@
  * The OpenAPI 3.1 `webhooks` section: one entry per event type with its body and the Standard
  * Webhooks headers a receiver gets (docs/webhooks.md).
  */
-import { Type } from 'typebox';
-import { leadStatuses } from '../leads/index.ts';
+import { Type, type TSchema } from 'typebox';
+import { leadStatuses } from '../lead-status/index.ts';
 import { leadEventTypes } from './outbox.ts';
-import { PartnerOutcomeSchema } from '../outcomes/index.ts';
 
 const describe: Record<string, string> = {
   'lead.created': 'A lead was created (op 5).',
@@ -24,7 +23,7 @@ const describe: Record<string, string> = {
 const companyId = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
 const leadId = '0b8f0d3e-8c39-4c59-9d0e-3a1f7f1d2b6a';
 
-function bodyOf(type: string) {
+function bodyOf(type: string, payloads: EventPayloadSchemas) {
   const data: Record<string, ReturnType<typeof Type.String> | object> = {
     companyId: Type.String({ format: 'uuid' }),
   };
@@ -60,7 +59,7 @@ function bodyOf(type: string) {
     });
   }
   if (type === 'lead.outcome_changed') {
-    data.outcome = PartnerOutcomeSchema;
+    data.outcome = payloads.partnerOutcome;
     Object.assign(example, {
       status: 'PREQUALIFIED',
       outcome: {
@@ -92,7 +91,15 @@ const header = (name: string, description: string, example: string) => ({
   example,
 });
 
-export function webhookDocumentation(): Record<string, unknown> {
+/**
+ * The schemas of what an event carries that other modules define: the partner's view of the lender's
+ * decision (the outcomes module's, which writes its events through this module's outbox).
+ */
+export interface EventPayloadSchemas {
+  partnerOutcome: TSchema;
+}
+
+export function webhookDocumentation(payloads: EventPayloadSchemas): Record<string, unknown> {
   const entries = [...leadEventTypes, 'webhook.test'].map((type) => [
     type,
     {
@@ -116,7 +123,7 @@ export function webhookDocumentation(): Record<string, unknown> {
             'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
           ),
         ],
-        requestBody: { required: true, content: { 'application/json': { schema: bodyOf(type) } } },
+        requestBody: { required: true, content: { 'application/json': { schema: bodyOf(type, payloads) } } },
         responses: {
           '200': { description: 'Any 2xx: delivered' },
           '410': { description: 'Gone: the endpoint is disabled' },
