@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createManualClock } from '../shared/clock.ts';
-import { chooseBureauProvider } from './index.ts';
+import { chooseBureauProvider } from './bureau.module.ts';
 
 const clock = createManualClock();
 

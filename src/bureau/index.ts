@@ -6,21 +6,6 @@
  * report store. Calls go through the shared outbound layer
  * (time limit, circuit breaker); its failures become 412 / 603XXX in src/providers/outbound.ts.
  */
-export { reportEncryptedColumns } from './report-store.ts';
-export type {
-  BureauAccount,
-  BureauAnswer,
-  BureauInquiry,
-  BureauProvider,
-  BureauReport,
-  BureauSubject,
-} from './report.ts';
-export {
-  chooseBureauProvider,
-  createBureau,
-  createBureauModule,
-  type Bureau,
-  type BureauConfig,
-  type BureauDeps,
-  type BureauModule,
-} from './bureau.module.ts';
+
+export type { BureauAccount, BureauAnswer, BureauReport, BureauSubject } from './report.ts';
+export { createBureauModule, type Bureau } from './bureau.module.ts';

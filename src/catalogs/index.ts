@@ -2,13 +2,7 @@
 export { CatalogFileError, type CatalogKind, catalogKinds } from './catalog-file.ts';
 export type { CatalogLookup } from './catalog-lookup.ts';
 export { holdUntilCatalogsLoaded } from './catalog-readiness.ts';
-export {
-  type CatalogImportResult,
-  type CatalogStore,
-  createCatalogStore,
-  type ShippedParsing,
-  parseShippedCatalogs,
-} from './catalog-store.ts';
+export { type CatalogImportResult, type CatalogStore, parseShippedCatalogs } from './catalog-store.ts';
 export type { CatalogMeta } from './catalogs.repository.ts';
 export { catalogsRoutes } from './catalogs.routes.ts';
 export { createCatalogsModule, type CatalogsModule, type CatalogImports } from './catalogs.module.ts';

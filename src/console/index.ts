@@ -1,3 +1,3 @@
 /** What other modules use of the console module. */
 export { consolePlugin } from './console.plugin.ts';
-export { createConsoleModule, type ConsoleModule } from './console.module.ts';
+export { createConsoleModule } from './console.module.ts';

@@ -21,7 +21,7 @@ describe('copyCsv', () => {
       )
     ).rows;
 
-  test('copyCsv stores quoted text as written: quotes, commas, braces, backslashes, accents, empty strings', async () => {
+  test('copyCsv stores quoted text as written: quotes, commas, braces, backslashes, accents, empty text', async () => {
     const csv = [
       '1,"Ñandú ""el grande"", S.A.","{a,b}"',
       '2,"C:\\ruta\\archivo",""',

@@ -1,2 +1,2 @@
 /** What other modules use of the jobs module. */
-export { createJobs, repeatingJob, type Job, type Jobs } from './jobs.ts';
+export { createJobs, repeatingJob, type Job } from './jobs.ts';

@@ -2,5 +2,5 @@
 export { generatePassword } from './generated-password.ts';
 export { operatorsRoutes } from './operators.routes.ts';
 export type { OperatorsService } from './operators.service.ts';
-export { createOperatorsModule, type OperatorAccounts, type OperatorsModule } from './operators.module.ts';
+export { createOperatorsModule, type OperatorAccounts } from './operators.module.ts';
 export { hashPassword, passwordMatches } from './password-hash.ts';

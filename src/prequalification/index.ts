@@ -7,12 +7,10 @@ export {
   evaluatePrequalification,
   DECISIONS,
   MISSING_DATA,
-  type Decision,
-  type Offer,
   type PrequalificationInput,
   type PrequalificationResult,
   type Reason,
 } from './evaluate.ts';
 export { ruleInputs } from './explain.ts';
-export { REASON_CODES, type ReasonCode } from './rules/rule.ts';
+export { REASON_CODES } from './rules/rule.ts';
 export { loadPrequalificationConfig, type PrequalificationConfig } from './rules-config.ts';

@@ -1,5 +1,5 @@
 /** What other modules use of the providers module. */
-export { withCallContext, runWithCallContext } from './call-context.ts';
+export { runWithCallContext } from './call-context.ts';
 export type { ProviderLogger } from './logger-port.ts';
 export { classifyThrown, describeError, readBoundedText, type Outbound, type ProviderTracer } from './outbound.ts';
 export type {
@@ -12,6 +12,6 @@ export type {
   EmailSender,
   SmsSender,
 } from './ports.ts';
-export { createProviders } from './providers.ts';
-export { createProvidersModule, type ProvidersModule } from './providers.module.ts';
+
+export { createProvidersModule } from './providers.module.ts';
 export { maskPhone } from './sms-log.ts';

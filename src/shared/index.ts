@@ -20,6 +20,6 @@ export { rateLimitedWarn } from './rate-limited-warn.ts';
 export { type Role, roleAllows, adminTokenOperator, type OperatorContext, ROLES } from './role.ts';
 export { secretMatches, hashSecret } from './secret-hash.ts';
 export { setTraceparentSource, currentTraceparent } from './trace-context.ts';
-export { undiciClient, type UndiciClient } from './undici-client.ts';
+export { undiciClient } from './undici-client.ts';
 export { startWorker } from './worker-threads.ts';
 export { lazily } from './lazily.ts';

@@ -9,7 +9,6 @@ import type { Tracing } from './tracing.ts';
 import { tracingSettings } from './tracing-settings.ts';
 
 export type { Tracing } from './tracing.ts';
-export { tracingSettings, type TracingSettings } from './tracing-settings.ts';
 
 /** This module's own URL ends in .ts only when the service runs from its sources. */
 const fromSources = import.meta.url.endsWith('.ts');

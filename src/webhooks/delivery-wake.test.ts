@@ -149,7 +149,7 @@ describe('deliveries woken as events are written', () => {
     );
   });
 
-  test('on PostgreSQL the listener reconnects when its connection is dropped, and wakes the worker again', async (t) => {
+  test('on PostgreSQL the listener reconnects once its connection drops, and wakes the worker again', async (t) => {
     if (!database.schema) return t.skip('PostgreSQL only');
     const admin = await openPostgresDb(process.env.DATABASE_URL!, { max: 1 });
     try {
