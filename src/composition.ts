@@ -5,6 +5,7 @@
  * benchmarks and the test helper all build the service through here.
  */
 import { createSecretKey, hkdfSync } from 'node:crypto';
+import { createAdminModule } from './admin/index.ts';
 import { createAuditModule } from './audit/index.ts';
 import { createAuthModule } from './auth/index.ts';
 import { createBackupModule } from './backup/index.ts';
@@ -14,11 +15,12 @@ import { createCompaniesModule } from './companies/index.ts';
 import type { Config } from './config/index.ts';
 import { createConsentModule } from './consent/index.ts';
 import { createConsoleModule } from './console/index.ts';
-import type { Db } from './db/index.ts';
+import type { Db, EncryptedColumn } from './db/index.ts';
 import {
   createMemoryRateLimiter,
   createRedisSharedCounters,
   createSharedRateLimiter,
+  type AdminAccess,
   type RateLimiter,
 } from './http/index.ts';
 import { createJobs, repeatingJob, type Job } from './jobs/index.ts';
@@ -67,23 +69,36 @@ export async function createContainer(givenOptions: ContainerOptions) {
   const keys = dataKeys(options);
   const redis = await connectRedis(options);
   const limits = createRateLimits(options, redis);
+  // Every admin route checks the admin token or an operator's key.
+  const operators = createOperatorsModule({ db, clock, adminToken: config.adminToken });
+  const access: AdminAccess = { adminToken: config.adminToken, operators: operators.service };
   const companies = createCompaniesModule({ db, clock, environment: config.environment, redis });
-  const auth = createAuthModule({ ...options, credentials: companies.lookups });
+  const auth = createAuthModule({ ...options, credentials: companies.lookups, limiter: limits.limiter });
   const catalogs = createCatalogsModule({ db, clock, store: options.catalogStore, warn });
-  const leadFlow = await createLeadFlow(options, keys, companies, catalogs);
-  const lenderSide = createLenderSide(options, keys, leadFlow, limits.limiter);
+  const admin = createAdminModule({ companies: companies.service, imports: catalogs.imports, access });
   const webhooks = createWebhooksModule({
     ...options,
     encryption: keys.encryption,
     resolver: options.webhookResolver,
     tracer: options.tracing?.delivery,
+    access,
   });
-  const encryptedColumns = [
+  const leadFlow = await createLeadFlow(options, keys, companies, catalogs);
+  const lenderSide = createLenderSide(options, keys, leadFlow, access);
+  const operatorConsole = createConsole(options, keys, limits.limiter, {
+    leadFlow,
+    lenderSide,
+    companies,
+    webhooks,
+    catalogs,
+    operators,
+  });
+  const { keysModule, backup } = createStoredDataCare(options, keys, access, auth, [
     ...leadFlow.encryptedColumns,
     ...webhooks.encryptedColumns,
     ...leadFlow.sandboxColumns,
     ...lenderSide.encryptedColumns,
-  ];
+  ]);
   const services = {
     config,
     db,
@@ -93,18 +108,38 @@ export async function createContainer(givenOptions: ContainerOptions) {
     auth: auth.service,
     companies: companies.service,
     catalogs: { store: catalogs.store, imports: catalogs.imports },
+    operators: operators.service,
     ...leadFlow.services,
     ...lenderSide.services,
     webhooks,
-    /** Key rotation: the stored values' keys, checked before serving, and their re-encryption. */
-    keys: createKeysModule({ db, encryption: keys.encryption, signing: auth.tokens, encryptedColumns }).service,
-    /** Online copies of the embedded database (`GET /admin/backup`). */
-    backup: createBackupModule({ db, clock }).service,
+    keys: keysModule.service,
+    backup: backup.service,
   };
-  const jobs = createJobs([...webhooks.jobs, ...catalogs.jobs, ...lenderSide.jobs, ...limits.jobs]);
+  const jobs = createJobs([
+    ...webhooks.jobs,
+    ...catalogs.jobs,
+    ...lenderSide.jobs,
+    ...operatorConsole.jobs,
+    ...limits.jobs,
+  ]);
+  // The modules whose routes the app serves, in the order it registers them (routes.ts).
+  const routed = [
+    leadFlow.modules.sandbox,
+    leadFlow.modules.operations,
+    auth,
+    admin,
+    operators,
+    ...lenderSide.modules,
+    keysModule,
+    backup,
+    catalogs,
+    lenderSide.partnerLeads,
+    leadFlow.modules.verification,
+    webhooks,
+  ];
   return {
     ...services,
-    routes: routesOf({ ...services, ping: () => db.ping() }),
+    routes: routesOf(routed, operatorConsole.plugin),
     /** The background work: `main` starts it once it serves and stops it before closing. */
     jobs,
     /** Work before serving: the catalogs' import and loading (catalogs.module.ts). */
@@ -120,6 +155,28 @@ export async function createContainer(givenOptions: ContainerOptions) {
 }
 
 export type Container = Awaited<ReturnType<typeof createContainer>>;
+
+/** What cares for the stored data as a whole: key rotation over every encrypted column, and backups. */
+function createStoredDataCare(
+  options: ContainerOptions,
+  keys: DataKeys,
+  access: AdminAccess,
+  auth: ReturnType<typeof createAuthModule>,
+  encryptedColumns: EncryptedColumn[],
+) {
+  const { db, clock } = options;
+  // Key rotation: the stored values' keys, checked before serving, and their re-encryption.
+  const keysModule = createKeysModule({
+    db,
+    encryption: keys.encryption,
+    signing: auth.tokens,
+    encryptedColumns,
+    access,
+  });
+  // Online copies of the embedded database (`GET /admin/backup`).
+  const backup = createBackupModule({ db, clock, access });
+  return { keysModule, backup };
+}
 
 /** The data encryption and the keys derived from it, current first. */
 function dataKeys(options: ContainerOptions) {
@@ -194,7 +251,8 @@ async function createLeadFlow(
 ) {
   const { config, db, clock } = options;
   const { encryption, derived } = keys;
-  const { metrics } = createOperationsModule();
+  const operations = createOperationsModule({ ping: () => db.ping() });
+  const { metrics } = operations;
   const { providers, logger, ...providersModule } = await createProvidersModule({
     config,
     logger: options.logger,
@@ -241,6 +299,8 @@ async function createLeadFlow(
       metrics,
     },
     internal: { leads, consents },
+    /** The modules that serve routes. */
+    modules: { sandbox, operations, verification },
     encryptedColumns: [...leads.encryptedColumns, ...bureau.encryptedColumns],
     sandboxColumns: sandbox.encryptedColumns,
     close: () => Promise.allSettled([providersModule.close(), bureau.close()]),
@@ -250,30 +310,22 @@ type LeadFlow = Awaited<ReturnType<typeof createLeadFlow>>;
 
 const daily = { firstMs: 60_000, everyMs: 24 * 60 * 60 * 1000 };
 
-/** The lender's side: operators and their console, audit, outcomes, lead reads, exports and erasure. */
-function createLenderSide(options: ContainerOptions, keys: DataKeys, leadFlow: LeadFlow, limiter: RateLimiter) {
+/** The lender's side: audit, outcomes, lead reads, exports and erasure. */
+function createLenderSide(options: ContainerOptions, keys: DataKeys, leadFlow: LeadFlow, access: AdminAccess) {
   const { config, db, clock, warn } = options;
   const { leads, consents } = leadFlow.internal;
   const { bureau, verification, sandbox } = leadFlow.services;
-  const audit = createAuditModule({ db, clock }).service;
+  const audit = createAuditModule({ db, clock, access });
   const outcomes = createOutcomesModule({
     db,
-    audit,
+    audit: audit.service,
     encryption: keys.encryption,
     clock,
     leads: leads.outcomeLeads,
+    access,
   });
-  const operators = createOperatorsModule({ db, clock });
-  // The operator console (docs/console.md); its dead sessions are purged on the retention schedule.
-  const operatorConsole = createConsoleModule({
-    db,
-    clock,
-    operators: operators.accounts,
-    limiter,
-    csrfKey: keys.derived('console-csrf')[0]!.export(),
-    purgeSchedule: daily,
-    warn,
-  });
+  // The partner's reads of its leads show the lender's decision: the leads' routes come with them.
+  const partnerLeads = leads.withOutcomes(outcomes.service);
   // The retention purge, a minute after start then daily.
   const lender = createLenderModule({
     db,
@@ -281,30 +333,63 @@ function createLenderSide(options: ContainerOptions, keys: DataKeys, leadFlow: L
     leads: { queries: leads.lenderQueries, lifecycle: leads.lifecycle, sealer: leads.sealer },
     reports: bureau,
     consents,
-    audit,
+    audit: audit.service,
     outcomes: outcomes.service,
     pins: verification,
     sandbox,
     retentionDays: config.piiRetentionDays,
     purgeSchedule: daily,
     warn,
+    access,
   });
   return {
     services: {
-      leadQueries: leads.queriesWith(outcomes.service),
-      audit,
+      leadQueries: partnerLeads.queries,
+      audit: audit.service,
       outcomes: outcomes.service,
       funnel: outcomes.funnel,
-      operators: operators.service,
-      console: {
-        sessions: operatorConsole.sessions,
-        signIn: operatorConsole.signIn,
-        csrfKey: operatorConsole.csrfKey,
-      },
       lenderLeads: lender.leads,
       erasure: lender.erasure,
     },
-    jobs: [...lender.jobs, ...operatorConsole.jobs],
+    /** The modules that serve admin routes, in order, and the partner's lead routes. */
+    modules: [lender, outcomes, audit],
+    partnerLeads,
+    jobs: lender.jobs,
     encryptedColumns: outcomes.encryptedColumns,
   };
+}
+
+/** The modules whose services the console's pages show and change. */
+interface ConsoleSources {
+  leadFlow: LeadFlow;
+  lenderSide: ReturnType<typeof createLenderSide>;
+  companies: ReturnType<typeof createCompaniesModule>;
+  webhooks: ReturnType<typeof createWebhooksModule>;
+  catalogs: ReturnType<typeof createCatalogsModule>;
+  operators: ReturnType<typeof createOperatorsModule>;
+}
+
+/** The operator console (docs/console.md); its dead sessions are purged on the retention schedule. */
+function createConsole(options: ContainerOptions, keys: DataKeys, limiter: RateLimiter, from: ConsoleSources) {
+  const lender = from.lenderSide.services;
+  return createConsoleModule({
+    db: options.db,
+    clock: options.clock,
+    operators: from.operators.accounts,
+    limiter,
+    csrfKey: keys.derived('console-csrf')[0]!.export(),
+    purgeSchedule: daily,
+    warn: options.warn,
+    pages: {
+      sandbox: from.leadFlow.services.sandbox !== undefined,
+      lenderLeads: lender.lenderLeads,
+      companies: from.companies.service,
+      webhooks: from.webhooks.service,
+      catalogs: from.catalogs.imports,
+      operators: from.operators.service,
+      audit: lender.audit,
+      outcomes: lender.outcomes,
+      funnel: lender.funnel,
+    },
+  });
 }

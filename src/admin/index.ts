@@ -1,3 +1,3 @@
 /** What other modules use of the admin module. */
-export { adminRoutes } from './admin.routes.ts';
-export { catalogsAdminRoutes, catalogBodyLimitBytes } from './catalogs-admin.routes.ts';
+export { catalogBodyLimitBytes } from './catalogs-admin.routes.ts';
+export { createAdminModule } from './admin.module.ts';

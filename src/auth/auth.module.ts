@@ -7,6 +7,8 @@ import type { Config } from '../config/index.ts';
 import type { CompanyLookups } from '../companies/index.ts';
 import type { Clock } from '../shared/index.ts';
 import { createAccessTokens } from './access-token.ts';
+import type { ModuleRoutes, RateLimiter } from '../http/index.ts';
+import { authRoutes } from './auth.routes.ts';
 import { createAuthService } from './auth.service.ts';
 import { createCredentialStatusCache } from './credential-status-cache.ts';
 
@@ -16,11 +18,13 @@ import { createCredentialStatusCache } from './credential-status-cache.ts';
 const credentialStatusTtlMs = 750;
 
 export interface AuthModuleDeps {
-  config: Pick<Config, 'environment' | 'tokenSigningPreviousKeys' | 'tokenTtlSeconds'>;
+  config: Pick<Config, 'environment' | 'tokenSigningPreviousKeys' | 'tokenTtlSeconds' | 'tokenRateLimitPerMinute'>;
   clock: Clock;
   signingKey: Buffer;
   /** The credentials' store and the news of their revocations (the companies module). */
   credentials: Pick<CompanyLookups, 'findCredential' | 'onRevoked'>;
+  /** The rate limits the token endpoint counts its attempts in. */
+  limiter: RateLimiter;
 }
 
 export function createAuthModule(deps: AuthModuleDeps) {
@@ -35,10 +39,15 @@ export function createAuthModule(deps: AuthModuleDeps) {
     clock: deps.clock,
     tokenTtlSeconds: config.tokenTtlSeconds,
   });
+  // The token endpoint (POST /auth/token); the partner guard that checks the tokens is registered by app.ts.
+  const routes: ModuleRoutes = {
+    public: [authRoutes({ auth: service, limiter: deps.limiter, perMinute: config.tokenRateLimitPerMinute })],
+  };
   return {
     service,
     /** The signing keys' ids (key rotation reports them). */
     tokens,
+    routes,
   };
 }
 

@@ -2,6 +2,8 @@
  * The catalogs module as the composition root uses it: the in-memory store and its table, their
  * loading before serving, and the refresh job that picks up a catalog another instance imported.
  */
+import type { ModuleRoutes } from '../http/index.ts';
+import { catalogsRoutes } from './catalogs.routes.ts';
 import type { Db } from '../db/index.ts';
 import { repeatingJob } from '../jobs/index.ts';
 import type { Clock } from '../shared/index.ts';
@@ -50,6 +52,8 @@ export function createCatalogsModule(deps: {
   return {
     store,
     imports,
+    /** The partner's catalog reads (the admin import routes are the admin module's). */
+    routes: { partner: [catalogsRoutes({ store })] } satisfies ModuleRoutes,
     /**
      * Imports the shipped catalogs into a fresh database and loads them. `progress` hears of each
      * catalog import, which takes seconds on a first start. With `deferCatalogs`, the catalog tables

@@ -5,4 +5,4 @@ export { holdUntilCatalogsLoaded } from './catalog-readiness.ts';
 export { type CatalogImportResult, type CatalogStore, parseShippedCatalogs } from './catalog-store.ts';
 export type { CatalogMeta } from './catalogs.repository.ts';
 export { catalogsRoutes } from './catalogs.routes.ts';
-export { createCatalogsModule, type CatalogsModule, type CatalogImports } from './catalogs.module.ts';
+export { createCatalogsModule, type CatalogImports } from './catalogs.module.ts';

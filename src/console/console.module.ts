@@ -1,6 +1,6 @@
 /**
- * The console module as the composition root uses it: the operator console's sessions and sign-in
- * (docs/console.md), its CSRF key, and the purge of sessions that can no longer be used.
+ * The console module as the composition root uses it: the operator console (docs/console.md), its
+ * sessions and sign-in, and the purge of sessions that can no longer be used.
  */
 import type { Queryable } from '../db/index.ts';
 import type { RateLimiter } from '../http/index.ts';
@@ -10,6 +10,7 @@ import type { Clock } from '../shared/index.ts';
 import { createConsoleSessionsRepository } from './console-sessions.repository.ts';
 import { createConsoleSessions } from './console-sessions.ts';
 import { createConsoleSignIn } from './console-sign-in.ts';
+import { consolePlugin, type ConsoleDeps } from './console.plugin.ts';
 
 export interface ConsoleModuleDeps {
   db: Queryable;
@@ -22,6 +23,8 @@ export interface ConsoleModuleDeps {
   /** When the purge of dead sessions runs. */
   purgeSchedule: { firstMs: number; everyMs: number };
   warn: (message: string, error?: unknown) => void;
+  /** What the pages show and change: the other modules' services. */
+  pages: Omit<ConsoleDeps, 'sessions' | 'signIn' | 'csrfKey'>;
 }
 
 export function createConsoleModule(deps: ConsoleModuleDeps) {
@@ -29,8 +32,8 @@ export function createConsoleModule(deps: ConsoleModuleDeps) {
   const signIn = createConsoleSignIn({ operators: deps.operators, limiter: deps.limiter });
   return {
     sessions,
-    signIn,
-    csrfKey: deps.csrfKey,
+    /** The console's pages, served under /console (app.ts). */
+    plugin: consolePlugin({ ...deps.pages, sessions, signIn, csrfKey: deps.csrfKey }),
     // Console sessions that can no longer be used are forgotten.
     jobs: [
       repeatingJob('console session purge', deps.purgeSchedule, () =>

@@ -1,5 +1,6 @@
 /** What other modules use of the http module. */
 export { registerAdminGuard, type OperatorResolver, requireOperator } from './admin-guard.ts';
+export { adminRoutesOf, type AdminAccess, type ModuleRoutes } from './module-routes.ts';
 export { errors, AppError, type FieldError, type FailureKind, toAppError } from './app-error.ts';
 export { traceProviderCalls } from './call-context-hook.ts';
 export { registerConnectionPolicy, slowClientOptions } from './connection-policy.ts';

@@ -1,9 +1,11 @@
 /**
  * The keys module as the composition root uses it: key rotation over the stored values the other
- * modules encrypt (their keys checked before serving, and their re-encryption).
+ * modules encrypt (their keys checked before serving, and their re-encryption), and its admin routes.
  */
 import { createSealedValues, type Db, type EncryptedColumn } from '../db/index.ts';
+import { adminRoutesOf, type AdminAccess, type ModuleRoutes } from '../http/index.ts';
 import type { FieldEncryption } from '../shared/index.ts';
+import { keysRoutes } from './keys.routes.ts';
 import { createKeysService } from './keys.service.ts';
 
 export interface KeysModuleDeps {
@@ -13,11 +15,16 @@ export interface KeysModuleDeps {
   signing: Parameters<typeof createKeysService>[0]['signing'];
   /** Every module's encrypted columns. */
   encryptedColumns: readonly EncryptedColumn[];
+  access: AdminAccess;
 }
 
 export function createKeysModule(deps: KeysModuleDeps) {
   const values = createSealedValues(deps.db, deps.encryptedColumns, deps.encryption);
-  return { service: createKeysService({ encryption: deps.encryption, signing: deps.signing, values }) };
+  const service = createKeysService({ encryption: deps.encryption, signing: deps.signing, values });
+  const routes: ModuleRoutes = {
+    admin: adminRoutesOf(deps.access, (guard) => [keysRoutes({ keys: service, ...guard })]),
+  };
+  return { service, routes };
 }
 
 export type KeysModule = ReturnType<typeof createKeysModule>;

@@ -13,7 +13,6 @@ export {
   type LenderLeadQueries,
 } from './lender-lead-queries.ts';
 
-export { leadsRoutes } from './leads.routes.ts';
 export { LeadIdParams } from './leads.schemas.ts';
 
 export { createLeadsModule } from './leads.module.ts';

@@ -8,6 +8,7 @@ import type { Bureau } from '../bureau/index.ts';
 import type { CatalogLookup } from '../catalogs/index.ts';
 import type { CompanyLookups } from '../companies/index.ts';
 import type { Db, Queryable } from '../db/index.ts';
+import { apiPrefix, type ModuleRoutes } from '../http/index.ts';
 import {
   evaluatePrequalification,
   loadPrequalificationConfig,
@@ -19,6 +20,7 @@ import { createLeadQueries } from './lead-queries.ts';
 import { createLeadSealer, leadEncryptedColumns } from './lead-record.ts';
 import { isVerified } from '../lead-status/index.ts';
 import { createLeadsRepository } from './leads.repository.ts';
+import { leadsRoutes } from './leads.routes.ts';
 import { createLeadsService } from './leads.service.ts';
 import { createLenderLeadQueries } from './lender-lead-queries.ts';
 
@@ -65,9 +67,17 @@ export function createLeadsModule(deps: LeadsModuleDeps) {
     sealer,
     /** The lender's reads and exports of leads. */
     lenderQueries: createLenderLeadQueries(db),
-    /** The partner's reads of its leads, with the lender's decision as the partner sees it. */
-    queriesWith: (outcomes: Parameters<typeof createLeadQueries>[0]['outcomes']) =>
-      createLeadQueries({ leads: repository, sealer, outcomes }),
+    /**
+     * The partner's reads of its leads, with the lender's decision as the partner sees it (the outcomes
+     * module's, which is built on this one's `outcomeLeads`), and the partner's lead routes over them.
+     */
+    withOutcomes(outcomes: Parameters<typeof createLeadQueries>[0]['outcomes']) {
+      const queries = createLeadQueries({ leads: repository, sealer, outcomes });
+      const routes: ModuleRoutes = {
+        partner: [leadsRoutes({ leads: service, queries, prefix: apiPrefix, catalogs: deps.catalogs, clock })],
+      };
+      return { queries, routes };
+    },
     /** The lead an outcome is recorded on, locked and named for the outcomes module. */
     outcomeLeads: {
       async lockForOutcome(leadId: string, tx: Queryable) {

@@ -1,9 +1,11 @@
 /**
  * The lender module as the composition root uses it: the lender's reads and exports of leads, the
- * erasure of a lead's personal data, and the retention purge that erases it when due.
+ * erasure of a lead's personal data, the retention purge that erases it when due, and their admin routes.
  */
 import type { Db } from '../db/index.ts';
+import { adminRoutesOf, type AdminAccess, type ModuleRoutes } from '../http/index.ts';
 import { repeatingJob } from '../jobs/index.ts';
+import { lenderLeadsRoutes } from './lender-leads.routes.ts';
 import { createLenderLeadsService } from './lender-leads.service.ts';
 import { createPersonalDataErasure } from './personal-data-erasure.ts';
 
@@ -29,6 +31,7 @@ export interface LenderModuleDeps {
   /** When the retention purge runs. */
   purgeSchedule: { firstMs: number; everyMs: number };
   warn: (message: string, error?: unknown) => void;
+  access: AdminAccess;
 }
 
 export function createLenderModule(deps: LenderModuleDeps) {
@@ -59,7 +62,10 @@ export function createLenderModule(deps: LenderModuleDeps) {
   const purge = repeatingJob('retention purge', deps.purgeSchedule, () =>
     erasure.purge({ dryRun: false }).catch((e) => deps.warn('retention purge failed', e)),
   );
-  return { leads: lenderLeads, erasure, jobs: [purge] };
+  const routes: ModuleRoutes = {
+    admin: adminRoutesOf(deps.access, (guard) => [lenderLeadsRoutes({ leads: lenderLeads, erasure, ...guard })]),
+  };
+  return { leads: lenderLeads, erasure, jobs: [purge], routes };
 }
 
 export type LenderModule = ReturnType<typeof createLenderModule>;

@@ -1,5 +1,5 @@
 /** What other modules use of the operations module. */
-export { healthRoutes } from './health.routes.ts';
+
 export { createMetrics, registerMetrics } from './metrics.ts';
 
 export { createOperationsModule } from './operations.module.ts';

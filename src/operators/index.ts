@@ -1,6 +1,5 @@
 /** What other modules use of the operators module. */
 export { generatePassword } from './generated-password.ts';
-export { operatorsRoutes } from './operators.routes.ts';
 export type { OperatorsService } from './operators.service.ts';
 export { createOperatorsModule, type OperatorAccounts } from './operators.module.ts';
 export { hashPassword, passwordMatches } from './password-hash.ts';

@@ -16,6 +16,5 @@ export {
   OperatorOutcome as OperatorOutcomeSchema,
 } from './outcomes.schemas.ts';
 
-export { outcomesRoutes } from './outcomes.routes.ts';
 export { parseOutcomeRequest } from './outcome-request.ts';
 export { createOutcomesModule } from './outcomes.module.ts';

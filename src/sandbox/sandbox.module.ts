@@ -1,9 +1,11 @@
 /**
  * The sandbox module as the composition root uses it: in the sandbox environment only, the magic
- * recipients and the messages kept for developers to read; the columns it encrypts in every one.
+ * recipients, the messages kept for developers to read and their routes; the columns it encrypts in every one.
  */
 import type { Db } from '../db/index.ts';
+import type { ModuleRoutes } from '../http/index.ts';
 import { createSandboxMessagesRepository } from './sandbox-messages.repository.ts';
+import { sandboxGuideRoute, sandboxRoutes } from './sandbox.routes.ts';
 import { createSandboxService, sandboxEncryptedColumns } from './sandbox.service.ts';
 
 type ServiceDeps = Parameters<typeof createSandboxService>[0];
@@ -20,7 +22,11 @@ export function createSandboxModule(deps: SandboxModuleDeps) {
     environment === 'sandbox'
       ? createSandboxService({ ...rest, messages: createSandboxMessagesRepository(db) })
       : undefined;
-  return { service, encryptedColumns: sandboxEncryptedColumns };
+  // Elsewhere the routes do not exist (404 / 4044).
+  const routes: ModuleRoutes = service
+    ? { public: [sandboxGuideRoute()], partner: [sandboxRoutes({ sandbox: service })] }
+    : {};
+  return { service, encryptedColumns: sandboxEncryptedColumns, routes };
 }
 
 export type SandboxModule = ReturnType<typeof createSandboxModule>;

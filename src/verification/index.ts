@@ -4,5 +4,4 @@
  * `lead_pins` and `pin_sends`.
  */
 
-export { verificationRoutes } from './verification.routes.ts';
 export { createVerificationModule } from './verification.module.ts';

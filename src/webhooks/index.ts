@@ -5,7 +5,6 @@ export { type DeliveryTracer } from './delivery-worker.ts';
 
 export { type Resolver } from './url-policy.ts';
 export { webhooksRoutes } from './webhooks.routes.ts';
-export { adminWebhooksRoutes } from './admin-webhooks.routes.ts';
 
 export { webhookDocumentation } from './webhook-openapi.ts';
-export { createWebhooksModule, type WebhooksModule } from './webhooks.module.ts';
+export { createWebhooksModule } from './webhooks.module.ts';

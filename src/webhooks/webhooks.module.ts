@@ -1,9 +1,12 @@
 /**
  * The webhooks module as the composition root uses it: endpoints and their service, the delivery
- * worker (a background job) and its metrics, and the columns it encrypts.
+ * worker (a background job) and its metrics, the columns it encrypts, and the partner's and the
+ * lender's routes to manage endpoints.
  */
+import { requireAuth } from '../auth/index.ts';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
+import { adminRoutesOf, apiPrefix, type AdminAccess, type ModuleRoutes } from '../http/index.ts';
 import type { Job } from '../jobs/index.ts';
 import type { Clock, FieldEncryption } from '../shared/index.ts';
 import { createDeliveryWorker, type DeliveryTracer } from './delivery-worker.ts';
@@ -12,6 +15,8 @@ import { createUrlPolicy } from './url-policy.ts';
 import { createWebhookMetrics } from './webhook-metrics.ts';
 import { createWebhookSender } from './webhook-sender.ts';
 import { createWebhooksRepository } from './webhooks.repository.ts';
+import { adminWebhooksRoutes } from './admin-webhooks.routes.ts';
+import { webhooksRoutes } from './webhooks.routes.ts';
 import { createWebhooksService, webhookEncryptedColumns } from './webhooks.service.ts';
 
 export interface WebhooksModuleDeps {
@@ -23,6 +28,7 @@ export interface WebhooksModuleDeps {
   /** How webhook hostnames are resolved (tests point a name at 127.0.0.1). */
   resolver?: Resolver;
   tracer?: DeliveryTracer;
+  access: AdminAccess;
 }
 
 export function createWebhooksModule(deps: WebhooksModuleDeps) {
@@ -49,7 +55,24 @@ export function createWebhooksModule(deps: WebhooksModuleDeps) {
   const service = createWebhooksService({ repository, encryption, policy, clock, kick: () => worker.kick() });
   // Attempts in flight finish (or are given back untried) when it stops.
   const delivery: Job = { name: 'webhook delivery', start: () => worker.start(), stop: () => worker.stop() };
+  const routes: ModuleRoutes = {
+    admin: adminRoutesOf(deps.access, (guard) => [adminWebhooksRoutes({ webhooks: service, ...guard })]),
+    // A partner's own endpoints, under the API prefix.
+    partner: [
+      webhooksRoutes({
+        service,
+        ownerOf: (request) => requireAuth(request).companyId,
+        path: '/webhooks',
+        locationPrefix: `${apiPrefix}/webhooks`,
+        tags: ['webhooks'],
+        security: [{ bearerAuth: [] }],
+        operationPrefix: '',
+        access: 'partner',
+      }),
+    ],
+  };
   return {
+    routes,
     service,
     worker,
     metrics,
