@@ -102,6 +102,23 @@ function requestLogTests1() {
       );
     }
   });
+
+  test('a secret sent as a bare query key, a key with a value or a filter’s value never reaches the log', async () => {
+    const secret32 = 'Zq8xR2mWt5vK1nB7cY4pL0sD3fH6jG9a'; // 32 characters: a short ADMIN_TOKEN
+    const secret40 = 'Cursorlike_0123456789abcdefABCDEF-xyz_99'; // 40 characters, base64url-like
+    const urls = [
+      `/admin/leads?${secret32}`,
+      `/admin/leads?${secret32}=1`,
+      `/admin/leads?cursor=${secret40}`,
+      `/admin/leads?status=${secret32}&createdFrom=${secret32}`,
+    ];
+    for (const url of urls) {
+      const { res, lines, requestId } = await logged({ method: 'GET', url, headers: t.admin });
+      assert.ok(res.statusCode === 200 || res.statusCode === 400, show(res));
+      assertClean(lines, [secret32, secret40]);
+      assertTagged(lines, requestId);
+    }
+  });
 }
 
 function requestLogTests2() {
