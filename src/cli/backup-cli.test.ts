@@ -1,6 +1,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
@@ -57,6 +67,30 @@ describe('autofin backup and autofin restore', () => {
     const run1 = await run(['backup', '--out', out, '--url', url], { ADMIN_TOKEN: t.config.adminToken! });
     assert.equal(run1.code, 1);
     assert.match(JSON.parse(run1.stderr).message, /exists: choose another file/);
+  });
+
+  test('a link left at the partial file’s name is never followed: refused, the linked file unchanged', async () => {
+    const victim = join(folder, 'victim.txt');
+    writeFileSync(victim, 'kept as it was', { mode: 0o644 });
+    const out = join(folder, 'linked.tar.gz');
+    symlinkSync(victim, `${out}.partial`);
+    const linked = await run(['backup', '--out', out, '--url', url], { ADMIN_TOKEN: t.config.adminToken! });
+    assert.equal(linked.code, 1, linked.stderr);
+    assert.match(JSON.parse(linked.stderr).message, /linked\.tar\.gz\.partial exists/);
+    assert.equal(readFileSync(victim, 'utf8'), 'kept as it was');
+    assert.equal(statSync(victim).mode & 0o777, 0o644);
+    assert.equal(existsSync(out), false);
+  });
+
+  test('restore into a path that is a file says so, with no stack trace', async () => {
+    const file = join(folder, 'not-a-folder');
+    writeFileSync(file, 'a file');
+    const backupFile = join(folder, 'any.tar.gz');
+    writeFileSync(backupFile, 'not read: the folder is refused first');
+    const refused = await run(['restore', backupFile, '--data-dir', file]);
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.deepEqual(Object.keys(JSON.parse(refused.stderr)), ['message']);
+    assert.match(JSON.parse(refused.stderr).message, /is a file, not a folder/);
   });
 
   test('restore refuses a folder that holds anything and a file it cannot read, changing nothing', async () => {

@@ -3,7 +3,17 @@
  * terminal) and `autofin restore FILE` (loads such a file into an empty DATA_DIR, with the service stopped).
  * docs/operations.md, "Backups".
  */
-import { closeSync, createWriteStream, existsSync, openAsBlob, openSync, renameSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  createWriteStream,
+  existsSync,
+  linkSync,
+  openAsBlob,
+  openSync,
+  rmSync,
+  type WriteStream,
+} from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { RestoreRefusedError, restoreDataDir } from '../db/index.ts';
@@ -27,28 +37,60 @@ export function progressLine(done: number, total: number | undefined): string {
   return `\r[${'#'.repeat(filled)}${' '.repeat(30 - filled)}] ${percent}%  ${mb(done)} of ${mb(total)} MB`;
 }
 
+/**
+ * The file a backup is written to until it is whole, created here and nowhere else: never through a link
+ * left at its name, never over a file that is there, readable by its owner only.
+ */
+function createPartial(partial: string, io: CliIo): number | undefined {
+  try {
+    return openSync(partial, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    const message =
+      reason === 'EEXIST' || reason === 'ELOOP'
+        ? `${partial} exists: another backup may be writing it, or one was interrupted; remove it and try again`
+        : `cannot write ${partial}`;
+    io.stderr(json({ message, reason }));
+    return undefined;
+  }
+}
+
+/** Fails the backup: the partial file is removed, and the reason printed. */
+function failed(file: WriteStream, partial: string, io: CliIo, error: object): number {
+  file.destroy();
+  rmSync(partial, { force: true });
+  io.stderr(json(error));
+  return 1;
+}
+
 async function backup(out: string, url: string, token: string, io: CliIo): Promise<number> {
   if (existsSync(out)) {
     io.stderr(json({ message: `${out} exists: choose another file (a backup never overwrites one)` }));
     return 1;
   }
+  // Written beside the target and moved there once whole: an interrupted backup never looks like a complete one.
+  const partial = `${out}.partial`;
+  const fd = createPartial(partial, io);
+  if (fd === undefined) return 1;
+  const file = createWriteStream('', { fd });
   let response: Response;
   try {
     response = await (io.fetch ?? fetch)(`${url}/admin/backup`, { headers: { authorization: `Bearer ${token}` } });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause;
-    io.stderr(json({ message: `cannot reach ${url}`, reason: cause?.code ?? (error as Error).message }));
-    return 1;
+    return failed(file, partial, io, {
+      message: `cannot reach ${url}`,
+      reason: cause?.code ?? (error as Error).message,
+    });
   }
   if (!response.ok || !response.body) {
     const text = await response.text();
+    file.destroy();
+    rmSync(partial, { force: true });
     io.stderr(text.startsWith('{') ? `${text}\n` : json({ status: response.status, body: text.slice(0, 2000) }));
     return 1;
   }
   const total = Number(response.headers.get('content-length')) || undefined;
-  // Written beside the target and renamed once whole: an interrupted backup never looks like a complete one.
-  const partial = `${out}.partial`;
-  const file = createWriteStream(partial, { mode: 0o600 });
   let done = 0;
   let drawn = 0;
   try {
@@ -63,17 +105,22 @@ async function backup(out: string, url: string, token: string, io: CliIo): Promi
     file.end();
     await once(file, 'finish');
   } catch (error) {
-    file.destroy();
-    rmSync(partial, { force: true });
-    io.stderr(json({ message: 'the backup was interrupted', reason: (error as Error).message }));
-    return 1;
+    return failed(file, partial, io, { message: 'the backup was interrupted', reason: (error as Error).message });
   }
   if (total !== undefined && done !== total) {
-    rmSync(partial, { force: true });
-    io.stderr(json({ message: `the backup was cut short: ${done} of ${total} bytes` }));
-    return 1;
+    return failed(file, partial, io, { message: `the backup was cut short: ${done} of ${total} bytes` });
   }
-  renameSync(partial, out);
+  // A link fails when the target appeared meanwhile, where a rename would replace it.
+  try {
+    linkSync(partial, out);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    return failed(file, partial, io, {
+      message: `${out} exists: choose another file (a backup never overwrites one)`,
+      reason,
+    });
+  }
+  rmSync(partial, { force: true });
   if (io.stderrIsTerminal) io.stderr(`${progressLine(done, total)}\n`);
   io.stdout(json({ file: out, bytes: done }));
   return 0;

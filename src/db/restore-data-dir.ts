@@ -3,7 +3,7 @@
  * is empty or absent: never over a folder that holds anything, so a restore cannot mix with, or destroy,
  * a database that is there. The folder is locked as a service would lock it while the copy is loaded.
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -24,6 +24,9 @@ export interface RestoreResult {
 
 /** Throws RestoreRefusedError when `dataDir` holds anything, or when `backup` is not a readable backup. */
 export async function restoreDataDir(dataDir: string, backup: Blob): Promise<RestoreResult> {
+  if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) {
+    throw new RestoreRefusedError(`${dataDir} is a file, not a folder: choose a new or empty folder for DATA_DIR`);
+  }
   const present = existsSync(dataDir) ? readdirSync(dataDir) : [];
   if (present.length > 0) {
     const listed = present.slice(0, 5).join(', ') + (present.length > 5 ? ', …' : '');
