@@ -27,6 +27,7 @@ export const leadEventTypes = [
   'BUREAU_REPORT_RECEIVED',
   'PREQUALIFICATION_EVALUATED',
   'PERSONAL_DATA_ERASED',
+  'OUTCOME_CHANGED',
 ] as const;
 const warningCodes = ['NEIGHBORHOOD_NOT_IN_ZIP_CODE', RFC_CHECK_DIGIT_MISMATCH] as const;
 const affiliate = nullable(Type.Object({ user_id: nullable(Type.String()), user_type: nullable(Type.String()) }));
@@ -167,7 +168,9 @@ export const LeadEvents = Type.Object(
         id: Type.String({ format: 'uuid' }),
         type: Type.Enum(leadEventTypes),
         at: Type.String({ format: 'date-time' }),
-        actor: Type.String({ description: 'Consumer key that made the change' }),
+        actor: Type.String({
+          description: 'Consumer key that made the change; `lender` for the lender’s decision (OUTCOME_CHANGED)',
+        }),
         fields: Type.Array(Type.String()),
       }),
     ),

@@ -14,7 +14,7 @@ import {
   loadPrequalificationConfig,
   type PrequalificationConfig,
 } from '../prequalification/index.ts';
-import type { Clock, FieldEncryption } from '../shared/index.ts';
+import { newId, type Clock, type FieldEncryption } from '../shared/index.ts';
 import { createLeadLifecycle } from './lead-lifecycle.ts';
 import { createLeadQueries } from './lead-queries.ts';
 import { createLeadSealer, leadEncryptedColumns } from './lead-record.ts';
@@ -92,6 +92,14 @@ export function createLeadsModule(deps: LeadsModuleDeps) {
           }
         );
       },
+      /** The decision moves the lead's `updatedAt` and is in its history (`OUTCOME_CHANGED`, by the lender). */
+      outcomeChanged: (leadId: string, at: Date, tx: Queryable) =>
+        repository.touch(
+          leadId,
+          at,
+          { id: newId(), type: 'OUTCOME_CHANGED', actor: 'lender', fields: ['outcome'] },
+          tx,
+        ),
     },
     encryptedColumns: leadEncryptedColumns(deps.fingerprintKeys[0]!),
   };

@@ -241,6 +241,26 @@ function createLeadReads(db: Queryable) {
     },
 
     /** Any company's lead, locked until the transaction ends (the lender's outcome of it). */
+    /**
+     * A change recorded on the lead by another module (the lender's decision): its `updatedAt` moves and
+     * its history gets the entry, so a partner polling by `updatedAt` or reading the events sees it.
+     */
+    async touch(
+      id: string,
+      at: Date,
+      history: { id: string; type: string; actor: string; fields: string[] },
+      tx: Queryable,
+    ): Promise<void> {
+      await tx.query(
+        `with touched as (
+           update leads set updated_at = greatest(updated_at, $2) where id = $1 returning id
+         )
+         insert into lead_events (id, lead_id, type, at, actor, fields)
+         select $3, id, $4, $2, $5, $6::jsonb from touched`,
+        [id, at, history.id, history.type, history.actor, JSON.stringify(history.fields)],
+      );
+    },
+
     async lockById(id: string, tx: Queryable): Promise<LeadRow | undefined> {
       const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 for update', [id]);
       return rows[0];

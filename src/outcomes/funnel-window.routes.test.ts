@@ -96,7 +96,7 @@ function funnelWindowTests() {
 
 describe('the funnel report’s window and its per-day counts', () => {
   before(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ database: 'own' });
     copy = await leadCopies(t);
     partner = await t.newPartner();
     const lead = async (iso: string, status: Status) => {

@@ -102,7 +102,7 @@ function funnelReportTests() {
 
 describe('the funnel report', () => {
   before(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ database: 'own' });
     copy = await leadCopies(t);
     north = await t.newPartner();
     south = await t.newPartner();

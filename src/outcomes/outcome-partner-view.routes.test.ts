@@ -26,6 +26,26 @@ const partnerLead = async (leadId: string) => {
 };
 
 function partnerViewTests1() {
+  test('a change of the outcome moves the lead’s updatedAt and is in its events, by the lender', async () => {
+    const leadId = await copy();
+    const before = await partnerLead(leadId);
+    assert.equal((await setOutcome(t, leadId, bodies.CONDITIONED)).statusCode, 200);
+    const after = await partnerLead(leadId);
+    assert.ok(Date.parse(after.updatedAt) > Date.parse(before.updatedAt), `${before.updatedAt} → ${after.updatedAt}`);
+    assert.equal(after.updatedAt, after.outcome.at, 'updatedAt is the moment of the decision');
+    const events = await t.app.inject({
+      method: 'GET',
+      url: `${api}/leads/${leadId}/events`,
+      headers: t.partner.headers,
+    });
+    assert.equal(events.statusCode, 200, show(events));
+    const last = events.json().items.at(-1);
+    assert.deepEqual(
+      { type: last.type, actor: last.actor, fields: last.fields, at: last.at },
+      { type: 'OUTCOME_CHANGED', actor: 'lender', fields: ['outcome'], at: after.outcome.at },
+    );
+  });
+
   test('GET /leads/{leadId} shows the outcome without the note or the operator, null before one', async () => {
     const leadId = await copy();
     assert.equal((await partnerLead(leadId)).outcome, null);

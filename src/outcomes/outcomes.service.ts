@@ -14,6 +14,8 @@ import type { OutcomeRow, OutcomeSubject, OutcomesRepository } from './outcomes.
 /** The lead an outcome is set on, locked until the transaction ends. */
 export interface OutcomeLeads {
   lockForOutcome(leadId: string, tx: Queryable): Promise<(OutcomeSubject & { verified: boolean }) | undefined>;
+  /** Records on the lead that its outcome changed: its `updatedAt`, its history. */
+  outcomeChanged(leadId: string, at: Date, tx: Queryable): Promise<void>;
 }
 
 interface Deps {
@@ -103,6 +105,7 @@ export function createOutcomesService(deps: Deps) {
         if (!lead.verified || !outcomeMayMove(from, change.status)) throw errors.outcomeTransition(from, change.status);
         const row = nextRow(id, origin, change, before);
         await deps.repository.record(lead, row, { id: newId(), outcome: partnerOutcome(row) }, tx);
+        await deps.leads.outcomeChanged(id, row.at, tx);
         await deps.audit.record(origin, { action: 'outcome', leadId: id }, tx);
         return operatorView(id, await deps.repository.history(id, tx));
       });
