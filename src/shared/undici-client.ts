@@ -22,7 +22,7 @@ export interface UndiciClient {
 
 /** `makePool`: the client's own pool (an undici Agent), made unless `given` is. */
 export function undiciClient(
-  makePool: (undici: Pick<typeof Undici, 'Agent'>) => Undici.Dispatcher,
+  makePool: (undici: Pick<typeof Undici, 'Agent' | 'buildConnector'>) => Undici.Dispatcher,
   given?: Undici.Dispatcher,
 ): UndiciClient {
   let loaded: Promise<Loaded & { own?: Undici.Dispatcher }> | undefined;

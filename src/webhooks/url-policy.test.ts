@@ -95,3 +95,29 @@ test('an address is public only when it is global unicast; IPv4 carried in IPv6 
   ];
   for (const [address, reach] of cases) assert.equal(addressReach(address), reach, address);
 });
+
+test('a port must be 1–65535, in production and in the sandbox', async () => {
+  for (const production of [true, false]) {
+    const policy = createUrlPolicy({ production, resolve: resolver });
+    assert.match((await policy.refusal('https://1.1.1.1:0/')) ?? '', /port from 1 to 65535/);
+    assert.match((await policy.refusal('https://hooks.example:0/in')) ?? '', /port from 1 to 65535/);
+    assert.equal(await policy.refusal('https://hooks.example:65535/in'), undefined);
+  }
+});
+
+test('the sandbox never delivers to the ports of the service or of the servers it uses on loopback', async () => {
+  const policy = createUrlPolicy({ production: false, resolve: resolver, reservedLoopbackPorts: [3000, 5432, 6379] });
+  for (const url of ['http://127.0.0.1:3000/health/live', 'http://[::1]:5432/', 'http://evil.example:6379/x']) {
+    assert.match((await policy.refusal(url)) ?? 'accepted', /port of this service or of a server it uses/, url);
+  }
+  assert.equal(await policy.refusal('http://127.0.0.1:8080/in'), undefined);
+  assert.equal(await policy.refusal('http://evil.example/in'), undefined);
+  assert.equal(await policy.refusal('http://127.0.0.1:3001/in'), undefined);
+  // The same ports elsewhere are someone else's.
+  assert.equal(await policy.refusal('http://hooks.example:5432/in'), undefined);
+  assert.equal(
+    policy.addressRefusal('127.0.0.1', 6379),
+    'must not point to a port of this service or of a server it uses',
+  );
+  assert.equal(policy.addressRefusal('127.0.0.1', 6380), undefined);
+});

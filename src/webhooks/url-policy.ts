@@ -5,8 +5,10 @@
  * documentation, discard, 6to4, Teredo, site-local, multicast, reserved…) is refused, and an IPv4
  * address carried inside an IPv6 one (`::ffff:a.b.c.d`, NAT64's `64:ff9b::a.b.c.d`) is judged as that
  * IPv4 address. Elsewhere (the sandbox) `http` and loopback are allowed so partners can test on their
- * own machine. Checked when an endpoint is saved and again, on the address actually connected to, at
- * every send (a hostname may resolve differently later).
+ * own machine, but never on the ports of the service itself or of the servers it uses (its database,
+ * Redis): a delivery must not be a way to reach them. A port must be 1–65535. Checked when an endpoint is
+ * saved and again, on the address actually connected to, at every send (a hostname may resolve
+ * differently later).
  */
 import { isIP } from 'node:net';
 import { lookup as dnsLookup } from 'node:dns/promises';
@@ -45,17 +47,34 @@ function reachOfV4(v4: ipaddr.IPv4): Verdict {
 export interface UrlPolicy {
   /** Why the URL is refused, or undefined when it may be saved. */
   refusal(url: string): Promise<string | undefined>;
-  /** Why this resolved address may not be connected to, or undefined. */
-  addressRefusal(address: string): string | undefined;
+  /** Why this resolved address may not be connected to on `port`, or undefined. */
+  addressRefusal(address: string, port: number): string | undefined;
   resolve: Resolver;
 }
 
-export function createUrlPolicy(options: { production: boolean; resolve?: Resolver }): UrlPolicy {
-  const resolve = options.resolve ?? systemResolver;
+/** The port a URL connects to: its own, or its scheme's. */
+export function portOf(url: URL): number {
+  if (url.port !== '') return Number(url.port);
+  return url.protocol === 'https:' ? 443 : 80;
+}
 
-  function addressRefusal(address: string): string | undefined {
+export interface UrlPolicyOptions {
+  production: boolean;
+  resolve?: Resolver;
+  /** The loopback ports never delivered to: the service's own, its database's, Redis's. */
+  reservedLoopbackPorts?: readonly number[];
+}
+
+export function createUrlPolicy(options: UrlPolicyOptions): UrlPolicy {
+  const resolve = options.resolve ?? systemResolver;
+  const reserved = new Set(options.reservedLoopbackPorts ?? []);
+
+  function addressRefusal(address: string, port: number): string | undefined {
     const reach = addressReach(address);
-    if (reach === 'loopback') return options.production ? 'must not point to a loopback address' : undefined;
+    if (reach === 'loopback') {
+      if (options.production) return 'must not point to a loopback address';
+      return reserved.has(port) ? 'must not point to a port of this service or of a server it uses' : undefined;
+    }
     if (reach === 'internal')
       return (
         'must point to a public address, not a private, link-local, ' +
@@ -77,8 +96,10 @@ export function createUrlPolicy(options: { production: boolean; resolve?: Resolv
       const schemes = options.production ? ['https:'] : ['https:', 'http:'];
       if (!schemes.includes(url.protocol)) return options.production ? 'must use https' : 'must use http or https';
       if (url.username || url.password) return 'must not carry credentials';
+      if (url.port === '0') return 'must use a port from 1 to 65535';
+      const port = portOf(url);
       const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-      if (isIP(host)) return addressRefusal(host);
+      if (isIP(host)) return addressRefusal(host, port);
       let addresses: { address: string }[];
       try {
         addresses = await resolve(host);
@@ -87,7 +108,7 @@ export function createUrlPolicy(options: { production: boolean; resolve?: Resolv
       }
       if (addresses.length === 0) return 'must have a hostname that resolves';
       for (const { address } of addresses) {
-        const refused = addressRefusal(address);
+        const refused = addressRefusal(address, port);
         if (refused) return refused;
       }
       return undefined;

@@ -51,6 +51,24 @@ describe('the webhook sender', () => {
     assert.equal(outcome.error, null);
   });
 
+  test('a loopback port the policy reserves is never connected to, by address or by hostname', async () => {
+    const guarded = createWebhookSender({
+      policy: createUrlPolicy({ production: false, resolve: resolver, reservedLoopbackPorts: [port] }),
+      timeoutMs: 300,
+    });
+    try {
+      const before = hits.length;
+      for (const url of [`http://127.0.0.1:${port}/ok`, `http://receiver.test:${port}/ok`]) {
+        const outcome = await guarded.send(url, {}, '{}');
+        assert.equal(outcome.statusCode, null, url);
+        assert.match(outcome.error ?? '', /port of this service or of a server it uses/, url);
+      }
+      assert.equal(hits.length, before, 'the receiver was never reached');
+    } finally {
+      await guarded.close();
+    }
+  });
+
   test('a redirect is not followed: the 3xx is the outcome', async () => {
     const outcome = await sender.send(`http://127.0.0.1:${port}/redirect`, {}, '{}');
     assert.equal(outcome.statusCode, 302);

@@ -7,7 +7,7 @@
  */
 import { isIP, type LookupFunction } from 'node:net';
 import { undiciClient } from '../shared/index.ts';
-import type { UrlPolicy } from './url-policy.ts';
+import { portOf, type UrlPolicy } from './url-policy.ts';
 
 export interface SendOutcome {
   statusCode: number | null;
@@ -25,10 +25,22 @@ export function createWebhookSender(options: { policy: UrlPolicy; timeoutMs: num
   const { policy } = options;
   const now = options.now ?? (() => performance.now());
 
-  const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
+  // The addresses a hostname resolves to are judged with the port connected to: a lookup is given no
+  // port, so each port gets a connector of its own whose lookup knows it.
+  const lookupFor =
+    (port: number): LookupFunction =>
+    (hostname, lookupOptions, callback) => {
+      resolveAllowed(hostname, port, lookupOptions, callback);
+    };
+  function resolveAllowed(
+    hostname: string,
+    port: number,
+    lookupOptions: Parameters<LookupFunction>[1],
+    callback: Parameters<LookupFunction>[2],
+  ): void {
     policy.resolve(hostname).then(
       (addresses) => {
-        const refused = addresses.map((a) => policy.addressRefusal(a.address)).find(Boolean);
+        const refused = addresses.map((a) => policy.addressRefusal(a.address, port)).find(Boolean);
         if (addresses.length === 0) return callback(new Error(`no address for ${hostname}`), '', 4);
         if (refused) return callback(new RefusedAddressError(`address refused: ${refused}`), '', 4);
         const all = addresses.map((a) => ({ address: a.address, family: a.family }));
@@ -39,10 +51,25 @@ export function createWebhookSender(options: { policy: UrlPolicy; timeoutMs: num
       },
       (error: Error) => callback(error as NodeJS.ErrnoException, '', 4),
     );
-  };
-  const client = undiciClient(
-    ({ Agent }) => new Agent({ connect: { lookup, timeout: options.timeoutMs }, keepAliveTimeout: 4000 }),
-  );
+  }
+  const client = undiciClient(({ Agent, buildConnector }) => {
+    const connectors = new Map<number, ReturnType<typeof buildConnector>>();
+    const connectorFor = (port: number) => {
+      let connector = connectors.get(port);
+      if (!connector) {
+        connector = buildConnector({ lookup: lookupFor(port), timeout: options.timeoutMs });
+        connectors.set(port, connector);
+      }
+      return connector;
+    };
+    return new Agent({
+      connect: (connectOptions, callback) => {
+        const port = Number(connectOptions.port) || (connectOptions.protocol === 'https:' ? 443 : 80);
+        return connectorFor(port)(connectOptions, callback);
+      },
+      keepAliveTimeout: 4000,
+    });
+  });
 
   async function send(
     url: string,
@@ -50,9 +77,10 @@ export function createWebhookSender(options: { policy: UrlPolicy; timeoutMs: num
     body: string,
     signal?: AbortSignal,
   ): Promise<SendOutcome> {
-    const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+    const target = new URL(url);
+    const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
     // A literal address never goes through the lookup: check it here.
-    const refused = isIP(host) ? policy.addressRefusal(host) : undefined;
+    const refused = isIP(host) ? policy.addressRefusal(host, portOf(target)) : undefined;
     if (refused) return { statusCode: null, durationMs: 0, error: `address refused: ${refused}` };
     const { request, dispatcher: agent } = await client.get();
     const started = now();

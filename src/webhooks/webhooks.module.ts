@@ -31,10 +31,27 @@ export interface WebhooksModuleDeps {
   access: AdminAccess;
 }
 
+/** The ports of this service and of the servers it is configured with: never a delivery's target. */
+function reservedPorts(config: Pick<Config, 'port' | 'databaseUrl' | 'redisUrl'>): number[] {
+  const portOfServer = (url: string | undefined, standard: number) => {
+    if (!url) return [];
+    try {
+      return [Number(new URL(url).port) || standard];
+    } catch {
+      return [standard];
+    }
+  };
+  return [config.port, ...portOfServer(config.databaseUrl, 5432), ...portOfServer(config.redisUrl, 6379)];
+}
+
 export function createWebhooksModule(deps: WebhooksModuleDeps) {
   const { config, db, clock, encryption } = deps;
   const repository = createWebhooksRepository(db);
-  const policy = createUrlPolicy({ production: config.environment === 'production', resolve: deps.resolver });
+  const policy = createUrlPolicy({
+    production: config.environment === 'production',
+    resolve: deps.resolver,
+    reservedLoopbackPorts: reservedPorts(config),
+  });
   const sender = createWebhookSender({ policy, timeoutMs: config.webhookTimeoutMs });
   const metrics = createWebhookMetrics({ repository, clock });
   const worker = createDeliveryWorker({

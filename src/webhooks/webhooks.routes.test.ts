@@ -356,4 +356,34 @@ describe('endpoint URLs in the sandbox', () => {
     });
     assertError(refused, 400, 40015, 'Bad Request');
   });
+
+  test('the service’s own port, its database’s and Redis’s are refused on loopback, and port 0 anywhere', async () => {
+    const sandbox = await buildTestApp({
+      env: {
+        AUTOFIN_ENV: 'sandbox',
+        PORT: '3456',
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:5433/x',
+        REDIS_URL: 'redis://127.0.0.1:6390',
+      },
+      webhookResolver: resolver,
+    });
+    try {
+      const create = (url: string) =>
+        sandbox.app.inject({
+          method: 'POST',
+          url: `${api}/webhooks`,
+          headers: sandbox.partner.headers,
+          payload: { url },
+        });
+      for (const url of ['http://127.0.0.1:3456/health/live', 'http://localhost:5433/', 'http://[::1]:6390/']) {
+        const body = assertError(await create(url), 400, 40015, 'Bad Request');
+        assert.match(JSON.stringify(body.additionalData), /port of this service or of a server it uses/, url);
+      }
+      const zero = assertError(await create('https://1.1.1.1:0/'), 400, 40015, 'Bad Request');
+      assert.match(JSON.stringify(zero.additionalData), /port from 1 to 65535/);
+      assert.equal((await create('http://127.0.0.1:3457/in')).statusCode, 201);
+    } finally {
+      await sandbox.close();
+    }
+  });
 });
