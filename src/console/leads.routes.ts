@@ -9,6 +9,8 @@ import type { LenderLeadsService } from '../lender/index.ts';
 import { leadStatuses, type LeadStatus } from '../lead-status/index.ts';
 import { uuidPattern, roleAllows } from '../shared/index.ts';
 import { everyone, noticeOf, originOf, pageContext, sendPage } from './console-request.ts';
+import { dayRefusals, mexicoCityDayEnd, mexicoCityDayStart } from './console-days.ts';
+import { errorPage } from './error.views.ts';
 import { inboxPage, leadPage, type InboxFilter } from './leads.views.ts';
 import { OUTCOME_STATUSES, type OutcomeStatus } from '../outcomes/index.ts';
 import { outcomeSection } from './outcome.views.ts';
@@ -33,10 +35,6 @@ const InboxQuery = Type.Object({
 });
 const LeadParams = Type.Object({ leadId: Type.String({ pattern: uuidPattern }) });
 
-// Mexico City keeps UTC-6 all year (no daylight saving time since 2022): a day there starts at 06:00 UTC.
-const mexicoCityDayStart = (day: string) => `${day}T00:00:00-06:00`;
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-
 export const leadsRoutes =
   (deps: LeadsPagesDeps): FastifyPluginAsync =>
   async (app) => {
@@ -53,6 +51,8 @@ export const leadsRoutes =
           to: q.to || undefined,
           outcome: q.outcome || undefined,
         };
+        const refused = dayRefusals(filter);
+        if (refused) return sendPage(reply, errorPage(pageContext(request, reply), 400, refused), 400);
         // "Hasta" includes its whole day in Mexico City.
         const query = {
           status: filter.status as LeadStatus | undefined,
@@ -60,7 +60,7 @@ export const leadsRoutes =
           companyId: filter.companyId,
           outcome: filter.outcome as OutcomeStatus | undefined,
           createdFrom: filter.from && mexicoCityDayStart(filter.from),
-          createdTo: filter.to && mexicoCityDayStart(nextDay(filter.to)),
+          createdTo: filter.to && mexicoCityDayEnd(filter.to),
         };
         const [leads, counts, companies] = await Promise.all([
           deps.lenderLeads.list({ ...query, limit: 25, cursor: q.cursor || undefined }),

@@ -5,6 +5,8 @@ import type { CompaniesService } from '../companies/index.ts';
 import type { FunnelService } from '../outcomes/index.ts';
 import { uuidPattern } from '../shared/index.ts';
 import { everyone, pageContext, sendPage } from './console-request.ts';
+import { dayRefusals, mexicoCityDayEnd, mexicoCityDayStart } from './console-days.ts';
+import { errorPage } from './error.views.ts';
 import { reportsPage, type ReportFilter } from './reports.views.ts';
 
 export interface ReportsPagesDeps {
@@ -21,10 +23,6 @@ const ReportQuery = Type.Object({
   companyId: optional(uuidPattern),
 });
 
-// Days are Mexico City's (UTC-6 all year since 2022), "Hasta" included, as in the inbox.
-const dayStart = (day: string) => `${day}T00:00:00-06:00`;
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-
 export const reportsRoutes =
   (deps: ReportsPagesDeps): FastifyPluginAsync =>
   async (app) => {
@@ -38,10 +36,13 @@ export const reportsRoutes =
           to: q.to || undefined,
           companyId: q.companyId || undefined,
         };
+        const refused = dayRefusals(filter);
+        if (refused) return sendPage(reply, errorPage(pageContext(request, reply), 400, refused), 400);
+        // Days are Mexico City's, "Hasta" included, as in the inbox (console-days.ts).
         const [report, companies] = await Promise.all([
           deps.funnel.report({
-            createdFrom: filter.from && dayStart(filter.from),
-            createdTo: filter.to && dayStart(nextDay(filter.to)),
+            createdFrom: filter.from && mexicoCityDayStart(filter.from),
+            createdTo: filter.to && mexicoCityDayEnd(filter.to),
             companyId: filter.companyId,
           }),
           deps.companies.listCompanies(),

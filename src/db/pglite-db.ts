@@ -10,11 +10,30 @@ interface PgliteLike {
   query<T>(sql: string, params?: unknown[], options?: { blob?: Blob }): Promise<{ rows: T[]; affectedRows?: number }>;
 }
 
+/**
+ * An instant as PostgreSQL reads it. PGlite sends a Date as its ISO string, which for the year 10000 (the
+ * end of 9999-12-31 west of UTC) is `+010000-…`, read as a time zone; PostgreSQL takes `10000-…`.
+ */
+function pgInstant(date: Date): string {
+  const iso = date.toISOString();
+  return iso.startsWith('+') ? iso.slice(1).replace(/^0+(?=\d{5})/, '') : iso;
+}
+
+function withInstants(params: unknown[]): unknown[] {
+  for (let i = 0; i < params.length; i++) {
+    const value = params[i];
+    if (value instanceof Date && value.getUTCFullYear() > 9999) {
+      return params.map((p) => (p instanceof Date ? pgInstant(p) : p));
+    }
+  }
+  return params;
+}
+
 function wrap(target: PgliteLike): Queryable {
   return {
     async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
       try {
-        const result = await target.query<T>(sql, params);
+        const result = await target.query<T>(sql, withInstants(params));
         return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
       } catch (error) {
         throw queryError(error, sql);

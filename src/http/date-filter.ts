@@ -1,8 +1,9 @@
 /**
  * Reading a list's date filters (`createdFrom`, `createdTo`) and the instants of cursors: an ISO 8601
  * date (`2026-01-15`, midnight UTC) or an RFC 3339 date-time that names a real day and time, of the years
- * 0001–9999. Anything else is a field error, never an instant of another day: `new Date()` alone takes
- * almost anything ("1" is 2001) and rolls impossible days over (February 30 is March 2).
+ * 0001–9999 (any time of 9999-12-31 included). Anything else is a field error, never an instant of
+ * another day: `new Date()` alone takes almost anything ("1" is 2001) and rolls impossible days over
+ * (February 30 is March 2).
  */
 import { makeCalendarDate } from '../shared/index.ts';
 import { errors, type FieldError } from './app-error.ts';
@@ -20,9 +21,9 @@ export function isoInstant(value: string): Date | undefined {
   if (year! < 1 || !makeCalendarDate(year!, month!, day!)) return undefined;
   if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
   const date = new Date(value);
-  const utcYear = date.getUTCFullYear();
-  // Both engines store the years 1–9999: a date that moved out of them with its offset is refused too.
-  return Number.isNaN(date.getTime()) || utcYear < 1 || utcYear > 9999 ? undefined : date;
+  // The written date is of the years 1–9999; with its offset the instant may reach into the year 10000
+  // (9999-12-31T23:00:00-06:00), which both engines store, but not back into the year 0.
+  return Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 ? undefined : date;
 }
 
 /** A date filter's instant, or undefined with a field error on `field` when it is no such date. */

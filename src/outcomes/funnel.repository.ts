@@ -38,7 +38,15 @@ interface StoredLine {
 }
 
 const dayMs = 86_400_000;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/**
+ * A UTC day as PostgreSQL reads a date: `YYYY-MM-DD`, and five digits for the year 10000, where a window
+ * ending on 9999-12-31 in Mexico City ends (toISOString would write `+010000-01-01`).
+ */
+function isoDay(ms: number): string {
+  const date = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${String(date.getUTCFullYear()).padStart(4, '0')}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}`;
+}
 
 export interface WindowParts {
   /** The whole UTC days of the window (`from` inclusive, `to` exclusive, either open), if it holds any. */
