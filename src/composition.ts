@@ -18,10 +18,13 @@ import { createConsoleModule } from './console/index.ts';
 import type { Db, EncryptedColumn } from './db/index.ts';
 import {
   createMemoryRateLimiter,
+  createMemorySlidingWindow,
+  createRedisSlidingWindow,
   createRedisSharedCounters,
   createSharedRateLimiter,
   type AdminAccess,
   type RateLimiter,
+  type SlidingWindowLimiter,
 } from './http/index.ts';
 import { createJobs, repeatingJob, type Job } from './jobs/index.ts';
 import { createKeysModule } from './keys/index.ts';
@@ -85,7 +88,7 @@ export async function createContainer(givenOptions: ContainerOptions) {
   });
   const leadFlow = await createLeadFlow(options, keys, companies, catalogs);
   const lenderSide = createLenderSide(options, keys, leadFlow, access);
-  const operatorConsole = createConsole(options, keys, limits.limiter, {
+  const operatorConsole = createConsole(options, keys, limits.attempts, {
     leadFlow,
     lenderSide,
     companies,
@@ -230,11 +233,21 @@ function createRateLimits(options: ContainerOptions, redis: RedisConnection) {
       })
     : undefined;
   const limiter: RateLimiter = sharedLimiter ?? createMemoryRateLimiter();
+  // Rare, costly attempts (the console's sign-in) are counted in sliding windows, through Redis when set.
+  const now = () => options.clock.now().getTime();
+  const redisWarn = redis ? rateLimitedWarn(warn) : warn;
+  const attempts: SlidingWindowLimiter = redis
+    ? createRedisSlidingWindow(redis.client, `autofin:${config.environment}`, now, (error) =>
+        redisWarn('sign-in limits are per instance until Redis answers again', error),
+      )
+    : createMemorySlidingWindow(now);
   const jobs: Job[] = sharedLimiter
     ? [repeatingJob('rate-limit sync', { everyMs: rateLimitSyncMs }, () => sharedLimiter.exchange())]
     : [];
   return {
     limiter,
+    /** Sliding-window limits of rare attempts (the console's sign-in). */
+    attempts,
     /** With REDIS_URL: the rate limits shared through Redis (their state is a metric). */
     sharedLimiter,
     jobs,
@@ -370,13 +383,18 @@ interface ConsoleSources {
 }
 
 /** The operator console (docs/console.md); its dead sessions are purged on the retention schedule. */
-function createConsole(options: ContainerOptions, keys: DataKeys, limiter: RateLimiter, from: ConsoleSources) {
+function createConsole(
+  options: ContainerOptions,
+  keys: DataKeys,
+  attempts: SlidingWindowLimiter,
+  from: ConsoleSources,
+) {
   const lender = from.lenderSide.services;
   return createConsoleModule({
     db: options.db,
     clock: options.clock,
     operators: from.operators.accounts,
-    limiter,
+    attempts,
     csrfKey: keys.derived('console-csrf')[0]!.export(),
     purgeSchedule: daily,
     warn: options.warn,

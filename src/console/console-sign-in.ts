@@ -1,11 +1,11 @@
 /**
  * Checks an e-mail and password for the console, throttled before any password is hashed: at most
- * `perEmail` attempts per e-mail and `perAddress` per client address in `windowMs` (shared between
- * instances when the rate limits are). A successful attempt is given back, so only failures count.
- * Every failure looks the same to the caller.
+ * `perEmail` attempts per e-mail and `perAddress` per client address in any `windowMs` (a sliding
+ * window, shared between instances through Redis when REDIS_URL is set). A successful attempt is given
+ * back, so only failures count. Every failure looks the same to the caller.
  */
 import { createHash } from 'node:crypto';
-import type { RateLimiter } from '../http/index.ts';
+import type { SlidingWindowLimiter } from '../http/index.ts';
 import { type OperatorAccounts, hashPassword, passwordMatches } from '../operators/index.ts';
 import type { Role } from '../shared/index.ts';
 
@@ -24,17 +24,18 @@ const keyOf = (kind: string, value: string) =>
 
 export function createConsoleSignIn(deps: {
   operators: Pick<OperatorAccounts, 'byEmail'>;
-  limiter: RateLimiter;
+  attempts: SlidingWindowLimiter;
   limits?: typeof signInLimits;
 }) {
   const limits = deps.limits ?? signInLimits;
   return async function signIn(email: string, password: string, clientAddress: string): Promise<SignInResult> {
     const emailKey = keyOf('email', email.trim().toLowerCase());
     const addressKey = keyOf('address', clientAddress);
-    const [byEmail, byAddress] = await Promise.all([
-      deps.limiter.consume(emailKey, limits.perEmail, limits.windowMs),
-      deps.limiter.consume(addressKey, limits.perAddress, limits.windowMs),
+    const [emailAttempt, addressAttempt] = await Promise.all([
+      deps.attempts.attempt(emailKey, limits.perEmail, limits.windowMs),
+      deps.attempts.attempt(addressKey, limits.perAddress, limits.windowMs),
     ]);
+    const [byEmail, byAddress] = [emailAttempt.decision, addressAttempt.decision];
     if (!byEmail.allowed || !byAddress.allowed) {
       const resetMs = Math.max(byEmail.allowed ? 0 : byEmail.resetMs, byAddress.allowed ? 0 : byAddress.resetMs);
       return { outcome: 'throttled', retryAfterSeconds: Math.max(1, Math.ceil(resetMs / 1000)) };
@@ -44,8 +45,8 @@ export function createConsoleSignIn(deps: {
     const matches = await passwordMatches(password, operator?.password_hash ?? (await decoyHash));
     if (!operator?.password_hash || !matches) return { outcome: 'refused' };
     await Promise.all([
-      deps.limiter.release(emailKey, limits.windowMs),
-      deps.limiter.release(addressKey, limits.windowMs),
+      deps.attempts.release(emailKey, emailAttempt.id),
+      deps.attempts.release(addressKey, addressAttempt.id),
     ]);
     return { outcome: 'signed-in', operator: { operatorId: operator.id, name: operator.name, role: operator.role } };
   };

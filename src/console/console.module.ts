@@ -3,7 +3,7 @@
  * sessions and sign-in, and the purge of sessions that can no longer be used.
  */
 import type { Queryable } from '../db/index.ts';
-import type { RateLimiter } from '../http/index.ts';
+import type { SlidingWindowLimiter } from '../http/index.ts';
 import { repeatingJob } from '../jobs/index.ts';
 import type { OperatorAccounts } from '../operators/index.ts';
 import type { Clock } from '../shared/index.ts';
@@ -17,8 +17,8 @@ export interface ConsoleModuleDeps {
   clock: Clock;
   /** The operators' accounts people sign in with. */
   operators: Pick<OperatorAccounts, 'byEmail'>;
-  /** Sign-in attempts share the rate limits. */
-  limiter: RateLimiter;
+  /** Where sign-in attempts are counted (sliding windows, through Redis when set). */
+  attempts: SlidingWindowLimiter;
   csrfKey: Buffer;
   /** When the purge of dead sessions runs. */
   purgeSchedule: { firstMs: number; everyMs: number };
@@ -29,7 +29,7 @@ export interface ConsoleModuleDeps {
 
 export function createConsoleModule(deps: ConsoleModuleDeps) {
   const sessions = createConsoleSessions({ repository: createConsoleSessionsRepository(deps.db), clock: deps.clock });
-  const signIn = createConsoleSignIn({ operators: deps.operators, limiter: deps.limiter });
+  const signIn = createConsoleSignIn({ operators: deps.operators, attempts: deps.attempts });
   return {
     sessions,
     /** The console's pages, served under /console (app.ts). */

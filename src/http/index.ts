@@ -24,6 +24,11 @@ export { policy, policyOf } from './route-policy.ts';
 export { schemaValidatorCompiler } from './schema-validator.ts';
 export { createRedisSharedCounters } from './shared-counters.ts';
 export { createSharedRateLimiter } from './shared-rate-limiter.ts';
+export {
+  createMemorySlidingWindow,
+  createRedisSlidingWindow,
+  type SlidingWindowLimiter,
+} from './sliding-window-limiter.ts';
 export { trustProxyOption } from './trust-proxy.ts';
 export { registerUnknownRouteHandler } from './unknown-route.ts';
 export { toFieldErrors, type SchemaError } from './validation-errors.ts';
