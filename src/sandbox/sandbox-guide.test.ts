@@ -125,6 +125,20 @@ function sandboxGuideTests1() {
 }
 
 function sandboxGuideTests2() {
+  test('after a resend, the guide’s PIN line reads the newest PIN, and it confirms', async () => {
+    const lead = await readyLead(t);
+    const send = wholeLead.find((l) => l.includes('/pin"'))!;
+    const read = assignment(wholeLead.find((l) => l.startsWith('PIN='))!)!;
+    const confirm = wholeLead.find((l) => l.includes('/pin/confirmation"'))!;
+    for (let i = 0; i < 2; i++) assert.equal((await run(send, { LEAD: lead })).statusCode, 204);
+    const messages = await run(read.curl, { LEAD: lead });
+    assert.equal(messages.json().items.length, 2, show(messages));
+    const pin = execFileSync('sh', ['-c', read.filter], { input: messages.body }).toString().trim();
+    assert.equal(pin, pinFrom(messages.json().items[0].body), 'the newest message’s PIN');
+    const confirmed = await run(confirm, { LEAD: lead, PIN: pin });
+    assert.equal(confirmed.statusCode, 204, show(confirmed));
+  });
+
   for (const person of people) {
     const expected = profileRows.find((r) => r.homoclave === person.profile)!['with the shipped rules'];
     test(`the whole lead with ${person.firstName} ${person.lastName} (${person.profile}): ${expected}`, async () => {
