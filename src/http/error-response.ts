@@ -7,7 +7,14 @@ export const ErrorResponse = Type.Object(
   {
     timestamp: Type.String({ format: 'date-time' }),
     message: Type.String(),
-    code: Type.Integer({ format: 'int32' }),
+    code: Type.Integer({
+      format: 'int32',
+      description:
+        'The error, one of: 400, 4003, 40015 (400); 4010 (401); 4030 (403); 4040, 4041, 4042, 4043, 4044, 4046, ' +
+        '4047, 4048, 4049 (404); 4050 (405); 4080 (408); 4090, 4091, 4092, 4095 (409); 6XXYYY, a third-party ' +
+        'failure (412); 4130 (413); 4140 (414); 4150 (415); 4290 (429); 4310 (431); 5000 (500); 5030 (503). ' +
+        'docs/api.md, "Errors", says when each is answered.',
+    }),
     requestId: Type.String(),
     additionalData: Type.Union([
       Type.Null(),

@@ -217,6 +217,14 @@ function openapiTests3() {
     assert.match(String(res.headers['content-type']), /^text\/html/);
     assert.match(res.body, /<html/i);
   });
+
+  test('/docs "Try it out" calls the origin the page was read from, whatever the port', async () => {
+    for (const host of ['127.0.0.1:4567', 'sandbox.lender.mx']) {
+      const res = await t.app.inject({ method: 'GET', url: '/docs/json', headers: { host } });
+      assert.equal(res.statusCode, 200, show(res));
+      assert.equal(res.json().servers[0].url, `http://${host}`);
+    }
+  });
 }
 
 describe('OpenAPI document and interactive docs', () => {

@@ -216,6 +216,18 @@ export async function registerOpenApi(
     // Shared schemas keep their spec names (ErrorResponse, LoanInfoPayload…) in components.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `schema-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    // "Try it out" calls the deployment the page was read from, whatever its host and PORT, before the
+    // document's generic server.
+    transformSpecification: (document, request) => ({
+      ...document,
+      servers: [
+        { url: `${request.protocol}://${request.host}`, description: 'This deployment' },
+        ...(((document as { servers?: unknown[] }).servers ?? []) as object[]),
+      ],
+    }),
+  });
   app.get(`${apiPrefix}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
 }

@@ -172,7 +172,16 @@ export const StartDate = Type.Object(
 export const FinancialPayload = Type.Object(
   {
     employmentType: Type.Optional(Type.Enum(employmentTypes)),
-    startEmploymentDate: Type.Optional(Type.String({ format: 'date', maxLength: 10 })),
+    startEmploymentDate: Type.Optional(
+      Type.String({
+        format: 'date',
+        maxLength: 10,
+        description:
+          'The day the current employment began. Pre-qualification counts seniority from it; when only ' +
+          '`startDate` is given, from the first day of the month after `startDate` (docs/prequalification.md).',
+      }),
+    ),
+    // The year and month the current employment began, when the day is not known.
     startDate: Type.Optional(StartDate),
     jobPosition: Type.Optional(text(100)),
     jobTitle: Type.Optional(Type.Enum(jobTitles)),
