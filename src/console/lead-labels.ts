@@ -95,6 +95,7 @@ export const eventLabels: Record<string, string> = {
   BUREAU_REPORT_RECEIVED: 'Reporte del buró recibido',
   PREQUALIFICATION_EVALUATED: 'Precalificación evaluada',
   PERSONAL_DATA_ERASED: 'Datos personales borrados',
+  OUTCOME_CHANGED: 'Decisión del otorgante cambiada',
 };
 
 export const warningLabels: Record<string, string> = {
