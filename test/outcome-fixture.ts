@@ -22,6 +22,13 @@ export const bodies = {
   WITHDRAWN: { status: 'WITHDRAWN', reasonCode: 'CUSTOMER_DECLINED' },
 } as const;
 
+/** A view's conditions without their ids and statuses: what was asked, as the request wrote it. */
+export const codesAndDescriptions = (conditions: unknown) =>
+  (conditions as { code: string; description: string }[] | null | undefined)?.map(({ code, description }) => ({
+    code,
+    description,
+  }));
+
 export type LeadCopies = (options?: { status?: LeadStatus; createdAt?: Date; companyId?: string }) => Promise<string>;
 
 /** Verifies one lead through the API, then makes copies of it straight in its table. */

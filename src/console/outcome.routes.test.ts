@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { consoleClient, type ConsoleClient } from '../../test/console-client.ts';
-import { leadCopies, operatorOutcome, type LeadCopies } from '../../test/outcome-fixture.ts';
+import { codesAndDescriptions, leadCopies, operatorOutcome, type LeadCopies } from '../../test/outcome-fixture.ts';
 import { CONDITION_CODES } from '../outcomes/index.ts';
 
 const password = 'correct horse battery';
@@ -84,7 +84,7 @@ function decisionFormTests(): void {
     assert.equal(res.statusCode, 303, show(res));
     const outcome = await operatorOutcome(t, leadId);
     assert.deepEqual(
-      outcome?.conditions,
+      codesAndDescriptions(outcome?.conditions),
       details.map((description, i) => ({
         code: CONDITION_CODES[i % CONDITION_CODES.length],
         description,
@@ -113,7 +113,7 @@ function decisionFormTests(): void {
     });
     assert.equal(res.statusCode, 303, show(res));
     const outcome = await operatorOutcome(t, leadId);
-    assert.deepEqual(outcome?.conditions, [
+    assert.deepEqual(codesAndDescriptions(outcome?.conditions), [
       { code: CONDITION_CODES[1 % CONDITION_CODES.length], description: 'Enganche de 30%' },
       { code: CONDITION_CODES[9 % CONDITION_CODES.length], description: 'Aval' },
     ]);

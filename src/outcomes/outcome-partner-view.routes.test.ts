@@ -8,7 +8,14 @@ import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { startReceiver, type Receiver } from '../../test/webhook-receiver.ts';
-import { bodies, leadCopies, operatorOutcome, setOutcome, type LeadCopies } from '../../test/outcome-fixture.ts';
+import {
+  bodies,
+  codesAndDescriptions,
+  leadCopies,
+  operatorOutcome,
+  setOutcome,
+  type LeadCopies,
+} from '../../test/outcome-fixture.ts';
 
 const note = 'Nota interna: el cliente mostró estados de cuenta 7731';
 // Searched for by its words: digits alone can occur in an id or a timing in a log line.
@@ -61,7 +68,7 @@ function partnerViewTests1() {
       'status',
     ]);
     assert.equal(lead.outcome.status, 'CONDITIONED');
-    assert.deepEqual(lead.outcome.conditions, bodies.CONDITIONED.conditions);
+    assert.deepEqual(codesAndDescriptions(lead.outcome.conditions), bodies.CONDITIONED.conditions);
     assert.ok(!JSON.stringify(lead).includes(noteWords), 'no note');
     assert.equal((await setOutcome(t, leadId, bodies.APPROVED)).statusCode, 200);
     assert.equal((await setOutcome(t, leadId, bodies.FUNDED)).statusCode, 200);
@@ -123,6 +130,38 @@ function partnerViewTests1() {
 }
 
 function partnerViewTests2() {
+  test('each condition has a stable id and a status; a later CONDITIONED keeps the ids it repeats', async () => {
+    const leadId = await copy();
+    const income = { code: 'PROOF_OF_INCOME', description: 'Últimos 3 recibos de nómina' };
+    const address = { code: 'PROOF_OF_ADDRESS', description: 'Comprobante de domicilio reciente' };
+    const first = await setOutcome(t, leadId, { status: 'CONDITIONED', conditions: [income, address] });
+    assert.equal(first.statusCode, 200, show(first));
+    const [a, b] = first.json().conditions;
+    for (const condition of [a, b]) {
+      assert.match(condition.id, /^cond_[0-9a-f]{20}$/);
+      assert.equal(condition.status, 'PENDING');
+    }
+    assert.notEqual(a.id, b.id);
+    // The partner's view, and the event it hears, show the same ids and statuses.
+    assert.deepEqual((await partnerLead(leadId)).outcome.conditions, [a, b]);
+
+    const changedAddress = { ...address, description: 'Comprobante de domicilio de los últimos 3 meses' };
+    const second = await setOutcome(t, leadId, { status: 'CONDITIONED', conditions: [changedAddress, income] });
+    assert.equal(second.statusCode, 200, show(second));
+    const [c, d] = second.json().conditions;
+    assert.equal(d.id, a.id, 'an unchanged condition keeps its id');
+    assert.notEqual(c.id, b.id, 'a changed condition is a new one');
+    // Back through IN_REVIEW, the conditions asked before keep their ids too.
+    assert.equal((await setOutcome(t, leadId, { status: 'IN_REVIEW' })).statusCode, 200);
+    const third = await setOutcome(t, leadId, { status: 'CONDITIONED', conditions: [address] });
+    assert.equal(third.json().conditions[0].id, b.id);
+    // The same condition written twice is two conditions.
+    const twice = await setOutcome(t, leadId, { status: 'CONDITIONED', conditions: [income, income] });
+    const [e, f] = twice.json().conditions;
+    assert.equal(e.id, a.id);
+    assert.notEqual(f.id, e.id);
+  });
+
   test(
     'each change reaches the partner as a signed ' + 'lead.outcome_changed with the partner view, never the note',
     async () => {

@@ -7,7 +7,14 @@ import assert from 'node:assert/strict';
 import { buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { assertError, readyLead } from '../../test/lead-fixture.ts';
 import { bearer, operatorKey } from '../../test/lender-fixture.ts';
-import { bodies, leadCopies, operatorOutcome, setOutcome, type LeadCopies } from '../../test/outcome-fixture.ts';
+import {
+  bodies,
+  codesAndDescriptions,
+  leadCopies,
+  operatorOutcome,
+  setOutcome,
+  type LeadCopies,
+} from '../../test/outcome-fixture.ts';
 
 type Status = keyof typeof bodies;
 const statuses = Object.keys(bodies) as Status[];
@@ -148,7 +155,7 @@ function setOutcomeTests1() {
       const conditioned = await setOutcome(t, leadId, { ...bodies.CONDITIONED, note: 'Cliente con dos empleos' });
       assert.equal(conditioned.statusCode, 200, show(conditioned));
       const view = conditioned.json();
-      assert.deepEqual(view.conditions, bodies.CONDITIONED.conditions);
+      assert.deepEqual(codesAndDescriptions(view.conditions), bodies.CONDITIONED.conditions);
       assert.equal(view.note, 'Cliente con dos empleos');
       assert.equal(view.operatorId, 'admin-token');
       assert.equal(view.amountApproved, null);
@@ -157,7 +164,9 @@ function setOutcomeTests1() {
         { code: 'CO_SIGNER', description: 'Aval con inmueble' },
       ];
       assert.deepEqual(
-        (await setOutcome(t, leadId, { status: 'CONDITIONED', conditions: replaced })).json().conditions,
+        codesAndDescriptions(
+          (await setOutcome(t, leadId, { status: 'CONDITIONED', conditions: replaced })).json().conditions,
+        ),
         replaced,
       );
       assert.equal(

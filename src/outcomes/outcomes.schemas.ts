@@ -2,6 +2,7 @@
 import { Type, type TSchema } from 'typebox';
 import { uuidPattern } from '../shared/index.ts';
 import { CONDITION_CODES, OUTCOME_REASON_CODES, OUTCOME_STATUSES } from './outcome-status.ts';
+import { CONDITION_STATUSES } from './conditions.ts';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const dateTime = Type.String({ format: 'date-time' });
@@ -37,11 +38,24 @@ export const OutcomeRequest = Type.Object(
   },
 );
 
+/** A condition as the views show it: its stable id and whether a document answers it yet. */
+const ConditionView = Type.Object(
+  {
+    id: Type.String({ description: 'Stable: kept while a later CONDITIONED decision repeats the condition' }),
+    code: Type.Enum(CONDITION_CODES),
+    description: Type.String(),
+    status: Type.Enum(CONDITION_STATUSES, {
+      description: 'PENDING until a document is uploaded for it; then RECEIVED, ACCEPTED or REJECTED',
+    }),
+  },
+  { additionalProperties: false },
+);
+
 const shared = {
   status,
   at: dateTime,
   reasonCode: nullable(reasonCode),
-  conditions: nullable(Type.Array(Condition)),
+  conditions: nullable(Type.Array(ConditionView)),
   amountApproved: nullable(Type.Number()),
   amountFunded: nullable(Type.Number()),
 };

@@ -10,6 +10,7 @@ import type { AuditOrigin } from '../audit/index.ts';
 import { outcomeFieldErrors, type OutcomeChange } from './outcome-rules.ts';
 import { outcomeMayMove, type OutcomeReasonCode, type OutcomeStatus } from './outcome-status.ts';
 import type { OutcomeRow, OutcomeSubject, OutcomesRepository } from './outcomes.repository.ts';
+import { conditionsOf } from './conditions.ts';
 
 /** The lead an outcome is set on, locked until the transaction ends. */
 export interface OutcomeLeads {
@@ -35,12 +36,12 @@ export const outcomeEncryptedColumns: EncryptedColumn[] = [
 ];
 
 /** What the partner may see of an outcome: no note, no operator. */
-export function partnerOutcome(row: OutcomeRow) {
+export function partnerOutcome(leadId: string, row: OutcomeRow) {
   return {
     status: row.status,
     at: row.at.toISOString(),
     reasonCode: row.reasonCode,
-    conditions: row.conditions,
+    conditions: row.conditions && conditionsOf(leadId, row.conditions),
     amountApproved: row.amountApproved,
     amountFunded: row.amountFunded,
   };
@@ -62,7 +63,7 @@ export function createOutcomesService(deps: Deps) {
     const current = history.at(-1);
     if (!current) return null;
     return {
-      ...partnerOutcome(current),
+      ...partnerOutcome(leadId, current),
       operatorId: current.operatorId,
       note: noteOf(leadId, current),
       history: history.map((h) => ({
@@ -104,7 +105,7 @@ export function createOutcomesService(deps: Deps) {
         const from = before?.status ?? null;
         if (!lead.verified || !outcomeMayMove(from, change.status)) throw errors.outcomeTransition(from, change.status);
         const row = nextRow(id, origin, change, before);
-        await deps.repository.record(lead, row, { id: newId(), outcome: partnerOutcome(row) }, tx);
+        await deps.repository.record(lead, row, { id: newId(), outcome: partnerOutcome(id, row) }, tx);
         await deps.leads.outcomeChanged(id, row.at, tx);
         await deps.audit.record(origin, { action: 'outcome', leadId: id }, tx);
         return operatorView(id, await deps.repository.history(id, tx));
@@ -118,7 +119,7 @@ export function createOutcomesService(deps: Deps) {
 
     async partnerView(leadId: string): Promise<PartnerOutcomeView | null> {
       const current = await deps.repository.current(leadId);
-      return current ? partnerOutcome(current) : null;
+      return current ? partnerOutcome(leadId, current) : null;
     },
 
     /** Erasure of the lead's personal data takes the notes with it (inside the erasure's transaction). */

@@ -66,7 +66,14 @@ function bodyOf(type: string, payloads: EventPayloadSchemas) {
         status: 'CONDITIONED',
         at: '2026-01-15T12:00:00.000Z',
         reasonCode: null,
-        conditions: [{ code: 'PROOF_OF_INCOME', description: 'Últimos 3 recibos de nómina' }],
+        conditions: [
+          {
+            id: 'cond_4f1c2a9e7b3d5e6f8a0b',
+            code: 'PROOF_OF_INCOME',
+            description: 'Últimos 3 recibos de nómina',
+            status: 'PENDING',
+          },
+        ],
         amountApproved: null,
         amountFunded: null,
       },
