@@ -46,6 +46,7 @@ export const fieldLabels: Record<string, string> = {
   annualRate: 'Tasa anual (%)',
   monthlyPayment: 'Pago mensual',
   cat: 'CAT (%)',
+  catDisclosure: 'Leyenda del CAT',
   channel: 'Canal',
   pin: 'PIN',
   prequalification: 'Precalificación',

@@ -186,7 +186,10 @@ function decisionCard(prequalification: NonNullable<LeadRead['prequalification']
     ['Evaluada', dateTime(prequalification.evaluatedAt)],
     ['Motivos', prequalification.reasons.map((r) => label(reasonLabels, r.code)).join('; ') || '—'],
   ]);
-  return card('decision', 'Decisión', html`${decision}${offer ? html`<h3>Oferta</h3>${facts(labelled(offer))}` : ''}`);
+  if (!offer) return card('decision', 'Decisión', decision);
+  // The CAT disclosure the partner shows beside the offer, under its figures.
+  const { catDisclosure, ...terms } = offer;
+  return card('decision', 'Decisión', html`${decision}<h3>Oferta</h3>${facts(labelled(terms))}<p>${catDisclosure}</p>`);
 }
 
 function warningsCard(lead: LeadRead): Html {

@@ -48,6 +48,11 @@ export const Prequalification = Type.Object(
         annualRate: Type.Number({ description: 'Percent' }),
         monthlyPayment: Type.Number({ description: 'With IVA on interest' }),
         cat: Type.Number({ description: 'Costo Anual Total, percent, without IVA' }),
+        catDisclosure: Type.String({
+          description:
+            'The text to show beside the offer (Banxico): "CAT promedio {cat}% sin IVA. Para fines informativos y ' +
+            'de comparación. Fecha de cálculo: {d} de {month} de {yyyy}.", the date of the evaluation in Mexico City',
+        }),
       }),
     ),
     evaluatedAt: Type.String({ format: 'date-time' }),

@@ -1,4 +1,5 @@
 /** What a partner reads of a lead (docs/api.md, "Reading leads"). Never the PIN, never the bureau report. */
+import { catDisclosure } from '../prequalification/index.ts';
 import { affiliateOf, type Lead } from './lead-record.ts';
 import type { LeadRow } from './leads.repository.ts';
 
@@ -23,7 +24,12 @@ export function leadView(lead: Lead) {
       ? {
           decision: prequalification.decision,
           reasons: prequalification.reasons,
-          offer: prequalification.offer ?? null,
+          offer: prequalification.offer
+            ? {
+                ...prequalification.offer,
+                catDisclosure: catDisclosure(prequalification.offer.cat, new Date(prequalification.evaluatedAt)),
+              }
+            : null,
           evaluatedAt: prequalification.evaluatedAt,
         }
       : null,

@@ -12,5 +12,6 @@ export {
   type Reason,
 } from './evaluate.ts';
 export { ruleInputs } from './explain.ts';
+export { catDisclosure } from './cat-disclosure.ts';
 export { REASON_CODES } from './rules/rule.ts';
 export { loadPrequalificationConfig, type PrequalificationConfig } from './rules-config.ts';

@@ -78,7 +78,14 @@ describe('pre-qualification through the API', () => {
     assert.equal(decision, 'PREQUALIFIED');
     assert.deepEqual(reasons, []);
     assert.equal(evaluatedAt, clock.now().toISOString());
-    assert.deepEqual(Object.keys(offer).sort(), ['amountFinanced', 'annualRate', 'cat', 'monthlyPayment', 'term']);
+    assert.deepEqual(Object.keys(offer).sort(), [
+      'amountFinanced',
+      'annualRate',
+      'cat',
+      'catDisclosure',
+      'monthlyPayment',
+      'term',
+    ]);
     assert.equal(offer.amountFinanced, 240_000);
     assert.equal(offer.term, 48);
     assert.equal(offer.annualRate, 13.9);
@@ -89,6 +96,18 @@ describe('pre-qualification through the API', () => {
     const cat = catOf(240_000, 240_000 * config.openingCommissionShare, withoutIva, 48);
     assert.ok(Math.abs(offer.cat - cat) <= 0.051, `CAT ${offer.cat} vs ${cat}`);
     assert.ok(offer.cat > offer.annualRate, 'the CAT includes the opening commission');
+    const [year, month, day] = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' })
+      .format(clock.now())
+      .split('-')
+      .map(Number);
+    const spanishMonth = new Intl.DateTimeFormat('es-MX', { month: 'long', timeZone: 'UTC' }).format(
+      new Date(Date.UTC(2026, month! - 1, 1)),
+    );
+    assert.equal(
+      offer.catDisclosure,
+      `CAT promedio ${offer.cat}% sin IVA. Para fines informativos y de comparación. ` +
+        `Fecha de cálculo: ${day} de ${spanishMonth} de ${year}.`,
+    );
   });
 
   test('a C1 applicant is NOT_PREQUALIFIED with LOW_SCORE and no offer', async () => {
