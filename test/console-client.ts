@@ -3,6 +3,7 @@
  * reading each page's CSRF token, so route tests read as a person's clicks.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 
 export interface ConsoleClient {
@@ -58,4 +59,22 @@ export function consoleClient(app: FastifyInstance, host = 'console.example.mx')
     },
   };
   return client;
+}
+
+/** A console operator of `role` with a new e-mail and `password`, made through the admin API; its e-mail. */
+export async function consoleOperator(
+  app: FastifyInstance,
+  adminHeaders: Record<string, string>,
+  role: 'admin' | 'officer' | 'analyst',
+  password: string,
+): Promise<string> {
+  const email = `${role}-${randomUUID()}@lender.mx`;
+  const res = await app.inject({
+    method: 'POST',
+    url: '/admin/operators',
+    headers: adminHeaders,
+    payload: { name: `Operadora ${role}`, role, email, password },
+  });
+  assert.equal(res.statusCode, 201, `${res.statusCode} ${res.body}`);
+  return email;
 }

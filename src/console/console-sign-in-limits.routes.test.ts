@@ -4,23 +4,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { buildTestApp, createManualClock, show, type TestApp } from '../../test/helper.ts';
-import { consoleClient } from '../../test/console-client.ts';
+import { buildTestApp, createManualClock, type TestApp } from '../../test/helper.ts';
+import { consoleClient, consoleOperator } from '../../test/console-client.ts';
 import { signInLimits } from './console-sign-in.ts';
 
 const password = 'correct horse battery';
 const minute = 60_000;
-
-async function operator(t: TestApp, email: string) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/admin/operators',
-    headers: t.admin,
-    payload: { name: 'Ana Límites', role: 'analyst', email, password },
-  });
-  assert.equal(res.statusCode, 201, show(res));
-}
 
 describe('console sign-in limits in a sliding window', () => {
   const clock = createManualClock(new Date('2026-11-28T11:59:00Z'));
@@ -31,8 +20,7 @@ describe('console sign-in limits in a sliding window', () => {
   after(() => t.close());
 
   test('failures on both sides of a quarter hour count together; the window slides past them', async () => {
-    const email = `limite-${randomUUID()}@lender.mx`;
-    await operator(t, email);
+    const email = await consoleOperator(t.app, t.admin, 'analyst', password);
     const attempt = (wrong = true) => consoleClient(t.app).signIn(email, wrong ? 'wrong password' : password);
     // Five failures before 12:00, five after: one window of 15 minutes holds all ten.
     for (let i = 0; i < signInLimits.perEmail / 2; i++) assert.equal((await attempt()).statusCode, 401);
@@ -64,8 +52,7 @@ describe('console sign-in limits across two instances', { skip: !process.env.RED
   });
 
   test('failures through either instance count together, through Redis', async () => {
-    const email = `dos-${randomUUID()}@lender.mx`;
-    await operator(first, email);
+    const email = await consoleOperator(first.app, first.admin, 'analyst', password);
     for (let i = 0; i < signInLimits.perEmail; i++) {
       const app = i % 2 === 0 ? first.app : second.app;
       assert.equal((await consoleClient(app).signIn(email, 'wrong password')).statusCode, 401, `attempt ${i + 1}`);

@@ -5,9 +5,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
-import { consoleClient, type ConsoleClient } from '../../test/console-client.ts';
+import { consoleClient, consoleOperator, type ConsoleClient } from '../../test/console-client.ts';
 
 const impossible = ['2026-13-01', '2026-12-32', '2026-02-30', '2026-02-29T10:00:00Z', '2026-04-31T00:00:00-06:00'];
 const edge = ['9999-12-31', '9999-12-31T00:00:00Z', '9999-12-31T06:00:00Z', '9999-12-31T23:59:59-06:00'];
@@ -21,15 +20,8 @@ describe('dates in filters: impossible ones refused by field, the last day answe
 
   before(async () => {
     t = await buildTestApp({ database: 'own' });
-    const email = `fechas-${randomUUID()}@lender.mx`;
     const password = 'correct horse battery';
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/admin/operators',
-      headers: t.admin,
-      payload: { name: 'Fechas', role: 'officer', email, password },
-    });
-    assert.equal(created.statusCode, 201, show(created));
+    const email = await consoleOperator(t.app, t.admin, 'officer', password);
     officer = consoleClient(t.app);
     assert.equal((await officer.signIn(email, password)).statusCode, 303);
   });
