@@ -360,13 +360,14 @@ describe('PIN confirmation retried after a bureau failure', () => {
       assert.equal(lead.status, 'PREQUALIFIED');
       assert.equal(lead.prequalification.decision, 'PREQUALIFIED');
       assert.deepEqual(
-        { ...lead.prequalification.offer, monthlyPayment: undefined, cat: undefined },
+        { ...lead.prequalification.offer, monthlyPayment: undefined, cat: undefined, catDisclosure: undefined },
         {
           amountFinanced: 240000,
           term: 48,
           annualRate: 13.9,
           monthlyPayment: undefined,
           cat: undefined,
+          catDisclosure: undefined,
         },
       );
       assert.equal(bureau.received.length, 2);
