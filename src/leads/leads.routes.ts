@@ -1,6 +1,6 @@
 /** Lead creation and the section writes, plus read, list and history. Handlers stay thin. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { empty, errorAnswers, ok, sendEmpty, policy, operation } from '../http/index.ts';
 import { requireAuth } from '../auth/index.ts';
 import type { CatalogLookup } from '../catalogs/index.ts';
@@ -40,8 +40,7 @@ export const leadsRoutes =
   (deps: LeadsRouteDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
     creationAndReads(app, deps);
-    loanAndContactWrites(app, deps);
-    addressToPersonWrites(app, deps);
+    sectionWrites(app, deps);
   };
 
 /** Create a lead; list, read and the history of leads. */
@@ -128,142 +127,101 @@ function creationAndReads(app: App, deps: LeadsRouteDeps) {
   );
 }
 
-/** The loan info and contact section writes. */
-function loanAndContactWrites(app: App, deps: LeadsRouteDeps) {
-  app.put(
-    '/leads/:leadId/loan-info',
-    {
-      schema: {
-        tags,
-        security,
-        ...operation(docs, 'saveLoanInfo'),
-        params: s.LeadIdParams,
-        body: s.LoanInfoPayload,
-        response: { 204: noContent, ...fails('saveLoanInfo', true) },
-      },
-    },
-    async (request, reply) => {
-      await deps.leads.saveLoanInfo(actorOf(requireAuth(request)), request.params.leadId, request.body);
-      return sendEmpty(reply, 204);
-    },
-  );
-
-  app.put(
-    '/leads/:leadId/contact-info',
-    {
-      schema: {
-        tags,
-        security,
-        ...operation(docs, 'saveContactInfo'),
-        params: s.LeadIdParams,
-        body: s.PublicContactInfoPayload,
-        response: { 204: noContent, ...fails('saveContactInfo', true) },
-      },
-    },
-    async (request, reply) => {
-      await deps.leads.saveContactInfo(actorOf(requireAuth(request)), request.params.leadId, request.body);
-      return sendEmpty(reply, 204);
-    },
-  );
-
-  app.put(
-    '/leads/:leadId/contact',
-    {
-      config: policy({ invalidInput: 'contact' }),
-      schema: {
-        tags,
-        security,
-        ...operation(docs, 'updateContact'),
-        params: s.LeadIdParams,
-        body: s.ContactPayload,
-        response: { 204: noContent, ...fails('updateContact', true) },
-      },
-    },
-    async (request, reply) => {
-      await deps.leads.updateContact(actorOf(requireAuth(request)), request.params.leadId, request.body);
-      return sendEmpty(reply, 204);
-    },
-  );
+/**
+ * A section write (docs/api.md, "Sections"): its route and operation, its body, the status of its empty
+ * answer (the spec's 200 or 204), its checks against data (`config`) and the service call that saves it.
+ */
+interface SectionWrite<B extends TSchema> {
+  method: 'PUT' | 'POST';
+  url: string;
+  operation: LeadOperation;
+  body: B;
+  status: 200 | 204;
+  config?: ReturnType<typeof policy>;
+  save: (actor: ReturnType<typeof actorOf>, leadId: string, body: Static<B>) => Promise<unknown>;
 }
 
-/** The address, vehicle, financial and person section writes. */
-function addressToPersonWrites(app: App, deps: LeadsRouteDeps) {
-  app.put(
-    '/leads/:leadId/address',
-    {
-      config: policy({ bodyChecks: (body) => addressErrors(body, deps.catalogs) }),
-      schema: {
-        tags,
-        security,
-        ...operation(docs, 'saveAddress'),
-        params: s.LeadIdParams,
-        body: s.AddressPayload,
-        response: { 200: empty200, ...fails('saveAddress', true) },
-      },
+function sectionWrite<B extends TSchema>(app: App, write: SectionWrite<B>) {
+  const answer = write.status === 200 ? empty200 : noContent;
+  app.route({
+    method: write.method,
+    url: write.url,
+    ...(write.config ? { config: write.config } : {}),
+    schema: {
+      tags,
+      security,
+      ...operation(docs, write.operation),
+      params: s.LeadIdParams,
+      body: write.body,
+      response: { [write.status]: answer, ...fails(write.operation, true) },
     },
-    async (request, reply) => {
-      await deps.leads.saveAddress(actorOf(requireAuth(request)), request.params.leadId, request.body);
-      return sendEmpty(reply, 200);
+    handler: async (request, reply) => {
+      const { leadId } = request.params as { leadId: string };
+      await write.save(actorOf(requireAuth(request)), leadId, request.body as Static<B>);
+      return sendEmpty(reply, write.status);
     },
-  );
+  });
+}
 
-  app.put(
-    '/leads/:leadId/auto',
-    {
-      config: policy({ bodyChecks: (body) => vehicleErrors(body, deps.catalogs) }),
-      schema: {
-        tags,
-        security,
-        ...operation(docs, 'saveVehicle'),
-        params: s.LeadIdParams,
-        body: s.AutoLeadPayload,
-        response: { 204: noContent, ...fails('saveVehicle', true) },
-      },
-    },
-    async (request, reply) => {
-      await deps.leads.saveVehicle(actorOf(requireAuth(request)), request.params.leadId, request.body);
-      return sendEmpty(reply, 204);
-    },
-  );
-
-  app.put(
-    '/leads/:leadId/financial',
-    {
-      config: policy({ bodyChecks: (body) => financialErrors(body, deps.clock.now()) }),
-      schema: {
-        tags,
-        security,
-        ...operation(docs, 'saveFinancial'),
-        params: s.LeadIdParams,
-        body: s.FinancialPayload,
-        response: { 200: empty200, ...fails('saveFinancial', true) },
-      },
-    },
-    async (request, reply) => {
-      await deps.leads.saveFinancial(actorOf(requireAuth(request)), request.params.leadId, request.body);
-      return sendEmpty(reply, 200);
-    },
-  );
-
-  app.post(
-    '/leads/:leadId/person',
-    {
-      config: policy({ bodyChecks: (body) => personErrors(body, deps.clock.now()) }),
-      schema: {
-        tags,
-        security,
-        ...operation(docs, 'savePerson'),
-        params: s.LeadIdParams,
-        body: s.PersonPayload,
-        response: {
-          200: empty200,
-          ...fails('savePerson', true),
-        },
-      },
-    },
-    async (request, reply) => {
-      await deps.leads.savePerson(actorOf(requireAuth(request)), request.params.leadId, request.body);
-      return sendEmpty(reply, 200);
-    },
-  );
+/** The loan, contact, address, vehicle, financial and person sections, in the spec's order. */
+function sectionWrites(app: App, deps: LeadsRouteDeps) {
+  const { leads, catalogs, clock } = deps;
+  const section = { method: 'PUT', status: 204 } as const;
+  sectionWrite(app, {
+    ...section,
+    url: '/leads/:leadId/loan-info',
+    operation: 'saveLoanInfo',
+    body: s.LoanInfoPayload,
+    save: (actor, id, body) => leads.saveLoanInfo(actor, id, body),
+  });
+  sectionWrite(app, {
+    ...section,
+    url: '/leads/:leadId/contact-info',
+    operation: 'saveContactInfo',
+    body: s.PublicContactInfoPayload,
+    save: (actor, id, body) => leads.saveContactInfo(actor, id, body),
+  });
+  sectionWrite(app, {
+    ...section,
+    url: '/leads/:leadId/contact',
+    operation: 'updateContact',
+    body: s.ContactPayload,
+    config: policy({ invalidInput: 'contact' }),
+    save: (actor, id, body) => leads.updateContact(actor, id, body),
+  });
+  sectionWrite(app, {
+    ...section,
+    status: 200,
+    url: '/leads/:leadId/address',
+    operation: 'saveAddress',
+    body: s.AddressPayload,
+    config: policy({ bodyChecks: (body) => addressErrors(body, catalogs) }),
+    save: (actor, id, body) => leads.saveAddress(actor, id, body),
+  });
+  sectionWrite(app, {
+    ...section,
+    url: '/leads/:leadId/auto',
+    operation: 'saveVehicle',
+    body: s.AutoLeadPayload,
+    config: policy({ bodyChecks: (body) => vehicleErrors(body, catalogs) }),
+    save: (actor, id, body) => leads.saveVehicle(actor, id, body),
+  });
+  sectionWrite(app, {
+    ...section,
+    status: 200,
+    url: '/leads/:leadId/financial',
+    operation: 'saveFinancial',
+    body: s.FinancialPayload,
+    config: policy({ bodyChecks: (body) => financialErrors(body, clock.now()) }),
+    save: (actor, id, body) => leads.saveFinancial(actor, id, body),
+  });
+  sectionWrite(app, {
+    method: 'POST',
+    status: 200,
+    url: '/leads/:leadId/person',
+    operation: 'savePerson',
+    body: s.PersonPayload,
+    config: policy({ bodyChecks: (body) => personErrors(body, clock.now()) }),
+    save: (actor, id, body) => leads.savePerson(actor, id, body),
+  });
 }
