@@ -6,7 +6,7 @@
  */
 import { createSecretKey, hkdfSync } from 'node:crypto';
 import { createAdminModule } from './admin/index.ts';
-import { createAuditModule } from './audit/index.ts';
+import { createAuditModule, type AuditService } from './audit/index.ts';
 import { createAuthModule } from './auth/index.ts';
 import { createBackupModule } from './backup/index.ts';
 import { createBureauModule } from './bureau/index.ts';
@@ -96,12 +96,18 @@ export async function createContainer(givenOptions: ContainerOptions) {
     catalogs,
     operators,
   });
-  const { keysModule, backup } = createStoredDataCare(options, keys, access, auth, [
-    ...leadFlow.encryptedColumns,
-    ...webhooks.encryptedColumns,
-    ...leadFlow.sandboxColumns,
-    ...lenderSide.encryptedColumns,
-  ]);
+  const { keysModule, backup } = createStoredDataCare(
+    options,
+    keys,
+    { access, audit: lenderSide.services.audit },
+    auth,
+    [
+      ...leadFlow.encryptedColumns,
+      ...webhooks.encryptedColumns,
+      ...leadFlow.sandboxColumns,
+      ...lenderSide.encryptedColumns,
+    ],
+  );
   const services = {
     config,
     db,
@@ -163,21 +169,21 @@ export type Container = Awaited<ReturnType<typeof createContainer>>;
 function createStoredDataCare(
   options: ContainerOptions,
   keys: DataKeys,
-  access: AdminAccess,
+  admin: { access: AdminAccess; audit: AuditService },
   auth: ReturnType<typeof createAuthModule>,
   encryptedColumns: EncryptedColumn[],
 ) {
   const { db, clock } = options;
-  // Key rotation: the stored values' keys, checked before serving, and their re-encryption.
+  // Key rotation: the stored values' keys, checked before serving, and their re-encryption (audited).
   const keysModule = createKeysModule({
     db,
     encryption: keys.encryption,
     signing: auth.tokens,
     encryptedColumns,
-    access,
+    ...admin,
   });
-  // Online copies of the embedded database (`GET /admin/backup`).
-  const backup = createBackupModule({ db, clock, access });
+  // Online copies of the embedded database (`GET /admin/backup`, audited).
+  const backup = createBackupModule({ db, clock, ...admin });
   return { keysModule, backup };
 }
 

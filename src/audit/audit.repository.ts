@@ -4,7 +4,14 @@
  */
 import type { Queryable } from '../db/index.ts';
 
-export const AUDIT_ACTIONS = ['lead.read', 'leads.export', 'lead.personal_data_erased', 'outcome'] as const;
+export const AUDIT_ACTIONS = [
+  'lead.read',
+  'leads.export',
+  'lead.personal_data_erased',
+  'outcome',
+  'backup',
+  'keys_reencrypt',
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditEntry {

@@ -1,5 +1,6 @@
 /** Records operators' access to personal data, and pages through those records. */
-import { errors } from '../http/index.ts';
+import type { FastifyRequest } from 'fastify';
+import { errors, requireOperator } from '../http/index.ts';
 import { type Clock, newId } from '../shared/index.ts';
 import type { Queryable } from '../db/index.ts';
 import type { AuditAction, AuditRepository } from './audit.repository.ts';
@@ -10,6 +11,13 @@ export interface AuditOrigin {
   requestId: string | null;
   clientAddress: string | null;
 }
+
+/** The origin of an admin request: its operator (the admin guard's), its request id and client address. */
+export const auditOriginOf = (request: FastifyRequest): AuditOrigin => ({
+  operatorId: requireOperator(request).operatorId,
+  requestId: request.id,
+  clientAddress: request.ip,
+});
 
 const encodeCursor = (position: string) => Buffer.from(`a${position}`).toString('base64url');
 

@@ -1,4 +1,3 @@
 /** What other modules use of the audit module. */
-
-export type { AuditOrigin, AuditService } from './audit.service.ts';
+export { auditOriginOf, type AuditOrigin, type AuditService } from './audit.service.ts';
 export { createAuditModule } from './audit.module.ts';

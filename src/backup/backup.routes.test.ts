@@ -11,10 +11,10 @@ import { restoreDataDir } from '../db/index.ts';
 describe('GET /admin/backup', () => {
   let t: TestApp;
   let analyst: { key: string };
-  let admin: { key: string };
+  let admin: { id: string; key: string };
   const folders = mkdtempSync(join(tmpdir(), 'autofin-backup-route-'));
   before(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ database: 'own' });
     analyst = await operatorKey(t, 'analyst');
     admin = await operatorKey(t, 'admin');
   });
@@ -59,6 +59,14 @@ describe('GET /admin/backup', () => {
     assert.match(disposition, /^attachment; filename="autofin-backup-[0-9TZ-]+\.tar\.gz"$/);
     assert.equal(Number(res.headers['content-length']), res.rawPayload.length);
     assert.deepEqual([...res.rawPayload.subarray(0, 2)], [0x1f, 0x8b]);
+    // Who took a copy of every lead's (sealed) data is recorded, with its size.
+    const audit = await t.app.inject({ method: 'GET', url: '/admin/audit', headers: t.admin });
+    const taken = audit.json().items.find((r: { action: string }) => r.action === 'backup');
+    assert.deepEqual([taken?.operatorId, taken?.rows], [admin.id, res.rawPayload.length], show(audit));
+    assert.ok(
+      t.logs.some((line) => line.includes('"msg":"backup taken"')),
+      'logged at info',
+    );
 
     const target = join(folders, 'restored');
     const restored = await restoreDataDir(target, new Blob([new Uint8Array(res.rawPayload)]));

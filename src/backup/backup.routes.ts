@@ -11,12 +11,18 @@ import {
   registerAdminGuard,
   type OperatorResolver,
 } from '../http/index.ts';
+import { auditOriginOf, type AuditService } from '../audit/index.ts';
 import type { BackupService } from './backup.service.ts';
 import { operation } from '../http/index.ts';
 import { backupOperations as docs } from './backup.operations.ts';
 
 export const backupRoutes =
-  (deps: { backup: BackupService; adminToken: string; operators?: OperatorResolver }): FastifyPluginAsyncTypebox =>
+  (deps: {
+    backup: BackupService;
+    audit: Pick<AuditService, 'record'>;
+    adminToken: string;
+    operators?: OperatorResolver;
+  }): FastifyPluginAsyncTypebox =>
   async (app) => {
     registerAdminGuard(app, deps.adminToken, deps.operators);
     app.get(
@@ -45,8 +51,11 @@ export const backupRoutes =
           },
         },
       },
-      async (_request, reply) => {
+      async (request, reply) => {
         const backup = await deps.backup.take();
+        // A copy of every lead's personal data (sealed) leaves the service: who took it is recorded.
+        await deps.audit.record(auditOriginOf(request), { action: 'backup', rows: backup.data.size });
+        request.log.info({ bytes: backup.data.size }, 'backup taken');
         return (
           reply
             .type('application/gzip')

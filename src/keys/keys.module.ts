@@ -3,6 +3,7 @@
  * modules encrypt (their keys checked before serving, and their re-encryption), and its admin routes.
  */
 import { createSealedValues, type Db, type EncryptedColumn } from '../db/index.ts';
+import type { AuditService } from '../audit/index.ts';
 import { adminRoutesOf, type AdminAccess, type ModuleRoutes } from '../http/index.ts';
 import type { FieldEncryption } from '../shared/index.ts';
 import { keysRoutes } from './keys.routes.ts';
@@ -16,13 +17,15 @@ export interface KeysModuleDeps {
   /** Every module's encrypted columns. */
   encryptedColumns: readonly EncryptedColumn[];
   access: AdminAccess;
+  /** Each re-encryption is audited (action `keys_reencrypt`). */
+  audit: Pick<AuditService, 'record'>;
 }
 
 export function createKeysModule(deps: KeysModuleDeps) {
   const values = createSealedValues(deps.db, deps.encryptedColumns, deps.encryption);
   const service = createKeysService({ encryption: deps.encryption, signing: deps.signing, values });
   const routes: ModuleRoutes = {
-    admin: adminRoutesOf(deps.access, (guard) => [keysRoutes({ keys: service, ...guard })]),
+    admin: adminRoutesOf(deps.access, (guard) => [keysRoutes({ keys: service, audit: deps.audit, ...guard })]),
   };
   return { service, routes };
 }

@@ -172,6 +172,18 @@ function reencryptionTests(): void {
     assert.deepEqual(rest.json(), { reencrypted: 4, remaining: 0 });
     assert.deepEqual((await reencrypt(rotated, { limit: 10_000 })).json(), { reencrypted: 0, remaining: 0 });
     assert.deepEqual((await keys(rotated)).json().stored, [{ keyId: keyIdOf(keyB), values: 10 }]);
+    // Each call is audited with how many values it re-encrypted, and logged at info.
+    const audit = await rotated.app.inject({ method: 'GET', url: '/admin/audit', headers: rotated.admin });
+    const calls = audit.json().items.filter((r: { action: string }) => r.action === 'keys_reencrypt');
+    assert.deepEqual(
+      calls.map((r: { operatorId: string; rows: number }) => [r.operatorId, r.rows]),
+      [
+        ['admin-token', 0],
+        ['admin-token', 4],
+        ['admin-token', 3],
+      ],
+    );
+    assert.ok(rotated.logs.some((line) => line.includes('"msg":"values re-encrypted with the current key"')));
   });
 
   test(

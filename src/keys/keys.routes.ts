@@ -1,6 +1,7 @@
 /** Key rotation under /admin (docs/operations.md, "Rotating keys"): admin only. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, errorAnswers, errorCase, ok, registerAdminGuard, type OperatorResolver } from '../http/index.ts';
+import { auditOriginOf, type AuditService } from '../audit/index.ts';
 import type { KeysService } from './keys.service.ts';
 import * as s from './keys.schemas.ts';
 import { operation } from '../http/index.ts';
@@ -9,7 +10,12 @@ import { keysOperations as docs } from './keys.operations.ts';
 const badLimit = errorCase('Invalid limit', errors.invalidInput([{ field: 'limit', errorDetail: 'must be <= 10000' }]));
 
 export const keysRoutes =
-  (deps: { keys: KeysService; adminToken: string; operators: OperatorResolver }): FastifyPluginAsyncTypebox =>
+  (deps: {
+    keys: KeysService;
+    audit: Pick<AuditService, 'record'>;
+    adminToken: string;
+    operators: OperatorResolver;
+  }): FastifyPluginAsyncTypebox =>
   async (app) => {
     registerAdminGuard(app, deps.adminToken, deps.operators);
     const tags = ['admin'];
@@ -46,6 +52,11 @@ export const keysRoutes =
           },
         },
       },
-      async (request) => deps.keys.reencrypt(request.body?.limit ?? 1000),
+      async (request) => {
+        const result = await deps.keys.reencrypt(request.body?.limit ?? 1000);
+        await deps.audit.record(auditOriginOf(request), { action: 'keys_reencrypt', rows: result.reencrypted });
+        request.log.info(result, 'values re-encrypted with the current key');
+        return result;
+      },
     );
   };

@@ -4,7 +4,6 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import {
   documented,
@@ -12,12 +11,11 @@ import {
   errorAnswers,
   ok,
   registerAdminGuard,
-  requireOperator,
   type OperatorResolver,
   policy,
   operation,
 } from '../http/index.ts';
-import type { AuditOrigin } from '../audit/index.ts';
+import { auditOriginOf } from '../audit/index.ts';
 import { exportContentTypes } from './lead-export.ts';
 import type { LenderLeadsService } from './lender-leads.service.ts';
 import type { PersonalDataErasure } from './personal-data-erasure.ts';
@@ -27,12 +25,6 @@ import { lenderOperations as docs } from './lender-leads.operations.ts';
 /** The error answers of lender operation `id`, from its entry in the table. */
 const fails = (id: keyof typeof docs) => errorAnswers({ access: 'admin', body: true, cases: docs[id].errorCases });
 const readers = policy({ roles: ['analyst', 'officer'] });
-
-const originOf = (request: FastifyRequest): AuditOrigin => ({
-  operatorId: requireOperator(request).operatorId,
-  requestId: request.id,
-  clientAddress: request.ip,
-});
 
 interface LenderLeadsRouteDeps {
   leads: LenderLeadsService;
@@ -114,7 +106,7 @@ function listAndExport(app: App, deps: LenderLeadsRouteDeps) {
     },
     async (request, reply) => {
       const { format = 'ndjson', ...filter } = request.query;
-      const lines = deps.leads.export(originOf(request), filter, format);
+      const lines = deps.leads.export(auditOriginOf(request), filter, format);
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       return (
         reply
@@ -150,7 +142,7 @@ function readAndErasure(app: App, deps: LenderLeadsRouteDeps) {
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       // Warning codes are typed as text in the lead record; the response schema names the closed set.
-      return (await deps.leads.read(originOf(request), request.params.leadId)) as never;
+      return (await deps.leads.read(auditOriginOf(request), request.params.leadId)) as never;
     },
   );
 
@@ -166,7 +158,7 @@ function readAndErasure(app: App, deps: LenderLeadsRouteDeps) {
       },
     },
     async (request, reply) => {
-      await deps.erasure.eraseLead(originOf(request), request.params.leadId);
+      await deps.erasure.eraseLead(auditOriginOf(request), request.params.leadId);
       return reply.code(204).send(null);
     },
   );
@@ -185,6 +177,6 @@ function readAndErasure(app: App, deps: LenderLeadsRouteDeps) {
         },
       },
     },
-    async (request) => deps.erasure.purge({ dryRun: request.body.dryRun ?? false, origin: originOf(request) }),
+    async (request) => deps.erasure.purge({ dryRun: request.body.dryRun ?? false, origin: auditOriginOf(request) }),
   );
 }
