@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = [
   'outcome',
   'backup',
   'keys_reencrypt',
+  'personal_data_access',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

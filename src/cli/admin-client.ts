@@ -79,6 +79,7 @@ export function createAdminClient({ baseUrl, token, fetch: fetchImpl = fetch }: 
     deleteOperator: (id: string) => call('DELETE', `/admin/operators/${segment(id)}`),
     listLeads: (query: Record<string, string>) => call('GET', `/admin/leads${queryString(query)}`),
     readLead: (id: string) => call('GET', `/admin/leads/${segment(id)}`),
+    personalData: (id: string) => call('GET', `/admin/leads/${segment(id)}/personal-data`),
     eraseLead: (id: string) => call('DELETE', `/admin/leads/${segment(id)}/personal-data`),
     purge: (dryRun: boolean) => call('POST', '/admin/leads/purge', { json: { dryRun } }),
     listAudit: (query: Record<string, string>) => call('GET', `/admin/audit${queryString(query)}`),

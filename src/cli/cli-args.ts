@@ -27,6 +27,7 @@ Usage:
   autofin operators revoke OPERATOR_ID
   autofin leads list [FILTERS] [--limit N] [--cursor C]
   autofin leads show LEAD_ID                    (audited)
+  autofin leads personal-data LEAD_ID           (everything held about the person, decrypted; audited)
   autofin leads export [FILTERS] [--format ndjson|csv]   (the export itself on stdout; audited)
   autofin leads erase LEAD_ID                   (erases the lead's personal data; audited)
   autofin leads purge [--dry-run]               (the retention purge, now)
@@ -76,6 +77,7 @@ export type Command =
   | { name: 'operators revoke'; operatorId: string }
   | { name: 'leads list'; query: Record<string, string> }
   | { name: 'leads show'; leadId: string }
+  | { name: 'leads personal-data'; leadId: string }
   | { name: 'leads export'; query: Record<string, string> }
   | { name: 'leads erase'; leadId: string }
   | { name: 'leads purge'; dryRun: boolean }
@@ -242,6 +244,11 @@ const commands: Record<
     options: [],
     positionals: ['LEAD_ID'],
     build: (_v: Values, p: string[]): Command => ({ name: 'leads show', leadId: p[0] }),
+  },
+  'leads personal-data': {
+    options: [],
+    positionals: ['LEAD_ID'],
+    build: (_v: Values, p: string[]): Command => ({ name: 'leads personal-data', leadId: p[0] }),
   },
   'leads export': {
     options: [...Object.keys(filterOptions), 'format'],

@@ -77,6 +77,8 @@ async function execute(client: AdminClient, command: Command, io: CliIo): Promis
       return client.listLeads(command.query);
     case 'leads show':
       return client.readLead(command.leadId);
+    case 'leads personal-data':
+      return client.personalData(command.leadId);
     case 'leads export':
       return client.exportLeads(command.query, io.stdout);
     case 'leads erase':

@@ -30,6 +30,14 @@ export const lenderOperations = operationTable({
     description: 'Every successful read writes an audit record.',
     errorCases: lenderCases,
   },
+  readPersonalData: {
+    summary: "Everything held about the lead's person (their right of access)",
+    description:
+      'Admins. The person, contact, address and financial sections, the consent with its unmasked destination, ' +
+      'the bureau report as stored, the documents and the conditions, decrypted; after an erasure the erased ' +
+      'sections are null. Every read writes an audit record (`personal_data_access`).',
+    errorCases: lenderCases,
+  },
   erasePersonalData: {
     summary: "Erase a lead's personal data",
     description:

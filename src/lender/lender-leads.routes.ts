@@ -146,6 +146,26 @@ function readAndErasure(app: App, deps: LenderLeadsRouteDeps) {
     },
   );
 
+  app.get(
+    '/admin/leads/:leadId/personal-data',
+    {
+      schema: {
+        tags,
+        security,
+        ...operation(docs, 'readPersonalData'),
+        params: s.LenderLeadIdParams,
+        response: {
+          200: ok('admin', s.PersonalDataExport, "Everything held about the lead's person.", ['Cache-Control']),
+          ...fails('readPersonalData'),
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return (await deps.leads.personalData(auditOriginOf(request), request.params.leadId)) as never;
+    },
+  );
+
   app.delete(
     '/admin/leads/:leadId/personal-data',
     {

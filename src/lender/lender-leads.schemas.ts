@@ -166,3 +166,38 @@ export const PurgeResult = Type.Object(
     examples: [{ dryRun: true, cutoff: '2025-07-19T12:00:00.000Z', retentionDays: 180, count: 1, leadIds: [leadId] }],
   },
 );
+
+const lead = LeadSchema.properties;
+
+/** The person's access to their data (ARCO): every personal datum held for the lead, decrypted. */
+export const PersonalDataExport = Type.Object(
+  {
+    leadId: Type.String({ format: 'uuid' }),
+    erasedAt: nullable(Type.String({ format: 'date-time', description: 'When the personal data was erased' })),
+    person: lead.person,
+    contact: lead.contact,
+    address: lead.address,
+    financial: lead.financial,
+    consent: nullable(
+      Type.Object({
+        channel: Type.String(),
+        destination: nullable(Type.String({ description: 'The phone or e-mail the PIN was sent to, unmasked' })),
+        pinSentAt: dateTime,
+        confirmedAt: dateTime,
+        clientAddress: nullable(Type.String()),
+        userAgent: nullable(Type.String()),
+      }),
+    ),
+    bureau: nullable(
+      Type.Object({}, { additionalProperties: true, description: 'The credit bureau report as stored' }),
+    ),
+    documents: Type.Array(Type.Object({}, { additionalProperties: true }), {
+      description: "The documents' metadata (documents for conditions)",
+    }),
+    conditions: OperatorOutcomeSchema.properties.conditions,
+  },
+  {
+    $id: 'PersonalDataExport',
+    description: 'Every personal datum held for the lead, decrypted. Reading it is audited.',
+  },
+);

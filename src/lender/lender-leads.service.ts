@@ -67,6 +67,24 @@ function toFilter(query: LenderLeadQuery): LenderLeadFilter {
 /** The filter as given, for the audit record (only what was set). */
 const givenFilter = (query: object) => Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined));
 
+/** Why the rules decided what they decided, with each rule's inputs while the data is still held. */
+function explanationOf(lead: Lead, report: BureauReport | null) {
+  const stored = lead.prequalification?.explanation;
+  if (!stored) return null;
+  // Input values are personal data: derived from what is still stored, none once erased.
+  const input = report && !lead.erasedAt ? toPrequalificationInput(lead, report) : null;
+  return {
+    rulesVersion: stored.rulesVersion,
+    rules: stored.rules.map((r) => ({
+      rule: r.rule,
+      outcome: r.outcome,
+      inputs: input ? ruleInputs(r.rule, input) : null,
+      threshold: r.threshold,
+      reason: r.reason,
+    })),
+  };
+}
+
 export function createLenderLeadsService(deps: Deps) {
   const summary = (row: ErasableRow) => ({
     ...leadSummaryView(row),
@@ -77,23 +95,6 @@ export function createLenderLeadsService(deps: Deps) {
   async function bureauOf(lead: Lead): Promise<{ report: BureauReport; provider: string } | null> {
     const report = await deps.reports.reportOf(lead.id);
     return report ? { report, provider: report.provider } : null;
-  }
-
-  function explanationOf(lead: Lead, report: BureauReport | null) {
-    const stored = lead.prequalification?.explanation;
-    if (!stored) return null;
-    // Input values are personal data: derived from what is still stored, none once erased.
-    const input = report && !lead.erasedAt ? toPrequalificationInput(lead, report) : null;
-    return {
-      rulesVersion: stored.rulesVersion,
-      rules: stored.rules.map((r) => ({
-        rule: r.rule,
-        outcome: r.outcome,
-        inputs: input ? ruleInputs(r.rule, input) : null,
-        threshold: r.threshold,
-        reason: r.reason,
-      })),
-    };
   }
 
   return {
@@ -156,6 +157,9 @@ export function createLenderLeadsService(deps: Deps) {
       };
     },
 
+    /** Everything held about the lead's person, decrypted (`personalDataOf`). Audited. */
+    personalData: (origin: AuditOrigin, leadId: string) => personalDataOf(deps, origin, leadId),
+
     /**
      * The export's lines, read in keyset batches: the consumer pulls the next batch only when it
      * wants more (backpressure), so memory does not grow with the count. The audit record, with the
@@ -165,6 +169,49 @@ export function createLenderLeadsService(deps: Deps) {
       // Checked before the first byte is sent, so a bad filter is still a 400.
       return exportLines(deps, origin, query, toFilter(query), format);
     },
+  };
+}
+
+/**
+ * The person's access to their data (the "A" of ARCO; docs/lender-api.md, "The person's access"):
+ * every personal datum held for the lead, decrypted, with the consent's unmasked destination (the
+ * verified contact it was sent to), the bureau report as stored and the conditions asked. Audited.
+ * After an erasure the erased sections are null and `erasedAt` says when.
+ */
+async function personalDataOf(
+  deps: Pick<Deps, 'queries' | 'sealer' | 'reports' | 'consents' | 'outcomes' | 'audit'>,
+  origin: AuditOrigin,
+  leadId: string,
+) {
+  const row = await deps.queries.find(leadId.toLowerCase());
+  if (!row) throw errors.leadNotFound();
+  const lead = deps.sealer.toLead(row);
+  const [bureau, consent, outcome] = await Promise.all([
+    deps.reports.reportOf(lead.id),
+    deps.consents.of(lead.id),
+    deps.outcomes.operatorView(lead.id),
+  ]);
+  await deps.audit.record(origin, { action: 'personal_data_access', leadId: lead.id });
+  const contact = lead.phone === null && lead.email === null ? null : { phone: lead.phone, email: lead.email };
+  return {
+    leadId: lead.id,
+    erasedAt: lead.erasedAt?.toISOString() ?? null,
+    person: lead.person,
+    contact,
+    address: lead.address,
+    financial: lead.financial,
+    consent: consent && {
+      channel: consent.channel,
+      // The PIN went to the verified contact, frozen since: erased with it.
+      destination: (consent.channel === 'SMS' ? lead.phone : lead.email) ?? null,
+      pinSentAt: consent.pinSentAt.toISOString(),
+      confirmedAt: consent.confirmedAt.toISOString(),
+      clientAddress: consent.clientAddress,
+      userAgent: consent.userAgent,
+    },
+    bureau: bureau ?? null,
+    documents: [],
+    conditions: outcome?.conditions ?? null,
   };
 }
 
