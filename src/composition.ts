@@ -356,7 +356,7 @@ function createLenderSide(options: ContainerOptions, keys: DataKeys, leadFlow: L
     outcomes: outcomes.service,
     pins: verification,
     sandbox,
-    retentionDays: config.piiRetentionDays,
+    retention: { piiRetentionDays: config.piiRetentionDays, creditRetentionYears: config.creditRetentionYears },
     purgeSchedule: daily,
     warn,
     access,

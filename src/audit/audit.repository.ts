@@ -12,6 +12,8 @@ export const AUDIT_ACTIONS = [
   'backup',
   'keys_reencrypt',
   'personal_data_access',
+  'legal_hold_set',
+  'legal_hold_released',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

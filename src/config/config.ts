@@ -54,6 +54,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Leads unchanged this many days have their personal data erased (daily). */
   piiRetentionDays: number;
+  /** A credit (a FUNDED lead) keeps its personal data this many years from the funding. */
+  creditRetentionYears: number;
 }
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -244,6 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 3_600_000),
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 2000, 0, 600_000),
     piiRetentionDays: integer(env, 'PII_RETENTION_DAYS', 180, 1, 36_500),
+    creditRetentionYears: integer(env, 'CREDIT_RETENTION_YEARS', 10, 1, 100),
   };
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`);

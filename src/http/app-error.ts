@@ -78,6 +78,11 @@ export const errors = {
       engine: 'postgres',
       use: 'pg_dump',
     }),
+  /** 409 / 4097: an erasure of a credit inside its legal retention, or of a lead under legal hold. */
+  legalRetention: (retainedUntil: string | null, legalHold: boolean) =>
+    new AppError(409, 4097, 'Personal data under legal retention', { retainedUntil, legalHold }),
+  /** 404 / 4040: the lead has no legal hold to read or release. */
+  legalHoldNotFound: () => new AppError(404, 4040, 'Legal hold not found'),
   requestTimeout: () => new AppError(408, 4080, 'Request Timeout'),
   payloadTooLarge: () => new AppError(413, 4130, 'Payload Too Large'),
   /** A path parameter over the router's limit; the URL is not echoed. */

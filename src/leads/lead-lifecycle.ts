@@ -11,7 +11,7 @@ import type { BureauReport } from '../bureau/index.ts';
 import type { PrequalificationInput, PrequalificationResult } from '../prequalification/index.ts';
 import { afterPinConfirmed, afterPinSent, afterPrequalification, type LeadStatus } from '../lead-status/index.ts';
 import type { Lead, LeadSealer, StoredPrequalification, Verification } from './lead-record.ts';
-import type { LeadEvent, LeadsRepository, Transition } from './leads.repository.ts';
+import type { LeadEvent, LeadsRepository, LegalHold, Transition } from './leads.repository.ts';
 import type { Actor } from './actor.ts';
 
 export interface TransitionContext {
@@ -155,6 +155,10 @@ export function createLeadLifecycle(deps: Deps) {
         await prequalify(tx, context, sealer.toLead(row), report);
       });
     },
+
+    /** The lender's legal hold of the lead (docs/lender-api.md, "Erasure and retention"). */
+    setLegalHold: (leadId: string, hold: LegalHold) => repository.setLegalHold(leadId, hold),
+    releaseLegalHold: (leadId: string) => repository.releaseLegalHold(leadId),
 
     /** Erases the lead's personal data (lender or retention) with its history entry; undefined for an unknown lead. */
     erasePersonalData(leadId: string, at: Date, actor: string, tx: Queryable): Promise<{ id: string } | undefined> {

@@ -30,6 +30,14 @@ export interface LeadRow {
   erased_at?: Date | null;
   /** The status of the lender's current outcome (lists only). */
   outcome_status?: OutcomeStatus | null;
+  /** A legal hold keeping the personal data (docs/lender-api.md, "Erasure and retention"). */
+  legal_hold?: LegalHold | null;
+}
+
+export interface LegalHold {
+  reason: string;
+  since: string;
+  operatorId: string;
 }
 
 /** Columns a write may change, and whether they hold JSON. */
@@ -388,8 +396,32 @@ function createLeadUpkeep(db: Queryable) {
   };
 }
 
+/** The lender's legal hold of a lead (docs/lender-api.md, "Erasure and retention"). */
+function createLeadHolds(db: Queryable) {
+  return {
+    /** Sets the lead's legal hold; a second one replaces the reason and keeps `since`. Undefined: no such lead. */
+    async setLegalHold(id: string, hold: LegalHold, tx: Queryable = db): Promise<LegalHold | undefined> {
+      const { rows } = await tx.query<{ legal_hold: LegalHold }>(
+        `update leads set legal_hold = $2::jsonb || jsonb_build_object('since', coalesce(legal_hold->>'since', $3))
+         where id = $1 returning legal_hold`,
+        [id, JSON.stringify({ reason: hold.reason, operatorId: hold.operatorId }), hold.since],
+      );
+      return rows[0]?.legal_hold;
+    },
+
+    /** Releases the lead's legal hold; false when it had none (or there is no such lead). */
+    async releaseLegalHold(id: string, tx: Queryable = db): Promise<boolean> {
+      const { rowCount } = await tx.query(
+        'update leads set legal_hold = null where id = $1 and legal_hold is not null',
+        [id],
+      );
+      return rowCount === 1;
+    },
+  };
+}
+
 export function createLeadsRepository(db: Queryable) {
-  return { ...createLeadChanges(db), ...createLeadReads(db), ...createLeadUpkeep(db) };
+  return { ...createLeadChanges(db), ...createLeadReads(db), ...createLeadUpkeep(db), ...createLeadHolds(db) };
 }
 
 export type LeadsRepository = ReturnType<typeof createLeadsRepository>;

@@ -85,10 +85,16 @@ export function createLenderLeadQueries(db: Queryable) {
     },
 
     /** Leads not erased yet that have not changed since `before`, oldest first. */
-    async unchangedSince(before: Date, limit: number, tx: Queryable = db): Promise<string[]> {
+    /**
+     * The leads the retention purge may erase: unchanged before `before`, not under legal hold, and not a
+     * credit funded after `creditsFundedAfter` (still inside its retention).
+     */
+    async unchangedSince(before: Date, creditsFundedAfter: Date, limit: number, tx: Queryable = db): Promise<string[]> {
       const { rows } = await tx.query<{ id: string }>(
-        'select id from leads where erased_at is null and updated_at < $1 order by updated_at, id limit $2',
-        [before, limit],
+        `select id from leads where erased_at is null and updated_at < $1 and legal_hold is null
+           and not ${outcomeSql.fundedAfter('leads.id', '$2')}
+         order by updated_at, id limit $3`,
+        [before, creditsFundedAfter, limit],
       );
       return rows.map((r) => r.id);
     },

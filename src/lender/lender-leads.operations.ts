@@ -42,8 +42,32 @@ export const lenderOperations = operationTable({
     summary: "Erase a lead's personal data",
     description:
       'Erases contact, address, financial and person data and the bureau report; the lead keeps its status, ' +
-      'decision, reasons, loan info, vehicle and events. Audited.',
+      'decision, reasons, loan info, vehicle and events. Audited. A credit inside its retention, or a lead ' +
+      'under legal hold, is 409 / 4097 and keeps everything.',
+    errorCases: {
+      ...lenderCases,
+      409: [
+        errorCase(
+          'A credit inside its retention, or a lead under legal hold',
+          errors.legalRetention('2036-02-01T15:00:00.000Z', false),
+        ),
+      ],
+    },
+  },
+  setLegalHold: {
+    summary: 'Hold a lead: its personal data is kept until released',
+    description: 'Admins. A second hold replaces the reason and keeps `since`. Audited (`legal_hold_set`).',
     errorCases: lenderCases,
+  },
+  readLegalHold: {
+    summary: "A lead's legal hold",
+    description: 'Admins. 404 / 4040 when the lead has none.',
+    errorCases: { ...lenderCases, 404: [errorCase('No such lead, or no hold', errors.legalHoldNotFound())] },
+  },
+  releaseLegalHold: {
+    summary: "Release a lead's legal hold",
+    description: 'Admins. Audited (`legal_hold_released`); 404 / 4040 when the lead has none.',
+    errorCases: { ...lenderCases, 404: [errorCase('No such lead, or no hold', errors.legalHoldNotFound())] },
   },
   purgePersonalData: {
     summary: 'Run the retention purge now',

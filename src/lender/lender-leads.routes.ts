@@ -19,6 +19,7 @@ import { auditOriginOf } from '../audit/index.ts';
 import { exportContentTypes } from './lead-export.ts';
 import type { LenderLeadsService } from './lender-leads.service.ts';
 import type { PersonalDataErasure } from './personal-data-erasure.ts';
+import type { LegalHolds } from './legal-hold.ts';
 import * as s from './lender-leads.schemas.ts';
 import { lenderOperations as docs } from './lender-leads.operations.ts';
 
@@ -29,6 +30,7 @@ const readers = policy({ roles: ['analyst', 'officer'] });
 interface LenderLeadsRouteDeps {
   leads: LenderLeadsService;
   erasure: PersonalDataErasure;
+  holds: LegalHolds;
   adminToken: string;
   operators: OperatorResolver;
 }
@@ -166,6 +168,8 @@ function readAndErasure(app: App, deps: LenderLeadsRouteDeps) {
     },
   );
 
+  holdRoutes(app, deps);
+
   app.delete(
     '/admin/leads/:leadId/personal-data',
     {
@@ -198,5 +202,53 @@ function readAndErasure(app: App, deps: LenderLeadsRouteDeps) {
       },
     },
     async (request) => deps.erasure.purge({ dryRun: request.body.dryRun ?? false, origin: auditOriginOf(request) }),
+  );
+}
+
+/** The legal hold of a lead: set (or replace), read, release (admins). */
+function holdRoutes(app: App, deps: LenderLeadsRouteDeps) {
+  const path = '/admin/leads/:leadId/legal-hold';
+  app.put(
+    path,
+    {
+      schema: {
+        tags,
+        security,
+        ...operation(docs, 'setLegalHold'),
+        params: s.LenderLeadIdParams,
+        body: s.LegalHoldRequest,
+        response: { 200: ok('admin', s.LegalHold, 'The hold in force.'), ...fails('setLegalHold') },
+      },
+    },
+    async (request) => deps.holds.set(auditOriginOf(request), request.params.leadId, request.body.reason),
+  );
+  app.get(
+    path,
+    {
+      schema: {
+        tags,
+        security,
+        ...operation(docs, 'readLegalHold'),
+        params: s.LenderLeadIdParams,
+        response: { 200: ok('admin', s.LegalHold, 'The hold in force.'), ...fails('readLegalHold') },
+      },
+    },
+    async (request) => deps.holds.get(request.params.leadId),
+  );
+  app.delete(
+    path,
+    {
+      schema: {
+        tags,
+        security,
+        ...operation(docs, 'releaseLegalHold'),
+        params: s.LenderLeadIdParams,
+        response: { 204: empty('admin', 'Released.'), ...fails('releaseLegalHold') },
+      },
+    },
+    async (request, reply) => {
+      await deps.holds.release(auditOriginOf(request), request.params.leadId);
+      return reply.code(204).send(null);
+    },
   );
 }

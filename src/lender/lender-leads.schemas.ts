@@ -130,10 +130,40 @@ const Explanation = Type.Object(
   { description: 'Why the rules decided what they decided' },
 );
 
+/** How long the lead's personal data is kept (docs/lender-api.md, "Erasure and retention"). */
+export const Retention = Type.Object(
+  {
+    class: Type.Enum(['credit', 'lead'] as const, { description: 'credit: a FUNDED lead' }),
+    retainedUntil: Type.String({
+      format: 'date-time',
+      description:
+        "When the purge may erase it: a credit's funding plus CREDIT_RETENTION_YEARS, " +
+        'else the last change plus PII_RETENTION_DAYS',
+    }),
+    legalHold: Type.Boolean(),
+  },
+  { $id: 'Retention' },
+);
+
+export const LegalHoldRequest = Type.Object(
+  { reason: Type.String({ minLength: 1, maxLength: 200 }) },
+  { $id: 'LegalHoldRequest', additionalProperties: false, examples: [{ reason: 'Juicio mercantil 123/2026' }] },
+);
+
+export const LegalHold = Type.Object(
+  {
+    reason: Type.String(),
+    since: Type.String({ format: 'date-time', description: 'When the first hold was set (a second one keeps it)' }),
+    operatorId: Type.String(),
+  },
+  { $id: 'LegalHold' },
+);
+
 export const LenderLead = Type.Object(
   {
     ...LeadSchema.properties,
     outcome: nullable(OperatorOutcomeSchema),
+    retention: Retention,
     companyId: Type.String({ format: 'uuid' }),
     consent: nullable(Consent),
     bureau: nullable(Bureau),

@@ -3,6 +3,7 @@
  * personal data, consent receipt, bureau summary and pre-qualification explanation, and the export.
  * Each read of personal data and each export is audited.
  */
+import type { Retention } from './retention.ts';
 import type { Db } from '../db/index.ts';
 import { errors, parseDateFilter } from '../http/index.ts';
 import type { LeadStatus } from '../lead-status/index.ts';
@@ -47,6 +48,8 @@ interface Deps {
   audit: Pick<AuditService, 'record'>;
   sealer: LeadSealer;
   outcomes: Pick<OutcomesService, 'operatorView'>;
+  /** How long the lead's personal data is kept (the erasure's rule). */
+  retentionOf: (row: ErasableRow) => Promise<Retention>;
 }
 
 /** Rows per database read of the export: bounded memory, few round trips. */
@@ -132,6 +135,7 @@ export function createLenderLeadsService(deps: Deps) {
       return {
         ...leadView(lead),
         outcome,
+        retention: await deps.retentionOf(row),
         companyId: lead.companyId,
         consent: consent
           ? {

@@ -2,12 +2,15 @@
  * The lender module as the composition root uses it: the lender's reads and exports of leads, the
  * erasure of a lead's personal data, the retention purge that erases it when due, and their admin routes.
  */
+import type { LeadLifecycle } from '../leads/index.ts';
 import type { Db } from '../db/index.ts';
 import { adminRoutesOf, type AdminAccess, type ModuleRoutes } from '../http/index.ts';
 import { repeatingJob } from '../jobs/index.ts';
 import { lenderLeadsRoutes } from './lender-leads.routes.ts';
 import { createLenderLeadsService } from './lender-leads.service.ts';
 import { createPersonalDataErasure } from './personal-data-erasure.ts';
+import { createLegalHolds } from './legal-hold.ts';
+import type { RetentionPolicy } from './retention.ts';
 
 type LeadsDeps = Parameters<typeof createLenderLeadsService>[0];
 type ErasureDeps = Parameters<typeof createPersonalDataErasure>[0];
@@ -18,7 +21,7 @@ export interface LenderModuleDeps {
   /** The leads module's reads, lifecycle and sealer. */
   leads: {
     queries: LeadsDeps['queries'] & ErasureDeps['queries'];
-    lifecycle: LeadsDeps['leads'] & ErasureDeps['leads'];
+    lifecycle: LeadsDeps['leads'] & ErasureDeps['leads'] & Pick<LeadLifecycle, 'setLegalHold' | 'releaseLegalHold'>;
     sealer: LeadsDeps['sealer'];
   };
   reports: LeadsDeps['reports'] & ErasureDeps['reports'];
@@ -27,7 +30,8 @@ export interface LenderModuleDeps {
   outcomes: LeadsDeps['outcomes'] & ErasureDeps['outcomes'];
   pins: ErasureDeps['pins'];
   sandbox?: ErasureDeps['sandbox'];
-  retentionDays: number;
+  /** How long personal data is kept (PII_RETENTION_DAYS, CREDIT_RETENTION_YEARS). */
+  retention: RetentionPolicy;
   /** When the retention purge runs. */
   purgeSchedule: { firstMs: number; everyMs: number };
   warn: (message: string, error?: unknown) => void;
@@ -36,16 +40,6 @@ export interface LenderModuleDeps {
 
 export function createLenderModule(deps: LenderModuleDeps) {
   const { db, leads, reports, audit, outcomes } = deps;
-  const lenderLeads = createLenderLeadsService({
-    db,
-    queries: leads.queries,
-    leads: leads.lifecycle,
-    reports,
-    consents: deps.consents,
-    audit,
-    sealer: leads.sealer,
-    outcomes,
-  });
   const erasure = createPersonalDataErasure({
     db,
     queries: leads.queries,
@@ -56,14 +50,26 @@ export function createLenderModule(deps: LenderModuleDeps) {
     outcomes,
     audit,
     clock: deps.clock,
-    retentionDays: deps.retentionDays,
+    retention: deps.retention,
   });
+  const lenderLeads = createLenderLeadsService({
+    db,
+    queries: leads.queries,
+    leads: leads.lifecycle,
+    reports,
+    consents: deps.consents,
+    audit,
+    sealer: leads.sealer,
+    outcomes,
+    retentionOf: erasure.retentionOf,
+  });
+  const holds = createLegalHolds({ leads: leads.lifecycle, queries: leads.queries, audit, clock: deps.clock });
   // The retention purge runs on every instance (erasing twice changes nothing).
   const purge = repeatingJob('retention purge', deps.purgeSchedule, () =>
     erasure.purge({ dryRun: false }).catch((e) => deps.warn('retention purge failed', e)),
   );
   const routes: ModuleRoutes = {
-    admin: adminRoutesOf(deps.access, (guard) => [lenderLeadsRoutes({ leads: lenderLeads, erasure, ...guard })]),
+    admin: adminRoutesOf(deps.access, (guard) => [lenderLeadsRoutes({ leads: lenderLeads, erasure, holds, ...guard })]),
   };
   return { leads: lenderLeads, erasure, jobs: [purge], routes };
 }

@@ -7,25 +7,29 @@
 import type { Db, Queryable } from '../db/index.ts';
 import { errors } from '../http/index.ts';
 import type { Clock } from '../shared/index.ts';
-import type { LeadLifecycle, LenderLeadQueries } from '../leads/index.ts';
+import type { ErasableRow, LeadLifecycle, LenderLeadQueries } from '../leads/index.ts';
+import { addYears, retentionOf, underRetention, type Retention, type RetentionPolicy } from './retention.ts';
 import type { AuditOrigin, AuditService } from '../audit/index.ts';
 import type { Bureau } from '../bureau/index.ts';
 
 interface Deps {
   db: Pick<Db, 'transaction'>;
-  /** The leads the retention policy is due to erase (the leads module's read). */
-  queries: Pick<LenderLeadQueries, 'unchangedSince'>;
+  /** The leads the retention policy is due to erase, and one lead's dates and hold (the leads module's reads). */
+  queries: Pick<LenderLeadQueries, 'unchangedSince' | 'find'>;
   /** Each owner erases its own rows: the lead's sealed sections (with the history entry), its PIN, its report. */
   leads: Pick<LeadLifecycle, 'erasePersonalData'>;
   pins: { erasePin(leadId: string, tx: Queryable): Promise<void> };
   reports: Pick<Bureau, 'erase'>;
   /** The sandbox's copies of the PIN messages sent for the lead (sandbox environment only). */
   sandbox?: { eraseLead(leadId: string, tx: Queryable): Promise<void> };
-  /** The internal notes of the lender's decisions on the lead (the decisions stay). */
-  outcomes: { eraseNotes(leadId: string, tx: Queryable): Promise<void> };
+  /** The internal notes of the lender's decisions on the lead (the decisions stay); the current decision. */
+  outcomes: {
+    eraseNotes(leadId: string, tx: Queryable): Promise<void>;
+    partnerView(leadId: string): Promise<{ status: string; at: string } | null>;
+  };
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
-  retentionDays: number;
+  retention: RetentionPolicy;
 }
 
 /** The operator id of erasures the retention policy makes. */
@@ -39,6 +43,11 @@ const dayMs = 86_400_000;
 const purgeBatch = 200;
 
 export function createPersonalDataErasure(deps: Deps) {
+  async function retentionOfRow(row: ErasableRow): Promise<Retention> {
+    const outcome = await deps.outcomes.partnerView(row.id);
+    return retentionOf(deps.retention, { updatedAt: row.updated_at, legalHold: row.legal_hold != null }, outcome);
+  }
+
   async function erase(origin: AuditOrigin, leadId: string): Promise<boolean> {
     const now = deps.clock.now();
     return deps.db.transaction(async (tx) => {
@@ -54,19 +63,34 @@ export function createPersonalDataErasure(deps: Deps) {
   }
 
   return {
+    /** Erases on request: 404 for an unknown lead, 409 / 4097 for a credit in its retention or a held lead. */
     async eraseLead(origin: AuditOrigin, leadId: string): Promise<void> {
-      if (!(await erase(origin, leadId.toLowerCase()))) throw errors.leadNotFound();
+      const row = await deps.queries.find(leadId.toLowerCase());
+      if (!row) throw errors.leadNotFound();
+      const retention = await retentionOfRow(row);
+      if (underRetention(retention, deps.clock.now())) {
+        throw errors.legalRetention(retention.retainedUntil, retention.legalHold);
+      }
+      if (!(await erase(origin, row.id))) throw errors.leadNotFound();
     },
 
-    /** Erases (or, dry, only lists) the leads unchanged for the retention period. */
+    /** The retention of a lead as the lender's view shows it. */
+    retentionOf: retentionOfRow,
+
+    /**
+     * Erases (or, dry, only lists) the leads unchanged for the retention period, but never a credit inside
+     * its retention nor a lead under legal hold.
+     */
     async purge(options: { dryRun: boolean; origin?: AuditOrigin }) {
-      const cutoff = new Date(deps.clock.now().getTime() - deps.retentionDays * dayMs);
+      const now = deps.clock.now();
+      const cutoff = new Date(now.getTime() - deps.retention.piiRetentionDays * dayMs);
+      const creditsFundedAfter = addYears(now, -deps.retention.creditRetentionYears);
       const leadIds: string[] = [];
       if (options.dryRun) {
-        leadIds.push(...(await deps.queries.unchangedSince(cutoff, 10_000)));
+        leadIds.push(...(await deps.queries.unchangedSince(cutoff, creditsFundedAfter, 10_000)));
       } else {
         for (;;) {
-          const batch = await deps.queries.unchangedSince(cutoff, purgeBatch);
+          const batch = await deps.queries.unchangedSince(cutoff, creditsFundedAfter, purgeBatch);
           for (const id of batch) if (await erase(options.origin ?? retentionOperator, id)) leadIds.push(id);
           if (batch.length < purgeBatch) break;
         }
@@ -74,7 +98,7 @@ export function createPersonalDataErasure(deps: Deps) {
       return {
         dryRun: options.dryRun,
         cutoff: cutoff.toISOString(),
-        retentionDays: deps.retentionDays,
+        retentionDays: deps.retention.piiRetentionDays,
         count: leadIds.length,
         leadIds,
       };

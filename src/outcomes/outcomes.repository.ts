@@ -58,6 +58,10 @@ export const outcomeSql = {
   statusOf: (lead: string) => `(select o.status from lead_outcomes o where o.lead_id = ${lead} and o.current)`,
   is: (lead: string, placeholder: string) =>
     `exists (select 1 from lead_outcomes o where o.lead_id = ${lead} and o.current and o.status = ${placeholder})`,
+  /** A credit funded after the instant of `placeholder`: still inside its legal retention. */
+  fundedAfter: (lead: string, placeholder: string) =>
+    `exists (select 1 from lead_outcomes o where o.lead_id = ${lead} and o.current and o.status = 'FUNDED'
+       and o.at > ${placeholder})`,
 };
 
 export function createOutcomesRepository(db: Queryable) {

@@ -1,0 +1,112 @@
+/**
+ * Legal retention (docs/lender-api.md, "Erasure and retention"): a credit keeps its personal data
+ * CREDIT_RETENTION_YEARS from its funding and a held lead as long as the hold lasts; the purge and an
+ * erasure request leave both alone (409 / 4097), and the lender's view says until when.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { buildTestApp, createManualClock, show, type TestApp } from '../../test/helper.ts';
+import { assertError } from '../../test/lead-fixture.ts';
+import { bearer, operatorKey } from '../../test/lender-fixture.ts';
+import { bodies, leadCopies, setOutcome, type LeadCopies } from '../../test/outcome-fixture.ts';
+
+const dayMs = 86_400_000;
+
+describe('legal retention: credits and legal holds', () => {
+  const clock = createManualClock(new Date('2026-01-15T12:00:00.000Z'));
+  const start = clock.now();
+  let t: TestApp;
+  let copy: LeadCopies;
+  before(async () => {
+    t = await buildTestApp({
+      database: 'own',
+      clock,
+      env: { PII_RETENTION_DAYS: '180', CREDIT_RETENTION_YEARS: '10' },
+    });
+    copy = await leadCopies(t);
+  });
+  after(() => t.close());
+
+  const hold = (leadId: string, method: 'PUT' | 'GET' | 'DELETE', headers = t.admin, reason?: string) =>
+    t.app.inject({
+      method,
+      url: `/admin/leads/${leadId}/legal-hold`,
+      headers,
+      ...(reason === undefined ? {} : { payload: { reason } }),
+    });
+  const erase = (leadId: string) =>
+    t.app.inject({ method: 'DELETE', url: `/admin/leads/${leadId}/personal-data`, headers: t.admin });
+  const purge = (dryRun: boolean) =>
+    t.app.inject({ method: 'POST', url: '/admin/leads/purge', headers: t.admin, payload: { dryRun } });
+  const retention = async (leadId: string) =>
+    (await t.app.inject({ method: 'GET', url: `/admin/leads/${leadId}`, headers: t.admin })).json().retention;
+
+  test('a hold is set, replaced keeping since, read and released, each audited; admins only', async () => {
+    const leadId = await copy({ createdAt: start });
+    const first = await hold(leadId, 'PUT', t.admin, 'Juicio mercantil 123/2026');
+    assert.equal(first.statusCode, 200, show(first));
+    assert.deepEqual(first.json(), {
+      reason: 'Juicio mercantil 123/2026',
+      since: start.toISOString(),
+      operatorId: 'admin-token',
+    });
+    clock.advance(dayMs);
+    const replaced = await hold(leadId, 'PUT', t.admin, 'Requerimiento de la UIF');
+    assert.deepEqual(replaced.json(), {
+      reason: 'Requerimiento de la UIF',
+      since: start.toISOString(),
+      operatorId: 'admin-token',
+    });
+    assert.deepEqual((await hold(leadId, 'GET')).json(), replaced.json());
+    const officer = bearer((await operatorKey(t, 'officer')).key);
+    assertError(await hold(leadId, 'DELETE', officer), 403, 4030, 'Forbidden');
+    assert.equal((await hold(leadId, 'DELETE')).statusCode, 204);
+    assertError(await hold(leadId, 'GET'), 404, 4040, 'Legal hold not found');
+    assertError(await hold(leadId, 'DELETE'), 404, 4040, 'Legal hold not found');
+    assertError(await hold(randomUUID(), 'GET'), 404, 4040, 'Lead not found');
+    assertError(await hold(randomUUID(), 'PUT', t.admin, 'x'), 404, 4040, 'Lead not found');
+    const audit = (await t.app.inject({ method: 'GET', url: '/admin/audit?limit=200', headers: t.admin })).json();
+    assert.deepEqual(
+      audit.items.filter((r: { leadId: string }) => r.leadId === leadId).map((r: { action: string }) => r.action),
+      ['legal_hold_released', 'legal_hold_set', 'legal_hold_set'],
+    );
+    clock.set(start);
+  });
+
+  test('the purge, dry or not, skips credits in their years and held leads; erasing them is 409 / 4097', async () => {
+    const plain = await copy({ createdAt: start });
+    const credit = await copy({ createdAt: start });
+    const held = await copy({ createdAt: start });
+    for (const body of [bodies.APPROVED, bodies.FUNDED])
+      assert.equal((await setOutcome(t, credit, body)).statusCode, 200);
+    assert.equal((await hold(held, 'PUT', t.admin, 'Litigio')).statusCode, 200);
+    clock.set(new Date(start.getTime() + 200 * dayMs));
+
+    const dry = (await purge(true)).json();
+    assert.ok(dry.leadIds.includes(plain), 'an ordinary lead unchanged 200 days is due');
+    assert.ok(!dry.leadIds.includes(credit) && !dry.leadIds.includes(held), JSON.stringify(dry.leadIds));
+    const run = (await purge(false)).json();
+    assert.ok(run.leadIds.includes(plain) && !run.leadIds.includes(credit) && !run.leadIds.includes(held));
+
+    assert.deepEqual(await retention(credit), {
+      class: 'credit',
+      retainedUntil: '2036-01-15T12:00:00.000Z',
+      legalHold: false,
+    });
+    const refusedCredit = assertError(await erase(credit), 409, 4097, 'Personal data under legal retention');
+    assert.deepEqual(refusedCredit.additionalData, { retainedUntil: '2036-01-15T12:00:00.000Z', legalHold: false });
+    const refusedHeld = assertError(await erase(held), 409, 4097, 'Personal data under legal retention');
+    assert.deepEqual(refusedHeld.additionalData, { retainedUntil: '2026-07-14T12:00:00.000Z', legalHold: true });
+    const kept = (await t.app.inject({ method: 'GET', url: `/admin/leads/${credit}`, headers: t.admin })).json();
+    assert.equal(kept.erasedAt, null, 'nothing was erased');
+
+    // Released, the held lead is an ordinary one again; the credit waits for its years.
+    assert.equal((await hold(held, 'DELETE')).statusCode, 204);
+    assert.equal((await erase(held)).statusCode, 204);
+    clock.set(new Date('2036-01-15T12:00:01.000Z'));
+    assert.ok((await purge(true)).json().leadIds.includes(credit), 'a credit past its years is due');
+    assert.equal((await erase(credit)).statusCode, 204);
+    clock.set(start);
+  });
+});
