@@ -89,6 +89,7 @@ export function createLeadsModule(deps: LeadsModuleDeps) {
             externalAutoId: row.external_auto_id,
             status: row.status,
             verified: isVerified(row.status),
+            erased: row.erased_at != null,
           }
         );
       },

@@ -222,7 +222,16 @@ function partnerViewTests2() {
       [leadId],
     );
     assert.equal(rows[0].n, 0, 'no earlier note kept either');
-    assert.equal((await partnerLead(leadId)).outcome.status, 'APPROVED');
+    // A note written once the lead is erased is not kept: it would outlive the erasure.
+    const later = await setOutcome(t, leadId, { ...bodies.FUNDED, note });
+    assert.equal(later.statusCode, 200, show(later));
+    assert.equal(later.json().note, null);
+    const { rows: after2 } = await t.database.db.query<{ n: number }>(
+      'select count(*)::int as n from lead_outcomes where lead_id = $1 and note_enc is not null',
+      [leadId],
+    );
+    assert.equal(after2[0].n, 0, 'no note stored after the erasure');
+    assert.equal((await partnerLead(leadId)).outcome.status, 'FUNDED');
     assert.ok(!t.logs.some((line) => line.includes(noteWords)), 'no note in the log');
   });
 }

@@ -14,7 +14,10 @@ import { conditionsOf } from './conditions.ts';
 
 /** The lead an outcome is set on, locked until the transaction ends. */
 export interface OutcomeLeads {
-  lockForOutcome(leadId: string, tx: Queryable): Promise<(OutcomeSubject & { verified: boolean }) | undefined>;
+  lockForOutcome(
+    leadId: string,
+    tx: Queryable,
+  ): Promise<(OutcomeSubject & { verified: boolean; erased: boolean }) | undefined>;
   /** Records on the lead that its outcome changed: its `updatedAt`, its history. */
   outcomeChanged(leadId: string, at: Date, tx: Queryable): Promise<void>;
 }
@@ -104,7 +107,8 @@ export function createOutcomesService(deps: Deps) {
         if (fieldErrors.length > 0) throw errors.invalidInput(fieldErrors);
         const from = before?.status ?? null;
         if (!lead.verified || !outcomeMayMove(from, change.status)) throw errors.outcomeTransition(from, change.status);
-        const row = nextRow(id, origin, change, before);
+        // The note is personal data: on a lead whose personal data was erased it is not kept either.
+        const row = nextRow(id, origin, lead.erased ? { ...change, note: undefined } : change, before);
         await deps.repository.record(lead, row, { id: newId(), outcome: partnerOutcome(id, row) }, tx);
         await deps.leads.outcomeChanged(id, row.at, tx);
         await deps.audit.record(origin, { action: 'outcome', leadId: id }, tx);
