@@ -204,15 +204,17 @@ async function personalDataOf(
     contact,
     address: lead.address,
     financial: lead.financial,
-    consent: consent && {
-      channel: consent.channel,
-      // The PIN went to the verified contact, frozen since: erased with it.
-      destination: (consent.channel === 'SMS' ? lead.phone : lead.email) ?? null,
-      pinSentAt: consent.pinSentAt.toISOString(),
-      confirmedAt: consent.confirmedAt.toISOString(),
-      clientAddress: consent.clientAddress,
-      userAgent: consent.userAgent,
-    },
+    consent: consent
+      ? {
+          channel: consent.channel,
+          // The PIN went to the verified contact, frozen since: erased with it.
+          destination: (consent.channel === 'SMS' ? lead.phone : lead.email) ?? null,
+          pinSentAt: consent.pinSentAt.toISOString(),
+          confirmedAt: consent.confirmedAt.toISOString(),
+          clientAddress: consent.clientAddress,
+          userAgent: consent.userAgent,
+        }
+      : null,
     bureau: bureau ?? null,
     documents: [],
     conditions: outcome?.conditions ?? null,

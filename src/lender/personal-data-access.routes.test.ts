@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { runAutofin } from '../../test/cli-run.ts';
-import { assertError, leadDefaults } from '../../test/lead-fixture.ts';
+import { assertError, leadDefaults, readyLead } from '../../test/lead-fixture.ts';
 import { bearer, operatorKey, verifiedLead } from '../../test/lender-fixture.ts';
 import { bodies, setOutcome } from '../../test/outcome-fixture.ts';
 
@@ -55,6 +55,14 @@ describe("the person's access to the data held about them", () => {
       body.conditions.map((c: { code: string }) => c.code),
       bodies.CONDITIONED.conditions.map((c) => c.code),
     );
+  });
+
+  test('a lead not yet verified has no consent and no report: both null', async () => {
+    const leadId = await readyLead(t);
+    const res = await access(leadId);
+    assert.equal(res.statusCode, 200, show(res));
+    assert.deepEqual([res.json().consent, res.json().bureau, res.json().conditions], [null, null, null]);
+    assert.equal(res.json().contact.phone, leadDefaults.phone);
   });
 
   test('each read is audited; an analyst or officer gets 403, an unknown lead 404, and none is audited', async () => {
