@@ -6,7 +6,7 @@ import { signInLimits } from './console-sign-in.ts';
 
 const password = 'correct horse battery';
 
-async function operator(t: TestApp, role: 'admin' | 'analyst', email: string) {
+async function operator(t: TestApp, role: 'admin' | 'analyst' | 'officer', email: string) {
   const res = await t.app.inject({
     method: 'POST',
     url: '/admin/operators',
@@ -237,12 +237,22 @@ function guardTests(): void {
     assert.equal((await consoleClient(t.app).signIn('target@lender.mx', password)).statusCode, 429);
   });
 
-  test('an unknown console page is an HTML 404', async () => {
+  test('an unknown console page is an HTML 404, for every role', async () => {
     const browser = consoleClient(t.app);
     await browser.signIn('admin@lender.mx', password);
     const res = await browser.get('/console/nothing-here');
     assert.equal(res.statusCode, 404);
     assert.match(res.body, /No encontrado/);
+    for (const role of ['analyst', 'officer'] as const) {
+      await operator(t, role, `${role}-404@lender.mx`);
+      const staff = consoleClient(t.app);
+      assert.equal((await staff.signIn(`${role}-404@lender.mx`, password)).statusCode, 303);
+      const unknown = await staff.get('/console/nothing-here');
+      assert.equal(unknown.statusCode, 404, role);
+      assert.match(unknown.body, /No encontrado/);
+    }
+    // Signed out, it still asks to sign in first.
+    assert.equal((await consoleClient(t.app).get('/console/nothing-here')).statusCode, 302);
   });
 }
 

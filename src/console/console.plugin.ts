@@ -137,7 +137,8 @@ async function requireSession(
     return reply.redirect(`/console/sign-in${next}`, request.method === 'GET' ? 302 : 303);
   }
   request.consoleViewer = { operatorId: viewer.operatorId, name: viewer.name, role: viewer.role };
-  if (!roleAllows(viewer.role, policyOf(request).roles)) {
+  // An address that is no page is 404 for every signed-in role (the roles are those of pages).
+  if (!request.is404 && !roleAllows(viewer.role, policyOf(request).roles)) {
     return sendPage(reply, errorPage(pageContext(request, reply), 403), 403);
   }
 }
