@@ -111,6 +111,18 @@ function operatorTests(): void {
       );
     },
   );
+
+  test('a name of spaces is 400 / 40015 on name; a name is kept without its outer spaces', async () => {
+    const before = (await call('GET', '/admin/operators', t.admin)).json().items.length;
+    const blank = await call('POST', '/admin/operators', t.admin, { name: '   ', role: 'analyst' });
+    assert.deepEqual(assertError(blank, 400, 40015, 'Bad Request').additionalData.errors, [
+      { field: 'name', errorDetail: 'must not be blank' },
+    ]);
+    assert.equal((await call('GET', '/admin/operators', t.admin)).json().items.length, before, 'nothing created');
+    const padded = await call('POST', '/admin/operators', t.admin, { name: '  Ana Crédito  ', role: 'analyst' });
+    assert.equal(padded.statusCode, 201, show(padded));
+    assert.equal(padded.json().name, 'Ana Crédito');
+  });
 }
 
 /** What each role and credential may do. */

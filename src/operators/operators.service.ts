@@ -28,15 +28,19 @@ const view = (row: OperatorRow) => ({
 export function createOperatorsService(deps: { repository: OperatorsRepository; clock: Clock }) {
   return {
     async create(input: NewOperator) {
+      const fieldErrors = [];
+      // A name of spaces names nobody in the console's lists and the audit.
+      if (input.name.trim() === '') fieldErrors.push({ field: 'name', errorDetail: 'must not be blank' });
       // Sign-in is by e-mail: a password without one could never be used.
       if (input.password !== undefined && input.email === undefined) {
-        throw errors.invalidInput([{ field: 'password', errorDetail: 'requires email' }]);
+        fieldErrors.push({ field: 'password', errorDetail: 'requires email' });
       }
+      if (fieldErrors.length > 0) throw errors.invalidInput(fieldErrors);
       const key = `${operatorKeyPrefix}${randomToken(32)}`;
       const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
       const row: OperatorRow = {
         id: newId(),
-        name: input.name,
+        name: input.name.trim(),
         role: input.role,
         email: input.email ?? null,
         created_at: deps.clock.now(),
