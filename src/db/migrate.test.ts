@@ -69,3 +69,45 @@ test('an empty database gets every migration under the lock; the next start read
     await database.drop();
   }
 });
+
+test(
+  'a migration waits for a busy table at most its lock timeout at a time, and is tried again until it gets it',
+  { skip: !process.env.DATABASE_URL && 'PostgreSQL only: the embedded engine has one connection' },
+  async () => {
+    const database = await emptyDatabase();
+    const url = process.env.DATABASE_URL!;
+    const holder = new (await import('pg')).default.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      const [create, alter] = [
+        { version: 1, name: 'busy', sql: 'create table busy (id integer primary key);' },
+        { version: 2, name: 'busy_more', sql: 'alter table busy add column note text;' },
+      ];
+      await migrate(database.db, { migrations: [create] });
+      const { rows } = await database.db.query<{ schema: string }>('select current_schema() as schema');
+      // A transaction of another connection reads the table: the ALTER needs it alone.
+      await holder.query('begin');
+      await holder.query(`lock table ${rows[0].schema}.busy in access share mode`);
+      const refused = await migrate(database.db, { migrations: [create, alter], lockTimeoutMs: 100, attempts: 2 }).then(
+        () => 'applied',
+        (error: { code?: string }) => error.code,
+      );
+      assert.equal(refused, '55P03', 'two short tries while the table is busy give up, saying why');
+      await holder.query('commit');
+      await holder.query('begin');
+      await holder.query(`lock table ${rows[0].schema}.busy in access share mode`);
+      const released = new Promise<void>((resolve) =>
+        setTimeout(() => void holder.query('commit').then(() => resolve()), 800),
+      );
+      const started = performance.now();
+      assert.deepEqual(await migrate(database.db, { migrations: [create, alter], lockTimeoutMs: 100, attempts: 10 }), [
+        'busy_more',
+      ]);
+      assert.ok(performance.now() - started >= 700, 'it waited for the lock through its tries');
+      await released;
+    } finally {
+      await holder.end();
+      await database.drop();
+    }
+  },
+);

@@ -1,6 +1,9 @@
 /**
  * Forward-only numbered migrations (`migrations/NNN_name.sql`), the same on both engines, applied
  * at start in one transaction under an advisory lock so instances starting together never race.
+ * A migration never waits long for a lock others hold (a table busy with writes): each statement waits
+ * at most `lockTimeoutMs`, and the transaction is tried again a few times, so writes queued behind the
+ * migration's lock request are never stalled for longer than that (docs/operations.md, "Running").
  */
 import { readdir, readFile } from 'node:fs/promises';
 import type { Db } from './database.ts';
@@ -47,12 +50,37 @@ async function appliedVersions(db: Db): Promise<Set<number> | undefined> {
  * restart) reads the applied versions in one statement and is done: on a cold embedded database each
  * statement of the locked transaction cost 15-20 ms more.
  */
-export async function migrate(db: Db): Promise<string[]> {
-  const migrations = await readMigrations();
+export interface MigrateOptions {
+  /** The migrations to apply (the project's by default). */
+  migrations?: Migration[];
+  /** How long a statement may wait for a lock before the transaction gives up and is tried again. */
+  lockTimeoutMs?: number;
+  /** How many times the transaction is tried. */
+  attempts?: number;
+}
+
+const lockNotAvailable = '55P03';
+
+export async function migrate(db: Db, options: MigrateOptions = {}): Promise<string[]> {
+  const migrations = options.migrations ?? (await readMigrations());
   const applied = await appliedVersions(db);
   if (applied && migrations.every((m) => applied.has(m.version))) return [];
+  const attempts = options.attempts ?? 5;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await applyPending(db, migrations, options.lockTimeoutMs ?? 2_000);
+    } catch (error) {
+      if ((error as { code?: string }).code !== lockNotAvailable || attempt >= attempts) throw error;
+      // The lock is busy: give the writes holding it room, then ask again.
+      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+    }
+  }
+}
+
+async function applyPending(db: Db, migrations: Migration[], lockTimeoutMs: number): Promise<string[]> {
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [migrationLockKey]);
+    await tx.query(`set local lock_timeout = ${Math.max(1, Math.floor(lockTimeoutMs))}`);
     await tx.query(
       `create table if not exists schema_migrations (
          version integer primary key, name text not null, applied_at timestamptz not null default now())`,
