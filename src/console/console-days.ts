@@ -3,15 +3,11 @@
  * day of Mexico City, which keeps UTC-6 all year (no daylight saving time since 2022): a day there starts
  * at 06:00 UTC. "Hasta" includes its whole day.
  */
-import { makeCalendarDate } from '../shared/index.ts';
-
-const dayPattern = /^(\d{4})-(\d{2})-(\d{2})$/;
+import { formatIsoDate, parseIsoDate, utcCalendarDate } from '../shared/index.ts';
 
 /** Why a typed day is refused, in the console's words; undefined when it is a day that exists. */
 export function dayRefusal(day: string, label: string): string | undefined {
-  const match = dayPattern.exec(day);
-  const [year, month, date] = match ? match.slice(1).map(Number) : [];
-  if (match && year! >= 1 && makeCalendarDate(year!, month!, date!)) return undefined;
+  if ((parseIsoDate(day)?.year ?? 0) >= 1) return undefined;
   return `La fecha «${label}» no existe: ${day}. Escríbela como AAAA-MM-DD, por ejemplo 2026-01-31.`;
 }
 
@@ -36,8 +32,5 @@ export function mexicoCityDayEnd(day: string): string | undefined {
   const next = new Date(0);
   next.setUTCFullYear(year!, month! - 1, date! + 1);
   if (next.getUTCFullYear() > 9999) return undefined;
-  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-  return mexicoCityDayStart(
-    `${pad(next.getUTCFullYear(), 4)}-${pad(next.getUTCMonth() + 1)}-${pad(next.getUTCDate())}`,
-  );
+  return mexicoCityDayStart(formatIsoDate(utcCalendarDate(next)));
 }

@@ -24,12 +24,19 @@ export interface SlidingWindowLimiter {
   release(key: string, id: string): Promise<void>;
 }
 
-/** The decision over the attempts' times (oldest first, the new one included). */
-function decide(times: readonly number[], limit: number, windowMs: number, nowMs: number): LimitDecision {
-  const count = times.length;
-  // Over the limit, the key is allowed again once enough of its oldest attempts have left the window.
-  const freeing = count > limit ? times[count - limit - 1]! : nowMs - windowMs;
-  return { allowed: count <= limit, remaining: Math.max(0, limit - count), resetMs: freeing + windowMs - nowMs };
+/**
+ * The decision over `count` attempts in the window, the new one included; `newest` holds the times of the
+ * newest `limit + 1` of them (or all, when fewer), oldest first.
+ */
+function decide(count: number, newest: readonly number[], limit: number, windowMs: number, nowMs: number) {
+  // Over the limit, the key is allowed again once the attempt before the newest `limit` leaves the window.
+  const freeing = count > limit ? newest[newest.length - limit - 1]! : nowMs - windowMs;
+  const decision: LimitDecision = {
+    allowed: count <= limit,
+    remaining: Math.max(0, limit - count),
+    resetMs: freeing + windowMs - nowMs,
+  };
+  return decision;
 }
 
 export function createMemorySlidingWindow(now: () => number): SlidingWindowLimiter {
@@ -48,6 +55,7 @@ export function createMemorySlidingWindow(now: () => number): SlidingWindowLimit
       return {
         id,
         decision: decide(
+          kept.length,
           kept.map((a) => a.at),
           limit,
           windowMs,
@@ -83,13 +91,16 @@ export function createRedisSlidingWindow(
           .multi()
           .zremrangebyscore(redisKey(key), '-inf', nowMs - windowMs)
           .zadd(redisKey(key), nowMs, id)
-          .zrange(redisKey(key), '0', '-1', 'WITHSCORES')
+          .zcard(redisKey(key))
+          // Only the newest `limit + 1` are read: a key hammered by thousands of attempts costs the same.
+          .zrange(redisKey(key), String(-(limit + 1)), '-1', 'WITHSCORES')
           .pexpire(redisKey(key), windowMs)
           .exec();
-        const listed = results?.[2]?.[1] as string[] | undefined;
-        if (!listed) throw results?.find(([error]) => error)?.[0] ?? new Error('no answer');
-        const times = listed.filter((_, i) => i % 2 === 1).map(Number);
-        return { id, decision: decide(times, limit, windowMs, nowMs) };
+        const count = results?.[2]?.[1] as number | undefined;
+        const listed = results?.[3]?.[1] as string[] | undefined;
+        if (count === undefined || !listed) throw results?.find(([error]) => error)?.[0] ?? new Error('no answer');
+        const newest = listed.filter((_, i) => i % 2 === 1).map(Number);
+        return { id, decision: decide(count, newest, limit, windowMs, nowMs) };
       } catch (error) {
         onUnavailable(error);
         return local.attempt(key, limit, windowMs);

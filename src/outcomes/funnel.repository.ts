@@ -8,6 +8,7 @@
  */
 import { verifiedStatuses } from '../lead-status/index.ts';
 import type { Queryable } from '../db/index.ts';
+import { formatIsoDate, utcCalendarDate } from '../shared/index.ts';
 
 export interface FunnelFilter {
   createdFrom?: Date;
@@ -42,11 +43,7 @@ const dayMs = 86_400_000;
  * A UTC day as PostgreSQL reads a date: `YYYY-MM-DD`, and five digits for the year 10000, where a window
  * ending on 9999-12-31 in Mexico City ends (toISOString would write `+010000-01-01`).
  */
-function isoDay(ms: number): string {
-  const date = new Date(ms);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${String(date.getUTCFullYear()).padStart(4, '0')}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}`;
-}
+const isoDay = (ms: number) => formatIsoDate(utcCalendarDate(new Date(ms)));
 
 export interface WindowParts {
   /** The whole UTC days of the window (`from` inclusive, `to` exclusive, either open), if it holds any. */

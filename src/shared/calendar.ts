@@ -26,6 +26,11 @@ export function makeCalendarDate(year: number, month: number, day: number): Cale
   return { year, month, day };
 }
 
+/** The calendar date of an instant in UTC (any year JavaScript holds, 10000 included). */
+export function utcCalendarDate(instant: Date): CalendarDate {
+  return { year: instant.getUTCFullYear(), month: instant.getUTCMonth() + 1, day: instant.getUTCDate() };
+}
+
 /** Strict `YYYY-MM-DD` that names a real day (no 2023-02-29, no 2024-13-01). */
 export function parseIsoDate(value: string): CalendarDate | null {
   const match = isoDatePattern.exec(value);

@@ -3,6 +3,7 @@ export {
   ageOn,
   compareDates,
   formatIsoDate,
+  utcCalendarDate,
   parseIsoDate,
   toCalendarDate,
   isoDateInMexico,
