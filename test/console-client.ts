@@ -17,7 +17,14 @@ export interface ConsoleClient {
 
 export const csrfOf = (body: string): string | undefined => /name="_csrf" value="([^"]+)"/.exec(body)?.[1];
 
-export function consoleClient(app: FastifyInstance, host = 'console.example.mx'): ConsoleClient {
+/**
+ * `remoteAddress` is the client's address as the service sees it (127.0.0.1 by default); a test whose
+ * limits are shared through Redis with other runs gives its own, so their attempts never add up.
+ */
+export function consoleClient(
+  app: FastifyInstance,
+  { host = 'console.example.mx', remoteAddress }: { host?: string; remoteAddress?: string } = {},
+): ConsoleClient {
   const cookies = new Map<string, string>();
   let lastToken: string | undefined;
 
@@ -36,7 +43,9 @@ export function consoleClient(app: FastifyInstance, host = 'console.example.mx')
   const client: ConsoleClient = {
     cookies,
     async get(url, headers = {}) {
-      return keep(await app.inject({ method: 'GET', url, headers: { host, cookie: cookieHeader(), ...headers } }));
+      return keep(
+        await app.inject({ method: 'GET', url, remoteAddress, headers: { host, cookie: cookieHeader(), ...headers } }),
+      );
     },
     async post(url, form = {}, headers = {}) {
       const body = new URLSearchParams({ ...(lastToken && !('_csrf' in form) ? { _csrf: lastToken } : {}), ...form });
@@ -44,6 +53,7 @@ export function consoleClient(app: FastifyInstance, host = 'console.example.mx')
         await app.inject({
           method: 'POST',
           url,
+          remoteAddress,
           payload: body.toString(),
           headers: { host, cookie: cookieHeader(), 'content-type': 'application/x-www-form-urlencoded', ...headers },
         }),

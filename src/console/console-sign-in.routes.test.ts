@@ -271,7 +271,7 @@ describe('operator console: the sandbox on a loopback address', () => {
       ['[::1]:8080', false],
       ['sandbox.lender.mx', true],
     ] as const) {
-      const browser = consoleClient(t.app, host);
+      const browser = consoleClient(t.app, { host });
       const res = await browser.signIn('admin@lender.mx', password);
       assert.equal(res.statusCode, 303, host);
       const session = cookieAttributes(res.headers['set-cookie'], 'autofin_session');
