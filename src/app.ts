@@ -27,6 +27,7 @@ import type { ValidatorFactory } from '@fastify/ajv-compiler';
 import type { Container } from './composition.ts';
 import { webhookDocumentation } from './webhooks/index.ts';
 import { PartnerOutcomeSchema } from './outcomes/index.ts';
+import { EventDocumentSchema } from './documents/index.ts';
 import { registerPartnerGuard } from './auth/index.ts';
 import { loggerOptions, type DestinationStream } from './shared/index.ts';
 import { createMetrics, registerMetrics } from './operations/index.ts';
@@ -89,7 +90,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMetrics(app, metrics, config.adminToken);
   await registerOpenApi(app, {
     sandboxGuide: container.sandbox !== undefined,
-    webhooks: webhookDocumentation({ partnerOutcome: PartnerOutcomeSchema }),
+    webhooks: webhookDocumentation({ partnerOutcome: PartnerOutcomeSchema, document: EventDocumentSchema }),
   });
 
   // Each module's route plugins, in the order of the container's list (routes.ts).

@@ -17,6 +17,13 @@ import { createConsentModule } from './consent/index.ts';
 import { createConsoleModule } from './console/index.ts';
 import type { Db, EncryptedColumn } from './db/index.ts';
 import {
+  conditionStatusReader,
+  createDocumentsModule,
+  documentStoreAnswers,
+  openDocumentStore,
+  type DocumentStore,
+} from './documents/index.ts';
+import {
   createMemoryRateLimiter,
   createMemorySlidingWindow,
   createRedisSlidingWindow,
@@ -86,8 +93,10 @@ export async function createContainer(givenOptions: ContainerOptions) {
     tracer: options.tracing?.delivery,
     access,
   });
-  const leadFlow = await createLeadFlow(options, keys, companies, catalogs);
-  const lenderSide = createLenderSide(options, keys, leadFlow, access);
+  // Where documents' sealed bytes are kept: the database, or a bucket (DOCUMENT_STORE).
+  const documentStore = await openDocumentStore(config, db);
+  const leadFlow = await createLeadFlow(options, keys, companies, catalogs, documentStore);
+  const lenderSide = createLenderSide(options, keys, leadFlow, access, documentStore);
   const operatorConsole = createConsole(options, keys, limits.attempts, {
     leadFlow,
     lenderSide,
@@ -143,6 +152,7 @@ export async function createContainer(givenOptions: ContainerOptions) {
     backup,
     catalogs,
     lenderSide.partnerLeads,
+    lenderSide.documents,
     leadFlow.modules.verification,
     webhooks,
   ];
@@ -158,6 +168,7 @@ export async function createContainer(givenOptions: ContainerOptions) {
       await jobs.stop();
       await webhooks.close();
       await Promise.allSettled([leadFlow.close(), limits.close(), companies.close()]);
+      documentStore.close?.();
       redis?.client.disconnect();
     },
   };
@@ -267,10 +278,14 @@ async function createLeadFlow(
   keys: DataKeys,
   companies: ReturnType<typeof createCompaniesModule>,
   catalogs: ReturnType<typeof createCatalogsModule>,
+  documentStore: DocumentStore,
 ) {
   const { config, db, clock } = options;
   const { encryption, derived } = keys;
-  const operations = createOperationsModule({ ping: () => db.ping() });
+  // Ready while the database answers, and the document bucket when documents are kept in one.
+  const operations = createOperationsModule({
+    ping: async () => (await Promise.all([db.ping(), documentStoreAnswers(documentStore)])).every(Boolean),
+  });
   const { metrics } = operations;
   const { providers, logger, ...providersModule } = await createProvidersModule({
     config,
@@ -329,8 +344,14 @@ type LeadFlow = Awaited<ReturnType<typeof createLeadFlow>>;
 
 const daily = { firstMs: 60_000, everyMs: 24 * 60 * 60 * 1000 };
 
-/** The lender's side: audit, outcomes, lead reads, exports and erasure. */
-function createLenderSide(options: ContainerOptions, keys: DataKeys, leadFlow: LeadFlow, access: AdminAccess) {
+/** The lender's side: audit, outcomes, documents, lead reads, exports and erasure. */
+function createLenderSide(
+  options: ContainerOptions,
+  keys: DataKeys,
+  leadFlow: LeadFlow,
+  access: AdminAccess,
+  documentStore: DocumentStore,
+) {
   const { config, db, clock, warn } = options;
   const { leads, consents } = leadFlow.internal;
   const { bureau, verification, sandbox } = leadFlow.services;
@@ -341,7 +362,22 @@ function createLenderSide(options: ContainerOptions, keys: DataKeys, leadFlow: L
     encryption: keys.encryption,
     clock,
     leads: leads.outcomeLeads,
+    // Conditions show their documents' status; the documents module checks uploads against the outcome.
+    conditionStatuses: conditionStatusReader(db),
     access,
+  });
+  const documents = createDocumentsModule({
+    db,
+    clock,
+    store: documentStore,
+    encryption: keys.encryption,
+    fingerprintKeys: keys.derived('document-fingerprints'),
+    leads: { lockForOutcome: leads.outcomeLeads.lockForOutcome, companyOf: leads.companyOf },
+    outcomes: outcomes.service,
+    audit: audit.service,
+    sandbox: sandbox !== undefined,
+    access,
+    warn,
   });
   // The partner's reads of its leads show the lender's decision: the leads' routes come with them.
   const partnerLeads = leads.withOutcomes(outcomes.service);
@@ -355,6 +391,7 @@ function createLenderSide(options: ContainerOptions, keys: DataKeys, leadFlow: L
     audit: audit.service,
     outcomes: outcomes.service,
     pins: verification,
+    documents: documents.service,
     sandbox,
     retention: { piiRetentionDays: config.piiRetentionDays, creditRetentionYears: config.creditRetentionYears },
     purgeSchedule: daily,
@@ -369,12 +406,14 @@ function createLenderSide(options: ContainerOptions, keys: DataKeys, leadFlow: L
       funnel: outcomes.funnel,
       lenderLeads: lender.leads,
       erasure: lender.erasure,
+      documents: documents.service,
     },
-    /** The modules that serve admin routes, in order, and the partner's lead routes. */
+    /** The modules that serve admin routes, in order, and the partner's lead and document routes. */
     modules: [lender, outcomes, audit],
     partnerLeads,
-    jobs: lender.jobs,
-    encryptedColumns: outcomes.encryptedColumns,
+    documents,
+    jobs: [...lender.jobs, ...documents.jobs],
+    encryptedColumns: [...outcomes.encryptedColumns, ...documents.encryptedColumns],
   };
 }
 

@@ -101,9 +101,11 @@ export interface CurlCall {
   url: string;
   headers: Record<string, string>;
   body?: Record<string, unknown>;
+  /** `-F name=value` and `-F name=@file` parts, in order (a multipart upload). */
+  form?: ({ name: string; value: string } | { name: string; file: string })[];
 }
 
-/** One `curl` command (-s, -X, -H, -d and a URL) as a request. */
+/** One `curl` command (-s, -X, -H, -d, -F and a URL) as a request. */
 export function parseCurl(line: string, vars: Record<string, string>): CurlCall {
   const words = shellWords(line, vars);
   if (words[0] !== 'curl') throw new Error(`not a curl command: ${line}`);
@@ -117,9 +119,13 @@ export function parseCurl(line: string, vars: Record<string, string>): CurlCall 
       const colon = header.indexOf(':');
       call.headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
     } else if (w === '-d') call.body = JSON.parse(words[++i]);
-    else if (w.startsWith('-')) throw new Error(`curl option not understood: ${w}`);
+    else if (w === '-F') {
+      const part = words[++i];
+      const [name, value] = [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)];
+      (call.form ??= []).push(value.startsWith('@') ? { name, file: value.slice(1) } : { name, value });
+    } else if (w.startsWith('-')) throw new Error(`curl option not understood: ${w}`);
     else call.url = w;
   }
-  call.method ||= call.body === undefined ? 'GET' : 'POST';
+  call.method ||= call.body === undefined && call.form === undefined ? 'GET' : 'POST';
   return call;
 }

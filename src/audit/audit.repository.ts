@@ -14,6 +14,8 @@ export const AUDIT_ACTIONS = [
   'personal_data_access',
   'legal_hold_set',
   'legal_hold_released',
+  'document_read',
+  'document_review',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

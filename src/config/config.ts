@@ -56,6 +56,10 @@ export interface Config {
   piiRetentionDays: number;
   /** A credit (a FUNDED lead) keeps its personal data this many years from the funding. */
   creditRetentionYears: number;
+  /** Where documents' sealed bytes are kept (docs/operations.md, "Documents"). */
+  documentStore: 'database' | 's3';
+  /** Only when DOCUMENT_STORE=s3; credentials come from the AWS SDK's standard chain. */
+  s3: { bucket: string; endpoint: string | undefined; region: string; forcePathStyle: boolean } | undefined;
 }
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -247,12 +251,26 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 2000, 0, 600_000),
     piiRetentionDays: integer(env, 'PII_RETENTION_DAYS', 180, 1, 36_500),
     creditRetentionYears: integer(env, 'CREDIT_RETENTION_YEARS', 10, 1, 100),
+    documentStore: oneOf(env, 'DOCUMENT_STORE', ['database', 's3'] as const, 'database'),
+    s3: undefined,
   };
+  if (config.documentStore === 's3') config.s3 = s3Settings(env);
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`);
   }
   checkDependencies(config);
   return config;
+}
+
+function s3Settings(env: Env): NonNullable<Config['s3']> {
+  const bucket = text(env, 'S3_BUCKET');
+  requireWhen(true, 'S3_BUCKET', bucket, 'when DOCUMENT_STORE=s3');
+  return {
+    bucket: bucket!,
+    endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:']),
+    region: text(env, 'S3_REGION', 'us-east-1')!,
+    forcePathStyle: oneOf(env, 'S3_FORCE_PATH_STYLE', ['true', 'false'] as const, 'false') === 'true',
+  };
 }
 
 function checkDependencies(config: Config): void {

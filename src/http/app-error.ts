@@ -62,6 +62,8 @@ export const errors = {
   companyNotFound: (affiliate?: { user_id: string }) =>
     new AppError(404, 4046, 'Company not found', affiliate ? { affiliate: { user_id: affiliate.user_id } } : null),
   operatorNotFound: () => new AppError(404, 4049, 'Operator not found'),
+  /** Unknown, or another lead's, document. */
+  documentNotFound: () => new AppError(404, 4045, 'Document not found'),
   /** Unknown, or another company's, webhook endpoint. */
   webhookEndpointNotFound: () => new AppError(404, 4047, 'Webhook endpoint not found'),
   webhookDeliveryNotFound: () => new AppError(404, 4048, 'Webhook delivery not found'),
@@ -72,6 +74,12 @@ export const errors = {
   /** 409 / 4092: the lead's outcome may not move from `from` (null: none yet) to `to`, or the lead is not verified. */
   outcomeTransition: (from: string | null, to: string) =>
     new AppError(409, 4092, 'Outcome transition not allowed', { from, to }),
+  /** 409 / 4093: the lead asks for no document now, or not for that condition (docs/api.md, "Documents"). */
+  documentsNotRequested: (reason: 'NOT_CONDITIONED' | 'CONDITION_ACCEPTED' | 'LIMIT_REACHED') =>
+    new AppError(409, 4093, 'Documents not requested', { reason }),
+  documentReviewed: () => new AppError(409, 4094, 'Document already reviewed'),
+  /** 410 / 4100: the document's bytes went with the lead's personal data. */
+  documentErased: () => new AppError(410, 4100, 'Document erased'),
   /** 409 / 4095: `GET /admin/backup` on PostgreSQL, whose backups are the server's own (pg_dump). */
   backupNotEmbedded: () =>
     new AppError(409, 4095, 'Backups of a PostgreSQL database are taken with pg_dump', {
@@ -88,6 +96,8 @@ export const errors = {
   /** A path parameter over the router's limit; the URL is not echoed. */
   uriTooLong: () => new AppError(414, 4140, 'URI Too Long'),
   unsupportedMediaType: () => new AppError(415, 4150, 'Unsupported Media Type'),
+  /** 415 / 4150 for a document whose bytes are refused, `reason` saying why (docs/api.md, "Documents"). */
+  unsupportedContent: (reason: string) => new AppError(415, 4150, 'Unsupported Media Type', { reason }),
   tooManyRequests: (reason: RateLimitReason, retryAfterSeconds: number) =>
     new AppError(
       429,

@@ -25,7 +25,7 @@ export const responseHeaders = {
   },
   'X-RateLimit-Remaining': { description: 'Requests the company has left in the current minute.', schema: integer },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } },
-  Location: { description: 'Path of the created lead.', schema: text },
+  Location: { description: 'Path of what was created (the lead, the document).', schema: text },
   'Idempotent-Replayed': {
     description: '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.',
     schema: { type: 'string', enum: ['true'] },
@@ -62,6 +62,8 @@ declare module 'fastify' {
   interface FastifySchema {
     /** The route takes no body as well as one (the document then says the body is optional). */
     'x-body-optional'?: boolean;
+    /** The form of a multipart body the route reads itself; the document describes it as the request body. */
+    'x-multipart-body'?: object;
   }
 }
 
@@ -104,7 +106,7 @@ export function empty(access: Access, description: string, headers: HeaderName[]
   return ok(access, Type.Null({ description }), description, headers);
 }
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 412 | 413 | 415 | 429 | 500 | 503;
 
 const statusDescriptions: Record<ErrorStatus, string> = {
   400: 'Invalid request: `additionalData.errors` lists every invalid field.',
@@ -113,6 +115,7 @@ const statusDescriptions: Record<ErrorStatus, string> = {
   404: 'Not found.',
   405: 'The path exists, but not with this method: `Allow` lists the methods it answers.',
   409: 'Conflict with the current state.',
+  410: 'Gone: erased with the lead’s personal data.',
   412: 'A third-party provider failed: `6XXYYY` names the provider and the failure; nothing was changed.',
   413: 'The body is over the size limit.',
   415: 'The body’s content type is not one the route takes.',

@@ -64,12 +64,27 @@ interface Operation {
   >;
   'x-answers'?: Record<string, AnswerDoc>;
   'x-body-optional'?: boolean;
+  /** A multipart body the route reads itself (a document upload): the form's fields and its file. */
+  'x-multipart-body'?: object;
 }
 
 /** Writes each route's answer declarations (openapi-answers.ts) into its operation. */
 function finishOperation(operation: Operation, used: Set<HeaderName>): void {
   if (operation['x-body-optional'] && operation.requestBody) operation.requestBody.required = false;
   delete operation['x-body-optional'];
+  if (operation['x-multipart-body']) {
+    const schema = operation['x-multipart-body'];
+    (operation as { requestBody?: object }).requestBody = {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema,
+          encoding: { file: { contentType: 'application/pdf, image/jpeg, image/png' } },
+        },
+      },
+    };
+    delete operation['x-multipart-body'];
+  }
   for (const [status, doc] of Object.entries(operation['x-answers'] ?? {})) {
     const response = operation.responses?.[status];
     if (!response) continue;

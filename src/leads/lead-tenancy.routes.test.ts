@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { api, buildTestApp, show, type Partner, type TestApp } from '../../test/helper.ts';
 import { rfcCheckDigit } from './rfc.ts';
+import { multipart, png } from '../../test/document-files.ts';
 
 const person = {
   firstName: 'Ana',
@@ -30,7 +31,15 @@ const validBodies: Record<string, object | undefined> = {
   '/person': { ...person, firstName: 'Intrusa' },
   '/pin': { channel: 'SMS' },
   '/pin/confirmation': { pin: '123456', pinConfirmation: '123456' },
+  // The documents' routes: an upload is multipart (below), the reads take no body.
+  '/documents': undefined,
+  '/documents/{documentId}': undefined,
 };
+const upload = multipart([
+  { name: 'conditionId', value: 'cond_00000000000000000000' },
+  { name: 'type', value: 'OTHER' },
+  { name: 'file', fileName: 'intruso.png', contentType: 'image/png', data: png() },
+]);
 const httpMethods = ['get', 'put', 'post', 'patch', 'delete'];
 
 let t: TestApp;
@@ -39,13 +48,16 @@ let intruder: Partner;
 let leadId: string;
 let operations: { method: string; suffix: string }[];
 
-const call = (partner: Partner, op: { method: string; suffix: string }, id: string, requestId: string) =>
-  t.app.inject({
+const call = (partner: Partner, op: { method: string; suffix: string }, id: string, requestId: string) => {
+  const isUpload = op.method === 'POST' && op.suffix === '/documents';
+  return t.app.inject({
     method: op.method as 'GET',
-    url: `${api}/leads/${id}${op.suffix}`,
-    headers: { ...partner.headers, 'x-request-id': requestId },
+    url: `${api}/leads/${id}${op.suffix.replace('{documentId}', randomUUID())}`,
+    headers: { ...partner.headers, 'x-request-id': requestId, ...(isUpload ? upload.headers : {}) },
+    ...(isUpload ? { payload: upload.payload } : {}),
     ...(validBodies[op.suffix] === undefined ? {} : { payload: JSON.stringify(validBodies[op.suffix]) }),
   });
+};
 const snapshot = async () => {
   const lead = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}`, headers: owner.headers });
   const events = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}/events`, headers: owner.headers });
@@ -67,6 +79,9 @@ function tenancyTests() {
       'PUT /auto',
       'PUT /financial',
       'POST /person',
+      'POST /documents',
+      'GET /documents',
+      'GET /documents/{documentId}',
     ]) {
       assert.ok(listed.includes(known), `${known} in ${listed.join(', ')}`);
     }

@@ -78,6 +78,8 @@ export function createLeadsModule(deps: LeadsModuleDeps) {
       };
       return { queries, routes };
     },
+    /** The company of a lead (undefined: no such lead), for the documents module's reads. */
+    companyOf: (leadId: string) => repository.companyOf(leadId),
     /** The lead an outcome is recorded on, locked and named for the outcomes module. */
     outcomeLeads: {
       async lockForOutcome(leadId: string, tx: Queryable) {

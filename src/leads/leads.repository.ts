@@ -274,6 +274,12 @@ function createLeadReads(db: Queryable) {
       return rows[0];
     },
 
+    /** The company of the lead; undefined when there is no such lead. */
+    async companyOf(id: string): Promise<string | undefined> {
+      const { rows } = await db.query<{ company_id: string }>('select company_id from leads where id = $1', [id]);
+      return rows[0]?.company_id;
+    },
+
     async find(id: string, companyId: string, tx: Queryable = db): Promise<LeadRow | undefined> {
       const { rows } = await tx.query<LeadRow>('select * from leads where id = $1 and company_id = $2', [
         id,

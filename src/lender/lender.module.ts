@@ -29,6 +29,7 @@ export interface LenderModuleDeps {
   audit: LeadsDeps['audit'] & ErasureDeps['audit'];
   outcomes: LeadsDeps['outcomes'] & ErasureDeps['outcomes'];
   pins: ErasureDeps['pins'];
+  documents: ErasureDeps['documents'];
   sandbox?: ErasureDeps['sandbox'];
   /** How long personal data is kept (PII_RETENTION_DAYS, CREDIT_RETENTION_YEARS). */
   retention: RetentionPolicy;
@@ -45,6 +46,7 @@ export function createLenderModule(deps: LenderModuleDeps) {
     queries: leads.queries,
     leads: leads.lifecycle,
     pins: deps.pins,
+    documents: deps.documents,
     reports,
     sandbox: deps.sandbox,
     outcomes,

@@ -27,6 +27,11 @@ interface Deps {
     eraseNotes(leadId: string, tx: Queryable): Promise<void>;
     partnerView(leadId: string): Promise<{ status: string; at: string } | null>;
   };
+  /** The documents of the lead: their keys, names and digests go in the transaction; their bytes just after. */
+  documents: {
+    erase(leadId: string, tx: Queryable): Promise<number>;
+    sweep(): Promise<number>;
+  };
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
   retention: RetentionPolicy;
@@ -50,16 +55,21 @@ export function createPersonalDataErasure(deps: Deps) {
 
   async function erase(origin: AuditOrigin, leadId: string): Promise<boolean> {
     const now = deps.clock.now();
-    return deps.db.transaction(async (tx) => {
+    let documents = 0;
+    const done = await deps.db.transaction(async (tx) => {
       const erased = await deps.leads.erasePersonalData(leadId, now, origin.operatorId, tx);
       if (!erased) return false;
       await deps.pins.erasePin(erased.id, tx);
       await deps.reports.erase(erased.id, tx);
       await deps.sandbox?.eraseLead(erased.id, tx);
       await deps.outcomes.eraseNotes(erased.id, tx);
+      documents = await deps.documents.erase(erased.id, tx);
       await deps.audit.record(origin, { action: 'lead.personal_data_erased', leadId: erased.id }, tx);
       return true;
     });
+    // The bytes can no longer be opened (their keys are gone); they leave the store now, or at the next sweep.
+    if (documents > 0) await deps.documents.sweep().catch(() => {});
+    return done;
   }
 
   return {

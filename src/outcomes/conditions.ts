@@ -3,7 +3,8 @@
  * (docs/lender-api.md, "Outcomes"): each with an `id` and a `status`. The id is made from the lead, the
  * condition's code and description (and, for the same pair written twice, which one it is), so a later
  * `CONDITIONED` change keeps the id of every condition it repeats unchanged, and stored decisions need no
- * id of their own. A condition is `PENDING` until a document answers it.
+ * id of their own. A condition is `PENDING` until a document answers it, then its documents' status
+ * (the documents module's, handed in as `statuses`).
  */
 import { createHash } from 'node:crypto';
 import type { ConditionCode } from './outcome-status.ts';
@@ -29,12 +30,17 @@ export function conditionId(leadId: string, condition: StoredCondition, occurren
   return `cond_${digest.slice(0, 20)}`;
 }
 
-export function conditionsOf(leadId: string, conditions: readonly StoredCondition[]): ConditionView[] {
+export function conditionsOf(
+  leadId: string,
+  conditions: readonly StoredCondition[],
+  statuses: ReadonlyMap<string, ConditionStatus> = new Map(),
+): ConditionView[] {
   const seen = new Map<string, number>();
   return conditions.map((condition) => {
     const pair = JSON.stringify([condition.code, condition.description]);
     const occurrence = seen.get(pair) ?? 0;
     seen.set(pair, occurrence + 1);
-    return { id: conditionId(leadId, condition, occurrence), ...condition, status: 'PENDING' };
+    const id = conditionId(leadId, condition, occurrence);
+    return { id, ...condition, status: statuses.get(id) ?? 'PENDING' };
   });
 }

@@ -10,7 +10,7 @@ import type { AuditOrigin } from '../audit/index.ts';
 import { outcomeFieldErrors, type OutcomeChange } from './outcome-rules.ts';
 import { outcomeMayMove, type OutcomeReasonCode, type OutcomeStatus } from './outcome-status.ts';
 import type { OutcomeRow, OutcomeSubject, OutcomesRepository } from './outcomes.repository.ts';
-import { conditionsOf } from './conditions.ts';
+import { conditionsOf, type ConditionStatus } from './conditions.ts';
 
 /** The lead an outcome is set on, locked until the transaction ends. */
 export interface OutcomeLeads {
@@ -22,8 +22,12 @@ export interface OutcomeLeads {
   outcomeChanged(leadId: string, at: Date, tx: Queryable): Promise<void>;
 }
 
+/** Each condition's status from its documents, by condition id (the documents module's). */
+export type ConditionStatuses = (leadId: string, tx?: Queryable) => Promise<ReadonlyMap<string, ConditionStatus>>;
+
 interface Deps {
   db: Pick<Db, 'transaction'>;
+  conditionStatuses: ConditionStatuses;
   repository: OutcomesRepository;
   leads: OutcomeLeads;
   audit: { record(origin: AuditOrigin, what: { action: 'outcome'; leadId: string }, tx?: Queryable): Promise<void> };
@@ -39,12 +43,12 @@ export const outcomeEncryptedColumns: EncryptedColumn[] = [
 ];
 
 /** What the partner may see of an outcome: no note, no operator. */
-export function partnerOutcome(leadId: string, row: OutcomeRow) {
+export function partnerOutcome(leadId: string, row: OutcomeRow, statuses?: ReadonlyMap<string, ConditionStatus>) {
   return {
     status: row.status,
     at: row.at.toISOString(),
     reasonCode: row.reasonCode,
-    conditions: row.conditions && conditionsOf(leadId, row.conditions),
+    conditions: row.conditions && conditionsOf(leadId, row.conditions, statuses),
     amountApproved: row.amountApproved,
     amountFunded: row.amountFunded,
   };
@@ -62,11 +66,15 @@ export function createOutcomesService(deps: Deps) {
   const noteOf = (leadId: string, row: OutcomeRow) =>
     row.noteEnc === null ? null : deps.encryption.decrypt<string>(row.noteEnc, noteContext(leadId));
 
-  function operatorView(leadId: string, history: OutcomeRow[]): OperatorOutcomeView | null {
+  /** The statuses of the row's conditions: read only when it has some. */
+  const statusesOf = async (leadId: string, row: OutcomeRow, tx?: Queryable) =>
+    row.conditions ? deps.conditionStatuses(leadId, tx) : undefined;
+
+  async function operatorView(leadId: string, history: OutcomeRow[], tx?: Queryable) {
     const current = history.at(-1);
     if (!current) return null;
-    return {
-      ...partnerOutcome(leadId, current),
+    const view: OperatorOutcomeView = {
+      ...partnerOutcome(leadId, current, await statusesOf(leadId, current, tx)),
       operatorId: current.operatorId,
       note: noteOf(leadId, current),
       history: history.map((h) => ({
@@ -76,6 +84,7 @@ export function createOutcomesService(deps: Deps) {
         reasonCode: h.reasonCode,
       })),
     };
+    return view;
   }
 
   /** The stored row of a change allowed from `before`: amounts and the approval carried as the rules say. */
@@ -109,10 +118,11 @@ export function createOutcomesService(deps: Deps) {
         if (!lead.verified || !outcomeMayMove(from, change.status)) throw errors.outcomeTransition(from, change.status);
         // The note is personal data: on a lead whose personal data was erased it is not kept either.
         const row = nextRow(id, origin, lead.erased ? { ...change, note: undefined } : change, before);
-        await deps.repository.record(lead, row, { id: newId(), outcome: partnerOutcome(id, row) }, tx);
+        const outcome = partnerOutcome(id, row, await statusesOf(id, row, tx));
+        await deps.repository.record(lead, row, { id: newId(), outcome }, tx);
         await deps.leads.outcomeChanged(id, row.at, tx);
         await deps.audit.record(origin, { action: 'outcome', leadId: id }, tx);
-        return operatorView(id, await deps.repository.history(id, tx));
+        return operatorView(id, await deps.repository.history(id, tx), tx);
       });
     },
 
@@ -123,7 +133,14 @@ export function createOutcomesService(deps: Deps) {
 
     async partnerView(leadId: string): Promise<PartnerOutcomeView | null> {
       const current = await deps.repository.current(leadId);
-      return current ? partnerOutcome(leadId, current) : null;
+      return current ? partnerOutcome(leadId, current, await statusesOf(leadId, current)) : null;
+    },
+
+    /** The current decision's status and its conditions' ids (the documents module checks uploads against them). */
+    async currentConditions(leadId: string, tx?: Queryable) {
+      const current = await deps.repository.current(leadId, tx);
+      if (!current) return null;
+      return { status: current.status, conditionIds: conditionsOf(leadId, current.conditions ?? []).map((c) => c.id) };
     },
 
     /** Erasure of the lead's personal data takes the notes with it (inside the erasure's transaction). */

@@ -14,6 +14,8 @@ import { checkRfc } from '../leads/rfc.ts';
 import { systemClock } from '../shared/index.ts';
 import { magicEmails, magicPhones } from './magic-values.ts';
 import { assignment, parseCurl, section, shellLines, table } from '../../test/markdown-guide.ts';
+import { documentFixture } from '../../test/document-fixture.ts';
+import { multipart, plainPdf } from '../../test/document-files.ts';
 
 const guide = readFileSync(new URL('../../docs/sandbox.md', import.meta.url), 'utf8');
 const magicSection = section(guide, 'Magic phones and e-mails');
@@ -22,6 +24,7 @@ const profileRows = table(section(guide, 'Credit bureau profiles'));
 const people = table(section(guide, 'Test people'));
 const addresses = table(section(guide, 'Test addresses'));
 const wholeLead = shellLines(section(guide, 'A whole lead'));
+const documentLines = shellLines(section(guide, 'Documents for conditions'));
 
 let t: TestApp;
 let vars: Record<string, string>;
@@ -212,6 +215,41 @@ function sandboxGuideTests2() {
   }
 }
 
+/** The guide's uploads, run as written: a PDF stands for the file each names. */
+function documentGuideTests() {
+  test('the guide’s rechazar- and aceptar- uploads are rejected and accepted at once', async () => {
+    const { leadId, conditionIds } = await (await documentFixture(t)).conditionedLead();
+    assert.equal(documentLines.length, 2);
+    const data = await plainPdf();
+    for (const line of documentLines) {
+      const call = parseCurl(line, { ...vars, LEAD: leadId, CONDITION: conditionIds[0]! });
+      const form = multipart(call.form!.map((p) => ('file' in p ? { name: p.name, fileName: p.file, data } : p)));
+      const res = await t.app.inject({
+        method: call.method as 'POST',
+        url: call.url,
+        payload: form.payload,
+        headers: { ...call.headers, ...form.headers },
+      });
+      assert.equal(res.statusCode, 201, show(res));
+      assert.equal(res.json().status, 'RECEIVED');
+    }
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `${api}/leads/${leadId}/documents`,
+      headers: t.partner.headers,
+    });
+    assert.deepEqual(
+      list.json().items.map((d: { status: string; rejectionReason: string | null }) => [d.status, d.rejectionReason]),
+      [
+        ['REJECTED', 'ILLEGIBLE'],
+        ['ACCEPTED', null],
+      ],
+    );
+    const lead = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}`, headers: t.partner.headers });
+    assert.equal(lead.json().outcome.conditions[0].status, 'ACCEPTED');
+  });
+}
+
 describe('docs/sandbox.md against the sandbox', () => {
   before(async () => {
     t = await buildTestApp({ env: { AUTOFIN_ENV: 'sandbox' } });
@@ -220,4 +258,5 @@ describe('docs/sandbox.md against the sandbox', () => {
   after(() => t?.close());
   sandboxGuideTests1();
   sandboxGuideTests2();
+  documentGuideTests();
 });

@@ -17,6 +17,8 @@ export const leadEventTypes = [
   'lead.verified',
   'lead.prequalification_decided',
   'lead.outcome_changed',
+  'lead.document_received',
+  'lead.document_reviewed',
 ] as const;
 export type LeadEventType = (typeof leadEventTypes)[number];
 
@@ -30,6 +32,9 @@ export interface OutboxEvent {
   reasons?: string[];
   /** lead.outcome_changed only: the partner's view of the lender's decision (never the note). */
   outcome?: object;
+  /** lead.document_* only: the document's metadata (never its file name or digest) and its condition's status. */
+  document?: object;
+  condition?: { id: string; status: string };
 }
 
 /**
@@ -45,6 +50,8 @@ export function outboxCtes(source: string, event: OutboxEvent, at: string, p: (v
     extra.reasons = event.reasons ?? [];
   }
   if (event.outcome !== undefined) extra.outcome = event.outcome;
+  if (event.document !== undefined) extra.document = event.document;
+  if (event.condition !== undefined) extra.condition = event.condition;
   return `outbox_event as (
       insert into webhook_events (id, type, company_id, lead_id, occurred_at, data, trace_parent)
       select ${p(event.id)}::uuid, ${p(event.type)}, company_id, id, ${at},

@@ -19,8 +19,23 @@ describe('webhooks in the OpenAPI document', () => {
         'lead.verified',
         'lead.prequalification_decided',
         'lead.outcome_changed',
+        'lead.document_received',
+        'lead.document_reviewed',
         'webhook.test',
       ]);
+      for (const type of ['lead.document_received', 'lead.document_reviewed']) {
+        const data = doc.webhooks[type].post.requestBody.content['application/json'].schema.properties.data;
+        assert.deepEqual(Object.keys(data.properties), [
+          'companyId',
+          'leadId',
+          'externalAutoId',
+          'status',
+          'document',
+          'condition',
+        ]);
+        const document = Object.keys(data.properties.document.properties);
+        assert.ok(!document.includes('fileName') && !document.includes('sha256'), document.join(', '));
+      }
       const changed =
         doc.webhooks['lead.outcome_changed'].post.requestBody.content['application/json'].schema.properties.data;
       assert.deepEqual(Object.keys(changed.properties), ['companyId', 'leadId', 'externalAutoId', 'status', 'outcome']);

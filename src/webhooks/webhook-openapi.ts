@@ -17,6 +17,11 @@ const describe: Record<string, string> = {
   'lead.outcome_changed':
     "The lender's decision on the lead changed (in review, conditioned, approved, " +
     'declined, funded, withdrawn); `outcome` is what GET /leads/{leadId} shows of it.',
+  'lead.document_received':
+    'A document was uploaded against a condition; `document` is its metadata (no file name, no digest) and ' +
+    '`condition` the condition’s new status.',
+  'lead.document_reviewed':
+    'The lender accepted or rejected a document; `document` and `condition` as in `lead.document_received`.',
   'webhook.test': 'Sent by POST /webhooks/{endpointId}/test.',
 };
 
@@ -79,6 +84,29 @@ function bodyOf(type: string, payloads: EventPayloadSchemas) {
       },
     });
   }
+  if (type === 'lead.document_received' || type === 'lead.document_reviewed') {
+    const reviewed = type === 'lead.document_reviewed';
+    data.document = payloads.document;
+    data.condition = Type.Object({
+      id: Type.String(),
+      status: Type.Union(['RECEIVED', 'ACCEPTED', 'REJECTED'].map((s) => Type.Literal(s))),
+    });
+    Object.assign(example, {
+      status: 'PREQUALIFIED',
+      document: {
+        id: '3d6f0a57-8b0e-4c5f-9a41-1f2e3d4c5b6a',
+        conditionId: 'cond_4f1c2a9e7b3d5e6f8a0b',
+        type: 'PROOF_OF_INCOME',
+        contentType: 'application/pdf',
+        size: 183422,
+        status: reviewed ? 'REJECTED' : 'RECEIVED',
+        rejectionReason: reviewed ? 'ILLEGIBLE' : null,
+        uploadedAt: '2026-01-16T10:30:00.000Z',
+        reviewedAt: reviewed ? '2026-01-16T11:05:00.000Z' : null,
+      },
+      condition: { id: 'cond_4f1c2a9e7b3d5e6f8a0b', status: reviewed ? 'REJECTED' : 'RECEIVED' },
+    });
+  }
   return Type.Object(
     {
       type: Type.Literal(type),
@@ -100,10 +128,12 @@ const header = (name: string, description: string, example: string) => ({
 
 /**
  * The schemas of what an event carries that other modules define: the partner's view of the lender's
- * decision (the outcomes module's, which writes its events through this module's outbox).
+ * decision (the outcomes module's, which writes its events through this module's outbox), and a document.
  */
 export interface EventPayloadSchemas {
   partnerOutcome: TSchema;
+  /** The documents module's: a document's metadata without its file name and digest. */
+  document: TSchema;
 }
 
 export function webhookDocumentation(payloads: EventPayloadSchemas): Record<string, unknown> {
