@@ -16,11 +16,15 @@ interface Deps {
 
 export function createLegalHolds(deps: Deps) {
   return {
-    /** Sets the hold (a second one replaces the reason and keeps `since`): 404 / 4040 for an unknown lead. */
+    /**
+     * Sets the hold (a second one replaces the reason and keeps `since`): the reason is kept trimmed, one of
+     * spaces only is a 400; 404 / 4040 for an unknown lead.
+     */
     async set(origin: AuditOrigin, leadId: string, reason: string) {
       const id = leadId.toLowerCase();
+      if (reason.trim() === '') throw errors.invalidInput([{ field: 'reason', errorDetail: 'must not be blank' }]);
       const hold = await deps.leads.setLegalHold(id, {
-        reason,
+        reason: reason.trim(),
         since: deps.clock.now().toISOString(),
         operatorId: origin.operatorId,
       });

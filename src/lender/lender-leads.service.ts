@@ -48,6 +48,8 @@ interface Deps {
   audit: Pick<AuditService, 'record'>;
   sealer: LeadSealer;
   outcomes: Pick<OutcomesService, 'operatorView'>;
+  /** The lead's documents' metadata, for the person's access (the documents module's). */
+  documents: { list(leadId: string): Promise<object[]> };
   /** How long the lead's personal data is kept (the erasure's rule). */
   retentionOf: (row: ErasableRow) => Promise<Retention>;
 }
@@ -183,17 +185,18 @@ export function createLenderLeadsService(deps: Deps) {
  * After an erasure the erased sections are null and `erasedAt` says when.
  */
 async function personalDataOf(
-  deps: Pick<Deps, 'queries' | 'sealer' | 'reports' | 'consents' | 'outcomes' | 'audit'>,
+  deps: Pick<Deps, 'queries' | 'sealer' | 'reports' | 'consents' | 'outcomes' | 'audit' | 'documents'>,
   origin: AuditOrigin,
   leadId: string,
 ) {
   const row = await deps.queries.find(leadId.toLowerCase());
   if (!row) throw errors.leadNotFound();
   const lead = deps.sealer.toLead(row);
-  const [bureau, consent, outcome] = await Promise.all([
+  const [bureau, consent, outcome, documents] = await Promise.all([
     deps.reports.reportOf(lead.id),
     deps.consents.of(lead.id),
     deps.outcomes.operatorView(lead.id),
+    deps.documents.list(lead.id),
   ]);
   await deps.audit.record(origin, { action: 'personal_data_access', leadId: lead.id });
   const contact = lead.phone === null && lead.email === null ? null : { phone: lead.phone, email: lead.email };
@@ -216,7 +219,7 @@ async function personalDataOf(
         }
       : null,
     bureau: bureau ?? null,
-    documents: [],
+    documents,
     conditions: outcome?.conditions ?? null,
   };
 }

@@ -29,7 +29,7 @@ export interface LenderModuleDeps {
   audit: LeadsDeps['audit'] & ErasureDeps['audit'];
   outcomes: LeadsDeps['outcomes'] & ErasureDeps['outcomes'];
   pins: ErasureDeps['pins'];
-  documents: ErasureDeps['documents'];
+  documents: ErasureDeps['documents'] & LeadsDeps['documents'];
   sandbox?: ErasureDeps['sandbox'];
   /** How long personal data is kept (PII_RETENTION_DAYS, CREDIT_RETENTION_YEARS). */
   retention: RetentionPolicy;
@@ -63,6 +63,7 @@ export function createLenderModule(deps: LenderModuleDeps) {
     audit,
     sealer: leads.sealer,
     outcomes,
+    documents: deps.documents,
     retentionOf: erasure.retentionOf,
   });
   const holds = createLegalHolds({ leads: leads.lifecycle, queries: leads.queries, audit, clock: deps.clock });

@@ -5,7 +5,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { buildTestApp, show, type TestApp } from '../../test/helper.ts';
+import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
+import { png, uploadForm } from '../../test/document-files.ts';
 import { runAutofin } from '../../test/cli-run.ts';
 import { assertError, leadDefaults, readyLead } from '../../test/lead-fixture.ts';
 import { bearer, operatorKey, verifiedLead } from '../../test/lender-fixture.ts';
@@ -21,9 +22,18 @@ describe("the person's access to the data held about them", () => {
   const access = (leadId: string, headers: Record<string, string> = t.admin) =>
     t.app.inject({ method: 'GET', url: `/admin/leads/${leadId}/personal-data`, headers });
 
-  test('every personal datum held, decrypted: sections, consent destination, bureau report, conditions', async () => {
-    const { leadId } = await verifiedLead(t, 'SMS');
-    assert.equal((await setOutcome(t, leadId, bodies.CONDITIONED)).statusCode, 200);
+  test('every personal datum held, decrypted: sections, consent, bureau report, documents, conditions', async () => {
+    const { leadId, partner } = await verifiedLead(t, 'SMS');
+    const conditioned = await setOutcome(t, leadId, bodies.CONDITIONED);
+    assert.equal(conditioned.statusCode, 200);
+    const form = uploadForm(conditioned.json().conditions[0].id, { fileName: 'recibo-enero.png', data: png() });
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `${api}/leads/${leadId}/documents`,
+      payload: form.payload,
+      headers: { ...partner.headers, ...form.headers },
+    });
+    assert.equal(uploaded.statusCode, 201, show(uploaded));
     const res = await access(leadId);
     assert.equal(res.statusCode, 200, show(res));
     assert.equal(res.headers['cache-control'], 'no-store');
@@ -50,7 +60,7 @@ describe("the person's access to the data held about them", () => {
     assert.equal(body.consent.channel, 'SMS');
     assert.equal(body.consent.destination, leadDefaults.phone, 'unmasked');
     assert.ok(body.bureau && typeof body.bureau === 'object' && Object.keys(body.bureau).length > 0);
-    assert.deepEqual(body.documents, []);
+    assert.deepEqual(body.documents, [uploaded.json()], 'each document’s metadata, its file name included');
     assert.deepEqual(
       body.conditions.map((c: { code: string }) => c.code),
       bodies.CONDITIONED.conditions.map((c) => c.code),

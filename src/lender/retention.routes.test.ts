@@ -42,6 +42,16 @@ describe('legal retention: credits and legal holds', () => {
   const retention = async (leadId: string) =>
     (await t.app.inject({ method: 'GET', url: `/admin/leads/${leadId}`, headers: t.admin })).json().retention;
 
+  test('a reason of spaces only is a 400 that sets nothing; a reason is kept trimmed', async () => {
+    const leadId = await copy({ createdAt: start });
+    const blank = await hold(leadId, 'PUT', t.admin, '   ');
+    assertError(blank, 400, 40015, 'Bad Request');
+    assert.deepEqual(blank.json().additionalData.errors, [{ field: 'reason', errorDetail: 'must not be blank' }]);
+    assertError(await hold(leadId, 'GET'), 404, 4040, 'Legal hold not found');
+    const trimmed = await hold(leadId, 'PUT', t.admin, '  Amparo 45/2026 ');
+    assert.equal(trimmed.json().reason, 'Amparo 45/2026');
+  });
+
   test('a hold is set, replaced keeping since, read and released, each audited; admins only', async () => {
     const leadId = await copy({ createdAt: start });
     const first = await hold(leadId, 'PUT', t.admin, 'Juicio mercantil 123/2026');
@@ -66,6 +76,7 @@ describe('legal retention: credits and legal holds', () => {
     assertError(await hold(leadId, 'DELETE'), 404, 4040, 'Legal hold not found');
     assertError(await hold(randomUUID(), 'GET'), 404, 4040, 'Lead not found');
     assertError(await hold(randomUUID(), 'PUT', t.admin, 'x'), 404, 4040, 'Lead not found');
+
     const audit = (await t.app.inject({ method: 'GET', url: '/admin/audit?limit=200', headers: t.admin })).json();
     assert.deepEqual(
       audit.items.filter((r: { leadId: string }) => r.leadId === leadId).map((r: { action: string }) => r.action),
