@@ -36,6 +36,13 @@ import {
 import { createJobs, repeatingJob, type Job } from './jobs/index.ts';
 import { createKeysModule } from './keys/index.ts';
 import { createLeadsModule } from './leads/index.ts';
+import {
+  createLeadKeyMigration,
+  createLeadKeysModule,
+  type LeadColumn,
+  type LeadKeysModule,
+  type LeadSealing,
+} from './lead-keys/index.ts';
 import { createLenderModule } from './lender/index.ts';
 import { createOperationsModule } from './operations/index.ts';
 import { createOperatorsModule } from './operators/index.ts';
@@ -76,7 +83,7 @@ export async function createContainer(givenOptions: ContainerOptions) {
   // With tracing on, every repository gets the traced database (the container's `db` too).
   const options = { ...givenOptions, db: givenOptions.tracing?.traceDb(givenOptions.db) ?? givenOptions.db };
   const { config, db, clock, warn } = options;
-  const keys = dataKeys(options);
+  const { keys, leadKeys } = dataKeys(options);
   const redis = await connectRedis(options);
   const limits = createRateLimits(options, redis);
   // Every admin route checks the admin token or an operator's key.
@@ -96,7 +103,7 @@ export async function createContainer(givenOptions: ContainerOptions) {
   // Where documents' sealed bytes are kept: the database, or a bucket (DOCUMENT_STORE).
   const documentStore = await openDocumentStore(config, db);
   const leadFlow = await createLeadFlow(options, keys, companies, catalogs, documentStore);
-  const lenderSide = createLenderSide(options, keys, leadFlow, access, documentStore);
+  const lenderSide = createLenderSide(options, keys, leadFlow, access, { documentStore, leadKeys });
   const operatorConsole = createConsole(options, keys, limits.attempts, {
     leadFlow,
     lenderSide,
@@ -105,7 +112,7 @@ export async function createContainer(givenOptions: ContainerOptions) {
     catalogs,
     operators,
   });
-  const { keysModule, backup } = createStoredDataCare(
+  const { keysModule, backup, migration } = createStoredDataCare(
     options,
     keys,
     { access, audit: lenderSide.services.audit },
@@ -115,6 +122,7 @@ export async function createContainer(givenOptions: ContainerOptions) {
       ...webhooks.encryptedColumns,
       ...leadFlow.sandboxColumns,
       ...lenderSide.encryptedColumns,
+      ...leadKeys.encryptedColumns,
     ],
   );
   const services = {
@@ -131,9 +139,13 @@ export async function createContainer(givenOptions: ContainerOptions) {
     ...lenderSide.services,
     webhooks,
     keys: keysModule.service,
+    /** Each lead's own key: the sealing of its values, and the shredding of erased leads' keys. */
+    leadKeys: { sealing: leadKeys.sealing, shred: leadKeys.shred },
     backup: backup.service,
   };
   const jobs = createJobs([
+    ...leadKeys.jobs,
+    ...migration.jobs,
     ...webhooks.jobs,
     ...catalogs.jobs,
     ...lenderSide.jobs,
@@ -141,21 +153,9 @@ export async function createContainer(givenOptions: ContainerOptions) {
     ...limits.jobs,
   ]);
   // The modules whose routes the app serves, in the order it registers them (routes.ts).
-  const routed = [
-    leadFlow.modules.sandbox,
-    leadFlow.modules.operations,
-    auth,
-    admin,
-    operators,
-    ...lenderSide.modules,
-    keysModule,
-    backup,
-    catalogs,
-    lenderSide.partnerLeads,
-    lenderSide.documents,
-    leadFlow.modules.verification,
-    webhooks,
-  ];
+  const routed = [leadFlow.modules.sandbox, leadFlow.modules.operations, auth, admin, operators];
+  routed.push(...lenderSide.modules, keysModule, backup, catalogs, lenderSide.partnerLeads, lenderSide.documents);
+  routed.push(leadFlow.modules.verification, webhooks);
   return {
     ...services,
     routes: routesOf(routed, operatorConsole.plugin),
@@ -185,21 +185,39 @@ function createStoredDataCare(
   encryptedColumns: EncryptedColumn[],
 ) {
   const { db, clock } = options;
+  // Leads' values sealed before lead keys move to their leads' keys: in batches after start, and on re-encryption.
+  const leadColumns = encryptedColumns.filter((c): c is LeadColumn => c.leadOf !== undefined);
+  const moveToLeadKeys = createLeadKeyMigration(db, leadColumns, keys.encryption, keys.sealing).migrate;
+  let moved = false;
+  const migrationJob = repeatingJob('lead key migration', { firstMs: 5_000, everyMs: 5_000 }, async () => {
+    if (!moved) moved = (await moveToLeadKeys(1_000).catch(() => 1)) === 0;
+  });
   // Key rotation: the stored values' keys, checked before serving, and their re-encryption (audited).
   const keysModule = createKeysModule({
     db,
     encryption: keys.encryption,
     signing: auth.tokens,
     encryptedColumns,
+    moveToLeadKeys,
     ...admin,
   });
   // Online copies of the embedded database (`GET /admin/backup`, audited).
   const backup = createBackupModule({ db, clock, ...admin });
-  return { keysModule, backup };
+  return { keysModule, backup, migration: { jobs: [migrationJob] } };
+}
+
+/** The data encryption, the keys derived from it, current first, and the leads' own keys it wraps. */
+function dataKeys(options: ContainerOptions) {
+  const dataKeySet = dataEncryption(options);
+  // Each lead's own key seals its personal values; erasure destroys it (src/lead-keys).
+  const { db, clock, warn } = options;
+  const leadKeys = createLeadKeysModule({ db, clock, encryption: dataKeySet.encryption, warn });
+  const keys: DataKeys = { ...dataKeySet, sealing: leadKeys.sealing };
+  return { keys, leadKeys };
 }
 
 /** The data encryption and the keys derived from it, current first. */
-function dataKeys(options: ContainerOptions) {
+function dataEncryption(options: ContainerOptions) {
   const encryption = createFieldEncryption(options.encryptionKey, options.config.dataEncryptionPreviousKeys);
   // Keys derived from the data encryption keys, current first: the first writes, every one still matches
   // what was written before a rotation (PIN hashes, fingerprints of phones and idempotent requests).
@@ -208,7 +226,7 @@ function dataKeys(options: ContainerOptions) {
     encryptionKeys.map((key) => createSecretKey(Buffer.from(hkdfSync('sha256', key, 'autofin', purpose, 32))));
   return { encryption, derived };
 }
-type DataKeys = ReturnType<typeof dataKeys>;
+type DataKeys = ReturnType<typeof dataEncryption> & { sealing: LeadSealing };
 
 /**
  * Redis is never waited for: no command is queued while it is away (it fails at once), none waits
@@ -281,7 +299,7 @@ async function createLeadFlow(
   documentStore: DocumentStore,
 ) {
   const { config, db, clock } = options;
-  const { encryption, derived } = keys;
+  const { derived } = keys;
   // Ready while the database answers, and the document bucket when documents are kept in one.
   const operations = createOperationsModule({
     ping: async () => (await Promise.all([db.ping(), documentStoreAnswers(documentStore)])).every(Boolean),
@@ -297,18 +315,19 @@ async function createLeadFlow(
     circuit: options.circuit,
     tracer: options.tracing?.provider,
   });
-  const bureau = createBureauModule({ config, db, encryption, outbound: providers.outbound, clock, logger });
+  const { sealing } = keys;
+  const bureau = createBureauModule({ config, db, sealing, outbound: providers.outbound, clock, logger });
   const leads = createLeadsModule({
     db,
     clock,
-    encryption,
+    sealing,
     fingerprintKeys: derived('fingerprints'),
     reports: bureau.bureau,
     companies: companies.lookups,
     catalogs: catalogs.store.lookup,
     prequalificationConfig: options.prequalificationConfig,
   });
-  const sandbox = createSandboxModule({ db, environment: config.environment, leads: leads.lifecycle, encryption });
+  const sandbox = createSandboxModule({ db, environment: config.environment, leads: leads.lifecycle, sealing });
   const { consents } = createConsentModule({ db });
   const verification = createVerificationModule({
     db,
@@ -350,16 +369,17 @@ function createLenderSide(
   keys: DataKeys,
   leadFlow: LeadFlow,
   access: AdminAccess,
-  documentStore: DocumentStore,
+  stores: { documentStore: DocumentStore; leadKeys: LeadKeysModule },
 ) {
   const { config, db, clock, warn } = options;
+  const { documentStore, leadKeys } = stores;
   const { leads, consents } = leadFlow.internal;
   const { bureau, verification, sandbox } = leadFlow.services;
   const audit = createAuditModule({ db, clock, access });
   const outcomes = createOutcomesModule({
     db,
     audit: audit.service,
-    encryption: keys.encryption,
+    sealing: keys.sealing,
     clock,
     leads: leads.outcomeLeads,
     // Conditions show their documents' status; the documents module checks uploads against the outcome.
@@ -370,7 +390,7 @@ function createLenderSide(
     db,
     clock,
     store: documentStore,
-    encryption: keys.encryption,
+    sealing: keys.sealing,
     fingerprintKeys: keys.derived('document-fingerprints'),
     leads: { lockForOutcome: leads.outcomeLeads.lockForOutcome, companyOf: leads.companyOf },
     outcomes: outcomes.service,
@@ -392,6 +412,7 @@ function createLenderSide(
     outcomes: outcomes.service,
     pins: verification,
     documents: documents.service,
+    leadKeys,
     sandbox,
     retention: { piiRetentionDays: config.piiRetentionDays, creditRetentionYears: config.creditRetentionYears },
     purgeSchedule: daily,

@@ -176,7 +176,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     outbox,
     leads: {
       repository: leadsTable(database.db),
-      sealer: leadSealer(encryptionKey, config.dataEncryptionPreviousKeys),
+      sealer: leadSealer(database.db, encryptionKey, config.dataEncryptionPreviousKeys),
     },
     admin,
     newPartner,

@@ -20,10 +20,11 @@ export async function seedLeads(
     const emails: string[] = [];
     const persons: string[] = [];
     const created: string[] = [];
+    for (let i = 0; i < n; i++) ids.push(randomUUID());
+    await store.sealer.forWritingAll(ids);
     for (let i = 0; i < n; i++) {
       const k = done + i;
-      const id = randomUUID();
-      ids.push(id);
+      const id = ids[i]!;
       phones.push(store.sealer.seal(id, 'phone_enc', `55${String(k).padStart(8, '0')}`));
       emails.push(store.sealer.seal(id, 'email_enc', `persona${k}@example.com`));
       persons.push(

@@ -6,14 +6,19 @@ import type { Db } from '../src/db/index.ts';
 import { createLeadSealer } from '../src/leads/index.ts';
 import { createLeadsRepository } from '../src/leads/leads.repository.ts';
 import { createFieldEncryption } from '../src/shared/index.ts';
+import { createLeadKeys } from '../src/lead-keys/index.ts';
 
 export function leadsTable(db: Db) {
   return createLeadsRepository(db);
 }
 
-/** Seals with the service's data encryption key (and reads what its previous keys sealed). */
-export function leadSealer(encryptionKey: Buffer, previousKeys: Buffer[] = []) {
-  return createLeadSealer(createFieldEncryption(encryptionKey, previousKeys));
+/**
+ * Seals with each lead's own key, wrapped by the service's data encryption key (and reads what its previous
+ * keys sealed), as the service does: call `forWriting` / `forWritingAll` before `seal`.
+ */
+export function leadSealer(db: Db, encryptionKey: Buffer, previousKeys: Buffer[] = []) {
+  const encryption = createFieldEncryption(encryptionKey, previousKeys);
+  return createLeadSealer(createLeadKeys({ db, encryption, now: () => Date.now() }).sealing);
 }
 
 export interface LeadStore {

@@ -4,7 +4,8 @@
  */
 import type { Queryable } from '../db/index.ts';
 import type { Outbound, ProviderLogger, ProviderResult } from '../providers/index.ts';
-import type { Clock, FieldEncryption } from '../shared/index.ts';
+import type { Clock } from '../shared/index.ts';
+import type { LeadSealing } from '../lead-keys/index.ts';
 import type { CirculoSettings } from '../config/index.ts';
 import { createCirculoBureau } from './circulo-bureau.ts';
 import { createHttpBureau } from './http-bureau.ts';
@@ -21,7 +22,8 @@ export interface BureauConfig {
 
 export interface BureauDeps {
   db: Queryable;
-  encryption: FieldEncryption;
+  /** The leads' own keys, which seal their reports (src/lead-keys). */
+  sealing: LeadSealing;
   outbound: Outbound;
   clock: Clock;
   logger: ProviderLogger;
@@ -58,7 +60,7 @@ export function createBureau(
   deps: BureauDeps,
   provider = chooseBureauProvider(config, deps),
 ): Bureau {
-  const store = createReportStore(deps.db, deps.encryption);
+  const store = createReportStore(deps.db, deps.sealing);
   deps.logger.info({ bureauProvider: provider.name }, 'bureau ready');
   return {
     name: provider.name,

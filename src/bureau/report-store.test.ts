@@ -39,8 +39,8 @@ describe('the bureau report store', () => {
 
   test('a saved answer is stored encrypted per lead and read back; the raw answer too', async (ctx) => {
     const leadId = await readyLead(t);
-    const encryption = createFieldEncryption(randomBytes(32));
-    const store = createReportStore(t.database.db, encryption);
+    const { sealing } = t.container.leadKeys;
+    const store = createReportStore(t.database.db, sealing);
     assert.equal(await store.hasReport(leadId), false);
     assert.equal(await store.reportOf(leadId), undefined);
     const raw = '{"folioConsulta":"123456789","scores":[{"nombreScore":"FICO","valor":742}]}';
@@ -59,8 +59,13 @@ describe('the bureau report store', () => {
     const sealed = JSON.parse(rows[0].row) as { report_enc: string; raw_enc: string; provider: string };
     assert.equal(sealed.provider, 'circulo');
     // Bound to the lead and the field: the report's ciphertext never decrypts as the raw answer or as another lead's.
-    assert.throws(() => encryption.decrypt(sealed.report_enc, rawAnswerContext(leadId)));
-    assert.throws(() => encryption.decrypt(sealed.raw_enc, reportContext(randomUUID())));
+    assert.ok(sealed.report_enc.startsWith('l1.'), 'sealed with the lead’s own key');
+    assert.throws(() => sealing.open(leadId, sealed.report_enc, rawAnswerContext(leadId)));
+    assert.throws(() => sealing.open(leadId, sealed.raw_enc, reportContext(randomUUID())));
+    assert.throws(
+      () => createFieldEncryption(randomBytes(32)).decrypt(sealed.report_enc, reportContext(leadId)),
+      'not with a data key',
+    );
 
     await ctx.test('a later answer replaces it; a sandbox answer has no raw answer', async () => {
       await store.save(leadId, { report: { ...report, provider: 'sandbox', score: 650 }, raw: null }, new Date());

@@ -1,10 +1,10 @@
 /**
  * The stored bureau report of a verified lead: one row per lead in `bureau_reports`, the report and
- * the bureau's raw answer each encrypted with a context bound to the lead, so a ciphertext copied
- * to another lead never decrypts. Every method takes an optional transaction.
+ * the bureau's raw answer each sealed with the lead's own key and a context bound to the lead, so a
+ * ciphertext copied to another lead never decrypts. Every method takes an optional transaction.
  */
 import type { Queryable, EncryptedColumn } from '../db/index.ts';
-import type { FieldEncryption } from '../shared/index.ts';
+import type { LeadSealing } from '../lead-keys/index.ts';
 import type { BureauAnswer, BureauReport } from './report.ts';
 
 export const reportContext = (leadId: string) => `bureau-report:${leadId}`;
@@ -12,16 +12,17 @@ export const rawAnswerContext = (leadId: string) => `bureau-raw:${leadId}`;
 
 /** The stored reports' encrypted columns, for key rotation. */
 export const reportEncryptedColumns: EncryptedColumn[] = [
-  { table: 'bureau_reports', id: 'lead_id', column: 'report_enc', context: reportContext },
-  { table: 'bureau_reports', id: 'lead_id', column: 'raw_enc', context: rawAnswerContext },
+  { table: 'bureau_reports', id: 'lead_id', leadOf: 'lead_id', column: 'report_enc', context: reportContext },
+  { table: 'bureau_reports', id: 'lead_id', leadOf: 'lead_id', column: 'raw_enc', context: rawAnswerContext },
 ];
 
-export function createReportStore(db: Queryable, encryption: FieldEncryption) {
+export function createReportStore(db: Queryable, sealing: LeadSealing) {
   return {
     /** Keeps the latest answer of the lead (a new one replaces it). */
     async save(leadId: string, answer: BureauAnswer, receivedAt: Date, tx: Queryable = db): Promise<void> {
-      const reportEnc = encryption.encrypt(answer.report, reportContext(leadId));
-      const rawEnc = answer.raw === null ? null : encryption.encrypt(answer.raw, rawAnswerContext(leadId));
+      await sealing.forWriting(leadId, tx);
+      const reportEnc = sealing.seal(leadId, answer.report, reportContext(leadId));
+      const rawEnc = answer.raw === null ? null : sealing.seal(leadId, answer.raw, rawAnswerContext(leadId));
       await tx.query(
         `insert into bureau_reports (lead_id, report_enc, raw_enc, provider, received_at) values ($1, $2, $3, $4, $5)
          on conflict (lead_id) do update set report_enc = excluded.report_enc, raw_enc = excluded.raw_enc,
@@ -35,7 +36,9 @@ export function createReportStore(db: Queryable, encryption: FieldEncryption) {
         'select report_enc from bureau_reports where lead_id = $1',
         [leadId],
       );
-      return rows[0] ? encryption.decrypt<BureauReport>(rows[0].report_enc, reportContext(leadId)) : undefined;
+      if (!rows[0]) return undefined;
+      await sealing.forReading([leadId], tx);
+      return sealing.open<BureauReport>(leadId, rows[0].report_enc, reportContext(leadId));
     },
 
     async hasReport(leadId: string, tx: Queryable = db): Promise<boolean> {
@@ -55,7 +58,9 @@ export function createReportStore(db: Queryable, encryption: FieldEncryption) {
         [leadId],
       );
       if (!rows[0]) return undefined;
-      return rows[0].raw_enc === null ? null : encryption.decrypt<string>(rows[0].raw_enc, rawAnswerContext(leadId));
+      if (rows[0].raw_enc === null) return null;
+      await sealing.forReading([leadId], tx);
+      return sealing.open<string>(leadId, rows[0].raw_enc, rawAnswerContext(leadId));
     },
   };
 }

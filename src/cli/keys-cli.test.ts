@@ -1,9 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { adminToken, buildTestApp, type TestApp } from '../../test/helper.ts';
 import { runAutofin } from '../../test/cli-run.ts';
-import { readyLead } from '../../test/lead-fixture.ts';
 import { keyIdOf } from '../shared/index.ts';
 import { createAdminClient } from './admin-client.ts';
 import { parseCli } from './cli-args.ts';
@@ -18,8 +17,8 @@ describe('autofin keys status and autofin keys reencrypt', () => {
 
   before(async () => {
     first = await buildTestApp({ database: 'own', env: { DATA_ENCRYPTION_KEY: keyA.toString('hex') } });
-    await readyLead(first);
-    await readyLead(first);
+    // Ten leads' keys wrapped by key A (each lead's values are sealed with its own key).
+    await first.leads.sealer.forWritingAll(Array.from({ length: 10 }, () => randomUUID()));
     rotated = await buildTestApp({
       database: first.database,
       env: { DATA_ENCRYPTION_KEY: keyB.toString('base64'), DATA_ENCRYPTION_PREVIOUS_KEYS: keyA.toString('hex') },
@@ -59,7 +58,7 @@ describe('autofin keys status and autofin keys reencrypt', () => {
   );
 
   test('on a terminal the progress is a bar redrawn in place, ending at 100%', async () => {
-    await readyLead(first); // five more values under key A
+    await first.leads.sealer.forWritingAll(Array.from({ length: 5 }, () => randomUUID())); // five more under key A
     const written: string[] = [];
     const client = createAdminClient({ baseUrl: url, token: adminToken });
     const result = await reencryptAll(client, 2, { interactive: true, write: (text) => written.push(text) });

@@ -17,8 +17,17 @@ export interface EncryptedColumn {
   id: string;
   column: string;
   context: (id: string) => string;
-  /** A column kept in step with the value (a keyed fingerprint of it), rewritten when it is re-sealed. */
-  follower?: { column: string; of: (value: unknown) => string };
+  /**
+   * A column kept in step with the value (a keyed fingerprint of it), rewritten when it is re-sealed; for a
+   * lead's value, `of` is given the lead's id (its key loaded).
+   */
+  follower?: { column: string; of: (value: unknown, leadId: string) => string };
+  /**
+   * A column of a lead's values, sealed with that lead's own key (`l1.` values, src/lead-keys), whose lead id
+   * is in this column. Only its values sealed before lead keys count here; they move to their lead's key
+   * (src/lead-keys) instead of being sealed again with the data key.
+   */
+  leadOf?: string;
 }
 
 /** Values per key id; `keyId` null: values sealed before key ids were recorded (by an older version). */
@@ -97,7 +106,7 @@ export function createSealedValues(db: Db, columns: readonly EncryptedColumn[], 
         ids.push(row.id);
         values.push(encryption.encrypt(value, context));
         olds.push(row.v);
-        if (c.follower) followers.push(c.follower.of(value));
+        if (c.follower) followers.push(c.follower.of(value, row.id));
       }
       if (ids.length === 0) return { taken: rows.length, resealed: 0 };
       const follow = c.follower ? `, ${c.follower.column} = u.f` : '';
@@ -115,7 +124,9 @@ export function createSealedValues(db: Db, columns: readonly EncryptedColumn[], 
     /** Stored values per key id, over every encrypted column. */
     async countByKey(): Promise<KeyCount[]> {
       const parts = columns.map(
-        (c) => `select ${keyOf(c)} as key_id, count(*) as n from ${c.table} where ${c.column} is not null group by 1`,
+        (c) =>
+          `select ${keyOf(c)} as key_id, count(*) as n from ${c.table}
+           where ${c.column} is not null and ${c.column} not like 'l1.%' group by 1`,
       );
       const { rows } = await db.query<{ key_id: string | null; n: string | number }>(
         `select key_id, sum(n) as n from (${parts.join(' union all ')}) s group by key_id order by key_id nulls first`,
@@ -143,7 +154,7 @@ export function createSealedValues(db: Db, columns: readonly EncryptedColumn[], 
     /** Seals up to `limit` values of previous keys (or of no recorded key) with the current key. */
     async reseal(limit: number): Promise<number> {
       let resealed = 0;
-      for (const c of columns) {
+      for (const c of columns.filter((column) => column.leadOf === undefined)) {
         while (resealed < limit) {
           const batch = Math.min(resealBatch, limit - resealed);
           const done = await resealBatchOf(c, batch);

@@ -1,7 +1,8 @@
 /** What the documents module is handed by the composition root (docs/architecture.md). */
 import type { KeyObject } from 'node:crypto';
 import type { Db, Queryable } from '../db/index.ts';
-import type { Clock, FieldEncryption } from '../shared/index.ts';
+import type { Clock } from '../shared/index.ts';
+import type { LeadSealing } from '../lead-keys/index.ts';
 import type { AuditAction, AuditOrigin } from '../audit/index.ts';
 import type { DocumentStore } from './document-store.ts';
 import type { DocumentsRepository, DocumentSubject } from './documents.repository.ts';
@@ -22,7 +23,8 @@ export interface DocumentsDeps {
   db: Pick<Db, 'transaction'>;
   repository: DocumentsRepository;
   store: DocumentStore;
-  encryption: FieldEncryption;
+  /** The leads' own keys: each document's key and file name are sealed with its lead's (src/lead-keys). */
+  sealing: LeadSealing;
   /** Keys of idempotent uploads' fingerprints, current first (a key rotated since still matches). */
   fingerprintKeys: readonly KeyObject[];
   clock: Clock;

@@ -225,7 +225,7 @@ function erasureAndKeysTests() {
     );
   });
 
-  test('key rotation counts and re-encrypts each document’s key and name; the bytes still read', async () => {
+  test('key rotation re-wraps the lead’s key only: the document’s key and name stay, its bytes read', async () => {
     const keyA = randomBytes(32).toString('hex');
     const keyB = randomBytes(32).toString('hex');
     const first = await buildTestApp({ database: t.database, env: { DATA_ENCRYPTION_KEY: keyA } });
@@ -237,8 +237,8 @@ function erasureAndKeysTests() {
     const keyIds = async () =>
       (
         await t.database.db.query<{ k: string }>(
-          `select split_part(key_enc, '.', 2) || '/' || split_part(file_name_enc, '.', 2) as k from lead_documents
-           where id = $1`,
+          `select d.key_enc || ' ' || d.file_name_enc || ' ' || split_part(k.key_enc, '.', 2) as k
+           from lead_documents d join lead_keys k on k.lead_id = d.lead_id where d.id = $1`,
           [upload.json().id],
         )
       ).rows[0]!.k;
@@ -251,8 +251,10 @@ function erasureAndKeysTests() {
       const run = await rotated.app.inject({ method: 'POST', url: '/admin/keys/reencrypt', headers: rotated.admin });
       assert.equal(run.statusCode, 200, show(run));
       const after = await keyIds();
-      assert.notEqual(after, before);
-      assert.equal(after.split('/')[0], after.split('/')[1], 'both under the new key');
+      const [key, name, wrappedBy] = after.split(' ');
+      assert.deepEqual([key, name], before.split(' ').slice(0, 2), 'the document’s key and name are as they were');
+      assert.ok(key!.startsWith('l1.'), 'sealed with the lead’s key');
+      assert.notEqual(wrappedBy, before.split(' ')[2], 'the lead’s key is wrapped by the new data key');
       const res = await rotated.app.inject({
         method: 'GET',
         url: `/admin/leads/${leadId}/documents/${upload.json().id}/content`,

@@ -23,7 +23,7 @@ export const sandboxReviewer: AuditOrigin = Object.freeze({
 
 export function createDocumentReview(deps: DocumentsDeps) {
   const { repository } = deps;
-  const view = documentViewOf(deps.encryption);
+  const view = documentViewOf(deps.sealing);
   return async function review(
     origin: AuditOrigin,
     leadId: string,
@@ -37,6 +37,7 @@ export function createDocumentReview(deps: DocumentsDeps) {
       const row = lead && (await repository.find(id, documentId.toLowerCase(), tx, true));
       if (!lead || !row) throw errors.documentNotFound();
       if (row.status !== 'RECEIVED') throw errors.documentReviewed();
+      await deps.sealing.forReading([id], tx);
       const reviewed: DocumentRow = {
         ...row,
         status: decision.status,

@@ -91,7 +91,7 @@ async function refusalOf(deps: DocumentsDeps, file: StoredFile, key: Buffer): Pr
   });
 }
 
-/** The document's row, its key and file name sealed with the data key. */
+/** The document's row, its key and file name sealed with the lead's key (read before: `forWriting`). */
 function rowOf(
   deps: DocumentsDeps,
   ids: { companyId: string; leadId: string },
@@ -104,12 +104,12 @@ function rowOf(
     ...ids,
     conditionId: form.conditionId,
     type: form.type,
-    fileNameEnc: deps.encryption.encrypt(file.fileName, fileNameContext(file.objectId)),
+    fileNameEnc: deps.sealing.seal(ids.leadId, file.fileName, fileNameContext(file.objectId)),
     contentType: file.contentType!,
     size: file.size,
     sha256: file.sha256,
     chunks: file.chunks,
-    keyEnc: deps.encryption.encrypt(key.toString('base64'), documentKeyContext(file.objectId)),
+    keyEnc: deps.sealing.seal(ids.leadId, key.toString('base64'), documentKeyContext(file.objectId)),
     status: 'RECEIVED',
     rejectionReason: null,
     uploadedAt: deps.clock.now(),
@@ -124,7 +124,7 @@ function rowOf(
 
 export function createDocumentUploads(deps: DocumentsDeps, review: DocumentReview) {
   const { repository, store, clock } = deps;
-  const view = documentViewOf(deps.encryption);
+  const view = documentViewOf(deps.sealing);
 
   /** The earlier upload of this key, as first answered; 409 when it was another request; undefined when none. */
   async function replayOf(companyId: string, leadId: string, key: string, hashes: string[], tx: Queryable) {
@@ -135,6 +135,7 @@ export function createDocumentUploads(deps: DocumentsDeps, review: DocumentRevie
       return undefined;
     }
     if (earlier.leadId !== leadId || !hashes.includes(earlier.requestHash ?? '')) throw errors.idempotencyConflict();
+    await deps.sealing.forReading([leadId], tx);
     return { ...view(earlier), status: 'RECEIVED' as const, rejectionReason: null, reviewedAt: null };
   }
 
@@ -151,6 +152,7 @@ export function createDocumentUploads(deps: DocumentsDeps, review: DocumentRevie
       const condition = (await repository.byCondition(leadId, tx)).find((c) => c.conditionId === form.conditionId);
       if (condition?.accepted) throw errors.documentsNotRequested('CONDITION_ACCEPTED');
       if ((condition?.count ?? 0) >= maxPerCondition) throw errors.documentsNotRequested('LIMIT_REACHED');
+      await deps.sealing.forWriting(leadId, tx);
       const row = { ...rowOf(deps, { companyId, leadId }, form, file, key), idempotencyKey: idem ?? null };
       if (idem) row.requestHash = hashes[0]!;
       const document = view(row);

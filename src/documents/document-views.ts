@@ -1,8 +1,8 @@
 /**
  * What the partner, the lender and the events see of a document (docs/api.md, "Documents for
- * conditions"), and a condition's status from its documents. The file name is sealed with the data key.
+ * conditions"), and a condition's status from its documents. The file name is sealed with the lead's key.
  */
-import type { FieldEncryption } from '../shared/index.ts';
+import type { LeadSealing } from '../lead-keys/index.ts';
 import { documentKeyContext } from './document-sealing.ts';
 import type { DocumentRow, DocumentStatus, DocumentType, RejectionReason } from './documents.repository.ts';
 
@@ -10,10 +10,10 @@ export type ConditionStatus = 'PENDING' | DocumentStatus;
 
 export const fileNameContext = (documentId: string) => `document:${documentId}:file-name`;
 
-/** The columns key rotation covers: each document's key and its file name. */
+/** The sealed columns: each document's key and its file name, sealed with the lead's key. */
 export const documentEncryptedColumns = [
-  { table: 'lead_documents', id: 'id', column: 'key_enc', context: documentKeyContext },
-  { table: 'lead_documents', id: 'id', column: 'file_name_enc', context: fileNameContext },
+  { table: 'lead_documents', id: 'id', leadOf: 'lead_id', column: 'key_enc', context: documentKeyContext },
+  { table: 'lead_documents', id: 'id', leadOf: 'lead_id', column: 'file_name_enc', context: fileNameContext },
 ];
 
 export interface DocumentView {
@@ -37,12 +37,14 @@ export const statusOf = (documents: readonly Pick<DocumentRow, 'status'>[]): Con
 /** What an event says of a document: no file name, no digest. */
 export const eventDocument = ({ fileName: _name, sha256: _digest, ...rest }: DocumentView) => rest;
 
-export function documentViewOf(encryption: FieldEncryption) {
+/** The view of a row; the lead's key read before (`forReading`). */
+export function documentViewOf(sealing: LeadSealing) {
   return (row: DocumentRow): DocumentView => ({
     id: row.id,
     conditionId: row.conditionId,
     type: row.type,
-    fileName: row.fileNameEnc === null ? null : encryption.decrypt<string>(row.fileNameEnc, fileNameContext(row.id)),
+    fileName:
+      row.fileNameEnc === null ? null : sealing.open<string>(row.leadId, row.fileNameEnc, fileNameContext(row.id)),
     contentType: row.contentType,
     size: row.size,
     sha256: row.sha256,

@@ -8,7 +8,7 @@ import type { Config } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
 import { adminRoutesOf, apiPrefix, type AdminAccess, type ModuleRoutes } from '../http/index.ts';
 import { repeatingJob } from '../jobs/index.ts';
-import type { Clock, FieldEncryption } from '../shared/index.ts';
+import type { Clock } from '../shared/index.ts';
 import { adminDocumentsRoutes } from './admin-documents.routes.ts';
 import { createDatabaseDocumentStore } from './database-document-store.ts';
 import type { DocumentStore } from './document-store.ts';
@@ -52,7 +52,7 @@ export interface DocumentsModuleDeps {
   db: Db;
   clock: Clock;
   store: DocumentStore;
-  encryption: FieldEncryption;
+  sealing: DocumentsDeps['sealing'];
   fingerprintKeys: readonly KeyObject[];
   leads: DocumentLeads;
   outcomes: DocumentOutcomes;

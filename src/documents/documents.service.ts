@@ -21,8 +21,14 @@ import { documentViewOf, type ConditionStatus, type DocumentView } from './docum
 const orphanAfterMs = 60 * 60 * 1000;
 
 export function createDocumentsService(deps: DocumentsDeps) {
-  const { repository, store, encryption, clock } = deps;
-  const view = documentViewOf(encryption);
+  const { repository, store, sealing, clock } = deps;
+  const view = documentViewOf(sealing);
+  /** The lead's rows with their file names opened. */
+  const viewsOf = async (leadId: string) => {
+    const rows = await repository.list(leadId);
+    if (rows.length > 0) await sealing.forReading([leadId]);
+    return rows.map(view);
+  };
   const review = createDocumentReview(deps);
 
   return {
@@ -38,14 +44,14 @@ export function createDocumentsService(deps: DocumentsDeps) {
     async list(leadId: string): Promise<DocumentView[]> {
       const id = leadId.toLowerCase();
       if (!(await deps.leads.companyOf(id))) throw errors.leadNotFound();
-      return (await repository.list(id)).map(view);
+      return viewsOf(id);
     },
 
     /** The partner's list: 404 for an unknown or another company's lead. */
     async partnerList(companyId: string, leadId: string): Promise<DocumentView[]> {
       const id = leadId.toLowerCase();
       if ((await deps.leads.companyOf(id)) !== companyId) throw errors.leadNotFound();
-      return (await repository.list(id)).map(view);
+      return viewsOf(id);
     },
 
     /** The partner's read of one document: the lead first (404 / 4040), then the document (404 / 4045). */
@@ -54,6 +60,7 @@ export function createDocumentsService(deps: DocumentsDeps) {
       if ((await deps.leads.companyOf(id)) !== companyId) throw errors.leadNotFound();
       const row = await repository.find(id, documentId.toLowerCase());
       if (!row) throw errors.documentNotFound();
+      await sealing.forReading([id]);
       return view(row);
     },
 
@@ -63,7 +70,8 @@ export function createDocumentsService(deps: DocumentsDeps) {
       const row = await repository.find(id, documentId.toLowerCase());
       if (!row) throw errors.documentNotFound();
       if (row.erasedAt || !row.keyEnc) throw errors.documentErased();
-      const key = Buffer.from(encryption.decrypt<string>(row.keyEnc, documentKeyContext(row.id)), 'base64');
+      await sealing.forReading([id]);
+      const key = Buffer.from(sealing.open<string>(id, row.keyEnc, documentKeyContext(row.id)), 'base64');
       // The first chunk is read before answering, so an unreachable store is a 503, not a cut-off body.
       const chunks = readFile(store, { objectId: row.id, key, chunks: row.chunks });
       const first = await answeredByStore(() => chunks.next());

@@ -19,11 +19,18 @@ export interface KeysModuleDeps {
   access: AdminAccess;
   /** Each re-encryption is audited (action `keys_reencrypt`). */
   audit: Pick<AuditService, 'record'>;
+  /** Moves leads' values sealed before lead keys to their leads' keys (src/lead-keys); how many it moved. */
+  moveToLeadKeys: (limit: number) => Promise<number>;
 }
 
 export function createKeysModule(deps: KeysModuleDeps) {
   const values = createSealedValues(deps.db, deps.encryptedColumns, deps.encryption);
-  const service = createKeysService({ encryption: deps.encryption, signing: deps.signing, values });
+  const service = createKeysService({
+    encryption: deps.encryption,
+    signing: deps.signing,
+    values,
+    moveToLeadKeys: deps.moveToLeadKeys,
+  });
   const routes: ModuleRoutes = {
     admin: adminRoutesOf(deps.access, (guard) => [keysRoutes({ keys: service, audit: deps.audit, ...guard })]),
   };

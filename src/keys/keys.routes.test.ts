@@ -66,11 +66,11 @@ function rotationTests(): void {
   test('GET /admin/keys counts every encrypted value (lead sections, webhook secrets) under its key', async () => {
     const res = await keys(first);
     assert.equal(res.statusCode, 200, show(res));
-    // Five lead sections (phone, e-mail, address, financial, person), a webhook secret and the one it replaced.
+    // The lead's own key (its five sections are sealed with it), a webhook secret and the one it replaced.
     assert.deepEqual(res.json(), {
       current: keyIdOf(keyA),
       previous: [],
-      stored: [{ keyId: keyIdOf(keyA), values: 7 }],
+      stored: [{ keyId: keyIdOf(keyA), values: 3 }],
       signing: { current: keyIdOf(signing1), previous: [] },
     });
   });
@@ -108,10 +108,10 @@ function rotationTests(): void {
       const status = res.json();
       assert.deepEqual([status.current, status.previous], [keyIdOf(keyB), [keyIdOf(keyA)]]);
       assert.deepEqual(status.signing, { current: keyIdOf(signing2), previous: [keyIdOf(signing1)] });
-      // The bureau report of the confirmation and the new lead's phone and e-mail are under key B.
+      // The new lead's key is wrapped by key B; its phone and e-mail and the first lead's report by their leads' keys.
       const expected = [
-        { keyId: keyIdOf(keyA), values: 7 },
-        { keyId: keyIdOf(keyB), values: 3 },
+        { keyId: keyIdOf(keyA), values: 3 },
+        { keyId: keyIdOf(keyB), values: 1 },
       ];
       assert.deepEqual(sorted(status.stored), sorted(expected));
     },
@@ -135,8 +135,8 @@ function reencryptionTests(): void {
     assert.deepEqual(
       stored,
       sorted([
-        { keyId: keyIdOf(keyA), values: 7 },
-        { keyId: keyIdOf(keyB), values: 3 },
+        { keyId: keyIdOf(keyA), values: 3 },
+        { keyId: keyIdOf(keyB), values: 1 },
       ]),
     );
   });
@@ -161,17 +161,17 @@ function reencryptionTests(): void {
       assert.equal(run.statusCode, status, show(run));
       assert.equal(run.json().code, status === 401 ? 4010 : 4030);
     }
-    assert.equal(sorted((await keys(rotated)).json().stored).find((s) => s.keyId === keyIdOf(keyA))?.values, 7);
+    assert.equal(sorted((await keys(rotated)).json().stored).find((s) => s.keyId === keyIdOf(keyA))?.values, 3);
   });
 
   test('re-encryption takes up to limit values, then the rest (default limit), until none remains', async () => {
-    const some = await reencrypt(rotated, { limit: 3 });
+    const some = await reencrypt(rotated, { limit: 2 });
     assert.equal(some.statusCode, 200, show(some));
-    assert.deepEqual(some.json(), { reencrypted: 3, remaining: 4 });
+    assert.deepEqual(some.json(), { reencrypted: 2, remaining: 1 });
     const rest = await reencrypt(rotated);
-    assert.deepEqual(rest.json(), { reencrypted: 4, remaining: 0 });
+    assert.deepEqual(rest.json(), { reencrypted: 1, remaining: 0 });
     assert.deepEqual((await reencrypt(rotated, { limit: 10_000 })).json(), { reencrypted: 0, remaining: 0 });
-    assert.deepEqual((await keys(rotated)).json().stored, [{ keyId: keyIdOf(keyB), values: 10 }]);
+    assert.deepEqual((await keys(rotated)).json().stored, [{ keyId: keyIdOf(keyB), values: 4 }]);
     // Each call is audited with how many values it re-encrypted, and logged at info.
     const audit = await rotated.app.inject({ method: 'GET', url: '/admin/audit', headers: rotated.admin });
     const calls = audit.json().items.filter((r: { action: string }) => r.action === 'keys_reencrypt');
@@ -179,8 +179,8 @@ function reencryptionTests(): void {
       calls.map((r: { operatorId: string; rows: number }) => [r.operatorId, r.rows]),
       [
         ['admin-token', 0],
-        ['admin-token', 4],
-        ['admin-token', 3],
+        ['admin-token', 1],
+        ['admin-token', 2],
       ],
     );
     assert.ok(rotated.logs.some((line) => line.includes('"msg":"values re-encrypted with the current key"')));
@@ -223,7 +223,7 @@ function startTests(): void {
     const wrong = await instance({ DATA_ENCRYPTION_KEY: hex(keyC) });
     await assert.rejects(wrong.container.keys.checkStored(), (error: Error) => {
       assert.ok(error instanceof MissingKeysError);
-      assert.match(error.message, new RegExp(`${keyIdOf(keyB)} \\(10 values\\)`));
+      assert.match(error.message, new RegExp(`${keyIdOf(keyB)} \\(4 values\\)`));
       assert.doesNotMatch(error.message, new RegExp(hex(keyB)));
       return true;
     });

@@ -27,6 +27,8 @@ export class MissingKeysError extends Error {
 
 interface Deps {
   values: SealedValues;
+  /** Leads' values sealed before lead keys, moved to their leads' keys; how many were moved. */
+  moveToLeadKeys: (limit: number) => Promise<number>;
   encryption: FieldEncryption;
   signing: { kid: string; previousKids: readonly string[] };
 }
@@ -47,9 +49,13 @@ export function createKeysService(deps: Deps) {
       };
     },
 
-    /** Up to `limit` values of previous keys re-encrypted with the current one; how many are left after. */
+    /**
+     * Up to `limit` values of previous keys re-encrypted with the current one (leads' values moved to their
+     * leads' keys instead); how many are left after.
+     */
     async reencrypt(limit: number): Promise<{ reencrypted: number; remaining: number }> {
-      const reencrypted = await values.reseal(limit);
+      const resealed = await values.reseal(limit);
+      const reencrypted = resealed + (resealed < limit ? await deps.moveToLeadKeys(limit - resealed) : 0);
       return { reencrypted, remaining: remainingOf(await values.countByKey()) };
     },
 

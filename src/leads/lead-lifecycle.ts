@@ -90,13 +90,13 @@ export function createLeadLifecycle(deps: Deps) {
     /** The company's lead, decrypted. */
     async find(leadId: string, companyId: string, tx?: Queryable): Promise<Lead | undefined> {
       const row = await repository.find(leadId, companyId, tx);
-      return row && sealer.toLead(row);
+      return row && sealer.read(row, tx);
     },
 
     /** The company's lead, decrypted and locked until the transaction ends (writes to one lead queue up). */
     async lock(leadId: string, companyId: string, tx: Queryable): Promise<Lead | undefined> {
       const row = await repository.lock(leadId, companyId, tx);
-      return row && sealer.toLead(row);
+      return row && sealer.read(row, tx);
     },
 
     /** The lead's history, oldest first. */
@@ -152,7 +152,7 @@ export function createLeadLifecycle(deps: Deps) {
         const report = row && (await deps.reports.reportOf(leadId, tx));
         if (!row || !report) return;
         const context = { leadId: row.id, companyId: actor.companyId, actor: actor.consumerKey, at: deps.clock.now() };
-        await prequalify(tx, context, sealer.toLead(row), report);
+        await prequalify(tx, context, await sealer.read(row, tx), report);
       });
     },
 

@@ -73,6 +73,7 @@ export function createLeadQueries(deps: {
     async getLead(companyId: string, leadId: string) {
       const row = await deps.leads.find(leadId, companyId);
       if (!row) throw errors.leadNotFound();
+      await deps.sealer.forReading([row.id]);
       return { ...leadView(deps.sealer.toLead(row)), outcome: await deps.outcomes.partnerView(row.id) };
     },
 

@@ -1,10 +1,11 @@
 /**
- * A lead as the service works with it, decrypted, and its stored row. Personal sections are
- * sealed with the lead id and column as associated data.
+ * A lead as the service works with it, decrypted, and its stored row. Personal sections are sealed with
+ * the lead's own key (src/lead-keys), the lead id and column as associated data.
  */
 import { createHmac, type KeyObject } from 'node:crypto';
 import type { EncryptedColumn } from '../db/index.ts';
-import type { FieldEncryption } from '../shared/index.ts';
+import type { Queryable } from '../db/index.ts';
+import type { LeadSealing } from '../lead-keys/index.ts';
 import type { LeadStatus } from '../lead-status/index.ts';
 import type { LeadRow } from './leads.repository.ts';
 import type { Address, Financial, Person, Vehicle, Warning } from './lead-sections.ts';
@@ -72,35 +73,56 @@ export type SealedColumn = 'phone_enc' | 'email_enc' | 'address_enc' | 'financia
 
 const context = (leadId: string, column: SealedColumn) => `lead:${leadId}:${column}`;
 
-/** A keyed fingerprint of a phone (`phone_fp`): tells equal phones apart without storing them. */
-export const phoneFingerprint = (key: KeyObject, phone: string) =>
-  createHmac('sha256', key).update(`phone:${phone}`).digest('base64url');
-
 /**
- * The leads' encrypted columns, for key rotation; `fingerprintKey` (the current one) rewrites the
- * phone's fingerprint whenever the phone is sealed again.
+ * A keyed fingerprint of a phone (`phone_fp`): tells whether a phone is the lead's verified one without
+ * storing it. Taken with the lead's own key; leads whose values were sealed before lead keys keep one taken
+ * with a key derived from the data key (`legacyPhoneFingerprint`) until their values move to their key.
  */
-export function leadEncryptedColumns(fingerprintKey: KeyObject): EncryptedColumn[] {
+export const legacyPhoneFingerprint = (key: KeyObject, phone: string) =>
+  createHmac('sha256', key).update(`phone:${phone}`).digest('base64url');
+const phoneText = (phone: string) => `phone:${phone}`;
+
+/** The leads' sealed columns; the phone's fingerprint is taken again with the lead's key when it moves there. */
+export function leadEncryptedColumns(sealing: LeadSealing): EncryptedColumn[] {
   const columns: SealedColumn[] = ['phone_enc', 'email_enc', 'address_enc', 'financial_enc', 'person_enc'];
   return columns.map((column) => ({
     table: 'leads',
     id: 'id',
+    leadOf: 'id',
     column,
     context: (id: string) => context(id, column),
     ...(column === 'phone_enc'
-      ? { follower: { column: 'phone_fp', of: (phone: unknown) => phoneFingerprint(fingerprintKey, String(phone)) } }
+      ? {
+          follower: {
+            column: 'phone_fp',
+            of: (phone: unknown, leadId: string) => sealing.fingerprint(leadId, phoneText(String(phone))),
+          },
+        }
       : {}),
   }));
 }
 
-export function createLeadSealer(encryption: FieldEncryption) {
+export function createLeadSealer(sealing: LeadSealing) {
   const open = <T>(leadId: string, column: SealedColumn, sealed: string | null): T | null =>
-    sealed === null ? null : encryption.decrypt<T>(sealed, context(leadId, column));
+    sealed === null ? null : sealing.open<T>(leadId, sealed, context(leadId, column));
 
   return {
+    /** Reads the lead's key (creating it) before its values are sealed. */
+    forWriting: (leadId: string, tx?: Queryable) => sealing.forWriting(leadId, tx),
+    forWritingAll: (leadIds: readonly string[], tx?: Queryable) => sealing.forWritingAll(leadIds, tx),
+    /** Reads the keys of these leads before their rows are opened (`toLead`). */
+    forReading: (leadIds: readonly string[], tx?: Queryable) => sealing.forReading(leadIds, tx),
     seal: (leadId: string, column: SealedColumn, value: unknown): string =>
-      encryption.encrypt(value, context(leadId, column)),
+      sealing.seal(leadId, value, context(leadId, column)),
+    /** The phone's fingerprint with the lead's key (loaded by `forWriting`). */
+    phoneFingerprint: (leadId: string, phone: string) => sealing.fingerprint(leadId, phoneText(phone)),
     open,
+    /** The row decrypted, its lead's key read first. */
+    async read(row: LeadRow, tx?: Queryable): Promise<Lead> {
+      await sealing.forReading([row.id], tx);
+      return this.toLead(row);
+    },
+    /** The row decrypted; its lead's key read before (`forReading`). */
     toLead(row: LeadRow): Lead {
       return {
         id: row.id,

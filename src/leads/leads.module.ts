@@ -14,7 +14,8 @@ import {
   loadPrequalificationConfig,
   type PrequalificationConfig,
 } from '../prequalification/index.ts';
-import { newId, type Clock, type FieldEncryption } from '../shared/index.ts';
+import { newId, type Clock } from '../shared/index.ts';
+import type { LeadSealing } from '../lead-keys/index.ts';
 import { createLeadLifecycle } from './lead-lifecycle.ts';
 import { createLeadQueries } from './lead-queries.ts';
 import { createLeadSealer, leadEncryptedColumns } from './lead-record.ts';
@@ -27,7 +28,8 @@ import { createLenderLeadQueries } from './lender-lead-queries.ts';
 export interface LeadsModuleDeps {
   db: Db;
   clock: Clock;
-  encryption: FieldEncryption;
+  /** The leads' own keys, which seal their personal values (src/lead-keys). */
+  sealing: LeadSealing;
   /** Keys of the phone and request fingerprints, current first. */
   fingerprintKeys: readonly KeyObject[];
   reports: Pick<Bureau, 'reportOf'>;
@@ -40,7 +42,7 @@ export interface LeadsModuleDeps {
 export function createLeadsModule(deps: LeadsModuleDeps) {
   const { db, clock } = deps;
   const repository = createLeadsRepository(db);
-  const sealer = createLeadSealer(deps.encryption);
+  const sealer = createLeadSealer(deps.sealing);
   const prequalificationConfig = deps.prequalificationConfig ?? loadPrequalificationConfig();
   // Reads, moves and erasure of leads for the other modules; pre-qualification applied with the pure evaluator.
   const lifecycle = createLeadLifecycle({
@@ -104,7 +106,7 @@ export function createLeadsModule(deps: LeadsModuleDeps) {
           tx,
         ),
     },
-    encryptedColumns: leadEncryptedColumns(deps.fingerprintKeys[0]!),
+    encryptedColumns: leadEncryptedColumns(deps.sealing),
   };
 }
 

@@ -13,7 +13,7 @@ import { isVerified } from '../lead-status/index.ts';
 import type { Actor } from './actor.ts';
 import type { LeadLifecycle } from './lead-lifecycle.ts';
 import type { LeadChanges, LeadsRepository, NewLead } from './leads.repository.ts';
-import { phoneFingerprint as fingerprintOf, type LeadSealer, type LoanInfo } from './lead-record.ts';
+import { legacyPhoneFingerprint, type LeadSealer, type LoanInfo } from './lead-record.ts';
 import {
   checkAddress,
   checkFinancial,
@@ -79,22 +79,29 @@ interface Section {
   /** The section's name in the lead read (and in lead.updated events). */
   section: string;
   fields: string[];
-  /** Refused with 409 / 4090 once the lead is verified (`keepsPhone`: unless the phone stays). */
-  frozen: 'never' | 'verified' | { keepsPhone: string[] };
+  /** Refused with 409 / 4090 once the lead is verified (`keepsPhone`: unless the phone stays this one). */
+  frozen: 'never' | 'verified' | { keepsPhone: string };
   /** Column values; personal ones sealed with the lead's stored id. */
   set: (id: string) => LeadChanges;
   mergeLoanInfo?: LoanInfo;
   warnings?: { field: string; list: Warning[] };
   reevaluate?: boolean;
+  /** False when `set` seals no value (the lead's key is then not read). */
+  seals?: boolean;
 }
 
-/** A keyed fingerprint of a phone, with the current key unless another is named. */
-const fingerprintWith = (deps: Deps, phone: string, key = deps.fingerprintKeys[0]!) => fingerprintOf(key, phone);
+/**
+ * The fingerprints that say "this phone" on a lead (its key loaded): with the lead's key, and with each key
+ * derived from the data keys, for a lead whose values were sealed before lead keys.
+ */
+const phoneFingerprints = (deps: Deps, leadId: string, phone: string) => [
+  deps.sealer.phoneFingerprint(leadId, phone),
+  ...deps.fingerprintKeys.map((key) => legacyPhoneFingerprint(key, phone)),
+];
 
 /** Create lead, with its optional prefill and Idempotency-Key. */
 function createLeadCreation(deps: Deps) {
   const { leads, sealer, clock } = deps;
-  const phoneFingerprint = (phone: string) => fingerprintWith(deps, phone);
 
   async function resolveAffiliate(actor: Actor, affiliate: CreateLeadInput['affiliate']) {
     if (!affiliate?.user_id) return { userId: null, userType: affiliate?.user_type ?? null };
@@ -122,7 +129,7 @@ function createLeadCreation(deps: Deps) {
       external_auto_id: prefill.externalAutoId?.trim() || null,
       loan_info: Object.keys(loan).length ? loan : null,
       phone_enc: prefill.phone ? sealer.seal(id, 'phone_enc', prefill.phone) : null,
-      phone_fp: prefill.phone ? phoneFingerprint(prefill.phone) : null,
+      phone_fp: prefill.phone ? sealer.phoneFingerprint(id, prefill.phone) : null,
       email_enc: prefill.email ? sealer.seal(id, 'email_enc', prefill.email.trim()) : null,
       address_enc: null,
       vehicle: null,
@@ -144,6 +151,9 @@ function createLeadCreation(deps: Deps) {
       const affiliate = await resolveAffiliate(actor, input.affiliate);
       const now = clock.now();
       const id = newId();
+      const prefill = input.autoFinB2BLeadCreatePayload;
+      // The lead's key first, when the lead starts with a phone or an e-mail to seal.
+      if (prefill?.phone || prefill?.email) await sealer.forWriting(id);
       const row = newLeadRow(actor, id, input, affiliate, now);
       const fields = present(input.autoFinB2BLeadCreatePayload ?? {}).concat(input.affiliate ? ['affiliate'] : []);
       const created = { id: newId(), leadId: id, type: 'LEAD_CREATED', at: now, actor: actor.consumerKey, fields };
@@ -209,6 +219,7 @@ function createSectionWriter(deps: Deps) {
   async function write(actor: Actor, pathId: string, section: Section): Promise<void> {
     // The stored form of the id: a value sealed with another spelling would never decrypt again.
     const id = pathId.toLowerCase();
+    if (section.seals !== false) await sealer.forWriting(id);
     const saved = await leads.saveSection({
       id,
       companyId: actor.companyId,
@@ -216,7 +227,11 @@ function createSectionWriter(deps: Deps) {
       set: section.set(id),
       mergeLoanInfo: section.mergeLoanInfo,
       warnings: section.warnings,
-      frozen: section.frozen,
+      // The phone's fingerprints are taken once the lead's key is read (above).
+      frozen:
+        typeof section.frozen === 'object'
+          ? { keepsPhone: phoneFingerprints(deps, id, section.frozen.keepsPhone) }
+          : section.frozen,
       event: { id: newId(), type: section.type, actor: actor.consumerKey, fields: section.fields },
       // Saving the contact info creates the card in the partner's pipeline; every other section write is an update.
       outbox:
@@ -228,20 +243,19 @@ function createSectionWriter(deps: Deps) {
     if (section.reevaluate && isVerified(saved.status)) await deps.lifecycle.reevaluate(actor, id);
   }
 
-  const phoneFingerprint = (phone: string, key?: KeyObject) => fingerprintWith(deps, phone, key);
   const phoneChanges = (leadId: string, phone: string | undefined): LeadChanges =>
     phone === undefined
       ? {}
-      : { phone_enc: sealer.seal(leadId, 'phone_enc', phone), phone_fp: phoneFingerprint(phone) };
+      : { phone_enc: sealer.seal(leadId, 'phone_enc', phone), phone_fp: sealer.phoneFingerprint(leadId, phone) };
   const emailChanges = (leadId: string, email: string | undefined): LeadChanges =>
     email === undefined ? {} : { email_enc: sealer.seal(leadId, 'email_enc', email.trim()) };
 
-  return { checked, requireFields, write, phoneFingerprint, phoneChanges, emailChanges };
+  return { checked, requireFields, write, phoneChanges, emailChanges };
 }
 
 /** The section writes of loan info and contact. */
 function createContactWrites(deps: Deps) {
-  const { checked, requireFields, write, phoneFingerprint, phoneChanges, emailChanges } = createSectionWriter(deps);
+  const { checked, requireFields, write, phoneChanges, emailChanges } = createSectionWriter(deps);
 
   return {
     /** Save loan info. Changing the phone of a verified lead is refused; the rest of loan info may change. */
@@ -253,10 +267,8 @@ function createContactWrites(deps: Deps) {
         section: 'loanInfo',
         fields: present(payload),
         reevaluate: true,
-        frozen:
-          payload.phone === undefined
-            ? 'never'
-            : { keepsPhone: deps.fingerprintKeys.map((key) => phoneFingerprint(payload.phone!, key)) },
+        seals: payload.phone !== undefined,
+        frozen: payload.phone === undefined ? 'never' : { keepsPhone: payload.phone },
         set: (id) => phoneChanges(id, payload.phone),
         mergeLoanInfo: Object.keys(loan).length ? loan : undefined,
       });
@@ -315,6 +327,7 @@ function createDetailWrites(deps: Deps) {
         fields: present(payload),
         frozen: 'never',
         reevaluate: true,
+        seals: false,
         set: () => ({ vehicle }),
       });
     },

@@ -126,6 +126,7 @@ export function createLenderLeadsService(deps: Deps) {
     async read(origin: AuditOrigin, leadId: string) {
       const row = await deps.queries.find(leadId.toLowerCase());
       if (!row) throw errors.leadNotFound();
+      await deps.sealer.forReading([row.id]);
       const lead = deps.sealer.toLead(row);
       const [bureau, consent, events, outcome] = await Promise.all([
         bureauOf(lead),
@@ -191,6 +192,7 @@ async function personalDataOf(
 ) {
   const row = await deps.queries.find(leadId.toLowerCase());
   if (!row) throw errors.leadNotFound();
+  await deps.sealer.forReading([row.id]);
   const lead = deps.sealer.toLead(row);
   const [bureau, consent, outcome, documents] = await Promise.all([
     deps.reports.reportOf(lead.id),
@@ -240,6 +242,7 @@ async function* exportLines(
       const batch = await deps.queries.list(filter, after, exportBatchSize);
       if (batch.length === 0) break;
       let chunk = '';
+      await deps.sealer.forReading(batch.map((row) => row.id));
       for (const row of batch) chunk += exportLine(exportRecord(deps.sealer.toLead(row)), format);
       const last = batch[batch.length - 1];
       after = { createdAt: last.created_at, id: last.id };

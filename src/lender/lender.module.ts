@@ -30,6 +30,7 @@ export interface LenderModuleDeps {
   outcomes: LeadsDeps['outcomes'] & ErasureDeps['outcomes'];
   pins: ErasureDeps['pins'];
   documents: ErasureDeps['documents'] & LeadsDeps['documents'];
+  leadKeys: ErasureDeps['leadKeys'];
   sandbox?: ErasureDeps['sandbox'];
   /** How long personal data is kept (PII_RETENTION_DAYS, CREDIT_RETENTION_YEARS). */
   retention: RetentionPolicy;
@@ -47,6 +48,7 @@ export function createLenderModule(deps: LenderModuleDeps) {
     leads: leads.lifecycle,
     pins: deps.pins,
     documents: deps.documents,
+    leadKeys: deps.leadKeys,
     reports,
     sandbox: deps.sandbox,
     outcomes,

@@ -32,6 +32,8 @@ interface Deps {
     erase(leadId: string, tx: Queryable): Promise<number>;
     sweep(): Promise<number>;
   };
+  /** The lead's own key: destroyed in the transaction, its partition shredded just after (src/lead-keys). */
+  leadKeys: { destroy(leadId: string, tx: Queryable): Promise<void>; shred(): Promise<number> };
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
   retention: RetentionPolicy;
@@ -64,11 +66,14 @@ export function createPersonalDataErasure(deps: Deps) {
       await deps.sandbox?.eraseLead(erased.id, tx);
       await deps.outcomes.eraseNotes(erased.id, tx);
       documents = await deps.documents.erase(erased.id, tx);
+      await deps.leadKeys.destroy(erased.id, tx);
       await deps.audit.record(origin, { action: 'lead.personal_data_erased', leadId: erased.id }, tx);
       return true;
     });
     // The bytes can no longer be opened (their keys are gone); they leave the store now, or at the next sweep.
     if (documents > 0) await deps.documents.sweep().catch(() => {});
+    // The destroyed key leaves the database's files now, or at the lead keys' next job.
+    if (done) await deps.leadKeys.shred().catch(() => {});
     return done;
   }
 

@@ -5,7 +5,8 @@
  */
 import type { Db, Queryable, EncryptedColumn } from '../db/index.ts';
 import { errors } from '../http/index.ts';
-import { type Clock, type FieldEncryption, newId } from '../shared/index.ts';
+import { type Clock, newId } from '../shared/index.ts';
+import type { LeadSealing } from '../lead-keys/index.ts';
 import type { AuditOrigin } from '../audit/index.ts';
 import { outcomeFieldErrors, type OutcomeChange } from './outcome-rules.ts';
 import { outcomeMayMove, type OutcomeReasonCode, type OutcomeStatus } from './outcome-status.ts';
@@ -31,7 +32,8 @@ interface Deps {
   repository: OutcomesRepository;
   leads: OutcomeLeads;
   audit: { record(origin: AuditOrigin, what: { action: 'outcome'; leadId: string }, tx?: Queryable): Promise<void> };
-  encryption: FieldEncryption;
+  /** The leads' own keys, which seal the internal notes (src/lead-keys). */
+  sealing: LeadSealing;
   clock: Clock;
 }
 
@@ -39,7 +41,7 @@ const noteContext = (leadId: string) => `lead:${leadId}:outcome-note`;
 
 /** The internal notes, sealed with the data key (keys are rotated over them as over every sealed value). */
 export const outcomeEncryptedColumns: EncryptedColumn[] = [
-  { table: 'lead_outcomes', id: 'lead_id', column: 'note_enc', context: noteContext },
+  { table: 'lead_outcomes', id: 'lead_id', leadOf: 'lead_id', column: 'note_enc', context: noteContext },
 ];
 
 /** What the partner may see of an outcome: no note, no operator. */
@@ -64,7 +66,7 @@ export type OperatorOutcomeView = PartnerOutcomeView & {
 
 export function createOutcomesService(deps: Deps) {
   const noteOf = (leadId: string, row: OutcomeRow) =>
-    row.noteEnc === null ? null : deps.encryption.decrypt<string>(row.noteEnc, noteContext(leadId));
+    row.noteEnc === null ? null : deps.sealing.open<string>(leadId, row.noteEnc, noteContext(leadId));
 
   /** The statuses of the row's conditions: read only when it has some. */
   const statusesOf = async (leadId: string, row: OutcomeRow, tx?: Queryable) =>
@@ -73,6 +75,7 @@ export function createOutcomesService(deps: Deps) {
   async function operatorView(leadId: string, history: OutcomeRow[], tx?: Queryable) {
     const current = history.at(-1);
     if (!current) return null;
+    if (current.noteEnc !== null) await deps.sealing.forReading([leadId], tx);
     const view: OperatorOutcomeView = {
       ...partnerOutcome(leadId, current, await statusesOf(leadId, current, tx)),
       operatorId: current.operatorId,
@@ -98,7 +101,7 @@ export function createOutcomesService(deps: Deps) {
       // FUNDED keeps the approved amount it was funded against.
       amountApproved: change.status === 'FUNDED' ? (before?.amountApproved ?? null) : (change.amountApproved ?? null),
       amountFunded: change.amountFunded ?? null,
-      noteEnc: change.note === undefined ? null : deps.encryption.encrypt(change.note, noteContext(leadId)),
+      noteEnc: change.note === undefined ? null : deps.sealing.seal(leadId, change.note, noteContext(leadId)),
       wasApproved: change.status === 'APPROVED' || (before?.wasApproved ?? false),
     };
   }
@@ -117,7 +120,9 @@ export function createOutcomesService(deps: Deps) {
         const from = before?.status ?? null;
         if (!lead.verified || !outcomeMayMove(from, change.status)) throw errors.outcomeTransition(from, change.status);
         // The note is personal data: on a lead whose personal data was erased it is not kept either.
-        const row = nextRow(id, origin, lead.erased ? { ...change, note: undefined } : change, before);
+        const kept = lead.erased ? { ...change, note: undefined } : change;
+        if (kept.note !== undefined) await deps.sealing.forWriting(id, tx);
+        const row = nextRow(id, origin, kept, before);
         const outcome = partnerOutcome(id, row, await statusesOf(id, row, tx));
         await deps.repository.record(lead, row, { id: newId(), outcome }, tx);
         await deps.leads.outcomeChanged(id, row.at, tx);

@@ -6,7 +6,8 @@
  */
 import { errors, type FailureKind } from '../http/index.ts';
 import type { Queryable, EncryptedColumn } from '../db/index.ts';
-import { type FieldEncryption, newId } from '../shared/index.ts';
+import type { LeadSealing } from '../lead-keys/index.ts';
+import { newId } from '../shared/index.ts';
 import { magicFailure, type MagicChannel } from './magic-values.ts';
 import { maskRecipient } from './recipient-mask.ts';
 import type { SandboxMessagesRepository } from './sandbox-messages.repository.ts';
@@ -35,14 +36,15 @@ interface Deps {
   messages: SandboxMessagesRepository;
   /** The company's lead (the leads module's `find`): its stored id, or undefined. */
   leads: { find(leadId: string, companyId: string): Promise<{ id: string } | undefined> };
-  encryption: FieldEncryption;
+  /** The leads' own keys, which seal the messages' bodies (src/lead-keys). */
+  sealing: LeadSealing;
 }
 
 const bodyContext = (id: string) => `sandbox-message:${id}:body`;
 
 /** The kept messages' encrypted bodies, for key rotation (the table exists in every environment). */
 export const sandboxEncryptedColumns: EncryptedColumn[] = [
-  { table: 'sandbox_messages', id: 'id', column: 'body_enc', context: bodyContext },
+  { table: 'sandbox_messages', id: 'id', leadOf: 'lead_id', column: 'body_enc', context: bodyContext },
 ];
 
 export function createSandboxService(deps: Deps) {
@@ -55,13 +57,14 @@ export function createSandboxService(deps: Deps) {
     /** Keeps a copy of a message a provider accepted, in the transaction that stores its PIN. */
     async record(message: SentMessage, tx?: Queryable): Promise<void> {
       const id = newId();
+      await deps.sealing.forWriting(message.leadId, tx);
       await deps.messages.insert(
         {
           id,
           leadId: message.leadId,
           channel: message.channel,
           toMasked: maskRecipient(message.channel, message.to),
-          bodyEnc: deps.encryption.encrypt(message.body, bodyContext(id)),
+          bodyEnc: deps.sealing.seal(message.leadId, message.body, bodyContext(id)),
           sentAt: message.sentAt,
         },
         tx,
@@ -77,12 +80,13 @@ export function createSandboxService(deps: Deps) {
       const lead = await deps.leads.find(leadId, companyId);
       if (!lead) throw errors.leadNotFound();
       const stored = await deps.messages.listByLead(lead.id, messagesListed);
+      await deps.sealing.forReading([lead.id]);
       return {
         items: stored.map((m) => ({
           id: m.id,
           channel: m.channel,
           to: m.toMasked,
-          body: deps.encryption.decrypt<string>(m.bodyEnc, bodyContext(m.id)),
+          body: deps.sealing.open<string>(lead.id, m.bodyEnc, bodyContext(m.id)),
           sentAt: m.sentAt.toISOString(),
         })),
       };

@@ -1,0 +1,134 @@
+/**
+ * Each lead's own data key (docs/operations.md, "Erasure"): the lead's personal values are sealed with
+ * it, and it is stored wrapped by the service's data key (envelope encryption). Erasure destroys the
+ * wrapped key, so every copy of the lead's values left anywhere (a dead row, a WAL segment, a backup
+ * taken before) can no longer be opened with the keys the service holds; `shred` then rewrites the small
+ * partition that held the key, so the key itself is gone from the database's files.
+ *
+ * Sealed form: `l1.<iv>.<tag>.<body>` (AES-256-GCM, the context as associated data), opened with the key
+ * of the lead the caller names. Values sealed with the data key before lead keys (`v1.`, `v2.`) still open
+ * with it until key rotation moves them to their lead's key.
+ *
+ * Keys are read in the statement before their use and kept unwrapped in memory for a minute: writes
+ * always read the key again (`forWriting`, creating it when the lead has none), reads use the memory.
+ */
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createSecretKey,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto';
+import type { Queryable } from '../db/index.ts';
+import type { FieldEncryption } from '../shared/index.ts';
+
+const prefix = 'l1.';
+const readTtlMs = 60_000;
+const maxCached = 50_000;
+
+export const leadKeyContext = (leadId: string) => `lead:${leadId}:key`;
+
+/** The lead's key is not in memory: the caller did not load it, or the lead's data was erased. */
+export class LeadKeyMissing extends Error {
+  constructor(readonly leadId: string) {
+    super(`the key of lead ${leadId} is not loaded (or was destroyed by an erasure)`);
+    this.name = 'LeadKeyMissing';
+  }
+}
+
+export interface LeadSealing {
+  /** Reads (creating when the lead has none) the lead's key, before sealing its values. */
+  forWriting(leadId: string, tx?: Queryable): Promise<void>;
+  /** The same for many leads in one statement (seeding, migrations). */
+  forWritingAll(leadIds: readonly string[], tx?: Queryable): Promise<void>;
+  /** Reads the keys of these leads not in memory, before opening their values. */
+  forReading(leadIds: readonly string[], tx?: Queryable): Promise<void>;
+  /** Seals a value of the lead (its key loaded). */
+  seal(leadId: string, value: unknown, context: string): string;
+  /** Opens a value of the lead: with its key, or with the data key when sealed before lead keys. */
+  open<T>(leadId: string, sealed: string, context: string): T;
+  /** Whether the value is sealed with a lead's key. */
+  isLeadSealed(sealed: string): boolean;
+  /** A keyed fingerprint of `text` with the lead's key (its key loaded): tells equal values of the lead apart. */
+  fingerprint(leadId: string, text: string): string;
+}
+
+function sealWith(key: KeyObject, value: unknown, context: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(context));
+  const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+  return `${prefix}${iv.toString('base64')}.${cipher.getAuthTag().toString('base64')}.${body.toString('base64')}`;
+}
+
+function openWith<T>(key: KeyObject, sealed: string, context: string): T {
+  const [iv, tag, body] = sealed.slice(prefix.length).split('.');
+  if (!iv || !tag || body === undefined) throw new Error('unknown ciphertext format');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
+  decipher.setAAD(Buffer.from(context));
+  decipher.setAuthTag(Buffer.from(tag, 'base64'));
+  const text = Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
+  return JSON.parse(text) as T;
+}
+
+export function createLeadKeys(deps: { db: Queryable; encryption: FieldEncryption; now: () => number }) {
+  const { db, encryption } = deps;
+  const cache = new Map<string, { key: KeyObject; at: number }>();
+
+  function remember(leadId: string, keyEnc: string) {
+    const raw = Buffer.from(encryption.decrypt<string>(keyEnc, leadKeyContext(leadId)), 'base64');
+    cache.delete(leadId);
+    cache.set(leadId, { key: createSecretKey(raw), at: deps.now() });
+    if (cache.size > maxCached) cache.delete(cache.keys().next().value!);
+  }
+
+  function keyOf(leadId: string): KeyObject {
+    const found = cache.get(leadId);
+    if (!found) throw new LeadKeyMissing(leadId);
+    return found.key;
+  }
+
+  const sealing: LeadSealing = {
+    forWriting(leadId, tx = db) {
+      return sealing.forWritingAll([leadId], tx);
+    },
+    async forWritingAll(leadIds, tx = db) {
+      const ids = [...new Set(leadIds)];
+      const wrapped = ids.map((id) => encryption.encrypt(randomBytes(32).toString('base64'), leadKeyContext(id)));
+      // One statement: each lead's key as stored, written first when the lead has none.
+      const { rows } = await tx.query<{ lead_id: string; key_enc: string }>(
+        `with created as (
+           insert into lead_keys (lead_id, key_enc, created_at)
+           select id, key_enc, $3 from unnest($1::uuid[], $2::text[]) as k(id, key_enc)
+           on conflict (lead_id) do nothing returning lead_id, key_enc
+         )
+         select lead_id, key_enc from created
+         union all
+         select lead_id, key_enc from lead_keys where lead_id = any($1::uuid[])
+           and lead_id not in (select lead_id from created)`,
+        [ids, wrapped, new Date(deps.now())],
+      );
+      for (const row of rows) remember(row.lead_id, row.key_enc);
+    },
+    async forReading(leadIds, tx = db) {
+      const now = deps.now();
+      const missing = [...new Set(leadIds)].filter((id) => (cache.get(id)?.at ?? -Infinity) < now - readTtlMs);
+      if (missing.length === 0) return;
+      const { rows } = await tx.query<{ lead_id: string; key_enc: string }>(
+        'select lead_id, key_enc from lead_keys where lead_id = any($1::uuid[])',
+        [missing],
+      );
+      for (const id of missing) cache.delete(id);
+      for (const row of rows) remember(row.lead_id, row.key_enc);
+    },
+    seal: (leadId, value, context) => sealWith(keyOf(leadId), value, context),
+    open<T>(leadId: string, sealed: string, context: string): T {
+      if (!sealed.startsWith(prefix)) return encryption.decrypt<T>(sealed, context);
+      return openWith<T>(keyOf(leadId), sealed, context);
+    },
+    isLeadSealed: (sealed) => sealed.startsWith(prefix),
+    fingerprint: (leadId, text) => createHmac('sha256', keyOf(leadId)).update(text).digest('base64url'),
+  };
+  return { sealing, forget: (leadId: string) => cache.delete(leadId) };
+}
