@@ -72,8 +72,6 @@ export function createPersonalDataErasure(deps: Deps) {
     });
     // The bytes can no longer be opened (their keys are gone); they leave the store now, or at the next sweep.
     if (documents > 0) await deps.documents.sweep().catch(() => {});
-    // The destroyed key leaves the database's files now, or at the lead keys' next job.
-    if (done) await deps.leadKeys.shred().catch(() => {});
     return done;
   }
 
@@ -87,6 +85,8 @@ export function createPersonalDataErasure(deps: Deps) {
         throw errors.legalRetention(retention.retainedUntil, retention.legalHold);
       }
       if (!(await erase(origin, row.id))) throw errors.leadNotFound();
+      // The destroyed key leaves the database's files now, or at the lead keys' next job.
+      await deps.leadKeys.shred().catch(() => {});
     },
 
     /** The retention of a lead as the lender's view shows it. */
@@ -107,6 +107,8 @@ export function createPersonalDataErasure(deps: Deps) {
         for (;;) {
           const batch = await deps.queries.unchangedSince(cutoff, creditsFundedAfter, purgeBatch);
           for (const id of batch) if (await erase(options.origin ?? retentionOperator, id)) leadIds.push(id);
+          // One rewrite per batch of erased leads' keys, not one per lead.
+          if (batch.length > 0) await deps.leadKeys.shred().catch(() => {});
           if (batch.length < purgeBatch) break;
         }
       }
