@@ -97,9 +97,11 @@ export function pgliteDb(pg: PGlite): Db {
  * PostgreSQL's 128 MB. The buffers live in the WebAssembly memory, which never shrinks, and are cleared at
  * every start: the larger size cost an embedded instance about 100 MiB of memory and 0.3 s of start for
  * no gain, since every page read past them comes from the operating system's file cache
- * (docs/performance.md, "Where a start's time and an instance's memory go").
+ * (docs/performance.md, "Where a start's time and an instance's memory go"). WAL segments a checkpoint
+ * no longer needs are removed rather than kept for reuse under a later name with their bytes intact
+ * (`wal_recycle=off`): an erased lead's key must not outlive its erasure in one (docs/operations.md, "Erasure").
  */
-const embeddedSettings = ['-c', 'shared_buffers=16MB'];
+const embeddedSettings = ['-c', 'shared_buffers=16MB', '-c', 'wal_recycle=off'];
 
 /**
  * Opens PGlite with the service's settings: in `directory` (created when absent) or in memory, from the
