@@ -54,7 +54,7 @@ async function labelPage(
 ): Promise<{ last?: string; unopenable: number }> {
   const { rows } = await db.query<{ id: string; v: string }>(
     `select ${c.id}::text as id, ${c.column} as v from ${c.table}
-     where ${c.column} like 'v1.%' and ${c.id} > $1::uuid order by ${c.id} limit ${labelBatch}`,
+     where ${c.column} like 'v1.%' and ${c.id} > $1::uuid order by ${c.table}.${c.id} limit ${labelBatch}`,
     [after],
   );
   const ids: string[] = [];
@@ -82,15 +82,24 @@ async function labelPage(
 }
 
 export function createSealedValues(db: Db, columns: readonly EncryptedColumn[], encryption: FieldEncryption) {
-  /** One transaction: up to `limit` values of a previous key (or none) in `c`, sealed again. */
-  async function resealBatchOf(c: EncryptedColumn, limit: number): Promise<{ taken: number; resealed: number }> {
+  /**
+   * One transaction: up to `limit` values of a previous key (or none) in `c` after the row `after`, in the
+   * order of their ids (each batch reads on from the last, so a column is read once), sealed again.
+   */
+  async function resealBatchOf(
+    c: EncryptedColumn,
+    limit: number,
+    after: string,
+  ): Promise<{ taken: number; resealed: number; last?: string }> {
     return db.transaction(async (tx) => {
       const { rows } = await tx.query<{ id: string; v: string }>(
         `select ${c.id}::text as id, ${c.column} as v from ${c.table}
-         where ${c.column} is not null and (${c.column} like 'v1.%' or ${keyOf(c)} = any($1::text[]))
-         limit ${limit} for update skip locked`,
-        [encryption.previousKeyIds],
+         where ${c.id} > $2::uuid and ${c.column} is not null
+           and (${c.column} like 'v1.%' or ${keyOf(c)} = any($1::text[]))
+         order by ${c.table}.${c.id} limit ${limit} for update skip locked`,
+        [encryption.previousKeyIds, after],
       );
+      const last = rows.at(-1)?.id;
       const ids: string[] = [];
       const values: string[] = [];
       const olds: string[] = [];
@@ -108,7 +117,7 @@ export function createSealedValues(db: Db, columns: readonly EncryptedColumn[], 
         olds.push(row.v);
         if (c.follower) followers.push(c.follower.of(value, row.id));
       }
-      if (ids.length === 0) return { taken: rows.length, resealed: 0 };
+      if (ids.length === 0) return { taken: rows.length, resealed: 0, last };
       const follow = c.follower ? `, ${c.follower.column} = u.f` : '';
       const { rowCount } = await tx.query(
         `update ${c.table} t set ${c.column} = u.v${follow}
@@ -116,7 +125,7 @@ export function createSealedValues(db: Db, columns: readonly EncryptedColumn[], 
          where t.${c.id} = u.id and t.${c.column} = u.old`,
         [ids, values, olds, c.follower ? followers : ids.map(() => null)],
       );
-      return { taken: rows.length, resealed: rowCount };
+      return { taken: rows.length, resealed: rowCount, last };
     });
   }
 
@@ -155,12 +164,14 @@ export function createSealedValues(db: Db, columns: readonly EncryptedColumn[], 
     async reseal(limit: number): Promise<number> {
       let resealed = 0;
       for (const c of columns.filter((column) => column.leadOf === undefined)) {
+        let after = nilUuid;
         while (resealed < limit) {
           const batch = Math.min(resealBatch, limit - resealed);
-          const done = await resealBatchOf(c, batch);
+          const done = await resealBatchOf(c, batch, after);
           resealed += done.resealed;
           // Fewer rows than asked: this column has no more free ones (others' are locked by another instance).
-          if (done.taken < batch || done.resealed === 0) break;
+          if (done.taken < batch || done.last === undefined) break;
+          after = done.last;
         }
       }
       return resealed;
