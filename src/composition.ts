@@ -473,6 +473,7 @@ function createConsole(
       operators: from.operators.service,
       audit: lender.audit,
       outcomes: lender.outcomes,
+      documents: lender.documents,
       funnel: lender.funnel,
     },
   });

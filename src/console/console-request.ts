@@ -79,6 +79,20 @@ export const notices = {
   'test-queued': { kind: 'ok', text: 'Evento de prueba programado.' },
   'catalog-imported': { kind: 'ok', text: 'Catálogo importado: ya está en vigor.' },
   'operator-deleted': { kind: 'ok', text: 'Operador borrado; sus sesiones terminaron.' },
+  'document-accepted': { kind: 'ok', text: 'Documento aceptado.' },
+  'document-rejected': { kind: 'ok', text: 'Documento rechazado.' },
+  'document-reason-missing': {
+    kind: 'error',
+    text: 'No se rechazó el documento: elige el motivo del rechazo.',
+  },
+  'document-reason-not-taken': {
+    kind: 'error',
+    text: 'No se aceptó el documento: un documento aceptado no lleva motivo de rechazo.',
+  },
+  'document-already-reviewed': {
+    kind: 'error',
+    text: 'No se guardó la revisión: el documento ya fue revisado. Su estado es el que ves abajo.',
+  },
 } as const satisfies Record<string, Notice>;
 
 export type NoticeKey = keyof typeof notices;

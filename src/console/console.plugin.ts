@@ -31,6 +31,7 @@ import { catalogsRoutes, type CatalogsPagesDeps } from './catalogs.routes.ts';
 import { operatorsRoutes, type OperatorsPagesDeps } from './operators.routes.ts';
 import { outcomeRoutes, type OutcomePagesDeps } from './outcome.routes.ts';
 import { reportsRoutes, type ReportsPagesDeps } from './reports.routes.ts';
+import { documentsRoutes, type DocumentsPagesDeps } from './documents.routes.ts';
 import type { ConsoleSignIn } from './console-sign-in.ts';
 
 type PagesDeps = LeadsPagesDeps &
@@ -39,6 +40,7 @@ type PagesDeps = LeadsPagesDeps &
   CatalogsPagesDeps &
   OperatorsPagesDeps &
   OutcomePagesDeps &
+  DocumentsPagesDeps &
   ReportsPagesDeps;
 
 export type ConsoleDeps = PagesDeps & {
@@ -117,6 +119,7 @@ export const consolePlugin =
     await app.register(signInRoutes(deps));
     await app.register(leadsRoutes(deps));
     await app.register(outcomeRoutes(deps));
+    await app.register(documentsRoutes(deps));
     await app.register(reportsRoutes(deps));
     await app.register(companiesRoutes(deps));
     await app.register(webhooksRoutes(deps));

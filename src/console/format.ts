@@ -61,6 +61,15 @@ export function money(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : moneyFormat().format(value);
 }
 
+const sizeFormat = lazily(() => new Intl.NumberFormat('es-MX', { maximumFractionDigits: 1 }));
+
+/** A file's size in bytes as people read it ("845 B", "1.9 kB", "3.2 MB"). */
+export function fileSize(bytes: number): string {
+  if (bytes < 1000) return `${numberFormat().format(bytes)} B`;
+  if (bytes < 1000 * 1000) return `${sizeFormat().format(bytes / 1000)} kB`;
+  return `${sizeFormat().format(bytes / (1000 * 1000))} MB`;
+}
+
 export function count(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : numberFormat().format(value);
 }

@@ -8,7 +8,11 @@ import { REASON_CODES } from '../prequalification/index.ts';
 import { MISSING_DATA } from '../prequalification/index.ts';
 import { ruleInputs, ruleOutcome } from '../prequalification/explain.ts';
 import { loadPrequalificationConfig, NO_RECORD_POLICIES } from '../prequalification/rules-config.ts';
+import { DOCUMENT_TYPES, REJECTION_REASONS } from '../documents/index.ts';
+import { DOCUMENT_CONTENT_TYPES } from '../documents/document-content.ts';
 import {
+  documentFormatLabels,
+  documentTypeLabels,
   eventLabels,
   fieldLabels,
   noRecordPolicyLabels,
@@ -16,9 +20,10 @@ import {
   reasonLabels,
   ruleLabels,
   thresholdLabels,
+  rejectionReasonLabels,
   warningLabels,
 } from './lead-labels.ts';
-import { calendarDate, monthOfYear, percent } from './format.ts';
+import { calendarDate, fileSize, monthOfYear, percent } from './format.ts';
 
 type Schema = { anyOf?: Schema[]; properties?: Record<string, Schema>; items?: Schema; enum?: string[] };
 /** The object schema of a nullable section (`Union([Object, Null])`). */
@@ -70,5 +75,12 @@ describe('the Spanish of a lead page covers every code the service stores', () =
     assert.equal(calendarDate('1985-04'), '1985-04');
     assert.equal(monthOfYear({ year: 2015, month: 3 }), 'marzo de 2015');
     assert.equal(percent(0.1), '10%');
+    assert.deepEqual([845, 1930, 3_250_000].map(fileSize), ['845 B', '1.9 kB', '3.3 MB']);
+  });
+
+  test('every document type, format and rejection reason', () => {
+    assertLabelled(documentTypeLabels, DOCUMENT_TYPES, 'document type');
+    assertLabelled(documentFormatLabels, DOCUMENT_CONTENT_TYPES, 'document format');
+    assertLabelled(rejectionReasonLabels, REJECTION_REASONS, 'rejection reason');
   });
 });

@@ -4,6 +4,8 @@
  * thresholds and reasons, the warnings and the bureau. No code reaches the page as it is stored; a
  * value missing here is caught by lead-labels.test.ts, which checks each table against its enum.
  */
+import type { DOCUMENT_TYPES, RejectionReason } from '../documents/index.ts';
+import type { OperatorOutcomeView } from '../outcomes/index.ts';
 
 /** Fields of the lead's sections, the offer, the rules' inputs and the history's field lists. */
 export const fieldLabels: Record<string, string> = {
@@ -161,4 +163,39 @@ export const shareKeys = new Set([
 export const bureauProviderLabels: Record<string, string> = {
   sandbox: 'Buró de pruebas (sandbox)',
   circulo: 'Círculo de Crédito',
+};
+
+/** A condition's status, from its documents (PENDING until one answers it), and a document's. */
+export const conditionStatusLabels: Record<NonNullable<OperatorOutcomeView['conditions']>[number]['status'], string> = {
+  PENDING: 'Pendiente',
+  RECEIVED: 'Recibido',
+  ACCEPTED: 'Aceptado',
+  REJECTED: 'Rechazado',
+};
+
+/** What a partner says a document is. */
+export const documentTypeLabels: Record<(typeof DOCUMENT_TYPES)[number], string> = {
+  OFFICIAL_ID: 'Identificación oficial',
+  PROOF_OF_INCOME: 'Comprobante de ingresos',
+  PROOF_OF_ADDRESS: 'Comprobante de domicilio',
+  BANK_STATEMENT: 'Estado de cuenta bancario',
+  OTHER: 'Otro',
+};
+
+/** Why the lender rejected a document. */
+export const rejectionReasonLabels: Record<RejectionReason, string> = {
+  ILLEGIBLE: 'Ilegible',
+  EXPIRED: 'Vencido',
+  WRONG_DOCUMENT: 'Documento equivocado',
+  DATA_MISMATCH: 'Datos no coinciden',
+  INCOMPLETE: 'Incompleto',
+  SUSPECTED_ALTERATION: 'Posible alteración',
+  OTHER: 'Otro',
+};
+
+/** A document's format, as its bytes show it. */
+export const documentFormatLabels: Record<string, string> = {
+  'application/pdf': 'PDF',
+  'image/jpeg': 'Imagen JPEG',
+  'image/png': 'Imagen PNG',
 };

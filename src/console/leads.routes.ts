@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { CompaniesService } from '../companies/index.ts';
+import type { DocumentsService } from '../documents/index.ts';
 import type { LenderLeadsService } from '../lender/index.ts';
 import { leadStatuses, type LeadStatus } from '../lead-status/index.ts';
 import { uuidPattern, roleAllows } from '../shared/index.ts';
@@ -14,10 +15,13 @@ import { errorPage } from './error.views.ts';
 import { inboxPage, leadPage, type InboxFilter } from './leads.views.ts';
 import { OUTCOME_STATUSES, type OutcomeStatus } from '../outcomes/index.ts';
 import { outcomeSection } from './outcome.views.ts';
+import { documentsSection } from './documents.views.ts';
+import { html } from './html.ts';
 
 export interface LeadsPagesDeps {
   lenderLeads: LenderLeadsService;
   companies: Pick<CompaniesService, 'listCompanies'>;
+  documents: Pick<DocumentsService, 'list'>;
 }
 
 const optional = (pattern: string) =>
@@ -85,12 +89,23 @@ export const leadsRoutes =
       { config: everyone, schema: { hide: true, params: LeadParams } },
       async (request, reply) => {
         const lead = await deps.lenderLeads.read(originOf(request), request.params.leadId);
-        const companies = await deps.companies.listCompanies();
+        const [companies, documents] = await Promise.all([
+          deps.companies.listCompanies(),
+          deps.documents.list(lead.id),
+        ]);
         const company = companies.items.find((c) => c.id === lead.companyId);
         const context = pageContext(request, reply);
         const canDecide = roleAllows(context.viewer?.role ?? 'analyst', ['officer']);
         const outcome = outcomeSection(context.csrf, lead.id, lead.outcome, canDecide);
-        return sendPage(reply, leadPage(context, lead, company?.name, outcome));
+        const conditions = lead.outcome?.conditions ?? [];
+        const answers = documentsSection({
+          csrf: context.csrf,
+          leadId: lead.id,
+          conditions,
+          documents,
+          canReview: canDecide,
+        });
+        return sendPage(reply, leadPage(context, lead, company?.name, html`${outcome}${answers}`, noticeOf(request)));
       },
     );
   };

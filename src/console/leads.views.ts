@@ -266,8 +266,14 @@ function eventsCard(events: LeadRead['events']): Html {
   );
 }
 
-/** `outcome`: the lender's decision section (outcome.views.ts). */
-export function leadPage(context: PageContext, lead: LeadRead, companyName: string | undefined, outcome?: Html): Html {
+/** `outcome`: the lender's decision and its documents (outcome.views.ts, documents.views.ts). */
+export function leadPage(
+  context: PageContext,
+  lead: LeadRead,
+  companyName: string | undefined,
+  outcome?: Html,
+  notice?: Notice,
+): Html {
   const erased = lead.erasedAt !== null;
   const summary = facts([
     ['Empresa', companyName ?? lead.companyId],
@@ -295,5 +301,6 @@ ${section('vehiculo', 'Vehículo', lead.vehicle, false)}
 ${section('empleo', 'Empleo e ingresos', lead.financial, erased)}
 ${section('persona', 'Persona', lead.person, erased)}
 ${eventsCard(lead.events)}`,
+    notice,
   );
 }
