@@ -27,6 +27,8 @@ import { tracingOverhead } from './tracing-overhead.ts';
 import { funnelBench } from './funnel.ts';
 import { runtimeStarts } from './runtime.ts';
 import { readSteps } from './read-steps.ts';
+import { rotationBench } from './rotation.ts';
+import { documentUploads } from './documents.ts';
 
 const logLevel = process.env.LOG_LEVEL ?? 'info';
 
@@ -109,6 +111,8 @@ export const modes: Record<string, () => Promise<void>> = {
   tracing: tracingOverhead,
   funnel: funnelBench,
   runtime: runtimeStarts,
+  rotation: rotationBench,
+  documents: documentUploads,
 };
 
 async function main() {
