@@ -19,13 +19,35 @@ export const documentKeyContext = (documentId: string) => `document:${documentId
 
 export const newDocumentKey = (): Buffer => randomBytes(32);
 
-/** Chunk `seq` of the document sealed with its key: IV, ciphertext, tag. */
-export function sealChunk(key: Buffer, documentId: string, seq: number, last: boolean, plain: Buffer): Buffer {
+/** Bytes a sealed chunk adds to its plain bytes (IV and tag). */
+export const sealedOverhead = ivBytes + tagBytes;
+// Encrypted a piece at a time: a piece's output stays small, where one of a whole chunk would be a large
+// buffer allocated (and, under `npm start`'s allocator setting, mapped and unmapped) for every chunk.
+const pieceBytes = 64 * 1024;
+
+/**
+ * Chunk `seq` of the document sealed with its key (IV, ciphertext, tag), written into `out` (at least
+ * `plain.length + sealedOverhead` bytes, reused by the caller from chunk to chunk); the sealed bytes of `out`.
+ */
+export function sealChunk(
+  key: Buffer,
+  documentId: string,
+  seq: number,
+  last: boolean,
+  plain: Buffer,
+  out: Buffer = Buffer.allocUnsafe(plain.length + sealedOverhead),
+): Buffer {
   const iv = randomBytes(ivBytes);
+  iv.copy(out, 0);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(aad(documentId, seq, last));
-  const body = Buffer.concat([cipher.update(plain), cipher.final()]);
-  return Buffer.concat([iv, body, cipher.getAuthTag()]);
+  let at = ivBytes;
+  for (let from = 0; from < plain.length; from += pieceBytes) {
+    at += cipher.update(plain.subarray(from, from + pieceBytes)).copy(out, at);
+  }
+  at += cipher.final().copy(out, at);
+  at += cipher.getAuthTag().copy(out, at);
+  return out.subarray(0, at);
 }
 
 /** Opens chunk `seq`; throws when it is not that chunk of that document sealed with that key. */

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { DocumentStore } from './document-store.ts';
-import { chunkBytes, openChunk, sealChunk } from './document-sealing.ts';
+import { chunkBytes, openChunk, sealChunk, sealedOverhead } from './document-sealing.ts';
 import { sniffBytes, sniffContentType, type DocumentContentType } from './document-content.ts';
 import type { FieldError } from '../http/index.ts';
 
@@ -35,45 +35,49 @@ export type UploadPart =
   | { type: 'field'; fieldname: string; value: unknown }
   | { type: 'file'; fieldname: string; filename: string; file: Readable };
 
-/** Writes `stream` to the store as object `objectId`, sealed with `key`; an unknown type keeps nothing. */
+/**
+ * Writes `stream` to the store as object `objectId`, sealed with `key`; an unknown type keeps nothing. The
+ * bytes are gathered in one buffer of a chunk and sealed into another, both reused for every chunk: the
+ * store has taken a chunk (the write is awaited) before the next is gathered.
+ */
 export async function storeFile(
   stream: Readable,
   target: { store: DocumentStore; objectId: string; key: Buffer; fileName: string },
 ): Promise<StoredFile> {
   const hash = createHash('sha256');
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+  const gathered = Buffer.allocUnsafe(chunkBytes);
+  const sealed = Buffer.allocUnsafe(chunkBytes + sealedOverhead);
+  let filled = 0;
   let size = 0;
   let chunks = 0;
   let contentType: DocumentContentType | undefined;
   let typed = false;
-  const flush = async (bytes: number, last: boolean) => {
-    const all = Buffer.concat(pending, pendingBytes);
-    const plain = all.subarray(0, bytes);
-    pending = bytes < all.length ? [all.subarray(bytes)] : [];
-    pendingBytes = all.length - bytes;
-    await target.store.putChunk(target.objectId, chunks, sealChunk(target.key, target.objectId, chunks, last, plain));
+  const flush = async (last: boolean) => {
+    const body = sealChunk(target.key, target.objectId, chunks, last, gathered.subarray(0, filled), sealed);
+    await target.store.putChunk(target.objectId, chunks, body);
     chunks += 1;
+    filled = 0;
   };
   for await (const piece of stream as AsyncIterable<Buffer>) {
     size += piece.length;
     hash.update(piece);
     if (typed && !contentType) continue; // refused content: read to its end, keep nothing
-    pending.push(piece);
-    pendingBytes += piece.length;
-    if (!typed && pendingBytes >= sniffBytes) {
-      typed = true;
-      contentType = sniffContentType(Buffer.concat(pending, pendingBytes));
-      if (!contentType) {
-        pending = [];
-        pendingBytes = 0;
+    for (let from = 0; from < piece.length;) {
+      // A chunk is written once more bytes follow it, so the last chunk is known to be the last.
+      if (filled === chunkBytes) await flush(false);
+      const taken = piece.copy(gathered, filled, from, Math.min(piece.length, from + chunkBytes - filled));
+      filled += taken;
+      from += taken;
+      // The type is told by the first bytes, before any chunk is written.
+      if (!typed && filled >= sniffBytes) {
+        typed = true;
+        contentType = sniffContentType(gathered.subarray(0, filled));
+        if (!contentType) break;
       }
     }
-    // A chunk is written once more bytes follow it, so the last chunk is known to be the last.
-    while (contentType && pendingBytes > chunkBytes) await flush(chunkBytes, false);
   }
-  if (!typed && pendingBytes > 0) contentType = sniffContentType(Buffer.concat(pending, pendingBytes));
-  if (contentType && pendingBytes > 0) await flush(pendingBytes, true);
+  if (!typed && filled > 0) contentType = sniffContentType(gathered.subarray(0, filled));
+  if (contentType && filled > 0) await flush(true);
   return {
     objectId: target.objectId,
     fileName: target.fileName,
