@@ -10,11 +10,11 @@ import assert from 'node:assert/strict';
 import { deflateSync, crc32 } from 'node:zlib';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { api, show, type TestApp } from '../helper.ts';
-import { verifiedLead } from '../lender-fixture.ts';
 import { plainPdf, uploadForm } from '../document-files.ts';
 import { assertAccessible } from './accessibility.ts';
-import { browserTests, launchChromium } from './chromium.ts';
+import { browserTests } from './chromium.ts';
 import { startListeningService, type ListeningService } from './listening-service.ts';
+import { signedInOfficer } from './officer-session.ts';
 import { screenshot } from './screenshots.ts';
 
 const password = 'una contraseña larga';
@@ -75,23 +75,7 @@ describe('documents of the conditions in the console', { skip: browserTests.skip
 
   before(async () => {
     service = await startListeningService();
-    const t = service.testApp;
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/admin/operators',
-      headers: t.admin,
-      payload: { name: 'Olga (crédito)', role: 'officer', email: 'oficial@lender.mx', password },
-    });
-    assert.equal(res.statusCode, 201, show(res));
-    leadId = (await verifiedLead(t, 'SMS')).leadId;
-    browser = await launchChromium();
-    const context = await browser.newContext({ locale: 'es-MX', viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    await page.goto(`${service.base}/console/leads`);
-    await page.getByLabel('Correo electrónico').fill('oficial@lender.mx');
-    await page.getByLabel('Contraseña').fill(password);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.waitForURL(/\/console\/leads$/);
+    ({ browser, page, leadId } = await signedInOfficer(service, password));
   });
   after(async () => {
     await browser?.close();
