@@ -110,6 +110,15 @@ export function createLeadKeys(deps: { db: Queryable; encryption: FieldEncryptio
         [ids, wrapped, new Date(deps.now())],
       );
       for (const row of rows) remember(row.lead_id, row.key_enc);
+      // A key another transaction wrote at the same moment: the insert waited for it and skipped, but the
+      // statement's snapshot predates it. A new statement sees it.
+      const late = ids.filter((id) => !rows.some((row) => row.lead_id === id));
+      if (late.length === 0) return;
+      const again = await tx.query<{ lead_id: string; key_enc: string }>(
+        'select lead_id, key_enc from lead_keys where lead_id = any($1::uuid[])',
+        [late],
+      );
+      for (const row of again.rows) remember(row.lead_id, row.key_enc);
     },
     async forReading(leadIds, tx = db) {
       const now = deps.now();
