@@ -115,6 +115,27 @@ function contentTests() {
     });
   }
 
+  test('a multipart body cut off before its end is 400 / 40015 on body, and nothing is kept', async () => {
+    const { leadId, conditionIds } = await f.conditionedLead();
+    const form = multipart([
+      { name: 'conditionId', value: conditionIds[0]! },
+      { name: 'type', value: 'OTHER' },
+      { name: 'file', fileName: 'ine.png', contentType: 'image/png', data: png() },
+    ]);
+    const res = await refusedLeavesNothing(leadId, () =>
+      t.app.inject({
+        method: 'POST',
+        url: `${api}/leads/${leadId}/documents`,
+        payload: form.payload.subarray(0, form.payload.length - 40),
+        headers: { ...t.partner.headers, ...form.headers },
+      }),
+    );
+    assert.equal(res.statusCode, 400, show(res));
+    assert.deepEqual(res.json().additionalData.errors, [
+      { field: 'body', errorDetail: 'is not a complete multipart/form-data body' },
+    ]);
+  });
+
   test('a body that is not multipart is 415 / 4150', async () => {
     const { leadId } = await f.conditionedLead();
     const res = await t.app.inject({

@@ -18,6 +18,9 @@ const security = [{ bearerAuth: [] }];
 /** The largest file taken: 10 MiB. */
 export const maxDocumentBytes = 10 * 1024 * 1024;
 
+const malformedMultipart =
+  /^(Unexpected end of (form|file|multipart data)|Malformed part header|Multipart: Boundary not found)/;
+
 /** The multipart parser's refusals as the API's errors. */
 export function uploadErrorOf(error: unknown): unknown {
   if (error instanceof AppError) return error;
@@ -28,8 +31,8 @@ export function uploadErrorOf(error: unknown): unknown {
     return errors.invalidInput([{ field: 'body', errorDetail: 'has parts an upload does not take' }]);
   }
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return errors.unsupportedContent('NOT_MULTIPART');
-  // A malformed body (a part cut off, no closing boundary) as the parser reports it.
-  if (error instanceof Error && !(error as { statusCode?: number }).statusCode && !code) {
+  // A malformed body (a part cut off, no closing boundary) as the multipart parser reports it.
+  if (error instanceof Error && malformedMultipart.test(error.message)) {
     return errors.invalidInput([{ field: 'body', errorDetail: 'is not a complete multipart/form-data body' }]);
   }
   return error;
