@@ -27,6 +27,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import pg from 'pg';
 import { newPartnerOn, startServiceProcess, type ServiceProcess } from '../processes/index.ts';
 import { startScratchCluster, type ScratchCluster } from '../scratch-cluster.ts';
 import {
@@ -221,14 +222,20 @@ function* afterStop(dirs: readonly string[], service: ServiceProcess): Generator
 
 /**
  * Makes the leads, reads their keys from the files of `dirs` written since (each must be there: the scan finds a
- * key where it is kept), erases the first `erasedCount`.
+ * key where it is kept), erases the first `erasedCount`. `flush` first writes the server's pages to its files
+ * (a PostgreSQL server keeps them in memory until a checkpoint, and a WAL page boundary may split a value).
  */
-async function populateAndErase(service: ServiceProcess, dirs: readonly string[]): Promise<Scenario> {
+async function populateAndErase(
+  service: ServiceProcess,
+  dirs: readonly string[],
+  flush: () => Promise<void> = async () => {},
+): Promise<Scenario> {
   const began = Date.now() - 2_000; // a file's time may lag the clock by a tick
   const partner = (await newPartnerOn(service.base, adminToken)).headers;
   const leads = await Promise.all(
     Array.from({ length: leadCount }, () => makeLead(service.base, partner, newPerson())),
   );
+  await flush();
   const before = leadKeysIn(scan(sourcesOf(dirs, began), [], dataKeyId), leads);
   for (const lead of leads) assert.ok(before.has(lead.id), `before the erasure, the key of ${lead.id} is in a file`);
   const erased = leads.slice(0, erasedCount);
@@ -325,6 +332,17 @@ describe('erasure is final on the embedded engine: in no file of DATA_DIR, nor i
   );
 });
 
+/** A checkpoint of the cluster: its pages written to its data files. */
+async function checkpoint(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('checkpoint');
+  } finally {
+    await client.end();
+  }
+}
+
 describe('erasure is final on PostgreSQL: in no file of the cluster’s data directory', () => {
   let folder = '';
   let dataDir = '';
@@ -351,7 +369,7 @@ describe('erasure is final on PostgreSQL: in no file of the cluster’s data dir
     async (t) => {
       // The cluster's folder (its data directory, and its server.log beside it), and the service's DATA_DIR.
       const dirs = [dirname(cluster!.dataDir), dataDir];
-      const scenario = await populateAndErase(service!, dirs);
+      const scenario = await populateAndErase(service!, dirs, () => checkpoint(cluster!.url));
       const backup = await fetch(`${service!.base}/admin/backup`, { headers: admin });
       assert.equal(backup.status, 409, 'no backup on PostgreSQL (its own tools take them)');
       await backup.arrayBuffer();
