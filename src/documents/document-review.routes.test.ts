@@ -223,6 +223,22 @@ function erasureAndKeysTests() {
       { code: res.json().code, message: res.json().message },
       { code: 4100, message: 'Document erased' },
     );
+    // The erasure stays final: a new document for the erased lead is refused, and nothing is kept of it.
+    const again = await f.upload(leadId, conditionIds[1]!, { fileName: 'ine.png', data: png() });
+    assert.equal(again.statusCode, 409, show(again));
+    assert.deepEqual(
+      { code: again.json().code, message: again.json().message },
+      { code: 4097, message: 'Personal data erased' },
+    );
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `${api}/leads/${leadId}/documents`,
+      headers: t.partner.headers,
+    });
+    assert.deepEqual(
+      listed.json().items.map((d: { id: string }) => d.id),
+      [document.id],
+    );
   });
 
   test('key rotation re-wraps the lead’s key only: the document’s key and name stay, its bytes read', async () => {

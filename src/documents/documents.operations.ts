@@ -34,6 +34,10 @@ export const documentsOperations = operationTable({
         errorCase('The condition is already accepted', errors.documentsNotRequested('CONDITION_ACCEPTED')),
         errorCase('The condition has its 10 documents', errors.documentsNotRequested('LIMIT_REACHED')),
         errorCase('The Idempotency-Key was used with other fields or bytes', errors.idempotencyConflict()),
+        errorCase(
+          'The lender erased the lead’s personal data: no document is kept for it again',
+          errors.personalDataErased(new Date('2026-11-02T17:30:00.000Z')),
+        ),
       ],
       413: [errorCase('A file over 10 MiB (10,485,760 bytes)', errors.payloadTooLarge())],
       415: [

@@ -89,6 +89,12 @@ export const errors = {
   /** 409 / 4097: an erasure of a credit inside its legal retention, or of a lead under legal hold. */
   legalRetention: (retainedUntil: string | null, legalHold: boolean) =>
     new AppError(409, 4097, 'Personal data under legal retention', { retainedUntil, legalHold }),
+  /**
+   * 409 / 4097: personal data written to a lead whose personal data the lender erased (a section, a
+   * note, a document, a bureau report): the erasure stays final (docs/lender-api.md, "Erasure and retention").
+   */
+  personalDataErased: (erasedAt: Date) =>
+    new AppError(409, 4097, 'Personal data erased', { erasedAt: erasedAt.toISOString() }),
   /** 404 / 4040: the lead has no legal hold to read or release. */
   legalHoldNotFound: () => new AppError(404, 4040, 'Legal hold not found'),
   requestTimeout: () => new AppError(408, 4080, 'Request Timeout'),

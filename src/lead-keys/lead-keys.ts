@@ -21,6 +21,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import type { Queryable } from '../db/index.ts';
+import { errors } from '../http/index.ts';
 import type { FieldEncryption } from '../shared/index.ts';
 
 const prefix = 'l1.';
@@ -38,7 +39,10 @@ export class LeadKeyMissing extends Error {
 }
 
 export interface LeadSealing {
-  /** Reads (creating when the lead has none) the lead's key, before sealing its values. */
+  /**
+   * Reads (creating when the lead has none) the lead's key, before sealing its values; 409 / 4097 for a
+   * lead whose personal data was erased, which gets no key again.
+   */
   forWriting(leadId: string, tx?: Queryable): Promise<void>;
   /** The same for many leads in one statement (seeding, migrations). */
   forWritingAll(leadIds: readonly string[], tx?: Queryable): Promise<void>;
@@ -89,6 +93,16 @@ export function createLeadKeys(deps: { db: Queryable; encryption: FieldEncryptio
     return found.key;
   }
 
+  /** A lead without a key whose personal data was erased gets no new one: the erasure stays final. */
+  async function refuseErased(leadIds: string[], tx: Queryable): Promise<void> {
+    if (leadIds.length === 0) return;
+    const { rows } = await tx.query<{ erased_at: Date }>(
+      'select erased_at from leads where id = any($1::uuid[]) and erased_at is not null limit 1',
+      [leadIds],
+    );
+    if (rows[0]) throw errors.personalDataErased(rows[0].erased_at);
+  }
+
   const sealing: LeadSealing = {
     forWriting(leadId, tx = db) {
       return sealing.forWritingAll([leadId], tx);
@@ -101,6 +115,7 @@ export function createLeadKeys(deps: { db: Queryable; encryption: FieldEncryptio
         `with created as (
            insert into lead_keys (lead_id, key_enc, created_at)
            select id, key_enc, $3 from unnest($1::uuid[], $2::text[]) as k(id, key_enc)
+           where not exists (select 1 from leads where leads.id = k.id and leads.erased_at is not null)
            on conflict (lead_id) do nothing returning lead_id, key_enc
          )
          select lead_id, key_enc from created
@@ -119,6 +134,10 @@ export function createLeadKeys(deps: { db: Queryable; encryption: FieldEncryptio
         [late],
       );
       for (const row of again.rows) remember(row.lead_id, row.key_enc);
+      await refuseErased(
+        late.filter((id) => !again.rows.some((row) => row.lead_id === id)),
+        tx,
+      );
     },
     async forReading(leadIds, tx = db) {
       const now = deps.now();

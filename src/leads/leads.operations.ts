@@ -12,8 +12,16 @@ const noSuchLead = errorCase('No such lead, or another company’s', errors.lead
 const verified = errorCase('The lead is verified: its sections can no longer change', errors.leadVerified());
 /** The error cases of a route that reads one lead. */
 const readCases: ErrorCases = { 400: [invalid('leadId', `must match the pattern ${uuidPattern}`)], 404: [noSuchLead] };
-/** The error cases of a section write whose invalid input is `bad`. */
-const saveCases = (bad: ErrorCase): ErrorCases => ({ 400: [bad], 404: [noSuchLead], 409: [verified] });
+const erased = errorCase(
+  'The lender erased the lead’s personal data: none is written to it again',
+  errors.personalDataErased(new Date('2026-11-02T17:30:00.000Z')),
+);
+/** The error cases of a section write whose invalid input is `bad` (`personal`: it writes personal data). */
+const saveCases = (bad: ErrorCase, personal = true): ErrorCases => ({
+  400: [bad],
+  404: [noSuchLead],
+  409: personal ? [verified, erased] : [verified],
+});
 
 export const leadsOperations = operationTable({
   createLead: {
@@ -68,7 +76,7 @@ export const leadsOperations = operationTable({
   saveVehicle: {
     summary: 'Save the vehicle and its estimated price',
     description: '`id` is a version id of the vehicle catalog. 204.',
-    errorCases: saveCases(invalid('id', 'is not a version of the vehicle catalog')),
+    errorCases: saveCases(invalid('id', 'is not a version of the vehicle catalog'), false),
   },
   saveFinancial: {
     summary: 'Save employment and income',

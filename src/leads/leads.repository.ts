@@ -82,6 +82,8 @@ export interface SectionWrite {
    * of these fingerprints (one per key the fingerprints may have been written with).
    */
   frozen: 'never' | 'verified' | { keepsPhone: string[] };
+  /** The write seals personal values: refused (no row changed) once the lead's personal data was erased. */
+  personal: boolean;
   event: { id: string; type: string; actor: string; fields: string[] };
   /** The webhook event of the change. */
   outbox: OutboxEvent;
@@ -221,7 +223,7 @@ function createLeadChanges(db: Queryable) {
       const { rows } = await tx.query<{ status: LeadStatus }>(
         `with updated as (
            update leads set ${sets.join(', ')}, status = ${statusSql.afterSectionSaved}, updated_at = $3
-           where id = $1 and company_id = $2 ${guard}
+           where id = $1 and company_id = $2 ${guard} ${write.personal ? 'and erased_at is null' : ''}
            returning id, company_id, external_auto_id, status
          ), event as (
            insert into lead_events (id, lead_id, type, at, actor, fields)

@@ -211,6 +211,15 @@ function createSectionWriter(deps: Deps) {
     }
   }
 
+  async function checkedAsync<T>(actor: Actor, pathId: string, check: () => Promise<T>): Promise<T> {
+    try {
+      return await check();
+    } catch (error) {
+      await requireLead(actor, pathId);
+      throw error;
+    }
+  }
+
   /** A write whose fields are all optional must carry one: `{}` has nothing to save. */
   function requireFields(payload: object, invalid: (fields: FieldError[]) => AppError = errors.invalidInput): void {
     if (present(payload).length === 0) throw invalid([{ field: 'body', errorDetail: 'has no field to save' }]);
@@ -219,7 +228,8 @@ function createSectionWriter(deps: Deps) {
   async function write(actor: Actor, pathId: string, section: Section): Promise<void> {
     // The stored form of the id: a value sealed with another spelling would never decrypt again.
     const id = pathId.toLowerCase();
-    if (section.seals !== false) await sealer.forWriting(id);
+    // An erased lead's 409 only once it is known to be the company's lead.
+    if (section.seals !== false) await checkedAsync(actor, pathId, () => sealer.forWriting(id));
     const saved = await leads.saveSection({
       id,
       companyId: actor.companyId,
@@ -227,6 +237,7 @@ function createSectionWriter(deps: Deps) {
       set: section.set(id),
       mergeLoanInfo: section.mergeLoanInfo,
       warnings: section.warnings,
+      personal: section.seals !== false,
       // The phone's fingerprints are taken once the lead's key is read (above).
       frozen:
         typeof section.frozen === 'object'
@@ -239,7 +250,13 @@ function createSectionWriter(deps: Deps) {
           ? { id: newId(), type: 'lead.card_created' }
           : { id: newId(), type: 'lead.updated', sections: { [section.section]: section.fields } },
     });
-    if (!saved) throw (await leads.find(id, actor.companyId)) ? errors.leadVerified() : errors.leadNotFound();
+    if (!saved) {
+      const lead = await leads.find(id, actor.companyId);
+      if (!lead) throw errors.leadNotFound();
+      throw section.seals !== false && lead.erased_at
+        ? errors.personalDataErased(lead.erased_at)
+        : errors.leadVerified();
+    }
     if (section.reevaluate && isVerified(saved.status)) await deps.lifecycle.reevaluate(actor, id);
   }
 

@@ -119,6 +119,53 @@ function erasureTests1() {
 }
 
 function erasureTests2() {
+  test('personal data sent for an erased lead is 409 / 4097 and kept nowhere; the vehicle may change', async () => {
+    const leadId = await readyLead(t, { person: false });
+    const erase = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/leads/${leadId}/personal-data`,
+      headers: bearer(admin.key),
+    });
+    assert.equal(erase.statusCode, 204, show(erase));
+    const keysBefore = await t.database.db.query('select 1 from lead_keys where lead_id = $1', [leadId]);
+    assert.equal(keysBefore.rowCount, 0);
+    const lead = `${api}/leads/${leadId}`;
+    const writes = [
+      {
+        method: 'PUT' as const,
+        url: `${lead}/contact-info`,
+        payload: { phone: '5511122233', email: 'new@example.com' },
+      },
+      { method: 'PUT' as const, url: `${lead}/contact`, payload: { email: 'new@example.com' } },
+      { method: 'PUT' as const, url: `${lead}/loan-info`, payload: { phone: '5511122233' } },
+      { method: 'PUT' as const, url: `${lead}/address`, payload: leadDefaults.address },
+      {
+        method: 'POST' as const,
+        url: `${lead}/person`,
+        payload: { ...leadDefaults.person, rfc: sandboxRfc.A1, birthDate: '1985-04-12' },
+      },
+    ];
+    for (const write of writes) {
+      const res = await t.app.inject({ ...write, headers: t.partner.headers });
+      assertError(res, 409, 4097, 'Personal data erased');
+      assert.ok(!Number.isNaN(Date.parse(res.json().additionalData.erasedAt)), show(res));
+      // Another company hears of no such lead, erased or not.
+      const other = await t.app.inject({ ...write, headers: (await t.newPartner()).headers });
+      assertError(other, 404, 4040, 'Lead not found');
+    }
+    const vehicle = await t.app.inject({
+      method: 'PUT',
+      url: `${lead}/auto`,
+      headers: t.partner.headers,
+      payload: { id: 371234, price: 300000 },
+    });
+    assert.equal(vehicle.statusCode, 204, show(vehicle));
+    const seen = (await t.app.inject({ method: 'GET', url: lead, headers: t.partner.headers })).json();
+    assert.deepEqual([seen.contact, seen.address, seen.person, seen.financial], [null, null, null, null]);
+    const keysAfter = await t.database.db.query('select 1 from lead_keys where lead_id = $1', [leadId]);
+    assert.equal(keysAfter.rowCount, 0, 'an erased lead gets no key again');
+  });
+
   test('audit records cannot be truncated, alone or inside a transaction', async () => {
     const before = (await t.database.db.query('select * from audit_records')).rows;
     assert.ok(before.length > 0);
