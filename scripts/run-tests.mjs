@@ -7,9 +7,9 @@
 //   they share the process's database and keep apart by tenant (test/test-database.ts);
 // - whole processes: the files under test/e2e/ and the build's, which start the service as `npm start`
 //   does, one file at a time beside the in-process shards;
-// - the browser tests (test/browser/), once the in-process shards are done, one file at a time with a
-//   longer timeout: each drives a headless Chromium, and skips itself, saying why, when there is none
-//   (BROWSER_TESTS=required makes that a failure).
+// - the browser tests (test/browser/), taken one file at a time with a longer timeout by whichever of the
+//   other two lanes is done first (and then by both): each drives a headless Chromium, and skips itself,
+//   saying why, when there is none (BROWSER_TESTS=required makes that a failure).
 //
 // `npm run test:reliability` runs test/reliability/ instead, one file at a time, and the volume tests at their
 // full size (test/volume.ts).
@@ -142,15 +142,25 @@ if (reliability) {
   status = await oneByOne(files, 900_000);
 } else {
   const shards = Math.max(1, Number(process.env.TEST_SHARDS) || availableParallelism());
-  // The browser tests start once the in-process shards are done, beside what is left of the process lane.
+  // The browser files are a queue: the in-process lane and the process lane each take them, one file at a
+  // time, once their own files are done, so a lane that is done never waits while browser files are left.
   // Every batch always runs, and any one failing fails the run.
+  // Largest files first: the longest browser runs start earliest.
+  const browserQueue = files.filter(isBrowser).sort((a, b) => statSync(b).size - statSync(a).size);
+  const takeBrowserFiles = async (laneStatus) => {
+    let worst = laneStatus;
+    for (let file = browserQueue.shift(); file; file = browserQueue.shift()) {
+      worst = (await oneByOne([file], 300_000)) || worst;
+    }
+    return worst;
+  };
   const [inProcessStatus, processStatus] = await Promise.all([
     inProcess(
       files.filter((f) => !isBrowser(f) && !isProcess(f)),
       shards,
       120_000,
-    ).then(async (shardStatus) => (await oneByOne(files.filter(isBrowser), 300_000)) || shardStatus),
-    oneByOne(files.filter(isProcess), 300_000),
+    ).then(takeBrowserFiles),
+    oneByOne(files.filter(isProcess), 300_000).then(takeBrowserFiles),
   ]);
   status = inProcessStatus || processStatus;
 }

@@ -6,8 +6,15 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { buildTestApp, createManualClock, type TestApp } from '../helper.ts';
-import { assertNoContent, pinApi, pinFrom, readyLead, sandboxRfc, type ReadyLeadOptions } from '../lead-fixture.ts';
+import { buildTestApp, createManualClock, type TestApp } from '../../test/helper.ts';
+import {
+  assertNoContent,
+  pinApi,
+  pinFrom,
+  readyLead,
+  sandboxRfc,
+  type ReadyLeadOptions,
+} from '../../test/lead-fixture.ts';
 
 const config = JSON.parse(readFileSync(new URL('../../config/prequalification.json', import.meta.url), 'utf8')) as {
   noRecordPolicy: 'ALLOW_WITH_MIN_DOWN_PAYMENT' | 'REJECT';
@@ -186,7 +193,8 @@ describe('pre-qualification through the API', () => {
     const id = await readyLead(t, { ...sound, rfc: sandboxRfc.A1 });
     assertNoContent(await pins.send(id, 'SMS'));
     // The sandbox folio is derived from the RFC and the time of the query (the injected clock).
-    const folio = `SBX-${createHash('sha256').update(`${sandboxRfc.A1}|${clock.now().toISOString()}`).digest('hex').slice(0, 12).toUpperCase()}`;
+    const digest = createHash('sha256').update(`${sandboxRfc.A1}|${clock.now().toISOString()}`).digest('hex');
+    const folio = `SBX-${digest.slice(0, 12).toUpperCase()}`;
     assertNoContent(await pins.confirm(id, pinFrom(t.outbox.sms.at(-1)!)));
 
     const lead = JSON.stringify(await pins.read(id));
