@@ -37,6 +37,11 @@ export interface Db extends Queryable {
    * folder, what `restoreDataDir` loads). Absent on PostgreSQL, whose backups are pg_dump's.
    */
   dumpDataDir?(): Promise<Blob>;
+  /**
+   * PostgreSQL only: `fn` on one connection of its own, outside any transaction, for what must run there
+   * (`create index concurrently`, a session's advisory lock). The embedded engine, one connection, has none.
+   */
+  session?<T>(fn: (connection: Queryable) => Promise<T>): Promise<T>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -111,3 +111,57 @@ test(
     }
   },
 );
+
+const indexValid = async (db: Db, name: string) =>
+  (
+    await db.query<{ valid: boolean }>(
+      `select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = $1`,
+      [name],
+    )
+  ).rows[0]?.valid;
+
+const concurrentMigration = (version: number, index: string) => ({
+  version,
+  name: `concurrent_${index}`,
+  sql: `-- autofin:no-transaction\ncreate index concurrently if not exists ${index} on leads (updated_at);\n`,
+});
+
+test('a no-transaction migration builds its index outside the transaction (as usual when embedded)', async () => {
+  const database = await emptyDatabase();
+  try {
+    const base = await readMigrations();
+    await migrate(database.db, { migrations: base });
+    const migrations = [
+      ...base,
+      concurrentMigration(900, 'leads_lint_a_idx'),
+      { ...base[0]!, version: 901, name: 'after' },
+    ];
+    migrations[migrations.length - 1]!.sql = 'create table if not exists after_concurrent (id integer primary key);';
+    // PostgreSQL refuses `create index concurrently` in a transaction (25001): applied means it ran outside.
+    assert.deepEqual(await migrate(database.db, { migrations }), ['concurrent_leads_lint_a_idx', 'after']);
+    assert.equal(await indexValid(database.db, 'leads_lint_a_idx'), true);
+    assert.deepEqual(await migrate(database.db, { migrations }), [], 'applied once');
+  } finally {
+    await database.drop();
+  }
+});
+
+test(
+  'an index a failed concurrent build left invalid is dropped and built again',
+  { skip: !process.env.DATABASE_URL && 'PostgreSQL only: the embedded engine builds indexes in the transaction' },
+  async () => {
+    const database = await emptyDatabase();
+    try {
+      const base = await readMigrations();
+      await migrate(database.db, { migrations: base });
+      // What a build stopped half-way leaves: the index, marked invalid (never used, always maintained).
+      await database.db.query('create index leads_lint_b_idx on leads (updated_at)');
+      await database.db.query(`update pg_index set indisvalid = false where indexrelid = 'leads_lint_b_idx'::regclass`);
+      assert.equal(await indexValid(database.db, 'leads_lint_b_idx'), false);
+      await migrate(database.db, { migrations: [...base, concurrentMigration(900, 'leads_lint_b_idx')] });
+      assert.equal(await indexValid(database.db, 'leads_lint_b_idx'), true);
+    } finally {
+      await database.drop();
+    }
+  },
+);

@@ -3,10 +3,17 @@
  * at start in one transaction under an advisory lock so instances starting together never race.
  * A migration never waits long for a lock others hold (a table busy with writes): each statement waits
  * at most `lockTimeoutMs`, and the transaction is tried again a few times, so writes queued behind the
- * migration's lock request are never stalled for longer than that (docs/operations.md, "Running").
+ * migration's lock request are never stalled for longer than that (docs/operations.md, "Migrations").
+ *
+ * A migration whose first line is `-- autofin:no-transaction` builds indexes without blocking writes
+ * (`create index concurrently if not exists`, which PostgreSQL refuses inside a transaction): on
+ * PostgreSQL it runs on a connection of its own, statement by statement, under the same lock taken for
+ * the session; an index a failed build left invalid is dropped and built again. On the embedded engine,
+ * which has one connection and no concurrent writer, it runs in the transaction without `concurrently`.
+ * `npm run lint` checks every migration with squawk (`.squawk.toml`).
  */
 import { readdir, readFile } from 'node:fs/promises';
-import type { Db } from './database.ts';
+import type { Db, Queryable } from './database.ts';
 import { projectFile } from '../shared/index.ts';
 
 const migrationsDir = projectFile('src/db/migrations/');
@@ -18,6 +25,10 @@ export interface Migration {
   name: string;
   sql: string;
 }
+
+const noTransactionMark = /^--\s*autofin:no-transaction\b/;
+/** Whether the migration runs outside the migration transaction (see the top of this file). */
+export const outsideTransaction = (migration: Migration) => noTransactionMark.test(migration.sql);
 
 export async function readMigrations(): Promise<Migration[]> {
   const files = (await readdir(migrationsDir)).filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f)).sort();
@@ -65,16 +76,75 @@ export async function migrate(db: Db, options: MigrateOptions = {}): Promise<str
   const migrations = options.migrations ?? (await readMigrations());
   const applied = await appliedVersions(db);
   if (applied && migrations.every((m) => applied.has(m.version))) return [];
+  const lockTimeoutMs = options.lockTimeoutMs ?? 2_000;
+  const names: string[] = [];
+  // In steps: the migrations up to the next one that runs outside a transaction, then that one.
+  let remaining = migrations;
+  while (remaining.length > 0) {
+    const split = db.session ? remaining.findIndex(outsideTransaction) : -1;
+    const inTransaction = split === -1 ? remaining : remaining.slice(0, split);
+    if (inTransaction.length > 0) {
+      names.push(...(await tried(options, () => applyPending(db, inTransaction, lockTimeoutMs))));
+    }
+    if (split === -1) break;
+    const concurrent = remaining[split]!;
+    if (await tried(options, () => applyOutsideTransaction(db, concurrent, lockTimeoutMs))) names.push(concurrent.name);
+    remaining = remaining.slice(split + 1);
+  }
+  return names;
+}
+
+/** `step`, tried again while a lock it waits for stays busy past the lock timeout. */
+async function tried<T>(options: MigrateOptions, step: () => Promise<T>): Promise<T> {
   const attempts = options.attempts ?? 5;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await applyPending(db, migrations, options.lockTimeoutMs ?? 2_000);
+      return await step();
     } catch (error) {
       if ((error as { code?: string }).code !== lockNotAvailable || attempt >= attempts) throw error;
       // The lock is busy: give the writes holding it room, then ask again.
       await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
     }
   }
+}
+
+/**
+ * A `-- autofin:no-transaction` migration on PostgreSQL: its statements one by one on a connection of its
+ * own, under the migration lock taken for the session. False when another instance applied it meanwhile.
+ */
+async function applyOutsideTransaction(db: Db, migration: Migration, lockTimeoutMs: number): Promise<boolean> {
+  return db.session!(async (connection) => {
+    await connection.query('select pg_advisory_lock($1)', [migrationLockKey]);
+    try {
+      const done = await connection.query('select 1 from schema_migrations where version = $1', [migration.version]);
+      if (done.rowCount > 0) return false;
+      await connection.query(`set lock_timeout = ${Math.max(1, Math.floor(lockTimeoutMs))}`);
+      for (const statement of splitStatements(migration.sql)) {
+        const index = concurrentIndex.exec(statement)?.[1];
+        if (index) await dropInvalidIndex(connection, index);
+        await connection.query(statement);
+      }
+      await connection.query('insert into schema_migrations (version, name) values ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
+      return true;
+    } finally {
+      await connection.query('select pg_advisory_unlock($1)', [migrationLockKey]);
+    }
+  });
+}
+
+const concurrentIndex = /^create\s+(?:unique\s+)?index\s+concurrently\s+if\s+not\s+exists\s+([a-z_][a-z0-9_]*)/i;
+
+/** An index a failed concurrent build left behind, invalid (never used, always maintained), is dropped. */
+async function dropInvalidIndex(connection: Queryable, name: string): Promise<void> {
+  const { rowCount } = await connection.query(
+    `select 1 from pg_index i join pg_class c on c.oid = i.indexrelid
+     where c.relname = $1 and c.relnamespace = current_schema()::regnamespace and not i.indisvalid`,
+    [name],
+  );
+  if (rowCount > 0) await connection.query(`drop index concurrently if exists ${name}`);
 }
 
 async function applyPending(db: Db, migrations: Migration[], lockTimeoutMs: number): Promise<string[]> {
@@ -90,7 +160,11 @@ async function applyPending(db: Db, migrations: Migration[], lockTimeoutMs: numb
     const names: string[] = [];
     for (const migration of migrations) {
       if (applied.has(migration.version)) continue;
-      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+      // The embedded engine's one connection: a concurrent build is an ordinary one there.
+      const outside = outsideTransaction(migration);
+      for (const statement of splitStatements(migration.sql)) {
+        await tx.query(outside ? withoutConcurrently(statement) : statement);
+      }
       await tx.query('insert into schema_migrations (version, name) values ($1, $2)', [
         migration.version,
         migration.name,
@@ -100,6 +174,9 @@ async function applyPending(db: Db, migrations: Migration[], lockTimeoutMs: numb
     return names;
   });
 }
+
+const withoutConcurrently = (statement: string) =>
+  statement.replace(/^(create\s+(?:unique\s+)?index)\s+concurrently\b/i, '$1');
 
 /**
  * Statements are split on semicolons at line ends, except inside `$$ … $$` (a trigger function's

@@ -163,6 +163,15 @@ export async function openPostgresDb(url: string, options: PostgresOptions = {})
         client.release();
       }
     },
+    async session(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn(transactionOf(client));
+      } finally {
+        // Closed, not given back: nothing of the session (a lock, a setting) reaches a pooled query.
+        client.release(true);
+      }
+    },
     listen: (channel, onNotify) => listenOn(url, channel, onNotify),
     async ping() {
       try {

@@ -1,3 +1,5 @@
+-- Applied before migrations were linted (.squawk.toml); kept as written.
+-- squawk-ignore-file require-concurrent-index-creation
 -- Operators: the lender's people and tools on the admin API. Keys are 256-bit random strings
 -- stored only as SHA-256 hashes (like consumer secrets); passwords, when given, only as scrypt hashes.
 -- A deleted operator keeps its row (audit records name it) with deleted_at set.

@@ -1,3 +1,5 @@
+-- Applied before migrations were linted (.squawk.toml); kept as written.
+-- squawk-ignore-file require-concurrent-index-creation
 -- The lender's decision on a lead after pre-qualification (docs/lender-api.md, "Outcomes"): one row
 -- per change, the lead's current outcome being its row marked `current`. The internal note is
 -- stored only encrypted and is erased with the lead's personal data; the rest stays.
