@@ -40,6 +40,8 @@ export interface Config {
   /** Webhook attempts in flight at once in one process, and to one endpoint. */
   webhookConcurrency: number;
   webhookConcurrencyPerEndpoint: number;
+  /** Days a finished webhook delivery, and an event no delivery needs, are kept (src/webhooks). */
+  webhookRetentionDays: number;
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
   /** Proxies whose X-Forwarded-For is believed: none (false), a hop count, or addresses/CIDR ranges. */
@@ -242,6 +244,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 5000, 50, 600_000),
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 32, 1, 1000),
     webhookConcurrencyPerEndpoint: integer(env, 'WEBHOOK_CONCURRENCY_PER_ENDPOINT', 8, 1, 1000),
+    webhookRetentionDays: integer(env, 'WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 6000, 1, 10_000_000),
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 10_000_000),
     trustProxy: trustProxy(text(env, 'TRUST_PROXY')),

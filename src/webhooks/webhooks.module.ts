@@ -1,18 +1,19 @@
 /**
  * The webhooks module as the composition root uses it: endpoints and their service, the delivery
- * worker (a background job) and its metrics, the columns it encrypts, and the partner's and the
- * lender's routes to manage endpoints.
+ * worker (a background job) and its metrics, the pruning of old deliveries (another job), the columns it
+ * encrypts, and the partner's and the lender's routes to manage endpoints.
  */
 import { requireAuth } from '../auth/index.ts';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
 import { adminRoutesOf, apiPrefix, type AdminAccess, type ModuleRoutes } from '../http/index.ts';
-import type { Job } from '../jobs/index.ts';
+import { repeatingJob, type Job } from '../jobs/index.ts';
 import type { Clock, FieldEncryption } from '../shared/index.ts';
 import { createDeliveryWorker, type DeliveryTracer } from './delivery-worker.ts';
 import type { Resolver } from './url-policy.ts';
 import { createUrlPolicy } from './url-policy.ts';
 import { createWebhookMetrics } from './webhook-metrics.ts';
+import { createWebhookPruning } from './webhook-pruning.ts';
 import { createWebhookSender } from './webhook-sender.ts';
 import { createWebhooksRepository } from './webhooks.repository.ts';
 import { adminWebhooksRoutes } from './admin-webhooks.routes.ts';
@@ -72,6 +73,11 @@ export function createWebhooksModule(deps: WebhooksModuleDeps) {
   const service = createWebhooksService({ repository, encryption, policy, clock, kick: () => worker.kick() });
   // Attempts in flight finish (or are given back untried) when it stops.
   const delivery: Job = { name: 'webhook delivery', start: () => worker.start(), stop: () => worker.stop() };
+  const pruning = createWebhookPruning({ repository, clock, retentionDays: config.webhookRetentionDays });
+  // Every instance prunes, an hour apart; two at once delete each row once.
+  const prune = repeatingJob('webhook pruning', { firstMs: 5 * 60_000, everyMs: 60 * 60_000 }, () =>
+    pruning.run().catch((error: unknown) => deps.warn('old webhook deliveries could not be pruned yet', error)),
+  );
   const routes: ModuleRoutes = {
     admin: adminRoutesOf(deps.access, (guard) => [adminWebhooksRoutes({ webhooks: service, ...guard })]),
     // A partner's own endpoints, under the API prefix.
@@ -93,7 +99,9 @@ export function createWebhooksModule(deps: WebhooksModuleDeps) {
     service,
     worker,
     metrics,
-    jobs: [delivery],
+    /** Deletes finished deliveries and events past their retention (the hourly job's run). */
+    prune: () => pruning.run(),
+    jobs: [delivery, prune],
     encryptedColumns: webhookEncryptedColumns,
     close: () => sender.close(),
   };

@@ -333,8 +333,44 @@ function createWorkerStatements(db: Db) {
   };
 }
 
+/**
+ * The pruning of what is done with (docs/operations.md, "Webhooks"), in batches: each statement deletes at
+ * most `limit` rows, found by index (025_webhook_pruning_indexes.sql), and locks those rows alone.
+ */
+function createPruningStatements(db: Db) {
+  return {
+    /** Deliveries succeeded or given up, created before `cutoff`; how many went. Pending ones always stay. */
+    async pruneFinishedDeliveries(cutoff: Date, limit: number): Promise<number> {
+      const { rowCount } = await db.query(
+        `delete from webhook_deliveries where id in (
+           select id from webhook_deliveries where status <> 'pending' and created_at < $1
+           order by created_at limit $2)`,
+        [cutoff, limit],
+      );
+      return rowCount;
+    },
+
+    /** Events that occurred before `cutoff` and that no delivery refers to any more; how many went. */
+    async pruneEvents(cutoff: Date, limit: number): Promise<number> {
+      const { rowCount } = await db.query(
+        `delete from webhook_events where id in (
+           select v.id from webhook_events v
+           where v.occurred_at < $1 and not exists (select 1 from webhook_deliveries d where d.event_id = v.id)
+           order by v.occurred_at limit $2)`,
+        [cutoff, limit],
+      );
+      return rowCount;
+    },
+  };
+}
+
 export function createWebhooksRepository(db: Db) {
-  return { ...createEndpointStatements(db), ...createOwnerDeliveryStatements(db), ...createWorkerStatements(db) };
+  return {
+    ...createEndpointStatements(db),
+    ...createOwnerDeliveryStatements(db),
+    ...createWorkerStatements(db),
+    ...createPruningStatements(db),
+  };
 }
 
 export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;
