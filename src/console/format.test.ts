@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dateTime, money, plain } from './format.ts';
+import { dateTime, money, parseAmount, plain } from './format.ts';
 
 describe('console formats', () => {
   test('times are shown in Mexico City, in Spanish', () => {
@@ -12,8 +12,10 @@ describe('console formats', () => {
     assert.equal(dateTime(null), '—');
   });
 
-  test('amounts are pesos', () => {
-    assert.match(money(350000), /^MXN\s350,000\.00$/);
+  test('amounts are pesos, written as in Mexico', () => {
+    assert.equal(money(350000), '$350,000.00');
+    assert.equal(money(245000.5), '$245,000.50');
+    assert.equal(money(0), '$0.00');
     assert.equal(money(null), '—');
   });
 
@@ -33,5 +35,33 @@ describe('console values of any shape', () => {
     );
     assert.equal(plainCode('year', 2024), '2024');
     assert.equal(plain([]), '—');
+  });
+});
+
+describe('amounts typed in console forms', () => {
+  test('are read as the console writes them, and as people type them', () => {
+    for (const [typed, value] of [
+      ['$250,000.00', 250000],
+      ['250,000.00', 250000],
+      ['250000', 250000],
+      ['250000.5', 250000.5],
+      [' $ 1,250,000.75 ', 1250000.75],
+      ['$245,000.50', 245000.5],
+      ['999', 999],
+      ['0.5', 0.5],
+    ] as const)
+      assert.deepEqual(parseAmount(typed), { value }, typed);
+  });
+
+  test('anything else is refused in Spanish', () => {
+    for (const typed of ['', 'abc', '-5', '25,00', '2,50,000', '250.000,00', '1.2.3', '$$5', '5$', '1e5', '250000.']) {
+      const read = parseAmount(typed);
+      assert.ok('error' in read, typed);
+      assert.match(read.error, /^Escribe un monto en pesos, por ejemplo \$250,000\.00\.$/, typed);
+    }
+  });
+
+  test('more than two decimals is refused, saying why', () => {
+    assert.deepEqual(parseAmount('250000.505'), { error: 'El monto lleva a lo más dos decimales (centavos).' });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * How the console writes values for people in Mexico: Spanish (es-MX) labels, times in
- * America/Mexico_City, amounts in pesos (MXN). The formats are made on first use (shared/lazily.ts).
+ * America/Mexico_City, amounts in pesos as "$220,000.00" (MXN), and how it reads the amounts people
+ * type. The formats are made on first use (shared/lazily.ts).
  */
 import type { LeadStatus } from '../lead-status/index.ts';
 import { lazily } from '../shared/index.ts';
@@ -25,9 +26,7 @@ const calendarDateFormat = lazily(
 );
 const monthFormat = lazily(() => new Intl.DateTimeFormat('es-MX', { timeZone: 'UTC', year: 'numeric', month: 'long' }));
 const percentFormat = lazily(() => new Intl.NumberFormat('es-MX', { style: 'percent', maximumFractionDigits: 2 }));
-const moneyFormat = lazily(
-  () => new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', currencyDisplay: 'code' }),
-);
+const moneyFormat = lazily(() => new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN' }));
 const numberFormat = lazily(() => new Intl.NumberFormat('es-MX'));
 
 /** A moment as a person in Mexico City reads it ("23 nov 2026, 13:05"); "—" when absent. */
@@ -56,9 +55,28 @@ export function monthOfYear(value: { year: number; month: number }): string {
 /** A share (0.1) as a percentage ("10%"). */
 export const percent = (value: number): string => percentFormat().format(value);
 
-/** An amount in pesos ("MXN 350,000.00"); "—" when absent. */
+/** An amount in pesos as people in Mexico write it ("$350,000.00"); "—" when absent. */
 export function money(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : moneyFormat().format(value);
+}
+
+/** An amount typed in a console form: the number, or why it is not one (in Spanish). */
+export type TypedAmount = { value: number } | { error: string };
+
+// Digits grouped by thousands with commas ("250,000") or not at all ("250000"), then at most two decimals.
+const amountShape = /^(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?$/;
+
+/**
+ * An amount as an operator types it, the way `money` writes it: "$250,000.00", "250,000", "250000.5",
+ * spaces anywhere. Anything else (letters, a minus sign, misplaced commas, more than two decimals) is
+ * refused with a message for the field.
+ */
+export function parseAmount(typed: string): TypedAmount {
+  const text = typed.replace(/\s/g, '').replace(/^\$/, '');
+  const match = amountShape.exec(text);
+  if (!match) return { error: 'Escribe un monto en pesos, por ejemplo $250,000.00.' };
+  if ((match[1]?.length ?? 0) > 2) return { error: 'El monto lleva a lo más dos decimales (centavos).' };
+  return { value: Number(text.replace(/,/g, '')) };
 }
 
 const sizeFormat = lazily(() => new Intl.NumberFormat('es-MX', { maximumFractionDigits: 1 }));

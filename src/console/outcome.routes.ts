@@ -10,6 +10,7 @@ import { uuidPattern } from '../shared/index.ts';
 import { originOf, pageContext, refusal, seeOther, sendPage } from './console-request.ts';
 import { errorPage } from './error.views.ts';
 import { conditionRows } from './outcome.views.ts';
+import { parseAmount } from './format.ts';
 
 export interface OutcomePagesDeps {
   outcomes: Pick<OutcomesService, 'record'>;
@@ -34,12 +35,12 @@ const OutcomeForm = Type.Object({
 type Form = Record<string, string | undefined>;
 
 const filled = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim());
-/** "250,000.50" or "250000.5" as a number; anything else is left as text for the schema to refuse. */
+/** "$250,000.50" or "250000.5" as a number (format.ts); anything else is left as text for the schema to refuse. */
 const amountOf = (value: string | undefined) => {
   const given = filled(value);
   if (given === undefined) return undefined;
-  const plain = given.replace(/,/g, '');
-  return /^\d+(\.\d+)?$/.test(plain) ? Number(plain) : given;
+  const read = parseAmount(given);
+  return 'value' in read ? read.value : given;
 };
 
 /** The API's request from the form: empty fields are absent; only condition rows with a detail count. */

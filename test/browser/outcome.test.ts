@@ -66,7 +66,7 @@ describe('the lender’s decision in the console', { skip: browserTests.skip }, 
     });
     const text = await section.innerText();
     assert.match(text, /Fondeada/);
-    assert.match(text, /MXN\s245,000\.50/);
+    assert.match(text, /\$245,000\.50/);
     const history = section.locator('table tbody tr');
     assert.equal(await history.count(), 3);
     await screenshot(page, 'console-lead-outcome');
@@ -105,7 +105,7 @@ describe('the lender’s decision in the console', { skip: browserTests.skip }, 
     assert.match((await chart.locator('desc').textContent()) ?? '', /Fondeadas: 1/);
     const table = page.getByRole('table', { name: 'Embudo por empresa' });
     const totals = await table.locator('tfoot tr').innerText();
-    assert.match(totals, /Total\s+1\s+1\s+1\s+1\s+1\s+MXN\s245,000\.50/);
+    assert.match(totals, /Total\s+1\s+1\s+1\s+1\s+1\s+\$245,000\.50/);
     await assertAccessible(page, 'reports page');
     await screenshot(page, 'console-reports');
   });
