@@ -76,7 +76,7 @@ describe('operator console: pages', () => {
 
 /** The inbox and the lead page. */
 function inboxAndLeadTests(): void {
-  test('the inbox filters by decision and counts leads per status', async () => {
+  test('the inbox: one column per fact, filters by pre-qualification and decision, counts per status', async () => {
     const { leadId: verified } = await verifiedLead(t, 'SMS');
     const other = await readyLead(t);
     const read = (
@@ -90,6 +90,18 @@ function inboxAndLeadTests(): void {
     const all = await admin.get('/console/leads');
     assert.match(all.body, new RegExp(`/console/leads/${other}`));
     assert.match(all.body, /Total <strong>2<\/strong>/);
+    const headings = [...all.body.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1]);
+    assert.deepEqual(headings, ['Solicitud', 'Estado', 'Decisión del otorgante', 'Empresa', 'Creada']);
+    const decided = await t.app.inject({
+      method: 'POST',
+      url: `/admin/leads/${verified}/outcome`,
+      headers: t.admin,
+      payload: { status: 'IN_REVIEW' },
+    });
+    assert.equal(decided.statusCode, 200, show(decided));
+    const inReview = await admin.get('/console/leads?outcome=IN_REVIEW');
+    assert.match(inReview.body, new RegExp(`/console/leads/${verified}"[\\s\\S]*?<td>En revisión</td>`));
+    assert.doesNotMatch(inReview.body, new RegExp(`/console/leads/${other}`));
     const bad = await admin.get('/console/leads?status=NOPE');
     assert.equal(bad.statusCode, 400);
     assert.match(bad.body, /Datos no válidos/);
@@ -117,7 +129,7 @@ function inboxAndLeadTests(): void {
     },
   );
 
-  test("a partner's right-to-left override cannot reorder what the inbox and the lead page show", async () => {
+  test("a partner's right-to-left override cannot reorder what the lead page shows", async () => {
     // Written as escapes: the characters themselves would reorder this source file too.
     const reference = 'STOCK-\u202Efdp.exe\u2066';
     const created = await t.app.inject({
@@ -131,12 +143,10 @@ function inboxAndLeadTests(): void {
     // The partner reads back what it sent: the API keeps the text as given.
     const read = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}`, headers: t.partner.headers });
     assert.equal(read.json().externalAutoId, reference);
-    for (const url of ['/console/leads', `/console/leads/${leadId}`]) {
-      const res = await admin.get(url);
-      assert.equal(res.statusCode, 200, show(res));
-      assert.match(res.body, /STOCK-\uFFFDfdp\.exe\uFFFD/);
-      assert.doesNotMatch(res.body, /\p{Bidi_Control}/u);
-    }
+    const res = await admin.get(`/console/leads/${leadId}`);
+    assert.equal(res.statusCode, 200, show(res));
+    assert.match(res.body, /STOCK-\uFFFDfdp\.exe\uFFFD/);
+    assert.doesNotMatch(res.body, /\p{Bidi_Control}/u);
   });
 }
 

@@ -31,6 +31,7 @@ import {
 import { page, type Notice, type PageContext } from './layout.ts';
 import { cells, headRow, scrollTable } from './markup.ts';
 import { outcomeFilterField } from './outcome.views.ts';
+import { outcomeStatusLabels } from '../outcomes/index.ts';
 
 export interface InboxFilter {
   status?: string;
@@ -56,6 +57,20 @@ export function filterQuery(filter: InboxFilter, cursor?: string): string {
   if (cursor) params.set('cursor', cursor);
   const text = params.toString();
   return text ? `?${text}` : '';
+}
+
+/** One column per fact; the automatic pre-qualification is a filter, not a decision. */
+const inboxHeadings = ['Solicitud', 'Estado', 'Decisión del otorgante', 'Empresa', 'Creada'];
+
+function inboxRow(lead: LeadPage['items'][number], companyName: Map<string, string>): Html {
+  const short = shortId(lead.id);
+  return html`<tr>
+  <td><a href="/console/leads/${lead.id}" aria-label="Abrir la solicitud ${short}">${short}</a></td>
+  <td>${label(statusLabels, lead.status)}</td>
+  <td>${label(outcomeStatusLabels, lead.outcomeStatus)}</td>
+  <td>${companyName.get(lead.companyId) ?? shortId(lead.companyId)}</td>
+  <td>${dateTime(lead.createdAt)}</td>
+</tr>`;
 }
 
 export function inboxPage(
@@ -93,31 +108,19 @@ export function inboxPage(
   ];
   const form = html`<form method="get" action="/console/leads" class="filters" aria-label="Filtros">
   <div><label for="status">Estado</label><select id="status" name="status">${statuses}</select></div>
-  <div><label for="decision">Decisión</label><select id="decision" name="decision">${decisions}</select></div>
   ${outcomeFilterField(filter.outcome)}
+  <div><label for="decision">Precalificación</label><select id="decision" name="decision">${decisions}</select></div>
   <div><label for="companyId">Empresa</label><select id="companyId" name="companyId">${companies}</select></div>
   <div><label for="from">Desde</label><input id="from" name="from" type="date" value="${filter.from ?? ''}"></div>
   <div><label for="to">Hasta</label><input id="to" name="to" type="date" value="${filter.to ?? ''}"></div>
   <div class="actions"><button type="submit">Filtrar</button> <a href="/console/leads">Quitar filtros</a></div>
 </form>`;
-  const rows = leads.items.map((lead) => {
-    const short = shortId(lead.id);
-    return html`<tr>
-  <td><a href="/console/leads/${lead.id}" aria-label="Abrir la solicitud ${short}">${short}</a></td>
-  <td>${dateTime(lead.createdAt)}</td>
-  <td>${companyName.get(lead.companyId) ?? shortId(lead.companyId)}</td>
-  <td>${label(statusLabels, lead.status)}</td>
-  <td>${label(decisionLabels, lead.decision)}</td>
-  <td>${lead.externalAutoId ?? '—'}</td>
-</tr>`;
-  });
-  const headings = headRow(['Solicitud', 'Creada', 'Empresa', 'Estado', 'Decisión', 'Referencia del socio']);
   const table =
     leads.items.length === 0
       ? html`<p>No hay solicitudes con estos filtros.</p>`
       : html`${scrollTable('Solicitudes, de la más reciente a la más antigua')}
-${headings}
-<tbody>${rows}</tbody></table></div>`;
+${headRow(inboxHeadings)}
+<tbody>${leads.items.map((lead) => inboxRow(lead, companyName))}</tbody></table></div>`;
   const next = `/console/leads${filterQuery(filter, leads.nextCursor ?? undefined)}`;
   const more = leads.nextCursor ? html`<p class="pager"><a href="${next}" rel="next">Siguiente página</a></p>` : '';
   return page({ ...context, section: 'leads' }, 'Solicitudes', html`${form}${counts}${table}${more}`, input.notice);

@@ -24,14 +24,14 @@ const openConditionRows = 3;
 const option = (value: string, text: string, selected?: string | null) =>
   html`<option value="${value}"${value === (selected ?? '') ? html` selected` : ''}>${text}</option>`;
 
-/** The inbox's "Resultado del crédito" select. */
+/** The inbox's "Decisión del otorgante" select. */
 export function outcomeFilterField(selected: string | undefined): Html {
   const options = [
     option('', 'Todas', selected),
     OUTCOME_STATUSES.map((s) => option(s, outcomeStatusLabels[s], selected)),
   ];
   const select = html`<select id="outcome" name="outcome">${options}</select>`;
-  return html`<div><label for="outcome">Resultado del crédito</label>${select}</div>`;
+  return html`<div><label for="outcome">Decisión del otorgante</label>${select}</div>`;
 }
 
 function current(outcome: OperatorOutcomeView): Html {

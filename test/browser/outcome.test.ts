@@ -93,7 +93,7 @@ describe('the lender’s decision in the console', { skip: browserTests.skip }, 
 
   test('the inbox filters by outcome, and the reports page shows the funnel as a chart and a table', async () => {
     await page.goto(`${service.base}/console/leads`);
-    await page.getByLabel('Resultado del crédito').selectOption({ label: 'Fondeada' });
+    await page.getByLabel('Decisión del otorgante').selectOption({ label: 'Fondeada' });
     await page.getByRole('button', { name: 'Filtrar' }).click();
     await page.waitForURL(/outcome=FUNDED/);
     assert.equal(await page.locator('table tbody tr').count(), 1);
