@@ -29,6 +29,7 @@ import { runtimeStarts } from './runtime.ts';
 import { readSteps } from './read-steps.ts';
 import { rotationBench } from './rotation.ts';
 import { documentUploads } from './documents.ts';
+import { scaleBench } from './scale.ts';
 
 const logLevel = process.env.LOG_LEVEL ?? 'info';
 
@@ -113,6 +114,7 @@ export const modes: Record<string, () => Promise<void>> = {
   runtime: runtimeStarts,
   rotation: rotationBench,
   documents: documentUploads,
+  scale: scaleBench,
 };
 
 async function main() {

@@ -1,0 +1,274 @@
+/**
+ * `npm run bench -- scale`: the reads and a section save at a lender's size, against the same at a small
+ * size in the same run. On PostgreSQL (DATABASE_URL, default the local test server; a fresh schema) the
+ * sizes are 10,000 then 1,000,000 leads; with `BENCH_ENGINE=pglite`, 10,000 then 100,000 on the embedded
+ * engine (`BENCH_SCALE_SIZES` sets others).
+ *
+ * The leads are seeded straight into the database in batches (one set-based statement per table and
+ * batch), in the shapes a lender's five years hold: 200 companies (one large dealer, the bench's partner,
+ * with a tenth of the leads), creation dates spread over a year, every status, each lead's phone, e-mail
+ * and person sealed with its own key, three history rows each, a webhook event and a delivered delivery
+ * each, a lender's decision on half the pre-qualified ones (every outcome status), 2 % erased.
+ *
+ * Each case is then asked at a constant rate (`BENCH_SCALE_RATE`, default 50/s, for 5 s) from a worker
+ * thread, against one listening service in this process: the p50 and p99 of its answers. The last table
+ * puts each case's p99 at the largest size against the smallest, with the targets of docs/performance.md
+ * (within 1.5× and under 20 ms; the funnel under 50 ms).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../src/db/index.ts';
+import { createTestDatabase } from '../test/test-templates.ts';
+import { createLeadSealer } from '../src/leads/index.ts';
+import { runConstantRateInWorker, type FixedRequest } from './constant-rate.ts';
+import { benchAdminToken, benchConfig, containerFor, listen, partnerToken } from './service.ts';
+
+const api = '/mx/b2b/autofin/api';
+const rate = Number(process.env.BENCH_SCALE_RATE ?? 50);
+const seconds = 5;
+const batch = 10_000;
+const year = 365 * 86_400_000;
+const t0 = Date.parse('2025-11-01T00:00:00Z');
+const statuses = ['CREATED', 'IN_PROGRESS', 'IN_PROGRESS', 'PIN_SENT', 'VERIFIED', 'PREQUALIFIED', 'NOT_PREQUALIFIED'];
+const outcomes = ['IN_REVIEW', 'CONDITIONED', 'APPROVED', 'DECLINED', 'FUNDED', 'WITHDRAWN'];
+const vehicle = {
+  id: 371234,
+  price: 340000,
+  year: 2024,
+  brand: { id: '1', name: 'Marca' },
+  model: { id: '2', name: 'Modelo' },
+  version: 'Base',
+};
+
+interface Seeding {
+  db: Db;
+  sealer: ReturnType<typeof createLeadSealer>;
+  companies: string[];
+  partnerCompany: string;
+  endpointId: string;
+  total: number;
+}
+
+/** The leads `from` to `to` (their numbers decide company, status, date, outcome and erasure). */
+async function seedBatch(s: Seeding, from: number, to: number): Promise<void> {
+  const ids: string[] = [];
+  const cols = { company: [] as string[], status: [] as string[], created: [] as string[], erased: [] as boolean[] };
+  const sealed = { phone: [] as (string | null)[], email: [] as (string | null)[], person: [] as (string | null)[] };
+  for (let n = from; n < to; n++) ids.push(randomUUID());
+  const kept = ids.filter((_, i) => (from + i) % 50 !== 0);
+  await s.sealer.forWritingAll(kept);
+  ids.forEach((id, i) => {
+    const n = from + i;
+    const erased = n % 50 === 0;
+    cols.company.push(n % 10 === 0 ? s.partnerCompany : s.companies[n % s.companies.length]!);
+    cols.status.push(statuses[n % statuses.length]!);
+    // Spread over a year whatever the size: the newest lead is always the year's last.
+    cols.created.push(new Date(t0 + Math.floor((n / s.total) * year)).toISOString());
+    cols.erased.push(erased);
+    sealed.phone.push(erased ? null : s.sealer.seal(id, 'phone_enc', `55${String(n).padStart(8, '0')}`));
+    sealed.email.push(erased ? null : s.sealer.seal(id, 'email_enc', `persona${n}@example.com`));
+    sealed.person.push(
+      erased
+        ? null
+        : s.sealer.seal(id, 'person_enc', {
+            firstName: 'Persona',
+            secondName: '',
+            lastName: `Prueba${n}`,
+            secondLastName: 'Carga',
+            rfc: 'SAND850412A16',
+            birthDate: '1985-04-12',
+          }),
+    );
+  });
+  await s.db.transaction(async (tx) => {
+    await tx.query(
+      `insert into leads (id, company_id, status, external_auto_id, loan_info, vehicle, phone_enc, email_enc,
+         person_enc, prequalification, created_at, updated_at, erased_at)
+       select l.id, l.company, l.status, 'auto-' || l.id, '{"downPayment":100000,"term":48}'::jsonb, $9::jsonb,
+         l.phone, l.email, l.person,
+         case when l.status in ('PREQUALIFIED', 'NOT_PREQUALIFIED') then jsonb_build_object('decision', l.status,
+           'reasons', '[]'::jsonb, 'offer', null, 'evaluatedAt', l.created) end,
+         l.created, l.created, case when l.erased then l.created end
+       from unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[],
+         $8::boolean[]) as l(id, company, status, created, phone, email, person, erased)`,
+      [ids, cols.company, cols.status, cols.created, sealed.phone, sealed.email, sealed.person, cols.erased, vehicle],
+    );
+    // Three history rows, one webhook event and its delivered delivery per lead.
+    await tx.query(
+      `insert into lead_events (id, lead_id, type, at, actor, fields)
+       select gen_random_uuid(), l.id, t.type, l.created_at + t.after, 'bench', '[]'::jsonb
+       from leads l, (values ('LEAD_CREATED', interval '0'), ('CONTACT_INFO_SAVED', interval '1 minute'),
+         ('LOAN_INFO_SAVED', interval '2 minutes')) as t(type, after)
+       where l.id = any($1::uuid[])`,
+      [ids],
+    );
+    await tx.query(
+      `with events as (
+         insert into webhook_events (id, type, company_id, lead_id, occurred_at, data)
+         select gen_random_uuid(), 'lead.created', l.company_id, l.id, l.created_at,
+           jsonb_build_object('companyId', l.company_id, 'leadId', l.id, 'status', l.status)
+         from leads l where l.id = any($1::uuid[])
+         returning id, occurred_at
+       )
+       insert into webhook_deliveries (id, endpoint_id, event_id, status, attempts, created_at)
+       select gen_random_uuid(), $2, e.id, 'succeeded',
+         jsonb_build_array(jsonb_build_object('at', e.occurred_at, 'statusCode', 200, 'durationMs', 12)),
+         e.occurred_at
+       from events e`,
+      [ids, s.endpointId],
+    );
+    // A decision on every other pre-qualified lead, cycling through the outcome statuses.
+    await tx.query(
+      `insert into lead_outcomes (lead_id, status, at, operator_id, amount_approved, amount_funded, conditions,
+         was_approved, current)
+       select l.id, o.status, l.created_at + interval '1 day', 'bench',
+         case when o.status in ('APPROVED', 'FUNDED') then 240000 end,
+         case when o.status = 'FUNDED' then 240000 end,
+         case when o.status = 'CONDITIONED' then '[{"code":"PROOF_OF_INCOME"}]'::jsonb end,
+         o.status in ('APPROVED', 'FUNDED'), true
+       from (select id, created_at, row_number() over (order by id) as k from leads
+             where id = any($1::uuid[]) and status = 'PREQUALIFIED') l
+       join lateral (select ($2::text[])[1 + (l.k % 6)::int] as status) o on true
+       where l.k % 2 = 0`,
+      [ids, outcomes],
+    );
+  });
+}
+
+async function seedTo(s: Seeding, from: number, to: number): Promise<number> {
+  const started = performance.now();
+  for (let n = from; n < to; n += batch) await seedBatch(s, n, Math.min(to, n + batch));
+  for (const table of ['leads', 'lead_events', 'lead_outcomes', 'webhook_events', 'webhook_deliveries', 'lead_keys']) {
+    await s.db.query(`analyze ${table}`);
+  }
+  return (performance.now() - started) / 1000;
+}
+
+interface Figures {
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+async function measure(request: FixedRequest): Promise<Figures> {
+  await runConstantRateInWorker([request], rate, 1);
+  const run = await runConstantRateInWorker([request], rate, seconds);
+  const op = run.operations[0]!;
+  return { p50: op.p50Ms, p99: op.p99Ms, failures: op.failures };
+}
+
+const cell = (text: string | number, width: number) => String(text).padStart(width);
+
+export async function scaleBench(): Promise<void> {
+  const embedded = process.env.BENCH_ENGINE === 'pglite';
+  if (embedded) delete process.env.DATABASE_URL;
+  else process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
+  const sizes = (process.env.BENCH_SCALE_SIZES ?? (embedded ? '10000,100000' : '10000,1000000')).split(',').map(Number);
+  const database = await createTestDatabase();
+  const config = benchConfig();
+  const container = await containerFor(config, database.db);
+  await container.prepare();
+  const { app, base } = await listen(container, 'warn');
+  try {
+    const token = await partnerToken(app);
+    const partner = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const admin = { authorization: `Bearer ${benchAdminToken}` };
+    const partnerCompany = (await container.auth.authenticate(partner.authorization)).companyId;
+    const companies = (
+      await database.db.query<{ id: string }>(
+        `insert into companies (id, name) select gen_random_uuid(), 'Distribuidor ' || n from generate_series(1, 199) n
+         returning id`,
+      )
+    ).rows.map((r) => r.id);
+    // The endpoint the seeded deliveries went to; disabled, so the writes measured deliver nothing.
+    const endpointId = randomUUID();
+    await database.db.query(
+      `insert into webhook_endpoints (id, company_id, url, event_types, enabled, secret_enc, created_at, updated_at)
+       values ($1, $2, 'https://hooks.example.com/autofin', '["lead.created"]'::jsonb, false, 'unused', now(), now())`,
+      [endpointId, partnerCompany],
+    );
+    const seeding: Seeding = {
+      db: database.db,
+      sealer: createLeadSealer(container.leadKeys.sealing),
+      companies: [...companies, partnerCompany],
+      partnerCompany,
+      endpointId,
+      total: sizes.at(-1)!,
+    };
+    // A lead of the partner's written through the API: the one read and saved.
+    const created = await app.inject({ method: 'POST', url: `${api}/leads`, headers: partner, payload: {} });
+    const leadId = (created.json() as { id: string }).id;
+    const loan = JSON.stringify({ downPayment: 90000, term: 48, purchaseIntention: 'WITHIN_A_MONTH' });
+    await app.inject({ method: 'PUT', url: `${api}/leads/${leadId}/loan-info`, headers: partner, payload: loan });
+    const deep = Buffer.from(`${new Date(t0 + year / 4).toISOString()}|ffffffff-ffff-ffff-ffff-ffffffffffff`).toString(
+      'base64url',
+    );
+    const get = (name: string, path: string, headers: Record<string, string>): FixedRequest => ({
+      name,
+      weight: 1,
+      base,
+      method: 'GET',
+      path,
+      headers,
+    });
+    const cases: FixedRequest[] = [
+      get('GET /leads/{id}', `${api}/leads/${leadId}`, partner),
+      get('GET /leads, first page', `${api}/leads?limit=20`, partner),
+      get('GET /leads, deep page', `${api}/leads?limit=20&cursor=${deep}`, partner),
+      get('GET /leads?status=VERIFIED', `${api}/leads?limit=20&status=VERIFIED`, partner),
+      get('GET /leads?outcome=FUNDED', `${api}/leads?limit=20&outcome=FUNDED`, partner),
+      get('GET /admin/leads', '/admin/leads?limit=20', admin),
+      get('GET /admin/leads, deep page', `/admin/leads?limit=20&cursor=${deep}`, admin),
+      get('admin ?status=PIN_SENT', '/admin/leads?limit=20&status=PIN_SENT', admin),
+      get('admin ?outcome=CONDITIONED', '/admin/leads?limit=20&outcome=CONDITIONED', admin),
+      get('admin ?companyId=', `/admin/leads?limit=20&companyId=${companies[7]}`, admin),
+      get('admin ?createdFrom&To (a week)', '/admin/leads?limit=20&createdFrom=2026-03-01&createdTo=2026-03-08', admin),
+      get('funnel, a year', '/admin/reports/funnel?createdFrom=2025-11-01&createdTo=2026-11-01', admin),
+      {
+        name: 'PUT /leads/{id}/loan-info',
+        weight: 1,
+        base,
+        method: 'PUT',
+        path: `${api}/leads/${leadId}/loan-info`,
+        headers: partner,
+        body: loan,
+      },
+    ];
+    console.log(`\nscale on ${database.db.engine}: each case at ${rate} req/s for ${seconds} s; p50 / p99 in ms`);
+    const results = new Map<number, Figures[]>();
+    let seeded = 0;
+    for (const size of sizes) {
+      const seedSeconds = await seedTo(seeding, seeded, size);
+      seeded = size;
+      const { rows } = await database.db.query<{ bytes: string }>(
+        `select sum(pg_total_relation_size(c.oid)) as bytes from pg_class c
+         where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'm')`,
+      );
+      const gib = (Number(rows[0]!.bytes) / 2 ** 30).toFixed(2);
+      console.log(`  ${size.toLocaleString('en')} leads seeded (+${seedSeconds.toFixed(0)} s), tables ${gib} GiB`);
+      const figures: Figures[] = [];
+      for (const c of cases) {
+        const f = await measure(c);
+        figures.push(f);
+        const failed = f.failures ? `  ${f.failures} failed` : '';
+        console.log(`    ${c.name.padEnd(34)}${cell(`${f.p50.toFixed(1)} / ${f.p99.toFixed(1)}`, 16)}${failed}`);
+      }
+      results.set(size, figures);
+    }
+    const [small, large] = [sizes[0]!, sizes.at(-1)!];
+    console.log(`\n  p99 at ${large.toLocaleString('en')} against ${small.toLocaleString('en')} leads`);
+    cases.forEach((c, i) => {
+      const a = results.get(small)![i]!.p99;
+      const b = results.get(large)![i]!.p99;
+      const limit = c.name.startsWith('funnel') ? 50 : 20;
+      const ratio = b / Math.max(a, 0.1);
+      const verdict = ratio <= 1.5 && b < limit ? 'meets' : 'misses';
+      console.log(
+        `    ${c.name.padEnd(34)}${cell(a.toFixed(1), 7)}${cell(b.toFixed(1), 8)}${cell(`${ratio.toFixed(2)}×`, 8)}  ${verdict} (≤1.5×, <${limit} ms)`,
+      );
+    });
+  } finally {
+    await app.close();
+    await container.close();
+    await database.drop();
+  }
+}
