@@ -16,6 +16,7 @@
  * (within 1.5× and under 20 ms; the funnel under 50 ms).
  */
 import { randomUUID } from 'node:crypto';
+import { migrate, readMigrations } from '../src/db/migrate.ts';
 import type { Db } from '../src/db/index.ts';
 import { createTestDatabase } from '../test/test-templates.ts';
 import { createLeadSealer } from '../src/leads/index.ts';
@@ -158,6 +159,31 @@ async function measure(request: FixedRequest): Promise<Figures> {
 
 const cell = (text: string | number, width: number) => String(text).padStart(width);
 
+/**
+ * `work` while a section save runs at the bench's rate beside it, in windows of 10 s until the work is done:
+ * how long the work took, and the p99 and the longest of the saves in those windows (the longest stall).
+ */
+async function workUnderWrites(label: string, save: FixedRequest, work: () => Promise<void>): Promise<void> {
+  let done = false;
+  const started = performance.now();
+  const running = work().finally(() => (done = true));
+  const latencies: number[] = [];
+  let failures = 0;
+  while (!done) {
+    const run = await runConstantRateInWorker([save], rate, 10);
+    latencies.push(...run.operations[0]!.sortedMs);
+    failures += run.operations[0]!.failures;
+  }
+  await running;
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const p99 = latencies[Math.floor(latencies.length * 0.99)] ?? 0;
+  console.log(
+    `  ${label}: ${seconds.toFixed(1)} s; saves beside it p99 ${p99.toFixed(1)} ms, longest ${(latencies.at(-1) ?? 0).toFixed(1)} ms` +
+      ` (${latencies.length} saves${failures ? `, ${failures} failed` : ''})`,
+  );
+}
+
 export async function scaleBench(): Promise<void> {
   const embedded = process.env.BENCH_ENGINE === 'pglite';
   if (embedded) delete process.env.DATABASE_URL;
@@ -254,6 +280,23 @@ export async function scaleBench(): Promise<void> {
       }
       results.set(size, figures);
     }
+    const save = cases.at(-1)!;
+    await workUnderWrites('1,000 erasures in a row', save, async () => {
+      const { rows } = await database.db.query<{ id: string }>(
+        `select id from leads where erased_at is null and company_id <> $1 limit 1000`,
+        [partnerCompany],
+      );
+      for (const { id } of rows) {
+        await app.inject({ method: 'DELETE', url: `/admin/leads/${id}/personal-data`, headers: admin });
+      }
+    });
+    await workUnderWrites('migration 025 again (three concurrent indexes)', save, async () => {
+      await database.db.query(
+        `drop index webhook_deliveries_finished_idx, webhook_deliveries_event_idx, webhook_events_occurred_idx`,
+      );
+      await database.db.query('delete from schema_migrations where version = 25');
+      await migrate(database.db, { migrations: await readMigrations() });
+    });
     const [small, large] = [sizes[0]!, sizes.at(-1)!];
     console.log(`\n  p99 at ${large.toLocaleString('en')} against ${small.toLocaleString('en')} leads`);
     cases.forEach((c, i) => {
