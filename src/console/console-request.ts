@@ -4,10 +4,11 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditOrigin } from '../audit/index.ts';
-import { type AppError, policy } from '../http/index.ts';
+import { type AppError, type FieldError, policy } from '../http/index.ts';
 import type { Role } from '../shared/index.ts';
 import type { Html } from './html.ts';
 import type { Notice, PageContext } from './layout.ts';
+import { fieldMessage } from './console-messages.ts';
 
 export interface ConsoleViewer {
   operatorId: string;
@@ -102,10 +103,10 @@ export function noticeOf(request: FastifyRequest): Notice | undefined {
   return typeof key === 'string' && Object.hasOwn(notices, key) ? notices[key as NoticeKey] : undefined;
 }
 
-/** A refused form's fields, as the API names them. */
+/** A refused form's fields, each in Spanish (console-messages.ts): no field name or English reaches the page. */
 export function refusal(error: AppError): string {
-  const fields = (error.additionalData as { errors?: { field: string; errorDetail: string }[] } | null)?.errors;
+  const fields = (error.additionalData as { errors?: FieldError[] } | null)?.errors;
   return fields?.length
-    ? `No se pudo guardar: ${fields.map((f) => `${f.field} ${f.errorDetail}`).join('; ')}.`
+    ? `No se pudo guardar: ${fields.map((f) => fieldMessage(f)).join(' ')}`
     : 'No se pudo guardar: revisa los datos.';
 }

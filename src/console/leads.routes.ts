@@ -4,25 +4,16 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { Type, type Static } from 'typebox';
-import type { CompaniesService } from '../companies/index.ts';
-import type { DocumentsService } from '../documents/index.ts';
-import type { LenderLeadsService } from '../lender/index.ts';
 import { leadStatuses, type LeadStatus } from '../lead-status/index.ts';
-import { uuidPattern, roleAllows } from '../shared/index.ts';
-import { everyone, noticeOf, originOf, pageContext, sendPage } from './console-request.ts';
+import { uuidPattern } from '../shared/index.ts';
+import { everyone, noticeOf, pageContext, sendPage } from './console-request.ts';
 import { dayRefusals, mexicoCityDayEnd, mexicoCityDayStart } from './console-days.ts';
 import { errorPage } from './error.views.ts';
-import { inboxPage, leadPage, type InboxFilter } from './leads.views.ts';
+import { inboxPage, type InboxFilter } from './leads.views.ts';
+import { sendLeadPage, type LeadPageDeps } from './lead-page.ts';
 import { OUTCOME_STATUSES, type OutcomeStatus } from '../outcomes/index.ts';
-import { outcomeSection } from './outcome.views.ts';
-import { documentsSection } from './documents.views.ts';
-import { html } from './html.ts';
 
-export interface LeadsPagesDeps {
-  lenderLeads: LenderLeadsService;
-  companies: Pick<CompaniesService, 'listCompanies'>;
-  documents: Pick<DocumentsService, 'list'>;
-}
+export type LeadsPagesDeps = LeadPageDeps;
 
 const optional = (pattern: string) =>
   Type.Optional(Type.String({ pattern: `^(?:${pattern.replace(/^\^|\$$/g, '')})?$` }));
@@ -88,24 +79,7 @@ export const leadsRoutes =
       '/leads/:leadId',
       { config: everyone, schema: { hide: true, params: LeadParams } },
       async (request, reply) => {
-        const lead = await deps.lenderLeads.read(originOf(request), request.params.leadId);
-        const [companies, documents] = await Promise.all([
-          deps.companies.listCompanies(),
-          deps.documents.list(lead.id),
-        ]);
-        const company = companies.items.find((c) => c.id === lead.companyId);
-        const context = pageContext(request, reply);
-        const canDecide = roleAllows(context.viewer?.role ?? 'analyst', ['officer']);
-        const outcome = outcomeSection(context.csrf, lead.id, lead.outcome, canDecide);
-        const conditions = lead.outcome?.conditions ?? [];
-        const answers = documentsSection({
-          csrf: context.csrf,
-          leadId: lead.id,
-          conditions,
-          documents,
-          canReview: canDecide,
-        });
-        return sendPage(reply, leadPage(context, lead, company?.name, html`${outcome}${answers}`, noticeOf(request)));
+        return sendLeadPage(deps, request, reply, request.params.leadId);
       },
     );
   };

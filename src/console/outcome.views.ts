@@ -1,12 +1,13 @@
 /**
  * The lender's decision on a lead's page (its current outcome, its history and, for officers and
- * admins, the form that changes it) and the inbox's filter by outcome. es-MX labels, MXN amounts.
+ * admins, the form that changes it) and the inbox's filter by outcome. es-MX labels, amounts as $220,000.00.
  */
 import {
   CONDITION_CODES,
   OUTCOME_REASON_CODES,
   OUTCOME_STATUSES,
   conditionLabels,
+  isFinalOutcome,
   outcomeReasonLabels,
   outcomeStatusLabels,
   type OperatorOutcomeView,
@@ -68,57 +69,143 @@ ${headRow(['Fecha', 'Estado', 'Motivo', 'Operador'])}
 </table></div>`;
 }
 
-function form(csrf: string, leadId: string, outcome: OperatorOutcomeView | null): Html {
-  const codes = CONDITION_CODES.map((c) => option(c, conditionLabels[c]));
-  const row = (i: number) => {
-    const code = `conditionCode${i}`;
-    const detail = `conditionDescription${i}`;
-    return html`<div class="condition">
-  <label for="${code}">Condición ${i + 1}</label><select id="${code}" name="${code}">${codes}</select>
-  <label for="${detail}">Detalle de la condición ${i + 1}</label><input id="${detail}" name="${detail}" maxlength="200">
-</div>`;
+/** What an officer typed in a refused decision form, and each field's message (by the field's name). */
+export interface OutcomeFormState {
+  values: Readonly<Record<string, string | undefined>>;
+  errors: Readonly<Record<string, string>>;
+}
+
+const noState: OutcomeFormState = { values: {}, errors: {} };
+
+/** A control's error beside it, and the attributes that tie the control to it. */
+function fieldError(state: OutcomeFormState, name: string): { attributes: Html; message: Html } {
+  const error = state.errors[name];
+  if (!error) return { attributes: html``, message: html`` };
+  return {
+    attributes: html` aria-invalid="true" aria-describedby="${name}-error"`,
+    message: html`<p class="field-error" id="${name}-error">${error}</p>`,
   };
+}
+
+function conditionRow(state: OutcomeFormState, i: number): Html {
+  const code = `conditionCode${i}`;
+  const detail = `conditionDescription${i}`;
+  const codes = CONDITION_CODES.map((c) => option(c, conditionLabels[c], state.values[code]));
+  const error = fieldError(state, detail);
+  const input = html`<input id="${detail}" name="${detail}" maxlength="200" value="${state.values[detail] ?? ''}"${
+    error.attributes
+  }>`;
+  return html`<div class="condition">
+  <label for="${code}">Condición ${i + 1}</label><select id="${code}" name="${code}">${codes}</select>
+  <label for="${detail}">Detalle de la condición ${i + 1}</label>${input}${error.message}
+</div>`;
+}
+
+function conditionsField(state: OutcomeFormState): Html {
   const rows = Array.from({ length: conditionRows }, (_, i) => i);
   const more = rows.slice(openConditionRows);
-  const conditions = html`${rows.slice(0, openConditionRows).map(row)}${
-    more.length
-      ? html`<details>
-<summary>Más condiciones (${more[0] + 1} a ${conditionRows})</summary>${more.map(row)}</details>`
-      : ''
-  }`;
-  const statuses = OUTCOME_STATUSES.map((s) => option(s, outcomeStatusLabels[s], outcome?.status));
-  const reasons = [option('', 'Sin motivo'), OUTCOME_REASON_CODES.map((r) => option(r, outcomeReasonLabels[r]))];
-  const reasonSelect = html`<select id="reasonCode" name="reasonCode">${reasons}</select>`;
+  // Rows behind the disclosure open when one of them holds a value or a message.
+  const typed = more.some(
+    (i) => state.values[`conditionDescription${i}`]?.trim() || state.errors[`conditionDescription${i}`],
+  );
+  const summary = html`<summary>Más condiciones (${more[0] + 1} a ${conditionRows})</summary>`;
+  const hidden = more.length
+    ? html`<details${typed ? html` open` : ''}>
+${summary}${more.map((i) => conditionRow(state, i))}</details>`
+    : '';
+  const error = fieldError(state, 'conditions');
+  // A group is described by its message; being invalid is for its controls.
+  const described = state.errors.conditions ? html` aria-describedby="conditions-error"` : '';
   const legend = `Condiciones (condicionada, hasta ${conditionRows}): solo cuentan las que tienen detalle`;
-  const amount = (id: string, text: string) =>
-    html`<div><label for="${id}">${text}</label><input id="${id}" name="${id}" inputmode="decimal"></div>`;
-  const note = [
-    html`<div><label for="note">Nota interna (no la ve el socio)</label>`,
-    html`<textarea id="note" name="note" maxlength="1000" rows="3"></textarea></div>`,
+  return html`<fieldset${described}><legend>${legend}</legend>${error.message}${rows
+    .slice(0, openConditionRows)
+    .map((i) => conditionRow(state, i))}${hidden}</fieldset>`;
+}
+
+function amountField(state: OutcomeFormState, id: string, text: string): Html {
+  const error = fieldError(state, id);
+  const input = html`<input id="${id}" name="${id}" inputmode="decimal" value="${state.values[id] ?? ''}"${
+    error.attributes
+  }>`;
+  return html`<div><label for="${id}">${text}</label>${input}${error.message}</div>`;
+}
+
+function statusField(state: OutcomeFormState, outcome: OperatorOutcomeView | null): Html {
+  const statuses = OUTCOME_STATUSES.map((s) =>
+    option(s, outcomeStatusLabels[s], state.values.status ?? outcome?.status),
+  );
+  const error = fieldError(state, 'status');
+  const select = html`<select id="outcome-status" name="status"${error.attributes}>${statuses}</select>`;
+  return html`<div><label for="outcome-status">Decisión</label>${select}${error.message}</div>`;
+}
+
+function reasonField(state: OutcomeFormState): Html {
+  const selected = state.values.reasonCode;
+  const reasons = [
+    option('', 'Sin motivo', selected),
+    OUTCOME_REASON_CODES.map((r) => option(r, outcomeReasonLabels[r], selected)),
   ];
+  const error = fieldError(state, 'reasonCode');
+  const select = html`<select id="reasonCode" name="reasonCode"${error.attributes}>${reasons}</select>`;
+  return html`<div><label for="reasonCode">Motivo (rechazada o retirada)</label>${select}${error.message}</div>`;
+}
+
+function noteField(state: OutcomeFormState): Html {
+  const error = fieldError(state, 'note');
+  const textarea = html`<textarea id="note" name="note" maxlength="1000" rows="3"${error.attributes}>${
+    state.values.note ?? ''
+  }</textarea>`;
+  return html`<div><label for="note">Nota interna (no la ve el socio)</label>${textarea}${error.message}</div>`;
+}
+
+function form(csrf: string, leadId: string, outcome: OperatorOutcomeView | null, state: OutcomeFormState): Html {
+  const refused = Object.keys(state.errors).length > 0;
+  const summary = refused
+    ? html`<p class="notice error" role="alert">No se guardó la decisión: revisa los datos marcados.</p>`
+    : '';
   const action = `/console/leads/${leadId}/outcome`;
   return html`<form method="post" action="${action}" class="outcome-form" aria-labelledby="cambiar-decision">
 ${csrfField(csrf)}
 <h3 id="cambiar-decision">Cambiar la decisión</h3>
-<div><label for="outcome-status">Decisión</label><select id="outcome-status" name="status">${statuses}</select></div>
-<div><label for="reasonCode">Motivo (rechazada o retirada)</label>${reasonSelect}</div>
-<fieldset><legend>${legend}</legend>${conditions}</fieldset>
-${amount('amountApproved', 'Monto aprobado (MXN, aprobada)')}
-${amount('amountFunded', 'Monto fondeado (MXN, fondeada)')}
-${note}
+${summary}
+${statusField(state, outcome)}
+${reasonField(state)}
+${conditionsField(state)}
+${amountField(state, 'amountApproved', 'Monto aprobado (aprobada)')}
+${amountField(state, 'amountFunded', 'Monto fondeado (fondeada)')}
+${noteField(state)}
 <div class="actions"><button type="submit">Guardar decisión</button></div>
 </form>`;
 }
 
-/** The lead page's section: the outcome, its history and, when the viewer may decide, the form. */
-export function outcomeSection(
-  csrf: string,
-  leadId: string,
-  outcome: OperatorOutcomeView | null,
-  canDecide: boolean,
-): Html {
-  const heading = html`<h2 id="decision-credito">Decisión del crédito</h2>`;
+/** Why the form is not offered: nothing can change on this lead now. */
+function closed(outcome: OperatorOutcomeView | null, verified: boolean): Html {
+  if (!verified)
+    return html`<p class="muted">Sin formulario de decisión: la solicitud aún no está verificada (el solicitante no ha
+confirmado su PIN).</p>`;
+  const status = outcome ? label(outcomeStatusLabels, outcome.status) : '';
+  return html`<p class="muted">Sin formulario de decisión: la decisión «${status}» es final.</p>`;
+}
+
+/**
+ * The lead page's section: the outcome, its history and, when the viewer may decide and the lead can
+ * still change (verified, its decision not final), the form, holding what a refused submission typed.
+ */
+export function outcomeSection(input: {
+  csrf: string;
+  leadId: string;
+  outcome: OperatorOutcomeView | null;
+  verified: boolean;
+  canDecide: boolean;
+  form?: OutcomeFormState;
+}): Html {
+  const { outcome } = input;
+  const heading = html`<h2 id="decision-credito">Decisión del otorgante</h2>`;
+  const changeable = input.verified && !(outcome && isFinalOutcome(outcome.status));
+  const decide = changeable
+    ? form(input.csrf, input.leadId, outcome, input.form ?? noState)
+    : closed(outcome, input.verified);
   return html`<section aria-labelledby="decision-credito" class="card">${heading}
 ${outcome ? html`${current(outcome)}${history(outcome)}` : html`<p>Sin decisión del otorgante todavía.</p>`}
-${canDecide ? form(csrf, leadId, outcome) : ''}</section>`;
+${input.canDecide ? decide : ''}</section>`;
 }

@@ -6,6 +6,8 @@ export {
   outcomeStatusLabels,
   conditionLabels,
   outcomeReasonLabels,
+  outcomeMayMove,
+  isFinalOutcome,
   type OutcomeStatus,
 } from './outcome-status.ts';
 export { outcomeSql } from './outcomes.repository.ts';

@@ -1,6 +1,7 @@
 /**
  * The lender's decision in a real browser: an officer records a conditioned approval with its
- * conditions, then the approval and the funding, on a lead's page; the partner's GET /leads/{leadId}
+ * conditions, then the approval (refused once, its amount unreadable; then typed "$250,000.00") and
+ * the funding, on a lead's page, which then offers no form; the partner's GET /leads/{leadId}
  * then shows the funded outcome. The reports page shows the funnel as a chart and as a table. axe
  * checks both pages, which are photographed.
  */
@@ -52,17 +53,32 @@ describe('the lender’s decision in the console', { skip: browserTests.skip }, 
       await page.getByLabel('Detalle de la condición 2', { exact: true }).fill('Enganche de 30%');
       await page.getByLabel('Nota interna (no la ve el socio)').fill('Llamar el lunes');
     });
-    const section = page.locator('section', { has: page.getByRole('heading', { name: 'Decisión del crédito' }) });
+    const section = page.locator('section', { has: page.getByRole('heading', { name: 'Decisión del otorgante' }) });
     assert.match(await section.innerText(), /Condicionada[\s\S]*Comprobante de ingresos: Últimos 3 recibos de nómina/);
     assert.match(await section.innerText(), /Llamar el lunes/);
 
-    await decide(async () => {
-      await page.getByRole('combobox', { name: 'Decisión', exact: true }).selectOption({ label: 'Aprobada' });
-      await page.getByLabel('Monto aprobado (MXN, aprobada)').fill('250,000.00');
-    });
+    // A refusal answers the same page: the message beside its field, what was typed still there.
+    await page.getByRole('combobox', { name: 'Decisión', exact: true }).selectOption({ label: 'Aprobada' });
+    await page.getByLabel('Monto aprobado (aprobada)').fill('doscientos mil');
+    await page.getByLabel('Nota interna (no la ve el socio)').fill('Aprobar hoy');
+    await page.getByRole('button', { name: 'Guardar decisión' }).click();
+    const amount = page.getByLabel('Monto aprobado (aprobada)');
+    await page.locator('#amountApproved-error').waitFor();
+    assert.equal(
+      await page.locator('#amountApproved-error').innerText(),
+      'Escribe un monto en pesos, por ejemplo $250,000.00.',
+    );
+    assert.equal(await amount.getAttribute('aria-describedby'), 'amountApproved-error');
+    assert.equal(await amount.inputValue(), 'doscientos mil');
+    assert.equal(await page.getByLabel('Nota interna (no la ve el socio)').inputValue(), 'Aprobar hoy');
+    await assertAccessible(page, 'decision form refused');
+    await screenshot(page, 'console-decision-refused');
+    await amount.fill('$250,000.00');
+    await page.getByRole('button', { name: 'Guardar decisión' }).click();
+    await page.waitForURL(new RegExp(`/console/leads/${leadId}#decision-credito$`));
     await decide(async () => {
       await page.getByRole('combobox', { name: 'Decisión', exact: true }).selectOption({ label: 'Fondeada' });
-      await page.getByLabel('Monto fondeado (MXN, fondeada)').fill('245000.50');
+      await page.getByLabel('Monto fondeado (fondeada)').fill('245000.50');
     });
     const text = await section.innerText();
     assert.match(text, /Fondeada/);
@@ -81,14 +97,10 @@ describe('the lender’s decision in the console', { skip: browserTests.skip }, 
     assert.ok(!res.body.includes('Llamar el lunes'), 'the note stays with the lender');
   });
 
-  test('a refused move is explained and changes nothing', async () => {
+  test('a funded decision is final: the page offers no form', async () => {
     await page.goto(`${service.base}/console/leads/${leadId}`);
-    await page.getByRole('combobox', { name: 'Decisión', exact: true }).selectOption({ label: 'En revisión' });
-    await page.getByRole('button', { name: 'Guardar decisión' }).click();
-    await page.getByText('la decisión actual no permite ese cambio').waitFor();
-    const t = service.testApp;
-    const res = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}`, headers: t.partner.headers });
-    assert.equal(res.json().outcome.status, 'FUNDED');
+    await page.getByText('Sin formulario de decisión: la decisión «Fondeada» es final.').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Guardar decisión' }).count(), 0);
   });
 
   test('the inbox filters by outcome, and the reports page shows the funnel as a chart and a table', async () => {

@@ -1,0 +1,87 @@
+/**
+ * The Spanish of the API's refusals, for the console's forms: each field the API names, each error
+ * detail it gives (src/http/validation-errors.ts, the outcome rules) and the moves a decision allows,
+ * as an operator reads them. No field name, code or English text reaches a page: a detail not known
+ * here reads "Revisa …", naming the field in Spanish.
+ */
+import type { FieldError } from '../http/index.ts';
+import { OUTCOME_STATUSES, outcomeMayMove, outcomeStatusLabels, type OutcomeStatus } from '../outcomes/index.ts';
+import { lazily } from '../shared/index.ts';
+import { money } from './format.ts';
+
+/** Each field as an operator names it; a condition's parts by their last segment (`conditions.2.description`). */
+const fieldNames: Record<string, string> = {
+  status: 'la decisión',
+  reasonCode: 'el motivo',
+  conditions: 'las condiciones',
+  code: 'la condición',
+  description: 'el detalle de la condición',
+  amountApproved: 'el monto aprobado',
+  amountFunded: 'el monto fondeado',
+  note: 'la nota interna',
+  name: 'el nombre',
+  email: 'el correo electrónico',
+  password: 'la contraseña',
+  role: 'el rol',
+  url: 'la dirección (URL)',
+  events: 'los eventos',
+};
+
+const amountFields = new Set(['amountApproved', 'amountFunded']);
+const lastSegment = (field: string) => field.slice(field.lastIndexOf('.') + 1);
+const nameOf = (field: string) => fieldNames[lastSegment(field)] ?? 'este dato';
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+const statusName = (status: string) => `«${outcomeStatusLabels[status as OutcomeStatus] ?? status}»`;
+
+type Rule = [RegExp, (name: string, match: RegExpExecArray, field: string) => string];
+
+/** Error details, in the order they are tried; the first that matches writes the message. */
+const rules: Rule[] = [
+  [/^is required$/, (name) => `Falta ${name}.`],
+  [/^is required when status is (\w+)$/, (name, m) => `Una decisión ${statusName(m[1])} lleva ${name}.`],
+  [/^is only taken when status is (\w+)$/, (name, m) => `Solo una decisión ${statusName(m[1])} lleva ${name}.`],
+  [/^is not taken when status is (\w+)$/, (name, m) => `Una decisión ${statusName(m[1])} no lleva ${name}.`],
+  [/^must have at most 2 decimals$/, () => 'El monto lleva a lo más dos decimales (centavos).'],
+  [
+    /^must be at most the approved amount \(([\d.]+)\)$/,
+    (_, m) => `El monto fondeado no puede pasar del aprobado (${money(Number(m[1]))}).`,
+  ],
+  [/^must be > 0$/, (name) => `${capital(name)} debe ser mayor que cero.`],
+  [
+    /^must be <= ([\d.]+)$/,
+    (name, m, field) => `${capital(name)} no puede pasar de ${amountFields.has(field) ? money(Number(m[1])) : m[1]}.`,
+  ],
+  [/^must be at most (\d+) characters$/, (_, m) => `Escribe a lo más ${m[1]} caracteres.`],
+  [/^must be at least (\d+) characters$/, (_, m) => `Escribe al menos ${m[1]} caracteres.`],
+  [/^must be one of/, (name) => `Elige ${name} de la lista.`],
+];
+
+/** One refused field's message, in Spanish. */
+export function fieldMessage(error: FieldError): string {
+  for (const [pattern, write] of rules) {
+    const match = pattern.exec(error.errorDetail);
+    if (match) return write(nameOf(error.field), match, error.field);
+  }
+  return `Revisa ${nameOf(error.field)}.`;
+}
+
+const orList = lazily(() => new Intl.ListFormat('es', { type: 'disjunction' }));
+
+/** The decisions a lead whose current one is `from` (null: none yet) may be given. */
+export const allowedChanges = (from: OutcomeStatus | null): OutcomeStatus[] =>
+  OUTCOME_STATUSES.filter((to) => outcomeMayMove(from, to));
+
+/**
+ * Why a decision cannot be saved on this lead (the API's 409 / 4092): not verified yet, or a move its
+ * current decision does not allow, naming the ones it does.
+ */
+export function transitionMessage(from: OutcomeStatus | null, verified: boolean): string {
+  if (!verified)
+    return 'La solicitud aún no está verificada (el solicitante no ha confirmado su PIN): no lleva decisión.';
+  const allowed = allowedChanges(from).map(statusName);
+  if (allowed.length === 0) return `La decisión ${statusName(from ?? '')} es final: ya no cambia.`;
+  const list = orList().format(allowed);
+  return from === null
+    ? `La primera decisión puede ser ${list}.`
+    : `Una decisión ${statusName(from)} solo puede cambiar a ${list}.`;
+}
