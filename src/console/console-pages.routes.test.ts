@@ -129,6 +129,60 @@ function inboxAndLeadTests(): void {
     },
   );
 
+  test('a lead page opens on the applicant, amount, vehicle and both statuses; evidence before the form', async () => {
+    const { leadId } = await verifiedLead(t, 'SMS');
+    const byToken = await t.app.inject({
+      method: 'POST',
+      url: `/admin/leads/${leadId}/outcome`,
+      headers: t.admin,
+      payload: { status: 'IN_REVIEW' },
+    });
+    assert.equal(byToken.statusCode, 200, show(byToken));
+    await admin.get(`/console/leads/${leadId}`);
+    const decided = await admin.post(`/console/leads/${leadId}/outcome`, {
+      status: 'CONDITIONED',
+      conditionCode0: 'CO_SIGNER',
+      conditionDescription0: 'Aval con casa propia',
+    });
+    assert.equal(decided.statusCode, 303, show(decided));
+    const res = await admin.get(`/console/leads/${leadId}`);
+    assert.equal(res.statusCode, 200, show(res));
+    const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    const header = text(/<section aria-labelledby="resumen"[\s\S]*?<\/section>/.exec(res.body)?.[0] ?? '');
+    assert.match(header, /Solicitante Anacleta Maricruz Zubizarreta Quiñones /);
+    // 340,000 for the vehicle, 100,000 down.
+    assert.match(header, /Monto solicitado \$240,000\.00 /);
+    assert.match(header, /Vehículo \S[^]*? 2024 Estado /);
+    assert.match(header, /Estado (Precalificada|No precalificada) /);
+    assert.match(header, /Decisión del otorgante Condicionada /);
+    const at = (marker: string) => {
+      const index = res.body.indexOf(marker);
+      assert.notEqual(index, -1, marker);
+      return index;
+    };
+    const order = ['id="resumen"', 'id="consentimiento"', 'id="buro"', 'id="explicacion"', 'id="documentos"'];
+    const positions = [...order, 'id="decision-credito"', 'Guardar decisión'].map(at);
+    assert.deepEqual(
+      [...positions].sort((a, b) => a - b),
+      positions,
+      'header, evidence, then the decision form',
+    );
+    const history = /<table>\s*<caption>Historial de la decisión[\s\S]*?<\/table>/.exec(res.body)?.[0] ?? '';
+    assert.match(text(history), /En revisión .* Token de administración .* Condicionada .* Ana admin/);
+    assert.doesNotMatch(history, /[0-9a-f]{8}-[0-9a-f]{4}-|admin-token/, 'no operator id');
+
+    const erased = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/leads/${leadId}/personal-data`,
+      headers: t.admin,
+    });
+    assert.equal(erased.statusCode, 204, show(erased));
+    const after = await admin.get(`/console/leads/${leadId}`);
+    const erasedHeader = text(/<section aria-labelledby="resumen"[\s\S]*?<\/section>/.exec(after.body)?.[0] ?? '');
+    assert.match(erasedHeader, /Solicitante — \(datos personales borrados\)/);
+    assert.doesNotMatch(after.body, /Anacleta/);
+  });
+
   test("a partner's right-to-left override cannot reorder what the lead page shows", async () => {
     // Written as escapes: the characters themselves would reorder this source file too.
     const reference = 'STOCK-\u202Efdp.exe\u2066';

@@ -6,11 +6,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CompaniesService } from '../companies/index.ts';
 import type { DocumentsService } from '../documents/index.ts';
 import type { LenderLeadsService } from '../lender/index.ts';
+import type { OperatorsService } from '../operators/index.ts';
 import { isVerified } from '../lead-status/index.ts';
 import { roleAllows } from '../shared/index.ts';
 import { noticeOf, originOf, pageContext, sendPage } from './console-request.ts';
 import { documentsSection } from './documents.views.ts';
-import { html } from './html.ts';
 import { leadPage } from './leads.views.ts';
 import { outcomeSection, type OutcomeFormState } from './outcome.views.ts';
 
@@ -18,6 +18,15 @@ export interface LeadPageDeps {
   lenderLeads: LenderLeadsService;
   companies: Pick<CompaniesService, 'listCompanies'>;
   documents: Pick<DocumentsService, 'list'>;
+  /** Operators' names, for the decision's history. */
+  operators: Pick<OperatorsService, 'list'>;
+}
+
+/** Operators by id, read only when the lead has a decision whose history names them. */
+async function operatorNames(deps: LeadPageDeps, lead: LeadRead): Promise<ReadonlyMap<string, string>> {
+  if (!lead.outcome) return new Map();
+  const { items } = await deps.operators.list();
+  return new Map(items.map((o) => [o.id, o.name]));
 }
 
 export type LeadRead = Awaited<ReturnType<LenderLeadsService['read']>>;
@@ -36,7 +45,11 @@ export async function sendLeadPage(
   refused?: RefusedDecision,
 ): Promise<FastifyReply> {
   const lead = await deps.lenderLeads.read(originOf(request), leadId);
-  const [companies, documents] = await Promise.all([deps.companies.listCompanies(), deps.documents.list(lead.id)]);
+  const [companies, documents, names] = await Promise.all([
+    deps.companies.listCompanies(),
+    deps.documents.list(lead.id),
+    operatorNames(deps, lead),
+  ]);
   const company = companies.items.find((c) => c.id === lead.companyId);
   const context = pageContext(request, reply);
   const canDecide = roleAllows(context.viewer?.role ?? 'analyst', ['officer']);
@@ -46,6 +59,7 @@ export async function sendLeadPage(
     outcome: lead.outcome,
     verified: isVerified(lead.status),
     canDecide,
+    operatorNames: names,
     form: refused?.form(lead),
   });
   const answers = documentsSection({
@@ -55,6 +69,7 @@ export async function sendLeadPage(
     documents,
     canReview: canDecide,
   });
-  const page = leadPage(context, lead, company?.name, html`${outcome}${answers}`, noticeOf(request));
+  const parts = { companyName: company?.name, documents: answers, decision: outcome };
+  const page = leadPage(context, lead, parts, noticeOf(request));
   return sendPage(reply, page, refused?.status ?? 200);
 }

@@ -32,6 +32,7 @@ import { page, type Notice, type PageContext } from './layout.ts';
 import { cells, headRow, scrollTable } from './markup.ts';
 import { outcomeFilterField } from './outcome.views.ts';
 import { outcomeStatusLabels } from '../outcomes/index.ts';
+import { amountRequested, applicantName, vehicleName } from './applicant.ts';
 
 export interface InboxFilter {
   status?: string;
@@ -189,10 +190,11 @@ function decisionCard(prequalification: NonNullable<LeadRead['prequalification']
     ['Evaluada', dateTime(prequalification.evaluatedAt)],
     ['Motivos', prequalification.reasons.map((r) => label(reasonLabels, r.code)).join('; ') || '—'],
   ]);
-  if (!offer) return card('decision', 'Decisión', decision);
+  if (!offer) return card('precalificacion', 'Precalificación automática', decision);
   // The CAT disclosure the partner shows beside the offer, under its figures.
   const { catDisclosure, ...terms } = offer;
-  return card('decision', 'Decisión', html`${decision}<h3>Oferta</h3>${facts(labelled(terms))}<p>${catDisclosure}</p>`);
+  const body = html`${decision}<h3>Oferta</h3>${facts(labelled(terms))}<p>${catDisclosure}</p>`;
+  return card('precalificacion', 'Precalificación automática', body);
 }
 
 function warningsCard(lead: LeadRead): Html {
@@ -269,40 +271,64 @@ function eventsCard(events: LeadRead['events']): Html {
   );
 }
 
-/** `outcome`: the lender's decision and its documents (outcome.views.ts, documents.views.ts). */
+/** The first screen: who applies, for how much and which vehicle, the partner's status and the lender's decision. */
+function headerCard(lead: LeadRead, companyName: string | undefined): Html {
+  const erased = lead.erasedAt !== null;
+  const summary = facts([
+    ['Solicitante', erased ? '— (datos personales borrados)' : applicantName(lead.person)],
+    ['Monto solicitado', money(amountRequested(lead.vehicle, lead.loanInfo))],
+    ['Vehículo', vehicleName(lead.vehicle)],
+    ['Estado', label(statusLabels, lead.status)],
+    ['Decisión del otorgante', label(outcomeStatusLabels, lead.outcome?.status)],
+    ['Empresa', companyName ?? lead.companyId],
+    ['Creada', dateTime(lead.createdAt)],
+  ]);
+  return card('resumen', 'Resumen', summary);
+}
+
+/** What the partner sent about the lead itself, after the decision. */
+function detailsCard(lead: LeadRead): Html {
+  const erased = lead.erasedAt !== null;
+  return card(
+    'datos-solicitud',
+    'Datos de la solicitud',
+    facts([
+      ['Actualizada', dateTime(lead.updatedAt)],
+      ['Referencia del socio', lead.externalAutoId ?? '—'],
+      ['Afiliado', lead.affiliate?.user_id ?? '—'],
+      ['Datos personales borrados', erased ? dateTime(lead.erasedAt) : 'No'],
+    ]),
+  );
+}
+
+/**
+ * A lead's page, in the order a credit officer works: the header; the evidence (consent, bureau, the
+ * pre-qualification and its explanation, the conditions' documents); the lender's decision and its
+ * form (`decision`, outcome.views.ts); then everything else the partner sent and the history.
+ */
 export function leadPage(
   context: PageContext,
   lead: LeadRead,
-  companyName: string | undefined,
-  outcome?: Html,
+  parts: { companyName?: string; documents: Html; decision: Html },
   notice?: Notice,
 ): Html {
   const erased = lead.erasedAt !== null;
-  const summary = facts([
-    ['Empresa', companyName ?? lead.companyId],
-    ['Estado', label(statusLabels, lead.status)],
-    ['Decisión', label(decisionLabels, lead.prequalification?.decision)],
-    ['Creada', dateTime(lead.createdAt)],
-    ['Actualizada', dateTime(lead.updatedAt)],
-    ['Referencia del socio', lead.externalAutoId ?? '—'],
-    ['Afiliado', lead.affiliate?.user_id ?? '—'],
-    ['Datos personales borrados', erased ? dateTime(lead.erasedAt) : 'No'],
-  ]);
-  const decision = lead.prequalification ? decisionCard(lead.prequalification) : '';
-  const about = [warningsCard(lead), consentCard(lead.consent), bureauCard(lead.bureau, erased)];
+  const prequalification = lead.prequalification ? decisionCard(lead.prequalification) : '';
   return page(
     { ...context, section: 'leads' },
     `Solicitud ${shortId(lead.id)}`,
     html`
 <p><a href="/console/leads">← Volver a las solicitudes</a></p>
-${card('resumen', 'Resumen', summary)}
-${decision}${outcome ?? ''}${about}${explanationCard(lead.explanation)}
+${headerCard(lead, parts.companyName)}
+${consentCard(lead.consent)}${bureauCard(lead.bureau, erased)}${prequalification}${explanationCard(lead.explanation)}
+${parts.documents}${parts.decision}
+${warningsCard(lead)}${detailsCard(lead)}
 ${section('prestamo', 'Préstamo', lead.loanInfo, false)}
+${section('vehiculo', 'Vehículo', lead.vehicle, false)}
+${section('persona', 'Persona', lead.person, erased)}
 ${section('contacto', 'Contacto', lead.contact, erased)}
 ${section('domicilio', 'Domicilio', lead.address, erased)}
-${section('vehiculo', 'Vehículo', lead.vehicle, false)}
 ${section('empleo', 'Empleo e ingresos', lead.financial, erased)}
-${section('persona', 'Persona', lead.person, erased)}
 ${eventsCard(lead.events)}`,
     notice,
   );

@@ -16,6 +16,7 @@ import { html, type Html } from './html.ts';
 import { dateTime, label, money } from './format.ts';
 import { csrfField } from './layout.ts';
 import { cells, headRow } from './markup.ts';
+import { adminTokenOperator } from '../shared/index.ts';
 
 /** Condition rows the form offers: as many as the API takes; the empty ones are left out. */
 export const conditionRows = 10;
@@ -52,14 +53,20 @@ function current(outcome: OperatorOutcomeView): Html {
 </dl>`;
 }
 
-function history(outcome: OperatorOutcomeView): Html {
+/** Who made a change, by name: ADMIN_TOKEN's changes as the token, an operator deleted since as such. */
+export function operatorName(operatorId: string, names: ReadonlyMap<string, string>): string {
+  if (operatorId === adminTokenOperator.operatorId) return 'Token de administración';
+  return names.get(operatorId) ?? 'Operador dado de baja';
+}
+
+function history(outcome: OperatorOutcomeView, names: ReadonlyMap<string, string>): Html {
   const rows = outcome.history.map(
     (h) =>
       html`<tr>${cells([
         html`<time datetime="${h.at}">${dateTime(h.at)}</time>`,
         label(outcomeStatusLabels, h.status),
         label(outcomeReasonLabels, h.reasonCode),
-        html`<code>${h.operatorId}</code>`,
+        operatorName(h.operatorId, names),
       ])}</tr>`,
   );
   return html`<div class="scroll" tabindex="0" role="region" aria-label="Historial de la decisión"><table>
@@ -197,6 +204,8 @@ export function outcomeSection(input: {
   outcome: OperatorOutcomeView | null;
   verified: boolean;
   canDecide: boolean;
+  /** Operators' names by id, for the history. */
+  operatorNames: ReadonlyMap<string, string>;
   form?: OutcomeFormState;
 }): Html {
   const { outcome } = input;
@@ -205,7 +214,10 @@ export function outcomeSection(input: {
   const decide = changeable
     ? form(input.csrf, input.leadId, outcome, input.form ?? noState)
     : closed(outcome, input.verified);
+  const shown = outcome
+    ? html`${current(outcome)}${history(outcome, input.operatorNames)}`
+    : html`<p>Sin decisión del otorgante todavía.</p>`;
   return html`<section aria-labelledby="decision-credito" class="card">${heading}
-${outcome ? html`${current(outcome)}${history(outcome)}` : html`<p>Sin decisión del otorgante todavía.</p>`}
+${shown}
 ${input.canDecide ? decide : ''}</section>`;
 }

@@ -41,6 +41,12 @@ describe('the lender’s decision in the console', { skip: browserTests.skip }, 
 
   test('an officer conditions, approves and funds a lead; the partner reads the funded outcome', async () => {
     await page.goto(`${service.base}/console/leads/${leadId}`);
+    // The first screen (1280 × 800) holds the applicant, the amount, the vehicle and both statuses.
+    const header = page.locator('section[aria-labelledby="resumen"]');
+    const box = await header.boundingBox();
+    assert.ok(box && box.y + box.height <= 800, `the header ends within the first screen (${JSON.stringify(box)})`);
+    assert.match(await header.innerText(), /Monto solicitado\s+\$[\d,]+\.\d{2}/);
+    assert.match(await header.innerText(), /Decisión del otorgante\s+—/);
     await assertAccessible(page, 'lead page with the decision form');
     await page.getByText('Más condiciones (4 a 10)').click();
     await page.getByLabel('Detalle de la condición 10', { exact: true }).waitFor();
