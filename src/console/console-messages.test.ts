@@ -18,6 +18,14 @@ test('every refusal of the outcome rules and schema reads in Spanish, naming the
     ['status', 'must be one of: IN_REVIEW, APPROVED', 'Elige la decisión de la lista.'],
     ['status', 'is required', 'Falta la decisión.'],
     ['somethingElse', 'is odd', 'Revisa este dato.'],
+    ['name', 'must not be blank', 'Falta el nombre.'],
+    ['email', 'is already used by another operator', 'Ese correo electrónico ya es de otro operador.'],
+    ['url', 'must use http or https', 'La dirección debe usar http o https.'],
+    [
+      'url',
+      'must point to a public address, not a private, link-local, metadata, reserved or other special-purpose one',
+      'La dirección debe ser pública: no privada, local ni reservada.',
+    ],
   ];
   for (const [field, errorDetail, message] of cases) assert.equal(fieldMessage({ field, errorDetail }), message);
 });

@@ -54,6 +54,24 @@ const rules: Rule[] = [
   [/^must be at most (\d+) characters$/, (_, m) => `Escribe a lo más ${m[1]} caracteres.`],
   [/^must be at least (\d+) characters$/, (_, m) => `Escribe al menos ${m[1]} caracteres.`],
   [/^must be one of/, (name) => `Elige ${name} de la lista.`],
+  [/^must match the pattern/, (name) => `Revisa cómo está escrito ${name}.`],
+  [/^must not be blank$/, (name) => `Falta ${name}.`],
+  // Operators (src/operators).
+  [/^requires email$/, () => 'Una contraseña necesita un correo electrónico para entrar.'],
+  [/^is already used by another operator$/, () => 'Ese correo electrónico ya es de otro operador.'],
+  // A webhook endpoint's address (src/webhooks/url-policy.ts).
+  [/^must be an absolute URL$/, () => 'Escribe la dirección completa, con https://.'],
+  [/^must use https$/, () => 'La dirección debe usar https.'],
+  [/^must use http or https$/, () => 'La dirección debe usar http o https.'],
+  [/^must not carry credentials$/, () => 'La dirección no puede llevar usuario ni contraseña.'],
+  [/^must use a port from 1 to 65535$/, () => 'El puerto debe ir de 1 a 65535.'],
+  [/^must have a hostname that resolves$/, () => 'No se encuentra el servidor de esa dirección (DNS).'],
+  [/^must not point to a loopback address$/, () => 'La dirección no puede apuntar a este mismo equipo.'],
+  [
+    /^must not point to a port of this service/,
+    () => 'La dirección no puede apuntar a un puerto de este servicio ni de los servidores que usa.',
+  ],
+  [/^must point to a public address/, () => 'La dirección debe ser pública: no privada, local ni reservada.'],
 ];
 
 /** One refused field's message, in Spanish. */

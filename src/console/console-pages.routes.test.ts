@@ -240,6 +240,11 @@ function adminPageTests(): void {
   test("a delivery of the lender's webhook endpoint is redelivered", async () => {
     const page = await admin.get('/console/webhooks');
     assert.equal(page.statusCode, 200);
+    const refused = await admin.post('/console/webhooks', { url: 'https://user:secret@crm.lender.example/hooks' });
+    assert.equal(refused.statusCode, 400, show(refused));
+    assert.match(refused.body, /No se pudo guardar: La dirección no puede llevar usuario ni contraseña\./);
+    assert.doesNotMatch(refused.body, /must not|credentials/);
+    await admin.get('/console/webhooks');
     const created = await admin.post('/console/webhooks', { url: 'https://crm.lender.example/hooks' });
     assert.equal(created.statusCode, 200, show(created));
     assert.match(created.body, /Secreto de firma/);
