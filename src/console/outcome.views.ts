@@ -131,7 +131,9 @@ ${summary}${more.map((i) => conditionRow(state, i))}</details>`
 
 function amountField(state: OutcomeFormState, id: string, text: string): Html {
   const error = fieldError(state, id);
-  const input = html`<input id="${id}" name="${id}" inputmode="decimal" value="${state.values[id] ?? ''}"${
+  // As long as the route takes (a longer one would be refused before its message could be shown here).
+  const value = state.values[id] ?? '';
+  const input = html`<input id="${id}" name="${id}" inputmode="decimal" value="${value}" maxlength="30"${
     error.attributes
   }>`;
   return html`<div><label for="${id}">${text}</label>${input}${error.message}</div>`;
