@@ -1,6 +1,6 @@
 /**
- * The funnel's window against its per-day counts: whole UTC days are summed from the counts the
- * triggers keep, the part of a day at either end is read lead by lead. Leads on both sides of
+ * The funnel's window against its per-day and per-month counts: whole UTC months and days are summed
+ * from the counts the triggers keep, the part of a day at either end is read lead by lead. Leads on both sides of
  * midnight and of a Mexico City day's start, statuses and outcomes that change after creation:
  * every window answers what counting the leads one by one answers.
  */
@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp, show, type Partner, type TestApp } from '../../test/helper.ts';
 import { bodies, leadCopies, setOutcome, type LeadCopies } from '../../test/outcome-fixture.ts';
-import { splitWindow } from './funnel.repository.ts';
+import { splitDays, splitWindow } from './funnel.repository.ts';
 
 type Status = 'IN_PROGRESS' | 'PIN_SENT' | 'VERIFIED' | 'PREQUALIFIED' | 'NOT_PREQUALIFIED';
 interface Known {
@@ -54,6 +54,13 @@ function funnelWindowTests() {
       '2030-03-03T12:00:00.000Z',
       '2030-03-04T00:00:00.000Z',
       '2030-03-04T00:00:00.001Z',
+      // Whole months and the days around them.
+      '2030-01-31T00:00:00.000Z',
+      '2030-02-01T00:00:00.000Z',
+      '2030-02-14T06:00:00.000Z',
+      '2030-04-01T00:00:00.000Z',
+      '2030-04-30T12:00:00.000Z',
+      '2030-05-01T00:00:00.000Z',
     ];
     for (const from of bounds) {
       for (const to of bounds) {
@@ -67,6 +74,32 @@ function funnelWindowTests() {
         assert.equal(body.items.length, want.created > 0 ? 1 : 0, `from ${from ?? '…'} to ${to ?? '…'}`);
       }
     }
+  });
+
+  test('whole days are split into the whole months they hold and the days at either end', () => {
+    assert.deepEqual(splitDays({}), { months: { from: undefined, to: undefined }, days: [] });
+    assert.deepEqual(splitDays({ from: '2030-02-01', to: '2030-05-01' }), {
+      months: { from: '2030-02-01', to: '2030-05-01' },
+      days: [],
+    });
+    assert.deepEqual(splitDays({ from: '2030-01-31', to: '2030-04-30' }), {
+      months: { from: '2030-02-01', to: '2030-04-01' },
+      days: [
+        { from: '2030-01-31', to: '2030-02-01' },
+        { from: '2030-04-01', to: '2030-04-30' },
+      ],
+    });
+    assert.deepEqual(splitDays({ from: '2030-02-02', to: '2030-02-27' }), {
+      days: [{ from: '2030-02-02', to: '2030-02-27' }],
+    });
+    assert.deepEqual(splitDays({ from: '2030-12-15' }), {
+      months: { from: '2031-01-01', to: undefined },
+      days: [{ from: '2030-12-15', to: '2031-01-01' }],
+    });
+    assert.deepEqual(splitDays({ to: '0050-03-02' }), {
+      months: { from: undefined, to: '0050-03-01' },
+      days: [{ from: '0050-03-01', to: '0050-03-02' }],
+    });
   });
 
   test('a window is split into its whole UTC days and the parts of a day at its ends', () => {
@@ -113,6 +146,16 @@ describe('the funnel report’s window and its per-day counts', () => {
     const moved = await lead('2030-03-02T06:00:00.000Z', 'PIN_SENT');
     const funded = await lead('2030-03-03T12:00:00.000Z', 'PREQUALIFIED');
     await lead('2030-03-04T00:00:00.000Z', 'VERIFIED');
+    await lead('2030-01-31T23:00:00.000Z', 'IN_PROGRESS');
+    const february = await lead('2030-02-01T00:00:00.000Z', 'PIN_SENT');
+    await lead('2030-02-20T10:00:00.000Z', 'PREQUALIFIED');
+    const april = await lead('2030-04-15T10:00:00.000Z', 'PREQUALIFIED');
+    await lead('2030-04-30T23:59:59.999Z', 'NOT_PREQUALIFIED');
+    await lead('2030-05-01T00:00:00.000Z', 'IN_PROGRESS');
+    await t.database.db.query(`update leads set status = 'PREQUALIFIED' where id = $1`, [february.id]);
+    february.entry.status = 'PREQUALIFIED';
+    assert.equal((await setOutcome(t, april.id, bodies.APPROVED)).statusCode, 200);
+    april.entry.approved = true;
     // After creation: a lead moves on, another is approved then declined, a third funded.
     await t.database.db.query(`update leads set status = 'VERIFIED' where id = $1`, [moved.id]);
     moved.entry.status = 'VERIFIED';

@@ -1,9 +1,10 @@
 /**
  * The funnel report's one grouped statement: per company, the leads created in a window and how far
  * each got, from the service's verification and pre-qualification to the lender's outcome. The whole
- * UTC days of the window are summed from the per-day counts the migrations' triggers keep
- * (019_funnel_days.sql: leads per status, current outcomes); the part of a day at either end is read
- * lead by lead, from the leads' index on their creation time. It reads the leads, companies and those
+ * UTC months of the window are summed from the per-month counts, the whole days left at either end from
+ * the per-day counts the migrations' triggers keep (019_funnel_days.sql, 026_funnel_months.sql: leads per
+ * status, current outcomes); the part of a day at either end is read lead by lead, from the leads' index
+ * on their creation time. It reads the leads, companies and those
  * counts (read-only) beside this module's own outcomes.
  */
 import { verifiedStatuses } from '../lead-status/index.ts';
@@ -66,6 +67,41 @@ export function splitWindow(from?: Date, to?: Date): WindowParts {
   };
 }
 
+export interface DayRanges {
+  /** Whole calendar months, from the per-month counts (`from` inclusive, `to` exclusive, either open). */
+  months?: { from?: string; to?: string };
+  /** The days before the first whole month and after the last, from the per-day counts. */
+  days: { from?: string; to?: string }[];
+}
+
+/** A `YYYY-MM-DD` day (five digits for the year 10000) as UTC milliseconds and its parts. */
+function dayParts(day: string) {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return { year, month, date, ms: utc(year, month - 1, date) };
+}
+
+/** Date.UTC without its reading of years 0–99 as 1900–1999. */
+const utc = (year: number, monthIndex: number, date: number) => new Date(0).setUTCFullYear(year, monthIndex, date);
+
+/** The first day of the month of `day`, or of the next month when `up` and `day` is not a first. */
+function monthStart(day: string, up: boolean): string {
+  const { year, month, date } = dayParts(day);
+  return isoDay(utc(year, month - 1 + (up && date > 1 ? 1 : 0), 1));
+}
+
+/** Splits whole days into the whole months they hold and the days left at either end. */
+export function splitDays(days: { from?: string; to?: string }): DayRanges {
+  const firstMonth = days.from === undefined ? undefined : monthStart(days.from, true);
+  const endMonth = days.to === undefined ? undefined : monthStart(days.to, false);
+  if (firstMonth !== undefined && endMonth !== undefined && dayParts(firstMonth).ms >= dayParts(endMonth).ms) {
+    return { days: [days] };
+  }
+  const edges: { from?: string; to?: string }[] = [];
+  if (days.from !== undefined && firstMonth !== days.from) edges.push({ from: days.from, to: firstMonth });
+  if (days.to !== undefined && endMonth !== days.to) edges.push({ from: endMonth, to: days.to });
+  return { months: { from: firstMonth, to: endMonth }, days: edges };
+}
+
 export function createFunnelRepository(db: Queryable) {
   const verifiedList = verifiedStatuses.map((s) => `'${s.replace(/'/g, '')}'`).join(', ');
   return {
@@ -76,11 +112,22 @@ export function createFunnelRepository(db: Queryable) {
       const { days, parts } = splitWindow(filter.createdFrom, filter.createdTo);
       // Rows of counts per company: whole days from the per-day counts, the parts of a day lead by lead.
       const counts: string[] = [];
-      if (days) {
-        const within = [days.from && `day >= ${param(days.from)}::date`, days.to && `day < ${param(days.to)}::date`]
+      const between = (column: string, range: { from?: string; to?: string }) =>
+        [range.from && `${column} >= ${param(range.from)}::date`, range.to && `${column} < ${param(range.to)}::date`]
           .filter(Boolean)
           .map((c) => ` and ${c}`)
           .join('');
+      const { months, days: dayRanges } = days ? splitDays(days) : { months: undefined, days: [] };
+      if (months) {
+        const within = between('month', months);
+        counts.push(
+          `select company_id, status, leads, 0, 0, 0 from funnel_lead_months where true${within}${company}`,
+          `select company_id, null, 0, approved, funded, funded_amount
+            from funnel_outcome_months where true${within}${company}`,
+        );
+      }
+      for (const range of dayRanges) {
+        const within = between('day', range);
         counts.push(
           `select company_id, status, leads, 0, 0, 0 from funnel_lead_days where true${within}${company}`,
           `select company_id, null, 0, approved, funded, funded_amount
