@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { consoleClient } from '../../test/console-client.ts';
 import { verifiedLead } from '../../test/lender-fixture.ts';
-import { readyLead } from '../../test/lead-fixture.ts';
+import { leadDefaults, readyLead } from '../../test/lead-fixture.ts';
 import { vehicleColumns } from '../catalogs/catalog-file.ts';
 
 const password = 'correct horse battery';
@@ -91,7 +91,28 @@ function inboxAndLeadTests(): void {
     assert.match(all.body, new RegExp(`/console/leads/${other}`));
     assert.match(all.body, /Total <strong>2<\/strong>/);
     const headings = [...all.body.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1]);
-    assert.deepEqual(headings, ['Solicitud', 'Estado', 'Decisión del otorgante', 'Empresa', 'Creada']);
+    assert.deepEqual(headings, ['Solicitante', 'Monto', 'Estado', 'Decisión del otorgante', 'Empresa', 'Creada']);
+    // The applicant's name opens the lead; the amount requested is the price minus the down payment.
+    assert.match(
+      all.body,
+      new RegExp(
+        `<td><a href="/console/leads/${other}">Anacleta Maricruz Zubizarreta Quiñones</a></td>` +
+          `\\s*<td>\\$240,000\\.00</td>`,
+      ),
+    );
+    assert.equal(leadDefaults.price - leadDefaults.downPayment, 240_000);
+    // Once the person's data is erased, "—" (the link says which lead it opens).
+    const erased = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/leads/${other}/personal-data`,
+      headers: t.admin,
+    });
+    assert.equal(erased.statusCode, 204, show(erased));
+    const after = await admin.get('/console/leads');
+    assert.match(
+      after.body,
+      new RegExp(`<a href="/console/leads/${other}" aria-label="Solicitud ${other.slice(0, 8)}, sin nombre">—</a>`),
+    );
     const decided = await t.app.inject({
       method: 'POST',
       url: `/admin/leads/${verified}/outcome`,

@@ -58,7 +58,7 @@ export const leadsRoutes =
           createdTo: filter.to && mexicoCityDayEnd(filter.to),
         };
         const [leads, counts, companies] = await Promise.all([
-          deps.lenderLeads.list({ ...query, limit: 25, cursor: q.cursor || undefined }),
+          deps.lenderLeads.inbox({ ...query, limit: 25, cursor: q.cursor || undefined }),
           deps.lenderLeads.statusCounts(query),
           deps.companies.listCompanies(),
         ]);

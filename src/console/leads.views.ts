@@ -43,7 +43,7 @@ export interface InboxFilter {
   outcome?: string;
 }
 
-type LeadPage = Awaited<ReturnType<LenderLeadsService['list']>>;
+type LeadPage = Awaited<ReturnType<LenderLeadsService['inbox']>>;
 type LeadRead = Awaited<ReturnType<LenderLeadsService['read']>>;
 
 const shortId = (id: string) => id.slice(0, 8);
@@ -61,12 +61,20 @@ export function filterQuery(filter: InboxFilter, cursor?: string): string {
 }
 
 /** One column per fact; the automatic pre-qualification is a filter, not a decision. */
-const inboxHeadings = ['Solicitud', 'Estado', 'Decisión del otorgante', 'Empresa', 'Creada'];
+const inboxHeadings = ['Solicitante', 'Monto', 'Estado', 'Decisión del otorgante', 'Empresa', 'Creada'];
 
 function inboxRow(lead: LeadPage['items'][number], companyName: Map<string, string>): Html {
   const short = shortId(lead.id);
+  const requested = amountRequested(lead.vehicle, lead.loanInfo);
+  const name = applicantName(lead.person);
+  // The applicant's name opens the lead; without one (none yet, or erased) the link says which lead it is.
+  const link =
+    name === '—'
+      ? html`<a href="/console/leads/${lead.id}" aria-label="Solicitud ${short}, sin nombre">—</a>`
+      : html`<a href="/console/leads/${lead.id}">${name}</a>`;
   return html`<tr>
-  <td><a href="/console/leads/${lead.id}" aria-label="Abrir la solicitud ${short}">${short}</a></td>
+  <td>${link}</td>
+  <td>${money(requested)}</td>
   <td>${label(statusLabels, lead.status)}</td>
   <td>${label(outcomeStatusLabels, lead.outcomeStatus)}</td>
   <td>${companyName.get(lead.companyId) ?? shortId(lead.companyId)}</td>

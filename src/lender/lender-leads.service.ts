@@ -104,18 +104,23 @@ export function createLenderLeadsService(deps: Deps) {
 
   return {
     async list(query: LenderLeadQuery & { limit?: number; cursor?: string }) {
-      const limit = query.limit ?? 20;
-      const rows = await deps.queries.list(
-        toFilter(query),
-        query.cursor ? decodeCursor(query.cursor) : undefined,
-        limit + 1,
-      );
-      const page = rows.slice(0, limit);
-      const last = page[page.length - 1];
-      return {
-        items: page.map(summary),
-        nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
-      };
+      const { rows, nextCursor } = await pageOf(deps, query);
+      return { items: rows.map(summary), nextCursor };
+    },
+
+    /**
+     * The console's inbox: the same page, each lead with who applies and what the amount is made of (its
+     * person's names, the vehicle's price, the down payment), opened in one read of the page's keys. Not
+     * audited per lead, as the list is not (docs/console.md); opening a lead is.
+     */
+    async inbox(query: LenderLeadQuery & { limit?: number; cursor?: string }) {
+      const { rows, nextCursor } = await pageOf(deps, query);
+      await deps.sealer.forReading(rows.map((row) => row.id));
+      const items = rows.map((row) => {
+        const lead = deps.sealer.toLead(row);
+        return { ...summary(row), person: lead.person, vehicle: lead.vehicle, loanInfo: lead.loanInfo };
+      });
+      return { items, nextCursor };
     },
 
     /** Leads per status for the same filter (the status itself ignored). Not audited: no personal data. */
@@ -224,6 +229,19 @@ async function personalDataOf(
     documents,
     conditions: outcome?.conditions ?? null,
   };
+}
+
+/** A page of the lender's list (`limit`, default 20) and the cursor of the next one. */
+async function pageOf(deps: Pick<Deps, 'queries'>, query: LenderLeadQuery & { limit?: number; cursor?: string }) {
+  const limit = query.limit ?? 20;
+  const rows = await deps.queries.list(
+    toFilter(query),
+    query.cursor ? decodeCursor(query.cursor) : undefined,
+    limit + 1,
+  );
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
 }
 
 /** The export's lines, batch by batch, and its audit record when it ends (see `export`). */
