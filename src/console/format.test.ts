@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dateTime, money, parseAmount, plain } from './format.ts';
+import { dateTime, dayRange, money, parseAmount, plain } from './format.ts';
 
 describe('console formats', () => {
   test('times are shown in Mexico City, in Spanish', () => {
@@ -63,5 +63,17 @@ describe('amounts typed in console forms', () => {
 
   test('more than two decimals is refused, saying why', () => {
     assert.deepEqual(parseAmount('250000.505'), { error: 'El monto lleva a lo más dos decimales (centavos).' });
+  });
+});
+
+describe('windows of days in headings', () => {
+  test('a window of days reads in Spanish, the month and year named once when shared', () => {
+    assert.equal(dayRange('2026-11-01', '2026-11-28'), 'del 1 al 28 de noviembre de 2026');
+    assert.equal(dayRange('2026-10-30', '2026-11-02'), 'del 30 de octubre al 2 de noviembre de 2026');
+    assert.equal(dayRange('2025-12-31', '2026-01-01'), 'del 31 de diciembre de 2025 al 1 de enero de 2026');
+    assert.equal(dayRange('2026-11-28', '2026-11-28'), 'del 28 de noviembre de 2026');
+    assert.equal(dayRange('2026-11-01', undefined), 'desde el 1 de noviembre de 2026');
+    assert.equal(dayRange(undefined, '0050-03-09'), 'hasta el 9 de marzo de 50');
+    assert.equal(dayRange(undefined, undefined), 'de todo el periodo');
   });
 });

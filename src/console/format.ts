@@ -135,3 +135,34 @@ export function plain(value: unknown): string {
       .join(', ');
   return String(value);
 }
+
+const dayMonthFormat = lazily(() => new Intl.DateTimeFormat('es-MX', { timeZone: 'UTC', month: 'long' }));
+
+/** The parts of a `YYYY-MM-DD` day (years 1–99 kept as they are, unlike Date.UTC), or undefined. */
+function dayParts(value: string): { day: number; month: string; year: number } | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return undefined;
+  const date = new Date(0);
+  date.setUTCFullYear(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  return { day: date.getUTCDate(), month: dayMonthFormat().format(date), year: date.getUTCFullYear() };
+}
+
+/**
+ * A window of days as a heading reads it in Spanish, naming the month and year once when they are shared:
+ * "del 1 al 28 de noviembre de 2026", "del 30 de octubre al 2 de noviembre de 2026", "del 28 de noviembre de
+ * 2026" (one day), "desde el 1 de noviembre de 2026", "hasta el 28 de noviembre de 2026".
+ */
+export function dayRange(from: string | undefined, to: string | undefined): string {
+  const start = from === undefined ? undefined : dayParts(from);
+  const end = to === undefined ? undefined : dayParts(to);
+  const full = (p: { day: number; month: string; year: number }) => `${p.day} de ${p.month} de ${p.year}`;
+  if (start && end) {
+    if (start.year !== end.year) return `del ${full(start)} al ${full(end)}`;
+    if (start.month !== end.month) return `del ${start.day} de ${start.month} al ${full(end)}`;
+    if (start.day !== end.day) return `del ${start.day} al ${full(end)}`;
+    return `del ${full(end)}`;
+  }
+  if (start) return `desde el ${full(start)}`;
+  if (end) return `hasta el ${full(end)}`;
+  return 'de todo el periodo';
+}

@@ -1,10 +1,11 @@
 /**
  * `/console/reports`: the funnel of the leads created in a window, drawn as a server-rendered SVG
- * bar chart (a title and a description for screen readers) with the same numbers in a table.
+ * bar chart (a title and a description for screen readers) with the same numbers in a table, and
+ * each stage's conversion from the one before it.
  */
 import type { FunnelService } from '../outcomes/index.ts';
 import { html, type Html } from './html.ts';
-import { count, money } from './format.ts';
+import { count, dayRange, money, percent } from './format.ts';
 import { page, type PageContext } from './layout.ts';
 import { headRow } from './markup.ts';
 
@@ -15,6 +16,9 @@ export interface ReportFilter {
   to?: string;
   companyId?: string;
 }
+
+/** Why a filter's field was refused, by field ("from", "to"): shown beside it, the typed values kept. */
+export type ReportFieldErrors = Partial<Record<'from' | 'to', string>>;
 
 const stages = [
   ['created', 'Creadas'],
@@ -53,6 +57,26 @@ function chart(totals: Report['totals'], windowText: string): Html {
 ${bars}</svg>`;
 }
 
+/** A stage's count as a share of the previous stage's; "—" when the previous stage has none. */
+export function conversion(count: number, previous: number): string {
+  return previous === 0 ? '—' : percent(count / previous);
+}
+
+/** Each stage after the first as a percentage of the stage before it, over the totals. */
+function conversionTable(totals: Report['totals']): Html {
+  const rows = stages.slice(1).map(([key, name], i) => {
+    const [previousKey, previousName] = stages[i]!;
+    return html`<tr><th scope="row">${previousName} → ${name}</th><td class="number">${count(totals[key])} de ${count(
+      totals[previousKey],
+    )}</td><td class="number">${conversion(totals[key], totals[previousKey])}</td></tr>`;
+  });
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="Conversión entre etapas"><table>
+<caption>Conversión entre etapas</caption>
+${headRow(['Etapas', 'Solicitudes', 'Conversión'])}
+<tbody>${rows}</tbody>
+</table></div>`;
+}
+
 function table(report: Report): Html {
   const row = (name: Html | string, c: Report['totals'], header = false) =>
     html`<tr>${header ? html`<th scope="row">${name}</th>` : html`<td>${name}</td>`}${stages.map(
@@ -66,28 +90,49 @@ ${headRow(['Empresa', stages.map(([, name]) => name), 'Monto fondeado'].flat())}
 </table></div>`;
 }
 
+/** A date field of the filters, its refusal beside it and tied to it. */
+function dayField(name: 'from' | 'to', text: string, value: string | undefined, error: string | undefined): Html {
+  const invalid = error ? html` aria-invalid="true" aria-describedby="${name}-error"` : '';
+  const message = error ? html`<p class="field-error" id="${name}-error">${error}</p>` : '';
+  return html`<div><label for="${name}">${text}</label><input id="${name}" name="${name}" type="date" value="${
+    value ?? ''
+  }"${invalid}>${message}</div>`;
+}
+
+/**
+ * The page: the filters, then the funnel of the window. With `errors` (a refused filter) the filters
+ * show each refusal beside its field, with what was typed, and no funnel.
+ */
 export function reportsPage(
   context: PageContext,
-  input: { filter: ReportFilter; report: Report; companies: { id: string; name: string }[] },
+  input: {
+    filter: ReportFilter;
+    report: Report | null;
+    companies: { id: string; name: string }[];
+    errors?: ReportFieldErrors;
+  },
 ): Html {
   const { filter, report } = input;
-  const windowText =
-    filter.from || filter.to ? `del ${filter.from ?? 'inicio'} al ${filter.to ?? 'día de hoy'}` : 'de todo el periodo';
+  const errors = input.errors ?? {};
+  const windowText = dayRange(filter.from, filter.to);
   const companies = [
     option('', 'Todas', filter.companyId),
     input.companies.map((c) => option(c.id, c.name, filter.companyId)),
   ];
   const form = html`<form method="get" action="/console/reports" class="filters" aria-label="Filtros del reporte">
-  <div><label for="from">Desde</label><input id="from" name="from" type="date" value="${filter.from ?? ''}"></div>
-  <div><label for="to">Hasta</label><input id="to" name="to" type="date" value="${filter.to ?? ''}"></div>
+  ${dayField('from', 'Desde', filter.from, errors.from)}
+  ${dayField('to', 'Hasta', filter.to, errors.to)}
   <div><label for="companyId">Empresa</label><select id="companyId" name="companyId">${companies}</select></div>
   <div class="actions"><button type="submit">Ver reporte</button> <a href="/console/reports">Quitar filtros</a></div>
 </form>`;
   const body =
-    report.items.length === 0
-      ? html`<p>No hay solicitudes creadas en este periodo.</p>`
-      : html`<section aria-labelledby="embudo" class="card"><h2 id="embudo">Embudo ${windowText}</h2>
+    report === null
+      ? ''
+      : report.items.length === 0
+        ? html`<p>No hay solicitudes creadas en este periodo.</p>`
+        : html`<section aria-labelledby="embudo" class="card"><h2 id="embudo">Embudo ${windowText}</h2>
 <p>Cada etapa cuenta las solicitudes creadas en el periodo que llegaron hasta ella.</p>
-${chart(report.totals, windowText)}${table(report)}</section>`;
-  return page({ ...context, section: 'reports' }, 'Reportes', html`${form}${body}`);
+${chart(report.totals, windowText)}${conversionTable(report.totals)}${table(report)}</section>`;
+  const refused = { kind: 'error', text: 'No se generó el reporte: revisa las fechas marcadas.' } as const;
+  return page({ ...context, section: 'reports' }, 'Reportes', html`${form}${body}`, report ? undefined : refused);
 }
