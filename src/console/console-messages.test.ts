@@ -21,6 +21,10 @@ test('every refusal of the outcome rules and schema reads in Spanish, naming the
     ['name', 'must not be blank', 'Falta el nombre.'],
     ['email', 'is already used by another operator', 'Ese correo electrónico ya es de otro operador.'],
     ['url', 'must use http or https', 'La dirección debe usar http o https.'],
+    ['email', 'is not an e-mail address', 'Escribe un correo electrónico completo, como nombre@empresa.mx.'],
+    ['password', 'must have 12 characters or more', 'Escribe al menos 12 caracteres.'],
+    ['user_type', 'must be one of: SELLER, DEALER', 'Elige el tipo de afiliado de la lista.'],
+    ['user_id', 'must be unique: this user is already an affiliate', 'Ese usuario ya es afiliado.'],
     [
       'url',
       'must point to a public address, not a private, link-local, metadata, reserved or other special-purpose one',

@@ -25,6 +25,8 @@ const fieldNames: Record<string, string> = {
   role: 'el rol',
   url: 'la dirección (URL)',
   events: 'los eventos',
+  user_type: 'el tipo de afiliado',
+  user_id: 'el identificador del usuario',
 };
 
 const amountFields = new Set(['amountApproved', 'amountFunded']);
@@ -59,6 +61,11 @@ const rules: Rule[] = [
   // Operators (src/operators).
   [/^requires email$/, () => 'Una contraseña necesita un correo electrónico para entrar.'],
   [/^is already used by another operator$/, () => 'Ese correo electrónico ya es de otro operador.'],
+  [/^is not an e-mail address$/, () => 'Escribe un correo electrónico completo, como nombre@empresa.mx.'],
+  [/^must have (\d+) characters or more$/, (_, m) => `Escribe al menos ${m[1]} caracteres.`],
+  // A company's affiliate (src/companies).
+  [/^must be a UUID$/, () => 'Escribe un identificador con el formato 123e4567-e89b-12d3-a456-426614174000.'],
+  [/^must be unique: this user is already an affiliate$/, () => 'Ese usuario ya es afiliado.'],
   // A webhook endpoint's address (src/webhooks/url-policy.ts).
   [/^must be an absolute URL$/, () => 'Escribe la dirección completa, con https://.'],
   [/^must use https$/, () => 'La dirección debe usar https.'],
