@@ -191,6 +191,15 @@ function section(id: string, title: string, value: object | null, erased: boolea
   return card(id, title, body);
 }
 
+/** The offer's figures in the order an officer reads them: amount, term, rate, payment, then the CAT. */
+const offerOrder = ['amountFinanced', 'term', 'annualRate', 'monthlyPayment', 'cat'];
+
+function offerFacts(terms: Record<string, unknown>): [string, string][] {
+  const known = offerOrder.filter((k) => k in terms);
+  const others = Object.keys(terms).filter((k) => !offerOrder.includes(k));
+  return [...known, ...others].map((k) => [fieldLabels[k] ?? k, valueOf(k, terms[k])]);
+}
+
 function decisionCard(prequalification: NonNullable<LeadRead['prequalification']>): Html {
   const { offer } = prequalification;
   const decision = facts([
@@ -201,7 +210,7 @@ function decisionCard(prequalification: NonNullable<LeadRead['prequalification']
   if (!offer) return card('precalificacion', 'Precalificación automática', decision);
   // The CAT disclosure the partner shows beside the offer, under its figures.
   const { catDisclosure, ...terms } = offer;
-  const body = html`${decision}<h3>Oferta</h3>${facts(labelled(terms))}<p>${catDisclosure}</p>`;
+  const body = html`${decision}<h3>Oferta</h3>${facts(offerFacts(terms))}<p>${catDisclosure}</p>`;
   return card('precalificacion', 'Precalificación automática', body);
 }
 
@@ -248,19 +257,62 @@ function bureauCard(bureau: LeadRead['bureau'], erased: boolean): Html {
   return card('buro', 'Buró de crédito', body);
 }
 
-function explanationCard(explanation: LeadRead['explanation']): Html {
+type RuleRead = NonNullable<LeadRead['explanation']>['rules'][number];
+type OfferRead = NonNullable<LeadRead['prequalification']>['offer'];
+
+const numberOf = (values: Record<string, unknown> | null, key: string): number | undefined => {
+  const value = values?.[key];
+  return typeof value === 'number' ? value : undefined;
+};
+
+/**
+ * The share of the income the monthly payments would take: this loan's payment (the offer's, when there
+ * is one) plus the debts the bureau reports. Without an offer, a refusal's message carries the share the
+ * rule computed ("would take 45.2% of the income").
+ */
+function paymentToIncome(rule: RuleRead, offer: OfferRead): string | undefined {
+  const income = numberOf(rule.inputs, 'income');
+  const debts = numberOf(rule.inputs, 'reportedMonthlyDebts');
+  if (offer && income !== undefined && income > 0 && debts !== undefined)
+    return `${percent((offer.monthlyPayment + debts) / income)} del ingreso`;
+  const stated = /would take ([\d.]+)% of the income/.exec(rule.reason?.message ?? '')?.[1];
+  if (stated !== undefined) return `${percent(Number(stated) / 100)} del ingreso`;
+  if (rule.outcome === 'fail' && / take all of the income/.test(rule.reason?.message ?? '')) return 'Todo el ingreso';
+  return undefined;
+}
+
+/** What a rule computed from its inputs, as compared with its threshold; "—" when it computed nothing. */
+function computedFigure(rule: RuleRead, offer: OfferRead): string {
+  if (rule.rule === 'payment-to-income') return paymentToIncome(rule, offer) ?? '—';
+  if (rule.rule === 'down-payment-share') {
+    const price = numberOf(rule.inputs, 'price');
+    const downPayment = numberOf(rule.inputs, 'downPayment');
+    if (price !== undefined && price > 0 && downPayment !== undefined)
+      return `${percent(downPayment / price)} del precio`;
+  }
+  return '—';
+}
+
+/** A rule's outcome; a failed one stands out (in bold and marked), so the reason of a refusal is seen first. */
+function outcomeCell(outcome: RuleRead['outcome']): Html | string {
+  const text = label(outcomeLabels, outcome);
+  return outcome === 'fail' ? html`<strong class="rule-fail">${text}</strong>` : text;
+}
+
+function explanationCard(explanation: LeadRead['explanation'], offer: OfferRead): Html {
   if (!explanation) return card('explicacion', 'Explicación de la decisión', html`<p>Aún no se ha evaluado.</p>`);
   const rows = explanation.rules.map(
     (r) =>
-      html`<tr>${cells([
+      html`<tr${r.outcome === 'fail' ? html` class="rule-fail"` : ''}>${cells([
         label(ruleLabels, r.rule),
-        label(outcomeLabels, r.outcome),
+        outcomeCell(r.outcome),
         r.inputs ? described(r.inputs, fieldLabels) : '—',
+        computedFigure(r, offer),
         described(r.threshold, thresholdLabels),
         r.reason ? label(reasonLabels, r.reason.code) : '—',
       ])}</tr>`,
   );
-  const headings = headRow(['Regla', 'Resultado', 'Datos', 'Umbral', 'Motivo']);
+  const headings = headRow(['Regla', 'Resultado', 'Datos', 'Cálculo', 'Umbral', 'Motivo']);
   const body = html`<p>Versión de las reglas: <strong>${explanation.rulesVersion}</strong></p>
 ${scrollTable('Resultado de cada regla')}${headings}
 <tbody>${rows}</tbody></table></div>`;
@@ -322,13 +374,14 @@ export function leadPage(
 ): Html {
   const erased = lead.erasedAt !== null;
   const prequalification = lead.prequalification ? decisionCard(lead.prequalification) : '';
+  const explanation = explanationCard(lead.explanation, lead.prequalification?.offer ?? null);
   return page(
     { ...context, section: 'leads' },
     `Solicitud ${shortId(lead.id)}`,
     html`
 <p><a href="/console/leads">← Volver a las solicitudes</a></p>
 ${headerCard(lead, parts.companyName)}
-${consentCard(lead.consent)}${bureauCard(lead.bureau, erased)}${prequalification}${explanationCard(lead.explanation)}
+${consentCard(lead.consent)}${bureauCard(lead.bureau, erased)}${prequalification}${explanation}
 ${parts.documents}${parts.decision}
 ${warningsCard(lead)}${detailsCard(lead)}
 ${section('prestamo', 'Préstamo', lead.loanInfo, false)}
