@@ -1,6 +1,7 @@
 /**
  * Forward-only numbered migrations (`migrations/NNN_name.sql`), the same on both engines, applied
- * at start in one transaction under an advisory lock so instances starting together never race.
+ * at start in one transaction under an advisory lock so instances starting together never race (a busy
+ * lock is asked for again after a pause, never waited for inside a statement: see `MigrationLockBusy`).
  * A migration never waits long for a lock others hold (a table busy with writes): each statement waits
  * at most `lockTimeoutMs`, and the transaction is tried again a few times, so writes queued behind the
  * migration's lock request are never stalled for longer than that (docs/operations.md, "Migrations").
@@ -94,18 +95,38 @@ export async function migrate(db: Db, options: MigrateOptions = {}): Promise<str
   return names;
 }
 
-/** `step`, tried again while a lock it waits for stays busy past the lock timeout. */
+/**
+ * Another instance holds the migration lock. The lock is asked for without waiting, and asked again after a
+ * pause with no transaction open: a concurrent index build waits for every transaction that holds a
+ * snapshot, so one waiting for the lock its builder holds would be a deadlock.
+ */
+class MigrationLockBusy extends Error {}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `step`, tried again while a lock it waits for stays busy past the lock timeout, or the migration lock is held. */
 async function tried<T>(options: MigrateOptions, step: () => Promise<T>): Promise<T> {
   const attempts = options.attempts ?? 5;
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1, waits = 0; ;) {
     try {
       return await step();
     } catch (error) {
+      if (error instanceof MigrationLockBusy) {
+        await pause(Math.min(1_000, 50 * ++waits));
+        continue;
+      }
       if ((error as { code?: string }).code !== lockNotAvailable || attempt >= attempts) throw error;
       // The lock is busy: give the writes holding it room, then ask again.
-      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+      await pause(250 * attempt++);
     }
   }
+}
+
+/** Takes the migration lock (for the transaction, or for the session), or throws MigrationLockBusy. */
+async function takeMigrationLock(connection: Queryable, scope: 'xact' | 'session'): Promise<void> {
+  const fn = scope === 'xact' ? 'pg_try_advisory_xact_lock' : 'pg_try_advisory_lock';
+  const { rows } = await connection.query<{ got: boolean }>(`select ${fn}($1) as got`, [migrationLockKey]);
+  if (!rows[0]?.got) throw new MigrationLockBusy('another instance is migrating');
 }
 
 /**
@@ -114,7 +135,7 @@ async function tried<T>(options: MigrateOptions, step: () => Promise<T>): Promis
  */
 async function applyOutsideTransaction(db: Db, migration: Migration, lockTimeoutMs: number): Promise<boolean> {
   return db.session!(async (connection) => {
-    await connection.query('select pg_advisory_lock($1)', [migrationLockKey]);
+    await takeMigrationLock(connection, 'session');
     try {
       const done = await connection.query('select 1 from schema_migrations where version = $1', [migration.version]);
       if (done.rowCount > 0) return false;
@@ -149,7 +170,7 @@ async function dropInvalidIndex(connection: Queryable, name: string): Promise<vo
 
 async function applyPending(db: Db, migrations: Migration[], lockTimeoutMs: number): Promise<string[]> {
   return db.transaction(async (tx) => {
-    await tx.query('select pg_advisory_xact_lock($1)', [migrationLockKey]);
+    await takeMigrationLock(tx, 'xact');
     await tx.query(`set local lock_timeout = ${Math.max(1, Math.floor(lockTimeoutMs))}`);
     await tx.query(
       `create table if not exists schema_migrations (
