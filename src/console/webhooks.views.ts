@@ -1,4 +1,7 @@
-/** The lender's own webhook endpoints and their deliveries (redeliver one). */
+/**
+ * The lender's own webhook endpoints and their deliveries (redeliver one); an endpoint disabled,
+ * enabled, its secret rotated (shown once) or deleted after a confirmation page.
+ */
 import type { WebhooksService } from '../webhooks/index.ts';
 import { html, type Html } from './html.ts';
 import { dateTime } from './format.ts';
@@ -20,7 +23,29 @@ const deliveryStatus: Record<string, string> = {
   failed: 'Fallida',
 };
 
-export function webhooksPage(context: PageContext, endpoints: Endpoint[], notice?: Notice): Html {
+/** What a refused "Nuevo endpoint" form held and each field's message (by the field's name). */
+export interface EndpointFormState {
+  values: Readonly<Record<string, string | undefined>>;
+  errors: Readonly<Record<string, string>>;
+}
+
+const noState: EndpointFormState = { values: {}, errors: {} };
+
+/** A text field, its message beside it (tied by `aria-describedby`) and the value typed. */
+function textField(state: EndpointFormState, name: string, label: string, attributes: Html): Html {
+  const error = state.errors[name];
+  const invalid = error ? html` aria-invalid="true" aria-describedby="${name}-error"` : '';
+  const message = error ? html`<p class="field-error" id="${name}-error">${error}</p>` : '';
+  const input = html`<input id="${name}" name="${name}"${attributes} value="${state.values[name] ?? ''}"${invalid}>`;
+  return html`<div><label for="${name}">${label}</label>${input}${message}</div>`;
+}
+
+export function webhooksPage(
+  context: PageContext,
+  endpoints: Endpoint[],
+  notice?: Notice,
+  form: EndpointFormState = noState,
+): Html {
   const rows = endpoints.map((e) => {
     const url = html`<a href="/console/webhooks/${e.id}">${e.url}</a>`;
     const events = e.eventTypes?.join(', ') ?? 'Todos';
@@ -38,16 +63,46 @@ export function webhooksPage(context: PageContext, endpoints: Endpoint[], notice
     html`${table}
 <section aria-labelledby="nuevo" class="card"><h2 id="nuevo">Nuevo endpoint</h2>
 <form method="post" action="/console/webhooks">${csrfField(context.csrf)}
-<label for="url">URL (https)</label><input id="url" name="url" type="url" required maxlength="2000">
-<label for="description">Descripción (opcional)</label><input id="description" name="description" maxlength="200">
+${textField(form, 'url', 'URL (https)', html` type="url" required maxlength="2000"`)}
+${textField(form, 'description', 'Descripción (opcional)', html` maxlength="200"`)}
 <button type="submit">Crear endpoint</button></form></section>`,
     notice,
   );
 }
 
+/** A signing secret shown once: a new endpoint's, or a rotated one (the previous stays valid a while). */
+export interface ShownSecret {
+  value: string;
+  rotated: boolean;
+}
+
+function secretCard(secret: ShownSecret): Html {
+  const title = secret.rotated ? 'Secreto de firma nuevo' : 'Secreto de firma';
+  const overlap = secret.rotated
+    ? html`<p>El secreto anterior sigue siendo válido 24 horas, para que cambies el receptor sin perder eventos.</p>`
+    : '';
+  return html`<section class="card highlight" aria-labelledby="secreto"><h2 id="secreto">${title}</h2>${[
+    html`<p><strong>Copia el secreto ahora: no se volverá a mostrar.</strong></p>`,
+    html`<p><code>${secret.value}</code></p>`,
+    overlap,
+  ]}</section>`;
+}
+
+/** Test event, disable or enable, rotate the secret, delete (on a confirmation page). */
+function endpointActions(context: PageContext, endpoint: Endpoint): Html {
+  const base = `/console/webhooks/${endpoint.id}`;
+  const sendTest = buttonForm(`${base}/test`, context.csrf, 'Enviar evento de prueba', { kind: 'secondary' });
+  const toggle = endpoint.enabled
+    ? buttonForm(`${base}/disable`, context.csrf, 'Desactivar', { kind: 'secondary' })
+    : buttonForm(`${base}/enable`, context.csrf, 'Activar', { kind: 'secondary' });
+  const rotate = buttonForm(`${base}/rotate-secret`, context.csrf, 'Rotar el secreto de firma', { kind: 'secondary' });
+  const remove = html`<a href="${base}/delete">Borrar el endpoint</a>`;
+  return html`<div class="actions">${sendTest}${toggle}${rotate}</div><p>${remove}</p>`;
+}
+
 export function webhookPage(
   context: PageContext,
-  input: { endpoint: Endpoint; deliveries: Deliveries; secret?: string; notice?: Notice },
+  input: { endpoint: Endpoint; deliveries: Deliveries; secret?: ShownSecret; notice?: Notice },
 ): Html {
   const { endpoint, deliveries } = input;
   const rows = deliveries.items.map((d) => {
@@ -65,29 +120,20 @@ export function webhookPage(
     return html`<tr>${cells([event, status, lastAttempt(d.attempts), dateTime(d.nextAttemptAt)])}
 <td>${redeliver}</td></tr>`;
   });
-  const secret = input.secret
-    ? html`<section class="card highlight" aria-labelledby="secreto"><h2 id="secreto">Secreto de firma</h2>${[
-        html`<p><strong>Copia el secreto ahora: no se volverá a mostrar.</strong></p>`,
-        html`<p><code>${input.secret}</code></p>`,
-      ]}</section>`
-    : '';
   const facts = [
     html`<dt>URL</dt><dd>${endpoint.url}</dd><dt>Eventos</dt><dd>${endpoint.eventTypes?.join(', ') ?? 'Todos'}</dd>`,
-    html`<dt>Activo</dt><dd>${endpoint.enabled ? 'Sí' : 'No'}</dd>`,
+    html`<dt>Activo</dt><dd>${endpoint.enabled ? 'Sí' : 'No (no recibe eventos)'}</dd>`,
     html`<dt>Descripción</dt><dd>${endpoint.description ?? '—'}</dd>`,
   ];
-  const sendTest = buttonForm(`/console/webhooks/${endpoint.id}/test`, context.csrf, 'Enviar evento de prueba', {
-    kind: 'secondary',
-  });
   const headings = headRow(['Evento', 'Estado', 'Intentos', 'Próximo intento', actionsHeading]);
   return page(
     { ...context, section: 'webhooks' },
     'Endpoint de webhooks',
     html`
 <p><a href="/console/webhooks">← Volver a los webhooks</a></p>
-${secret}
+${input.secret ? secretCard(input.secret) : ''}
 <section class="card" aria-labelledby="datos"><h2 id="datos">Datos</h2><dl class="facts">${facts}</dl>
-${sendTest}</section>
+${endpointActions(context, endpoint)}</section>
 <section class="card" aria-labelledby="entregas"><h2 id="entregas">Entregas</h2>
 ${
   deliveries.items.length === 0
@@ -96,5 +142,19 @@ ${
 <tbody>${rows}</tbody></table></div>`
 }</section>`,
     input.notice,
+  );
+}
+
+/** The step before deleting an endpoint: what it does, "Sí, borrar" or back. */
+export function deleteWebhookPage(context: PageContext, endpoint: Endpoint): Html {
+  const what = 'Deja de recibir eventos y se borra su registro de entregas. No se puede deshacer.';
+  return page(
+    { ...context, section: 'webhooks' },
+    'Borrar endpoint',
+    html`
+<form method="post" action="/console/webhooks/${endpoint.id}/delete" class="card narrow">${csrfField(context.csrf)}
+<p>¿Borrar el endpoint <code>${endpoint.url}</code>? ${what}</p>
+<button type="submit" class="danger">Sí, borrar</button> <a href="/console/webhooks/${endpoint.id}">Cancelar</a>
+</form>`,
   );
 }
