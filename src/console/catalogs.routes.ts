@@ -12,11 +12,15 @@ import { catalogBodyLimitBytes } from '../admin/index.ts';
 import { policy } from '../http/index.ts';
 import { noticeOf, pageContext, seeOther, sendPage } from './console-request.ts';
 import { catalogsPage } from './catalogs.views.ts';
+import { catalogRefusalText, emptyFileText, noFileText } from './catalogs-messages.ts';
 import type { Notice } from './layout.ts';
 
 export interface CatalogsPagesDeps {
   catalogs: CatalogImports;
 }
+
+/** Uploads sent without a file chosen: a browser still sends the file's part, nameless and empty. */
+const noFileChosen = new WeakSet<FastifyRequest>();
 
 const ImportForm = Type.Object({
   _csrf: Type.String(),
@@ -51,20 +55,16 @@ export const catalogsRoutes =
         },
         async (request, reply) => {
           const { kind, file } = request.body;
-          if (!Buffer.isBuffer(file) || file.length === 0) {
-            return show(request, reply, { kind: 'error', text: 'Elige un archivo de catálogo.' }, 400);
+          if (!Buffer.isBuffer(file) || noFileChosen.has(request)) {
+            return show(request, reply, { kind: 'error', text: noFileText }, 400);
           }
+          if (file.length === 0) return show(request, reply, { kind: 'error', text: emptyFileText }, 400);
           try {
             await catalogImports.importFile(kind, file);
           } catch (error) {
             if (!(error instanceof CatalogFileError)) throw error;
-            const where = error.line > 0 ? `línea ${error.line}` : 'archivo';
-            return show(
-              request,
-              reply,
-              { kind: 'error', text: `Archivo rechazado (${where}): ${error.reason}. El catálogo vigente no cambió.` },
-              400,
-            );
+            const text = catalogRefusalText(error.line, error.reason);
+            return show(request, reply, { kind: 'error', text }, 400);
           }
           return seeOther(reply, '/console/catalogs?notice=catalog-imported');
         },
@@ -97,6 +97,7 @@ async function readImportForm(upload: FastifyInstance, request: FastifyRequest, 
       checked = true;
     }
     body[part.fieldname] = await part.toBuffer();
+    if (part.filename === '') noFileChosen.add(request);
   }
   if (!checked) await csrfChecked(upload, request, reply);
 }
