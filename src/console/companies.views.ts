@@ -4,12 +4,60 @@ import { html, type Html } from './html.ts';
 import { dateTime } from './format.ts';
 import { buttonForm, csrfField, page, type Notice, type PageContext } from './layout.ts';
 import { actionsHeading, cells, headRow, scrollTable } from './markup.ts';
+import { AFFILIATE_TYPES, affiliateTypeLabel, affiliateTypeLabels } from './companies-affiliate-types.ts';
 
 type Company = Awaited<ReturnType<CompaniesService['showCompany']>>;
 type Credentials = Awaited<ReturnType<CompaniesService['listCredentials']>>['items'];
 type Affiliates = Awaited<ReturnType<CompaniesService['listAffiliates']>>['items'];
 
-export function companiesPage(context: PageContext, companies: Company[], notice?: Notice): Html {
+/** What a refused form held and each field's message (by the field's name). */
+export interface CompanyFormState {
+  values: Readonly<Record<string, string | undefined>>;
+  errors: Readonly<Record<string, string>>;
+}
+
+const noState: CompanyFormState = { values: {}, errors: {} };
+
+/** A control's message beside it, and the attributes that tie the control to it (and to its hint). */
+function fieldError(state: CompanyFormState, name: string, hint?: string): { attributes: Html; message: Html } {
+  const error = state.errors[name];
+  const described = [hint ? `${name}-hint` : '', error ? `${name}-error` : ''].filter(Boolean).join(' ');
+  const invalid = error ? html` aria-invalid="true"` : '';
+  return {
+    attributes: html`${invalid}${described ? html` aria-describedby="${described}"` : ''}`,
+    message: error ? html`<p class="field-error" id="${name}-error">${error}</p>` : html``,
+  };
+}
+
+function textField(state: CompanyFormState, name: string, label: string, attributes: Html, hint?: string): Html {
+  const error = fieldError(state, name, hint);
+  const input = html`<input id="${name}" name="${name}"${attributes} value="${state.values[name] ?? ''}"${
+    error.attributes
+  }>`;
+  const shownHint = hint ? html`<p class="muted" id="${name}-hint">${hint}</p>` : '';
+  return html`<div><label for="${name}">${label}</label>${input}${shownHint}${error.message}</div>`;
+}
+
+function affiliateTypeField(state: CompanyFormState): Html {
+  const chosen = state.values.user_type ?? 'DEALER';
+  const options = AFFILIATE_TYPES.map(
+    (type) =>
+      html`<option value="${type}"${type === chosen ? html` selected` : ''}>${affiliateTypeLabels[type]}</option>`,
+  );
+  const error = fieldError(state, 'user_type');
+  const select = html`<select id="user_type" name="user_type"${error.attributes}>${options}</select>`;
+  return html`<div><label for="user_type">Tipo de afiliado</label>${select}${error.message}</div>`;
+}
+
+const refusedSummary = (state: CompanyFormState, text: string): Html =>
+  Object.keys(state.errors).length > 0 ? html`<p class="notice error" role="alert">${text}</p>` : html``;
+
+export function companiesPage(
+  context: PageContext,
+  companies: Company[],
+  notice?: Notice,
+  form: CompanyFormState = noState,
+): Html {
   const admin = context.viewer?.role === 'admin';
   const rows = companies.map((c) => {
     const name = admin ? html`<a href="/console/companies/${c.id}">${c.name}</a>` : c.name;
@@ -23,7 +71,8 @@ export function companiesPage(context: PageContext, companies: Company[], notice
   const create = admin
     ? html`<section aria-labelledby="nueva" class="card"><h2 id="nueva">Nueva empresa</h2>
 <form method="post" action="/console/companies">${csrfField(context.csrf)}
-<label for="name">Nombre de la empresa</label><input id="name" name="name" required maxlength="200">
+${refusedSummary(form, 'No se creó la empresa: revisa los datos marcados.')}
+${textField(form, 'name', 'Nombre de la empresa', html` required maxlength="200"`)}
 <button type="submit">Crear empresa</button></form></section>`
     : '';
   return page({ ...context, section: 'companies' }, 'Empresas', html`${table}${create}`, notice);
@@ -37,8 +86,11 @@ export function companyPage(
     affiliates: Affiliates;
     secret?: CredentialSecret;
     notice?: Notice;
+    /** A refused "Agregar afiliado" form. */
+    affiliateForm?: CompanyFormState;
   },
 ): Html {
+  const affiliateForm = input.affiliateForm ?? noState;
   const { company, secret } = input;
   const shownSecret = secret
     ? html`<section aria-labelledby="secreto" class="card highlight"><h2 id="secreto">Credencial creada</h2>
@@ -51,11 +103,11 @@ export function companyPage(
   const credentialRows = input.credentials.map((c) => {
     const state = c.revokedAt ? `Revocada el ${dateTime(c.revokedAt)}` : 'Activa';
     const revokeUrl = `/console/companies/${company.id}/credentials/${c.consumer_key}/revoke`;
-    const revoke = html`<a href="${revokeUrl}" aria-label="Revocar ${c.consumer_key}">Revocar</a>`;
+    const revoke = html`<a href="${revokeUrl}" aria-label="Revocar la clave ${c.consumer_key}">Revocar</a>`;
     return html`<tr>${cells([html`<code>${c.consumer_key}</code>`, dateTime(c.createdAt), state])}
 <td>${c.revokedAt ? '' : revoke}</td></tr>`;
   });
-  const credentialHeadings = headRow(['consumer_key', 'Creada', 'Estado', actionsHeading]);
+  const credentialHeadings = headRow(['Clave de consumidor', 'Creada', 'Estado', actionsHeading]);
   const createCredential = buttonForm(`/console/companies/${company.id}/credentials`, context.csrf, 'Crear credencial');
   const credentials = html`<section aria-labelledby="credenciales" class="card"><h2 id="credenciales">Credenciales</h2>
 ${
@@ -66,22 +118,27 @@ ${
 }
 ${createCredential}</section>`;
   const affiliateRows = input.affiliates.map(
-    (a) => html`<tr>${cells([html`<code>${a.user_id}</code>`, a.user_type])}</tr>`,
+    (a) => html`<tr>${cells([html`<code>${a.user_id}</code>`, affiliateTypeLabel(a.user_type)])}</tr>`,
   );
-  const userType = [
-    html`<label for="user_type">Tipo de afiliado</label>`,
-    html`<input id="user_type" name="user_type" required maxlength="50" value="DEALER">`,
-  ];
+  const userId = textField(
+    affiliateForm,
+    'user_id',
+    'Identificador del usuario (opcional)',
+    html` maxlength="36" autocomplete="off"`,
+    'Un UUID, como 123e4567-e89b-12d3-a456-426614174000. Si lo dejas vacío se genera uno.',
+  );
   const affiliates = html`<section aria-labelledby="afiliados" class="card"><h2 id="afiliados">Afiliados</h2>
 ${
   input.affiliates.length === 0
     ? html`<p>Sin afiliados.</p>`
-    : html`${scrollTable('Afiliados de la empresa')}${headRow(['user_id', 'Tipo'])}
+    : html`${scrollTable('Afiliados de la empresa')}${headRow(['Identificador del usuario', 'Tipo'])}
 <tbody>${affiliateRows}</tbody></table></div>`
 }
-<form method="post" action="/console/companies/${company.id}/affiliates">${csrfField(context.csrf)}
-${userType}
-<label for="user_id">user_id (opcional, UUID)</label><input id="user_id" name="user_id" maxlength="36">
+<form method="post" action="/console/companies/${company.id}/affiliates" aria-labelledby="agregar-afiliado">
+${csrfField(context.csrf)}<h3 id="agregar-afiliado">Agregar afiliado</h3>
+${refusedSummary(affiliateForm, 'No se agregó el afiliado: revisa los datos marcados.')}
+${affiliateTypeField(affiliateForm)}
+${userId}
 <button type="submit">Agregar afiliado</button></form></section>`;
   return page(
     { ...context, section: 'companies' },
