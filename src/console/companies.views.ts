@@ -103,7 +103,7 @@ export function companyPage(
   const credentialRows = input.credentials.map((c) => {
     const state = c.revokedAt ? `Revocada el ${dateTime(c.revokedAt)}` : 'Activa';
     const revokeUrl = `/console/companies/${company.id}/credentials/${c.consumer_key}/revoke`;
-    const revoke = html`<a href="${revokeUrl}" aria-label="Revocar la clave ${c.consumer_key}">Revocar</a>`;
+    const revoke = html`<a href="${revokeUrl}" aria-label="Revocar ${c.consumer_key}">Revocar</a>`;
     return html`<tr>${cells([html`<code>${c.consumer_key}</code>`, dateTime(c.createdAt), state])}
 <td>${c.revokedAt ? '' : revoke}</td></tr>`;
   });
