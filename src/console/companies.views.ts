@@ -96,8 +96,8 @@ export function companyPage(
     ? html`<section aria-labelledby="secreto" class="card highlight"><h2 id="secreto">Credencial creada</h2>
 <p><strong>Copia el secreto ahora: no se volverá a mostrar.</strong></p>
 <dl class="facts">${[
-        html`<dt>consumer_key</dt><dd><code>${secret.consumer_key}</code></dd>`,
-        html`<dt>consumer_secret</dt><dd><code>${secret.consumer_secret}</code></dd>`,
+        html`<dt>Clave de consumidor</dt><dd><code>${secret.consumer_key}</code></dd>`,
+        html`<dt>Secreto de consumidor</dt><dd><code>${secret.consumer_secret}</code></dd>`,
       ]}</dl></section>`
     : '';
   const credentialRows = input.credentials.map((c) => {

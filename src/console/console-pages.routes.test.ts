@@ -232,7 +232,7 @@ function adminPageTests(): void {
     assert.equal(companyPage.statusCode, 200);
     const created = await admin.post(`/console/companies/${t.partner.companyId}/credentials`);
     assert.equal(created.statusCode, 200, show(created));
-    const key = /<code>(ck_[^<]+)<\/code><\/dd><dt>consumer_secret<\/dt><dd><code>(cs_[^<]+)<\/code>/.exec(
+    const key = /<code>(ck_[^<]+)<\/code><\/dd><dt>Secreto de consumidor<\/dt><dd><code>(cs_[^<]+)<\/code>/.exec(
       created.body,
     );
     assert.ok(key, 'the secret is shown');

@@ -161,7 +161,7 @@ export const shareKeys = new Set([
 ]);
 
 export const bureauProviderLabels: Record<string, string> = {
-  sandbox: 'Buró de pruebas (sandbox)',
+  sandbox: 'Buró de pruebas',
   circulo: 'Círculo de Crédito',
 };
 

@@ -161,7 +161,7 @@ export const operatorsRoutes =
           deps.operators.list(),
         ]);
         const names = new Map<string, string>([
-          ['admin-token', 'ADMIN_TOKEN'],
+          ['admin-token', 'Token de administración'],
           ...operators.items.map((o) => [o.id, o.name] as [string, string]),
         ]);
         return sendPage(reply, auditPage(pageContext(request, reply), records, names));

@@ -10,6 +10,8 @@
 /** Acronyms and terms Mexican operators read as they are. */
 export const allowedTerms: ReadonlySet<string> = new Set([
   'PDF',
+  // The contract names changes made with the admin token "Token de administración".
+  'Token',
   'RFC',
   'CURP',
   'CAT',

@@ -265,7 +265,7 @@ async function assertReadsInSpanish(page: Page) {
   assert.equal(await fact('empleo', 'Inicio'), 'marzo de 2015');
   assert.equal(await fact('prestamo', 'Intención de compra'), 'En el próximo mes');
   assert.equal(await fact('persona', 'Fecha de nacimiento'), '12 de abril de 1985');
-  assert.equal(await fact('buro', 'Proveedor'), 'Buró de pruebas (sandbox)');
+  assert.equal(await fact('buro', 'Proveedor'), 'Buró de pruebas');
   const events = await page.locator('section[aria-labelledby="eventos"]').innerText();
   for (const event of ['Solicitud creada', 'Domicilio guardado', 'PIN confirmado', 'Precalificación evaluada']) {
     assert.match(events, new RegExp(event));
