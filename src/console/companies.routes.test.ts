@@ -27,7 +27,7 @@ const noEnglish = (body: string) => assert.doesNotMatch(body, /must |UUID\)|user
 
 describe('operator console: the companies pages', () => {
   before(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ database: 'own' });
     const email = await consoleOperator(t.app, t.admin, 'admin', password);
     admin = consoleClient(t.app);
     assert.equal((await admin.signIn(email, password)).statusCode, 303);

@@ -25,7 +25,7 @@ const noEnglish = (body: string) => assert.doesNotMatch(body, /must |is not an|r
 
 describe('operator console: the operators page', () => {
   before(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ database: 'own' });
     const email = await consoleOperator(t.app, t.admin, 'admin', password);
     admin = consoleClient(t.app);
     assert.equal((await admin.signIn(email, password)).statusCode, 303);

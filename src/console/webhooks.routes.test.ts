@@ -35,7 +35,10 @@ async function createEndpoint(url: string): Promise<{ id: string; secret: string
 describe('operator console: the webhooks pages', () => {
   before(async () => {
     // Partners' hosts resolve to a public address without asking the network's DNS.
-    t = await buildTestApp({ webhookResolver: () => Promise.resolve([{ address: '93.184.215.14', family: 4 }]) });
+    t = await buildTestApp({
+      database: 'own',
+      webhookResolver: () => Promise.resolve([{ address: '93.184.215.14', family: 4 }]),
+    });
     const email = await consoleOperator(t.app, t.admin, 'admin', password);
     admin = consoleClient(t.app);
     assert.equal((await admin.signIn(email, password)).statusCode, 303);
