@@ -88,3 +88,14 @@ export async function consoleOperator(
   assert.equal(res.statusCode, 201, `${res.statusCode} ${res.body}`);
   return email;
 }
+
+/**
+ * A refused console form's message beside `field`: the control is marked invalid and points at the
+ * message (among other descriptions), which follows it and matches `message`.
+ */
+export function assertBeside(body: string, field: string, message: RegExp): void {
+  assert.match(body, new RegExp(`id="${field}"[^>]*aria-invalid="true" aria-describedby="[^"]*${field}-error"`));
+  const shown = new RegExp(`<p class="field-error" id="${field}-error">([^<]*)</p>`).exec(body);
+  assert.ok(shown, `a message beside ${field}`);
+  assert.match(shown[1]!, message);
+}

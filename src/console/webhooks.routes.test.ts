@@ -6,20 +6,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp, show, type TestApp } from '../../test/helper.ts';
-import { consoleClient, consoleOperator, type ConsoleClient } from '../../test/console-client.ts';
+import { assertBeside, consoleClient, consoleOperator, type ConsoleClient } from '../../test/console-client.ts';
 
 const password = 'correct horse battery';
 
 let t: TestApp;
 let admin: ConsoleClient;
-
-/** The message beside `field`: the control points at it and it follows the control. */
-function assertBeside(body: string, field: string, message: RegExp): void {
-  assert.match(body, new RegExp(`id="${field}"[^>]*aria-invalid="true" aria-describedby="${field}-error"`));
-  const shown = new RegExp(`<p class="field-error" id="${field}-error">([^<]*)</p>`).exec(body);
-  assert.ok(shown, `a message beside ${field}`);
-  assert.match(shown[1], message);
-}
 
 const noEnglish = (body: string) => assert.doesNotMatch(body, /must |is required|credentials/);
 
