@@ -82,7 +82,9 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 const inDir = (dir) => (file) => relative(process.cwd(), resolve(file)).startsWith(dir + sep);
 const isBrowser = inDir(browserDir);
-const isProcess = (file) => inDir(processDir)(file) || processFiles.has(relative(process.cwd(), resolve(file)));
+// Reliability files named on the command line (as .ci/run does on other Node lines) start processes too.
+const isProcess = (file) =>
+  inDir(processDir)(file) || inDir(reliabilityDir)(file) || processFiles.has(relative(process.cwd(), resolve(file)));
 
 /**
  * V8's young generation as `npm start` sets it (package.json): the tests that build the app in their own
