@@ -117,23 +117,18 @@ export function createFunnelRepository(db: Queryable) {
           .filter(Boolean)
           .map((c) => ` and ${c}`)
           .join('');
+      // Whole months from the per-month counts, the days around them from the per-day counts.
+      const fromCounts = (unit: 'month' | 'day', range: { from?: string; to?: string }) => {
+        const within = between(unit, range);
+        counts.push(
+          `select company_id, status, leads, 0, 0, 0 from funnel_lead_${unit}s where true${within}${company}`,
+          `select company_id, null, 0, approved, funded, funded_amount
+            from funnel_outcome_${unit}s where true${within}${company}`,
+        );
+      };
       const { months, days: dayRanges } = days ? splitDays(days) : { months: undefined, days: [] };
-      if (months) {
-        const within = between('month', months);
-        counts.push(
-          `select company_id, status, leads, 0, 0, 0 from funnel_lead_months where true${within}${company}`,
-          `select company_id, null, 0, approved, funded, funded_amount
-            from funnel_outcome_months where true${within}${company}`,
-        );
-      }
-      for (const range of dayRanges) {
-        const within = between('day', range);
-        counts.push(
-          `select company_id, status, leads, 0, 0, 0 from funnel_lead_days where true${within}${company}`,
-          `select company_id, null, 0, approved, funded, funded_amount
-            from funnel_outcome_days where true${within}${company}`,
-        );
-      }
+      if (months) fromCounts('month', months);
+      for (const range of dayRanges) fromCounts('day', range);
       for (const part of parts) {
         // created_at and company_id are the lead's (the outcomes have neither). Each lead's current
         // outcome is looked up by its index (`offset 0` keeps the planner from scanning every outcome).

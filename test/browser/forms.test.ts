@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { show } from '../helper.ts';
 import { assertAccessible } from './accessibility.ts';
-import { browserTests, launchChromium } from './chromium.ts';
+import { browserTests } from './chromium.ts';
+import { signedInOperator } from './officer-session.ts';
 import { startListeningService, type ListeningService } from './listening-service.ts';
 import { phoneViewport, screenshot } from './screenshots.ts';
 
@@ -23,22 +24,8 @@ describe('the console’s admin forms', { skip: browserTests.skip }, () => {
   before(async () => {
     // Partners' hosts resolve to a public address without asking the network's DNS.
     service = await startListeningService({ webhookResolver: async () => [{ address: '93.184.216.34', family: 4 }] });
-    const t = service.testApp;
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/admin/operators',
-      headers: t.admin,
-      payload: { name: 'Ana (admin)', role: 'admin', email: 'admin@lender.mx', password },
-    });
-    assert.equal(res.statusCode, 201, show(res));
-    browser = await launchChromium();
-    const context = await browser.newContext({ locale: 'es-MX', viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    await page.goto(`${service.base}/console/leads`);
-    await page.getByLabel('Correo electrónico').fill('admin@lender.mx');
-    await page.getByLabel('Contraseña').fill(password);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.waitForURL(/\/console\/leads$/);
+    const admin = { name: 'Ana (admin)', role: 'admin' as const, email: 'admin@lender.mx', password };
+    ({ browser, page } = await signedInOperator(service, admin));
   });
   after(async () => {
     await browser?.close();
