@@ -72,8 +72,8 @@ const data: readonly RegExp[] = [
   /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi,
   /\bsha256:[0-9a-f]+\b/g,
   /\b(?=[0-9a-f]*\d)[0-9a-f]{8,}\b/gi,
-  // Credentials' and conditions' ids as the service writes them: ck_…, cond_…, whk_….
-  /\b[a-z]{2,5}_[0-9A-Za-z]{8,}\b/g,
+  // Credentials' and conditions' ids as the service writes them: ck_…, cond_…, whk_…, in base64url.
+  /\b[a-z]{2,5}_[\w-]{8,}/g,
 ];
 
 export interface TextProblem {
