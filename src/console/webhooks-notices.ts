@@ -7,9 +7,9 @@ import type { Notice } from './layout.ts';
 import { noticeOf } from './console-request.ts';
 
 export const webhookNotices = {
-  'endpoint-disabled': { kind: 'ok', text: 'Endpoint desactivado: no recibe eventos hasta que lo actives.' },
-  'endpoint-enabled': { kind: 'ok', text: 'Endpoint activado: vuelve a recibir eventos.' },
-  'endpoint-deleted': { kind: 'ok', text: 'Endpoint borrado: ya no recibe eventos.' },
+  'endpoint-disabled': { kind: 'ok', text: 'Receptor desactivado: no recibe eventos hasta que lo actives.' },
+  'endpoint-enabled': { kind: 'ok', text: 'Receptor activado: vuelve a recibir eventos.' },
+  'endpoint-deleted': { kind: 'ok', text: 'Receptor borrado: ya no recibe eventos.' },
 } as const satisfies Record<string, Notice>;
 
 export type WebhookNoticeKey = keyof typeof webhookNotices;

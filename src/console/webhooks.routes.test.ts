@@ -1,5 +1,5 @@
 /**
- * The webhooks pages: a refused "Nuevo endpoint" form answers the list again (400), each message in
+ * The webhooks pages: a refused "Nuevo receptor" form answers the list again (400), each message in
  * Spanish beside its field and what was typed kept; an endpoint is disabled, enabled, its secret
  * rotated (shown once) and deleted after a confirmation page, through the admin API's service.
  */
@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { assertBeside, consoleClient, consoleOperator, type ConsoleClient } from '../../test/console-client.ts';
+import { webhookEventLabels } from './webhooks.views.ts';
 
 const password = 'correct horse battery';
 
@@ -68,7 +69,7 @@ describe('operator console: the webhooks pages', () => {
     assert.equal(disabled.statusCode, 303, show(disabled));
     assert.equal(disabled.headers.location, `/console/webhooks/${id}?notice=endpoint-disabled`);
     const off = await admin.get(disabled.headers.location);
-    assert.match(off.body, /Endpoint desactivado/);
+    assert.match(off.body, /Receptor desactivado/);
     assert.match(off.body, /<dt>Activo<\/dt><dd>No \(no recibe eventos\)<\/dd>/);
     assert.match(off.body, new RegExp(`action="/console/webhooks/${id}/enable"`));
     const api = await t.app.inject({ method: 'GET', url: `/admin/webhooks/${id}`, headers: t.admin });
@@ -96,10 +97,10 @@ describe('operator console: the webhooks pages', () => {
   test('deleting an endpoint is confirmed on a page of its own; "Cancelar" goes back', async () => {
     const { id } = await createEndpoint('https://crm.lender.example/delete');
     const detail = await admin.get(`/console/webhooks/${id}`);
-    assert.match(detail.body, new RegExp(`<a href="/console/webhooks/${id}/delete">Borrar el endpoint</a>`));
+    assert.match(detail.body, new RegExp(`<a href="/console/webhooks/${id}/delete">Borrar el receptor</a>`));
     const confirm = await admin.get(`/console/webhooks/${id}/delete`);
     assert.equal(confirm.statusCode, 200, show(confirm));
-    assert.match(confirm.body, /¿Borrar el endpoint <code>https:\/\/crm\.lender\.example\/delete<\/code>\?/);
+    assert.match(confirm.body, /¿Borrar el receptor <code>https:\/\/crm\.lender\.example\/delete<\/code>\?/);
     assert.match(confirm.body, new RegExp(`<form method="post" action="/console/webhooks/${id}/delete"`));
     assert.match(confirm.body, /<button type="submit" class="danger">Sí, borrar<\/button>/);
     assert.match(confirm.body, new RegExp(`<a href="/console/webhooks/${id}">Cancelar</a>`));
@@ -109,8 +110,31 @@ describe('operator console: the webhooks pages', () => {
     assert.equal(deleted.statusCode, 303, show(deleted));
     assert.equal(deleted.headers.location, '/console/webhooks?notice=endpoint-deleted');
     const list = await admin.get(deleted.headers.location);
-    assert.match(list.body, /Endpoint borrado: ya no recibe eventos\./);
+    assert.match(list.body, /Receptor borrado: ya no recibe eventos\./);
     assert.doesNotMatch(list.body, /crm\.lender\.example\/delete/);
     assert.equal((await admin.get(`/console/webhooks/${id}`)).statusCode, 404);
+  });
+
+  test('event types are named in Spanish: in the list, on the endpoint’s page and in its deliveries', async () => {
+    const documented = Object.keys((t.app.swagger() as { webhooks: Record<string, unknown> }).webhooks);
+    assert.ok(documented.length > 0);
+    for (const type of documented) assert.ok(webhookEventLabels[type], `${type} has a Spanish name`);
+    const chosen = await t.app.inject({
+      method: 'POST',
+      url: '/admin/webhooks',
+      headers: t.admin,
+      payload: { url: 'https://crm.lender.example/chosen', eventTypes: ['lead.created', 'lead.verified'] },
+    });
+    assert.equal(chosen.statusCode, 201, show(chosen));
+    const id = chosen.json<{ id: string }>().id;
+    const list = await admin.get('/console/webhooks');
+    assert.match(list.body, /<td>Solicitud creada, PIN confirmado<\/td>/);
+    await admin.get(`/console/webhooks/${id}`);
+    assert.equal((await admin.post(`/console/webhooks/${id}/test`)).statusCode, 303);
+    const detail = await admin.get(`/console/webhooks/${id}`);
+    assert.match(detail.body, /<dt>Eventos<\/dt><dd>Solicitud creada, PIN confirmado<\/dd>/);
+    assert.match(detail.body, /<td>Evento de prueba<\/td>/);
+    assert.match(detail.body, /aria-label="Reenviar Evento de prueba \(/);
+    assert.doesNotMatch(detail.body, /lead\.created|lead\.verified|webhook\.test/);
   });
 });

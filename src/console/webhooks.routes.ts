@@ -2,7 +2,7 @@
  * The lender's own webhook endpoints (every company's events), their deliveries, a redelivery and a
  * test event; disable, enable, rotate the secret, delete (confirmed on a page of its own first), with
  * the service the admin API uses. A new or rotated signing secret is shown once, on the answer to its
- * POST. A refused "Nuevo endpoint" form answers the list again (400), each message in Spanish beside
+ * POST. A refused "Nuevo receptor" form answers the list again (400), each message in Spanish beside
  * its field and the values kept.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';

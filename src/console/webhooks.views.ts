@@ -1,6 +1,7 @@
 /**
  * The lender's own webhook endpoints and their deliveries (redeliver one); an endpoint disabled,
- * enabled, its secret rotated (shown once) or deleted after a confirmation page.
+ * enabled, its secret rotated (shown once) or deleted after a confirmation page. The pages call an
+ * endpoint a "receptor" and name event types in Spanish (`webhookEventLabels`).
  */
 import type { WebhooksService } from '../webhooks/index.ts';
 import { html, type Html } from './html.ts';
@@ -17,13 +18,31 @@ function lastAttempt(attempts: { at: string; statusCode: number | null; error: s
   return `${attempts.length} (último: ${dateTime(last.at)}, ${last.statusCode ?? last.error ?? 'sin respuesta'})`;
 }
 
+/** Each event type as an operator says it; an unknown one (a newer type) is shown as sent. */
+export const webhookEventLabels: Readonly<Record<string, string>> = {
+  'lead.created': 'Solicitud creada',
+  'lead.card_created': 'Contacto guardado (tarjeta creada)',
+  'lead.updated': 'Solicitud actualizada',
+  'lead.pin_sent': 'PIN enviado',
+  'lead.verified': 'PIN confirmado',
+  'lead.prequalification_decided': 'Precalificación evaluada',
+  'lead.outcome_changed': 'Decisión del otorgante cambiada',
+  'lead.document_received': 'Documento recibido',
+  'lead.document_reviewed': 'Documento revisado',
+  'webhook.test': 'Evento de prueba',
+};
+
+const eventLabel = (type: string): string => webhookEventLabels[type] ?? type;
+const eventList = (types: readonly string[] | null | undefined): string =>
+  types ? types.map(eventLabel).join(', ') : 'Todos';
+
 const deliveryStatus: Record<string, string> = {
   pending: 'Pendiente',
   succeeded: 'Entregada',
   failed: 'Fallida',
 };
 
-/** What a refused "Nuevo endpoint" form held and each field's message (by the field's name). */
+/** What a refused "Nuevo receptor" form held and each field's message (by the field's name). */
 export interface EndpointFormState {
   values: Readonly<Record<string, string | undefined>>;
   errors: Readonly<Record<string, string>>;
@@ -48,29 +67,29 @@ export function webhooksPage(
 ): Html {
   const rows = endpoints.map((e) => {
     const url = html`<a href="/console/webhooks/${e.id}">${e.url}</a>`;
-    const events = e.eventTypes?.join(', ') ?? 'Todos';
+    const events = eventList(e.eventTypes);
     return html`<tr>${cells([url, events, e.enabled ? 'Sí' : 'No', dateTime(e.createdAt)])}</tr>`;
   });
-  const caption = 'Endpoints que reciben los eventos de todas las empresas';
+  const caption = 'Receptores de los eventos de todas las empresas';
   const table =
     endpoints.length === 0
-      ? html`<p>Aún no hay endpoints del otorgante.</p>`
+      ? html`<p>Aún no hay receptores del otorgante.</p>`
       : html`${scrollTable(caption)}${headRow(['URL', 'Eventos', 'Activo', 'Alta'])}
 <tbody>${rows}</tbody></table></div>`;
   return page(
     { ...context, section: 'webhooks' },
     'Webhooks',
     html`${table}
-<section aria-labelledby="nuevo" class="card"><h2 id="nuevo">Nuevo endpoint</h2>
+<section aria-labelledby="nuevo" class="card"><h2 id="nuevo">Nuevo receptor</h2>
 <form method="post" action="/console/webhooks">${csrfField(context.csrf)}
 ${textField(form, 'url', 'URL (https)', html` type="url" required maxlength="2000"`)}
 ${textField(form, 'description', 'Descripción (opcional)', html` maxlength="200"`)}
-<button type="submit">Crear endpoint</button></form></section>`,
+<button type="submit">Crear receptor</button></form></section>`,
     notice,
   );
 }
 
-/** A signing secret shown once: a new endpoint's, or a rotated one (the previous stays valid a while). */
+/** A signing secret shown once: a new receptor's, or a rotated one (the previous stays valid a while). */
 export interface ShownSecret {
   value: string;
   rotated: boolean;
@@ -96,7 +115,7 @@ function endpointActions(context: PageContext, endpoint: Endpoint): Html {
     ? buttonForm(`${base}/disable`, context.csrf, 'Desactivar', { kind: 'secondary' })
     : buttonForm(`${base}/enable`, context.csrf, 'Activar', { kind: 'secondary' });
   const rotate = buttonForm(`${base}/rotate-secret`, context.csrf, 'Rotar el secreto de firma', { kind: 'secondary' });
-  const remove = html`<a href="${base}/delete">Borrar el endpoint</a>`;
+  const remove = html`<a href="${base}/delete">Borrar el receptor</a>`;
   return html`<div class="actions">${sendTest}${toggle}${rotate}</div><p>${remove}</p>`;
 }
 
@@ -112,23 +131,23 @@ export function webhookPage(
       'Reenviar',
       {
         kind: 'secondary',
-        label: `Reenviar ${d.eventType} (${d.id.slice(0, 8)})`,
+        label: `Reenviar ${eventLabel(d.eventType)} (${d.id.slice(0, 8)})`,
       },
     );
     const status = deliveryStatus[d.status] ?? d.status;
-    const event = html`<code>${d.eventType}</code>`;
+    const event = eventLabel(d.eventType);
     return html`<tr>${cells([event, status, lastAttempt(d.attempts), dateTime(d.nextAttemptAt)])}
 <td>${redeliver}</td></tr>`;
   });
   const facts = [
-    html`<dt>URL</dt><dd>${endpoint.url}</dd><dt>Eventos</dt><dd>${endpoint.eventTypes?.join(', ') ?? 'Todos'}</dd>`,
+    html`<dt>URL</dt><dd>${endpoint.url}</dd><dt>Eventos</dt><dd>${eventList(endpoint.eventTypes)}</dd>`,
     html`<dt>Activo</dt><dd>${endpoint.enabled ? 'Sí' : 'No (no recibe eventos)'}</dd>`,
     html`<dt>Descripción</dt><dd>${endpoint.description ?? '—'}</dd>`,
   ];
   const headings = headRow(['Evento', 'Estado', 'Intentos', 'Próximo intento', actionsHeading]);
   return page(
     { ...context, section: 'webhooks' },
-    'Endpoint de webhooks',
+    'Receptor de webhooks',
     html`
 <p><a href="/console/webhooks">← Volver a los webhooks</a></p>
 ${input.secret ? secretCard(input.secret) : ''}
@@ -145,15 +164,15 @@ ${
   );
 }
 
-/** The step before deleting an endpoint: what it does, "Sí, borrar" or back. */
+/** The step before deleting a receptor: what it does, "Sí, borrar" or back. */
 export function deleteWebhookPage(context: PageContext, endpoint: Endpoint): Html {
   const what = 'Deja de recibir eventos y se borra su registro de entregas. No se puede deshacer.';
   return page(
     { ...context, section: 'webhooks' },
-    'Borrar endpoint',
+    'Borrar receptor',
     html`
 <form method="post" action="/console/webhooks/${endpoint.id}/delete" class="card narrow">${csrfField(context.csrf)}
-<p>¿Borrar el endpoint <code>${endpoint.url}</code>? ${what}</p>
+<p>¿Borrar el receptor <code>${endpoint.url}</code>? ${what}</p>
 <button type="submit" class="danger">Sí, borrar</button> <a href="/console/webhooks/${endpoint.id}">Cancelar</a>
 </form>`,
   );

@@ -96,7 +96,7 @@ describe('the console’s admin forms', { skip: browserTests.skip }, () => {
     const url = 'https://user:secret@crm.lender.example/hooks';
     await page.getByLabel('URL (https)').fill(url);
     await page.getByLabel('Descripción (opcional)').fill('CRM principal');
-    await page.getByRole('button', { name: 'Crear endpoint' }).click();
+    await page.getByRole('button', { name: 'Crear receptor' }).click();
     await page.locator('#url-error').waitFor();
     assert.equal(await messageBeside('URL (https)', 'url'), 'La dirección no puede llevar usuario ni contraseña.');
     assert.equal(await page.getByLabel('URL (https)').inputValue(), url);
@@ -108,20 +108,20 @@ describe('the console’s admin forms', { skip: browserTests.skip }, () => {
   test('a webhook endpoint is disabled, and deleted after a confirmation reached by keyboard', async () => {
     await page.goto(`${service.base}/console/webhooks`);
     await page.getByLabel('URL (https)').fill('https://crm.lender.example/borrar');
-    await page.getByRole('button', { name: 'Crear endpoint' }).click();
+    await page.getByRole('button', { name: 'Crear receptor' }).click();
     await page.getByRole('heading', { name: 'Secreto de firma' }).waitFor();
     await page.getByRole('button', { name: 'Desactivar' }).click();
     await page.waitForURL(/notice=endpoint-disabled$/);
     await page.getByRole('button', { name: 'Activar' }).waitFor();
     await assertAccessible(page, 'webhook endpoint page');
-    await page.getByRole('link', { name: 'Borrar el endpoint' }).focus();
+    await page.getByRole('link', { name: 'Borrar el receptor' }).focus();
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/console\/webhooks\/[0-9a-f-]{36}\/delete$/);
     await assertAccessible(page, 'webhook delete confirmation');
     await page.getByRole('button', { name: 'Sí, borrar' }).focus();
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/console\/webhooks\?notice=endpoint-deleted$/);
-    await page.getByText('Endpoint borrado: ya no recibe eventos.').waitFor();
+    await page.getByText('Receptor borrado: ya no recibe eventos.').waitFor();
     assert.equal(await page.getByRole('link', { name: 'https://crm.lender.example/borrar' }).count(), 0);
   });
 

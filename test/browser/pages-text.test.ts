@@ -21,32 +21,6 @@ type Role = 'admin' | 'officer' | 'analyst';
 // The operators' names are shown on every page: Spanish, so only the console's own words are checked.
 const names: Record<Role, string> = { admin: 'Alcántara', officer: 'Ortega', analyst: 'Arriaga' };
 
-/**
- * Problems known on a page, by its label ("*": every page), each "kind: text" as `textProblems` names it.
- * Each is in a file this test's owners do not edit; the test fails on anything not listed here.
- */
-const knownProblems: Record<string, readonly string[]> = {
-  // webhooks.views.ts: "endpoint" in headings and captions; the endpoint's page lists the event types by
-  // their API names (lead.created, lead.verified, document_received, …).
-  webhooks: ['English: endpoint'],
-  webhook: [
-    'snake_case: document_received',
-    'snake_case: document_reviewed',
-    'snake_case: outcome_changed',
-    'snake_case: prequalification_decided',
-    'snake_case: pin_sent',
-    'snake_case: card_created',
-    'English: Endpoint',
-    'English: endpoint',
-    'English: lead',
-    'English: verified',
-    'English: created',
-  ],
-};
-
-/** Pages known to be wider than a phone, by label, for the same reason. */
-const knownWide = new Set<string>([]);
-
 /** The text a person sees or hears on the page: the body's rendered text, the title, and labels. */
 async function visibleText(page: Page): Promise<string> {
   return page.evaluate(() => {
@@ -127,14 +101,13 @@ describe('every console page reads in Spanish and fits a phone', { skip: browser
   async function check(page: Page, label: string): Promise<string[]> {
     const failures: string[] = [];
     const where = `${label} (${new URL(page.url()).pathname})`;
-    const known = new Set([...(knownProblems['*'] ?? []), ...(knownProblems[label] ?? [])]);
-    const problems = textProblems(await visibleText(page)).filter((p) => !known.has(`${p.kind}: ${p.text}`));
+    const problems = textProblems(await visibleText(page));
     if (problems.length > 0) failures.push(`${where} shows:\n${describeProblems(problems)}`);
     await assertAccessible(page, label).catch((error: Error) => failures.push(error.message));
     await page.setViewportSize({ width: 390, height: 800 });
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     await page.setViewportSize({ width: 1280, height: 800 });
-    if (width > 390 && !knownWide.has(label)) failures.push(`${where} is ${width} pixels wide at 390`);
+    if (width > 390) failures.push(`${where} is ${width} pixels wide at 390`);
     return failures;
   }
 
