@@ -2,7 +2,8 @@
  * Every console page, as an admin, a loan officer and an analyst see it, in a real browser: its visible text
  * (the body, the title, the labels read to screen readers) has no English word and no raw key of the service
  * (src/console/page-text.ts), axe finds no serious or critical violation, and at 390 pixels wide (a phone)
- * the page does not scroll sideways (a table may scroll inside its own box).
+ * the page does not scroll sideways (a table may scroll inside its own box). Each page is screenshot at 1280
+ * and 390 pixels (test-output/screenshots/page-<role>-<page>.png and -phone.png).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +16,7 @@ import { describeProblems, textProblems } from '../../src/console/page-text.ts';
 import { assertAccessible } from './accessibility.ts';
 import { browserTests, launchChromium } from './chromium.ts';
 import { startListeningService, type ListeningService } from './listening-service.ts';
+import { screenshot } from './screenshots.ts';
 
 const password = 'una contraseña larga';
 type Role = 'admin' | 'officer' | 'analyst';
@@ -97,8 +99,11 @@ describe('every console page reads in Spanish and fits a phone', { skip: browser
     return role === 'admin' ? [...everyone, ...admin] : [...everyone, ...forbidden];
   }
 
-  /** Checks the page open now: its text, its accessibility, and its width on a phone; what is wrong, if anything. */
-  async function check(page: Page, label: string): Promise<string[]> {
+  /**
+   * Checks the page open now: its text, its accessibility, and its width on a phone; what is wrong, if
+   * anything. Screenshots it at 1280 and 390 pixels as `page-<who>-<label>`.
+   */
+  async function check(page: Page, label: string, who: string): Promise<string[]> {
     const failures: string[] = [];
     const where = `${label} (${new URL(page.url()).pathname})`;
     const problems = textProblems(await visibleText(page));
@@ -108,6 +113,7 @@ describe('every console page reads in Spanish and fits a phone', { skip: browser
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     await page.setViewportSize({ width: 1280, height: 800 });
     if (width > 390) failures.push(`${where} is ${width} pixels wide at 390`);
+    await screenshot(page, `page-${who}-${label.replace(/[^a-z0-9]+/gi, '-')}`, { phone: true });
     return failures;
   }
 
@@ -117,7 +123,7 @@ describe('every console page reads in Spanish and fits a phone', { skip: browser
       const page = await context.newPage();
       const res = await page.goto(`${service.base}/console/sign-in`);
       assert.equal(res?.status(), 200);
-      assert.deepEqual(await check(page, 'sign-in'), []);
+      assert.deepEqual(await check(page, 'sign-in', 'signed-out'), []);
     } finally {
       await context.close();
     }
@@ -137,7 +143,7 @@ describe('every console page reads in Spanish and fits a phone', { skip: browser
         for (const [label, path, status] of pagesOf(role)) {
           const res = await page.goto(`${service.base}${path}`);
           assert.equal(res?.status(), status, `${role}, ${label}: ${path}`);
-          failures.push(...(await check(page, label)));
+          failures.push(...(await check(page, label, role)));
         }
         assert.equal(failures.length, 0, failures.join('\n'));
       } finally {
