@@ -14,6 +14,12 @@
  * at a tenth of it) from a worker thread, against one listening service in this process: the p50 and p99
  * of its answers. The last table puts each case's p99 at the largest size against the smallest, with the
  * targets of docs/performance.md (within 1.5× and under 20 ms; the funnel under 50 ms).
+ *
+ * Then, at the largest size, each with a section save at the same rate beside it (its p99 and longest
+ * answer, against the saves' p99 alone): 1,000 erasures in a row; the retention purge of the oldest
+ * `BENCH_SCALE_PURGE` leads (default 100,000); an export of every lead as CSV, then as NDJSON (rows per
+ * second, and the growth of the process's resident memory); migration 025 again. `BENCH_SCALE_PARTS`
+ * picks some of `reads,erasures,purge,export,migration` (default all).
  */
 import { randomUUID } from 'node:crypto';
 import { migrate, readMigrations } from '../src/db/migrate.ts';
@@ -25,6 +31,8 @@ import { benchAdminToken, benchConfig, containerFor, listen, partnerToken } from
 
 const api = '/mx/b2b/autofin/api';
 const rate = Number(process.env.BENCH_SCALE_RATE ?? 50);
+const parts = new Set((process.env.BENCH_SCALE_PARTS ?? 'reads,erasures,purge,export,migration').split(','));
+const purgeSize = Number(process.env.BENCH_SCALE_PURGE ?? 100_000);
 const seconds = 5;
 const batch = 10_000;
 const year = 365 * 86_400_000;
@@ -199,7 +207,10 @@ export async function scaleBench(): Promise<void> {
   else process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
   const sizes = (process.env.BENCH_SCALE_SIZES ?? (embedded ? '10000,100000' : '10000,1000000')).split(',').map(Number);
   const database = await createTestDatabase();
-  const config = benchConfig();
+  // Leads are spread over the year from t0: the oldest `purgeSize` of them are past this retention.
+  const total = sizes.at(-1)!;
+  const purgedBefore = t0 + Math.floor((Math.min(purgeSize, total) / total) * year);
+  const config = { ...benchConfig(), piiRetentionDays: Math.floor((Date.now() - purgedBefore) / 86_400_000) };
   const container = await containerFor(config, database.db);
   await container.prepare();
   const { app, base } = await listen(container, 'warn');
@@ -281,7 +292,7 @@ export async function scaleBench(): Promise<void> {
       const gib = (Number(rows[0]!.bytes) / 2 ** 30).toFixed(2);
       console.log(`  ${size.toLocaleString('en')} leads seeded (+${seedSeconds.toFixed(0)} s), tables ${gib} GiB`);
       const figures: Figures[] = [];
-      for (const c of cases) {
+      for (const c of parts.has('reads') ? cases : []) {
         const f = await measure(c);
         figures.push(f);
         const failed = f.failures ? `  ${f.failures} failed` : '';
@@ -290,22 +301,60 @@ export async function scaleBench(): Promise<void> {
       results.set(size, figures);
     }
     const save = cases.at(-1)!;
-    await workUnderWrites('1,000 erasures in a row', save, async () => {
-      const { rows } = await database.db.query<{ id: string }>(
-        `select id from leads where erased_at is null and company_id <> $1 limit 1000`,
-        [partnerCompany],
-      );
-      for (const { id } of rows) {
-        await app.inject({ method: 'DELETE', url: `/admin/leads/${id}/personal-data`, headers: admin });
-      }
-    });
-    await workUnderWrites('migration 025 again (three concurrent indexes)', save, async () => {
-      await database.db.query(
-        `drop index webhook_deliveries_finished_idx, webhook_deliveries_event_idx, webhook_events_occurred_idx`,
-      );
-      await database.db.query('delete from schema_migrations where version = 25');
-      await migrate(database.db, { migrations: await readMigrations() });
-    });
+    const alone = await measure(save);
+    console.log(`\n  saves alone at ${rate} req/s: p50 ${alone.p50.toFixed(1)} ms, p99 ${alone.p99.toFixed(1)} ms`);
+    if (parts.has('erasures')) {
+      await workUnderWrites('1,000 erasures in a row', save, async () => {
+        const { rows } = await database.db.query<{ id: string }>(
+          `select id from leads where erased_at is null and company_id <> $1 order by created_at desc limit 1000`,
+          [partnerCompany],
+        );
+        for (const { id } of rows) {
+          await app.inject({ method: 'DELETE', url: `/admin/leads/${id}/personal-data`, headers: admin });
+        }
+        await container.leadKeys.shredAsked();
+      });
+    }
+    if (parts.has('purge')) {
+      let purged = 0;
+      await workUnderWrites(`the retention purge (${config.piiRetentionDays} days)`, save, async () => {
+        const res = await app.inject({ method: 'POST', url: '/admin/leads/purge', headers: admin, payload: {} });
+        purged = (res.json() as { count: number }).count;
+        await container.leadKeys.shredAsked();
+      });
+      console.log(`    ${purged.toLocaleString('en')} leads erased by the purge`);
+    }
+    for (const format of parts.has('export') ? (['csv', 'ndjson'] as const) : []) {
+      await workUnderWrites(`an export of every lead (${format})`, save, async () => {
+        const before = process.memoryUsage().rss;
+        let peak = before;
+        const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+        const started = performance.now();
+        const res = await fetch(`${base}/admin/leads/export?format=${format}`, { headers: admin });
+        let lines = 0;
+        for await (const chunk of res.body!) {
+          for (const byte of chunk as Uint8Array) if (byte === 10) lines++;
+        }
+        clearInterval(sampler);
+        const rows = format === 'csv' ? lines - 1 : lines;
+        const rowsPerSecond = rows / ((performance.now() - started) / 1000);
+        const growth = (peak - before) / 2 ** 20;
+        console.log(
+          `    ${res.status}: ${rows.toLocaleString('en')} rows, ${Math.round(rowsPerSecond).toLocaleString('en')} rows/s,` +
+            ` RSS ${(before / 2 ** 20).toFixed(0)} MiB + ${growth.toFixed(0)} MiB at most`,
+        );
+      });
+    }
+    if (parts.has('migration')) {
+      await workUnderWrites('migration 025 again (three concurrent indexes)', save, async () => {
+        await database.db.query(
+          `drop index webhook_deliveries_finished_idx, webhook_deliveries_event_idx, webhook_events_occurred_idx`,
+        );
+        await database.db.query('delete from schema_migrations where version = 25');
+        await migrate(database.db, { migrations: await readMigrations() });
+      });
+    }
+    if (!parts.has('reads')) return;
     const [small, large] = [sizes[0]!, sizes.at(-1)!];
     console.log(`\n  p99 at ${large.toLocaleString('en')} against ${small.toLocaleString('en')} leads`);
     cases.forEach((c, i) => {

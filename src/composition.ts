@@ -124,6 +124,7 @@ export async function createContainer(givenOptions: ContainerOptions) {
       ...lenderSide.encryptedColumns,
       ...leadKeys.encryptedColumns,
     ],
+    leadKeys.shredAsked,
   );
   const services = {
     config,
@@ -140,7 +141,7 @@ export async function createContainer(givenOptions: ContainerOptions) {
     webhooks,
     keys: keysModule.service,
     /** Each lead's own key: the sealing of its values, and the shredding of erased leads' keys. */
-    leadKeys: { sealing: leadKeys.sealing, shred: leadKeys.shred },
+    leadKeys: { sealing: leadKeys.sealing, shredAsked: leadKeys.shredAsked },
     backup: backup.service,
   };
   const jobs = createJobs([
@@ -183,6 +184,7 @@ function createStoredDataCare(
   admin: { access: AdminAccess; audit: AuditService },
   auth: ReturnType<typeof createAuthModule>,
   encryptedColumns: EncryptedColumn[],
+  shredErasedKeys: () => Promise<void>,
 ) {
   const { db, clock } = options;
   // Leads' values sealed before lead keys move to their leads' keys: in batches after start, and on re-encryption.
@@ -201,8 +203,8 @@ function createStoredDataCare(
     moveToLeadKeys,
     ...admin,
   });
-  // Online copies of the embedded database (`GET /admin/backup`, audited).
-  const backup = createBackupModule({ db, clock, ...admin });
+  // Online copies of the embedded database (`GET /admin/backup`, audited), taken once erased keys are shredded.
+  const backup = createBackupModule({ db, clock, shredErasedKeys, ...admin });
   return { keysModule, backup, migration: { jobs: [migrationJob] } };
 }
 

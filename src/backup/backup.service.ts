@@ -12,11 +12,17 @@ export interface Backup {
   fileName: string;
 }
 
-export function createBackupService(deps: { db: Pick<Db, 'engine' | 'dumpDataDir'>; clock: Clock }) {
+export function createBackupService(deps: {
+  db: Pick<Db, 'engine' | 'dumpDataDir'>;
+  clock: Clock;
+  /** Runs the rewrite of erased leads' keys that erasures asked for (src/lead-keys), so no copy holds one. */
+  shredErasedKeys: () => Promise<void>;
+}) {
   return {
     /** Throws backupNotEmbedded (409 / 4095) on PostgreSQL. */
     async take(): Promise<Backup> {
       if (!deps.db.dumpDataDir) throw errors.backupNotEmbedded();
+      await deps.shredErasedKeys();
       const data = await deps.db.dumpDataDir();
       const stamp = deps.clock.now().toISOString().replace(/[:.]/g, '-');
       return { data, fileName: `autofin-backup-${stamp}.tar.gz` };

@@ -1,7 +1,8 @@
 /**
  * Erasure is final (docs/operations.md, "Erasure"): a lead's values are sealed with its own key, which
  * erasure destroys; a copy of a value taken before (a dead row, a backup) no longer opens, the key's row
- * leaves its partition's files, while other leads' values still open.
+ * leaves its partition's files (a second after the erasure, once for a burst of them), while other leads'
+ * values still open.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -56,8 +57,12 @@ describe('erasure destroys the lead’s key', () => {
     assert.equal(erased.statusCode, 204, show(erased));
     const keys = await t.database.db.query('select 1 from lead_keys where lead_id = $1', [leadId]);
     assert.equal(keys.rows.length, 0, 'the key is gone');
-    const pending = await t.database.db.query('select partition from lead_key_shreds');
-    assert.deepEqual(pending.rows, [], 'its partition was rewritten right after the erasure');
+    const pending = await t.database.db.query<{ partition: string }>('select partition from lead_key_shreds');
+    assert.equal(pending.rows.length, 1, 'its partition is recorded, to be rewritten a second later');
+    assert.match(pending.rows[0]!.partition, /^lead_keys_\d{2}$/);
+    await t.container.leadKeys.shredAsked();
+    const left = await t.database.db.query('select partition from lead_key_shreds');
+    assert.deepEqual(left.rows, [], 'the erasure asked for the rewrite, which has run');
 
     // A copy taken before (what a dead row, a WAL segment or a backup holds) opens with no key the service holds.
     await sealing.forReading([leadId]);
@@ -65,5 +70,26 @@ describe('erasure destroys the lead’s key', () => {
     const others = await sealedValuesOf(kept);
     await sealing.forReading([kept]);
     for (const c of others) assert.ok(sealing.open(kept, c.v, c.context), 'the other lead’s values still open');
+  });
+
+  test('a burst of erasures is shredded a second later, with no one waiting for it', async () => {
+    const leads = await Promise.all([verifiedLead(t, 'SMS'), verifiedLead(t, 'EMAIL'), verifiedLead(t, 'SMS')]);
+    for (const { leadId } of leads) {
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `/admin/leads/${leadId}/personal-data`,
+        headers: t.admin,
+      });
+      assert.equal(res.statusCode, 204, show(res));
+    }
+    const asked = await t.database.db.query('select partition from lead_key_shreds');
+    assert.ok(asked.rows.length >= 1, 'recorded, not yet rewritten');
+    const deadline = Date.now() + 10_000;
+    let left = asked.rows.length;
+    while (left > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      left = (await t.database.db.query('select partition from lead_key_shreds')).rows.length;
+    }
+    assert.equal(left, 0, 'rewritten without anyone waiting for it');
   });
 });

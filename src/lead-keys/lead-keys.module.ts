@@ -1,10 +1,15 @@
 /**
  * The lead keys module as the composition root uses it: each lead's own data key (lead-keys.ts), its
  * destruction by erasure and the shredding of its partition (lead-key-shredding.ts), the column key
- * rotation re-wraps, and the job that shreds soon after an erasure.
+ * rotation re-wraps, and the shredding that follows erasures.
+ *
+ * An erasure asks for a shred (`shredSoon`); the shred runs a second later, so a burst of erasures (the
+ * retention purge, a lender erasing many leads) rewrites each partition once, not once per lead. Stopping
+ * the service runs an asked-for shred before the database closes; a job also shreds every minute what is
+ * left (a failed rewrite, another instance's erasure).
  */
 import type { Db, EncryptedColumn, Queryable } from '../db/index.ts';
-import { repeatingJob } from '../jobs/index.ts';
+import { repeatingJob, type Job } from '../jobs/index.ts';
 import type { Clock, FieldEncryption } from '../shared/index.ts';
 import { createLeadKeyShredding } from './lead-key-shredding.ts';
 import { createLeadKeys, leadKeyContext } from './lead-keys.ts';
@@ -14,6 +19,47 @@ const leadKeyColumns: EncryptedColumn[] = [
   { table: 'lead_keys', id: 'lead_id', column: 'key_enc', context: leadKeyContext },
 ];
 
+/** How long a shred waits after the first erasure that asked for it. */
+export const shredDelayMs = 1_000;
+
+/**
+ * `run` once, `delayMs` after the first of any number of asks; an ask while it runs makes one more run
+ * after it. `flush` and `stop` run an asked-for run at once and wait for it.
+ */
+function afterAsks(
+  name: string,
+  delayMs: number,
+  run: () => Promise<unknown>,
+): Job & { ask(): void; flush(): Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let runs: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const fire = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    runs = runs.then(run);
+  };
+  const flush = async () => {
+    if (timer) fire();
+    await runs;
+  };
+  return {
+    name,
+    ask() {
+      // Once stopped (the database closing), what is left is recorded for the job's next run.
+      if (timer || stopped) return;
+      timer = setTimeout(fire, delayMs);
+      timer.unref();
+    },
+    flush,
+    start() {},
+    async stop() {
+      stopped = true;
+      await flush();
+    },
+  };
+}
+
 export function createLeadKeysModule(deps: {
   db: Db;
   clock: Clock;
@@ -22,11 +68,10 @@ export function createLeadKeysModule(deps: {
 }) {
   const keys = createLeadKeys({ db: deps.db, encryption: deps.encryption, now: () => deps.clock.now().getTime() });
   const shredding = createLeadKeyShredding(deps.db, () => deps.clock.now());
-  const shred = () => shredding.shred();
-  // Partitions left to rewrite (an erasure whose shred failed, another instance's) are done every minute.
-  const job = repeatingJob('lead key shredding', { firstMs: 10_000, everyMs: 60_000 }, () =>
-    shred().catch((error: unknown) => deps.warn('erased leads’ keys could not be shredded yet', error)),
-  );
+  const shred = () =>
+    shredding.shred().catch((error: unknown) => deps.warn('erased leads’ keys could not be shredded yet', error));
+  const soon = afterAsks('lead key shredding after erasures', shredDelayMs, shred);
+  const job = repeatingJob('lead key shredding', { firstMs: 10_000, everyMs: 60_000 }, shred);
   return {
     sealing: keys.sealing,
     /** Destroys the lead's key inside the erasure's transaction. */
@@ -34,10 +79,12 @@ export function createLeadKeysModule(deps: {
       await shredding.destroy(leadId, tx);
       keys.forget(leadId);
     },
-    /** Rewrites the partitions of destroyed keys (after the erasure commits, and by the job). */
-    shred,
+    /** Asks for the partitions of destroyed keys to be rewritten, a second from now (after the erasure commits). */
+    shredSoon: () => soon.ask(),
+    /** Runs an asked-for shred now, as stopping does, and waits for it. */
+    shredAsked: () => soon.flush(),
     encryptedColumns: leadKeyColumns,
-    jobs: [job],
+    jobs: [soon, job],
   };
 }
 

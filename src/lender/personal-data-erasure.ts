@@ -32,8 +32,8 @@ interface Deps {
     erase(leadId: string, tx: Queryable): Promise<number>;
     sweep(): Promise<number>;
   };
-  /** The lead's own key: destroyed in the transaction, its partition shredded just after (src/lead-keys). */
-  leadKeys: { destroy(leadId: string, tx: Queryable): Promise<void>; shred(): Promise<number> };
+  /** The lead's own key: destroyed in the transaction, its partition shredded a second after (src/lead-keys). */
+  leadKeys: { destroy(leadId: string, tx: Queryable): Promise<void>; shredSoon(): void };
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
   retention: RetentionPolicy;
@@ -85,8 +85,8 @@ export function createPersonalDataErasure(deps: Deps) {
         throw errors.legalRetention(retention.retainedUntil, retention.legalHold);
       }
       if (!(await erase(origin, row.id))) throw errors.leadNotFound();
-      // The destroyed key leaves the database's files now, or at the lead keys' next job.
-      await deps.leadKeys.shred().catch(() => {});
+      // The destroyed key leaves the database's files a second from now (with those of erasures meanwhile).
+      deps.leadKeys.shredSoon();
     },
 
     /** The retention of a lead as the lender's view shows it. */
@@ -107,8 +107,8 @@ export function createPersonalDataErasure(deps: Deps) {
         for (;;) {
           const batch = await deps.queries.unchangedSince(cutoff, creditsFundedAfter, purgeBatch);
           for (const id of batch) if (await erase(options.origin ?? retentionOperator, id)) leadIds.push(id);
-          // One rewrite per batch of erased leads' keys, not one per lead.
-          if (batch.length > 0) await deps.leadKeys.shred().catch(() => {});
+          // The keys' partitions are rewritten while the purge goes on, each once a second at most.
+          if (batch.length > 0) deps.leadKeys.shredSoon();
           if (batch.length < purgeBatch) break;
         }
       }
