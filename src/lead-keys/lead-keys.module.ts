@@ -20,7 +20,7 @@ const leadKeyColumns: EncryptedColumn[] = [
 ];
 
 /** How long a shred waits after the first erasure that asked for it. */
-export const shredDelayMs = 1_000;
+const shredDelayMs = 1_000;
 
 /**
  * `run` once, `delayMs` after the first of any number of asks; an ask while it runs makes one more run
