@@ -71,19 +71,23 @@ export function consoleClient(
   return client;
 }
 
-/** A console operator of `role` with a new e-mail and `password`, made through the admin API; its e-mail. */
+/**
+ * A console operator of `role` with `password`, made through the admin API; its e-mail. A new e-mail and a
+ * name unless given.
+ */
 export async function consoleOperator(
   app: FastifyInstance,
   adminHeaders: Record<string, string>,
   role: 'admin' | 'officer' | 'analyst',
   password: string,
+  given: { email?: string; name?: string } = {},
 ): Promise<string> {
-  const email = `${role}-${randomUUID()}@lender.mx`;
+  const email = given.email ?? `${role}-${randomUUID()}@lender.mx`;
   const res = await app.inject({
     method: 'POST',
     url: '/admin/operators',
     headers: adminHeaders,
-    payload: { name: `Operadora ${role}`, role, email, password },
+    payload: { name: given.name ?? `Operadora ${role}`, role, email, password },
   });
   assert.equal(res.statusCode, 201, `${res.statusCode} ${res.body}`);
   return email;

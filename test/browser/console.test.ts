@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { api, show } from '../helper.ts';
+import { consoleOperator } from '../console-client.ts';
 import { sandboxRfc } from '../lead-fixture.ts';
 import { verifiedLead } from '../lender-fixture.ts';
 import { vehicleColumns } from '../../src/catalogs/catalog-file.ts';
@@ -53,17 +54,8 @@ describe('the operator console in a browser', { skip: browserTests.skip }, () =>
       ownCatalogStore: true,
     });
     const t = service.testApp;
-    for (const [role, email] of [
-      ['admin', 'admin@lender.mx'],
-      ['analyst', 'analyst@lender.mx'],
-    ]) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/admin/operators',
-        headers: t.admin,
-        payload: { name: `Ana (${role})`, role, email, password },
-      });
-      assert.equal(res.statusCode, 201, show(res));
+    for (const role of ['admin', 'analyst'] as const) {
+      await consoleOperator(t.app, t.admin, role, password, { email: `${role}@lender.mx`, name: `Ana (${role})` });
     }
     const hook = await t.app.inject({
       method: 'POST',

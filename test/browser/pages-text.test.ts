@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { api, show, type TestApp } from '../helper.ts';
+import { consoleOperator } from '../console-client.ts';
 import { sandboxRfc } from '../lead-fixture.ts';
 import { verifiedLead } from '../lender-fixture.ts';
 import { plainPdf, uploadForm } from '../document-files.ts';
@@ -47,13 +48,7 @@ describe('every console page reads in Spanish and fits a phone', { skip: browser
     service = await startListeningService({ webhookResolver: async () => [{ address: '93.184.216.34', family: 4 }] });
     const t = service.testApp;
     for (const role of ['admin', 'officer', 'analyst'] as const) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/admin/operators',
-        headers: t.admin,
-        payload: { name: `Ana ${names[role]}`, role, email: `${role}@lender.mx`, password },
-      });
-      assert.equal(res.statusCode, 201, show(res));
+      await consoleOperator(t.app, t.admin, role, password, { email: `${role}@lender.mx`, name: `Ana ${names[role]}` });
     }
     const hook = await t.app.inject({
       method: 'POST',
