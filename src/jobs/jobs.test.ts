@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createJobs, repeatingJob, type Job } from './jobs.ts';
+import { askedJob, createJobs, repeatingJob, type Job } from './jobs.ts';
 
 /** Waits until `ready()` holds (timers may run late on a busy machine), at most two seconds. */
 async function until(ready: () => boolean): Promise<void> {
@@ -56,4 +56,30 @@ test('the jobs start together and stop together, even when one fails to stop', a
   jobs.start();
   await jobs.stop();
   assert.deepEqual(events, ['start a', 'start b', 'stop a', 'stop b']);
+});
+
+test('an asked job runs once for the asks of its delay, again for one while it runs; stop runs it', async () => {
+  let runs = 0;
+  let release = () => {};
+  const job = askedJob('asked', 20, async () => {
+    runs += 1;
+    await new Promise<void>((resolve) => (release = resolve));
+  });
+  job.ask();
+  job.ask();
+  await until(() => runs === 1);
+  release();
+  job.ask();
+  await until(() => runs === 2);
+  release();
+  await job.flush();
+  assert.equal(runs, 2, 'the asks before a run share it');
+  job.ask();
+  const stopping = job.stop();
+  await until(() => runs === 3);
+  release();
+  await stopping;
+  job.ask();
+  await sleep(60);
+  assert.equal(runs, 3, 'the stop ran what was asked at once; nothing is asked after it');
 });

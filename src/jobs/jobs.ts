@@ -46,6 +46,44 @@ export function repeatingJob(
   };
 }
 
+/**
+ * A job that runs `run` when asked: once, `delayMs` after the first of any number of asks; an ask while it
+ * runs makes one more run after it. `flush` and `stop` run an asked-for run at once and wait for it.
+ */
+export function askedJob(
+  name: string,
+  delayMs: number,
+  run: () => Promise<unknown>,
+): Job & { ask(): void; flush(): Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let runs: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const fire = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    runs = runs.then(run);
+  };
+  const flush = async () => {
+    if (timer) fire();
+    await runs;
+  };
+  return {
+    name,
+    ask() {
+      // Once stopped (the database closing), what is left is recorded for the job's next run.
+      if (timer || stopped) return;
+      timer = setTimeout(fire, delayMs);
+      timer.unref();
+    },
+    flush,
+    start() {},
+    async stop() {
+      stopped = true;
+      await flush();
+    },
+  };
+}
+
 export interface Jobs {
   readonly names: readonly string[];
   start(): void;

@@ -9,7 +9,7 @@
  * left (a failed rewrite, another instance's erasure).
  */
 import type { Db, EncryptedColumn, Queryable } from '../db/index.ts';
-import { repeatingJob, type Job } from '../jobs/index.ts';
+import { askedJob, repeatingJob } from '../jobs/index.ts';
 import type { Clock, FieldEncryption } from '../shared/index.ts';
 import { createLeadKeyShredding } from './lead-key-shredding.ts';
 import { createLeadKeys, leadKeyContext } from './lead-keys.ts';
@@ -22,44 +22,6 @@ const leadKeyColumns: EncryptedColumn[] = [
 /** How long a shred waits after the first erasure that asked for it. */
 const shredDelayMs = 1_000;
 
-/**
- * `run` once, `delayMs` after the first of any number of asks; an ask while it runs makes one more run
- * after it. `flush` and `stop` run an asked-for run at once and wait for it.
- */
-function afterAsks(
-  name: string,
-  delayMs: number,
-  run: () => Promise<unknown>,
-): Job & { ask(): void; flush(): Promise<void> } {
-  let timer: NodeJS.Timeout | undefined;
-  let runs: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const fire = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    runs = runs.then(run);
-  };
-  const flush = async () => {
-    if (timer) fire();
-    await runs;
-  };
-  return {
-    name,
-    ask() {
-      // Once stopped (the database closing), what is left is recorded for the job's next run.
-      if (timer || stopped) return;
-      timer = setTimeout(fire, delayMs);
-      timer.unref();
-    },
-    flush,
-    start() {},
-    async stop() {
-      stopped = true;
-      await flush();
-    },
-  };
-}
-
 export function createLeadKeysModule(deps: {
   db: Db;
   clock: Clock;
@@ -70,7 +32,7 @@ export function createLeadKeysModule(deps: {
   const shredding = createLeadKeyShredding(deps.db, () => deps.clock.now());
   const shred = () =>
     shredding.shred().catch((error: unknown) => deps.warn('erased leads’ keys could not be shredded yet', error));
-  const soon = afterAsks('lead key shredding after erasures', shredDelayMs, shred);
+  const soon = askedJob('lead key shredding after erasures', shredDelayMs, shred);
   const job = repeatingJob('lead key shredding', { firstMs: 10_000, everyMs: 60_000 }, shred);
   return {
     sealing: keys.sealing,
