@@ -63,9 +63,11 @@ describe('GET /admin/backup', () => {
     const audit = await t.app.inject({ method: 'GET', url: '/admin/audit', headers: t.admin });
     const taken = audit.json().items.find((r: { action: string }) => r.action === 'backup');
     assert.deepEqual([taken?.operatorId, taken?.rows], [admin.id, res.rawPayload.length], show(audit));
-    assert.ok(
-      t.logs.some((line) => line.includes('"msg":"backup taken"')),
-      'logged at info',
+    const logged = t.logs.map((line) => JSON.parse(line) as { level: number; msg: string });
+    assert.deepEqual(
+      logged.filter((line) => line.msg === 'backup taken').map((line) => line.level),
+      [30],
+      'logged once, at info',
     );
 
     const target = join(folders, 'restored');

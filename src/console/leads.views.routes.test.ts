@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { consoleClient, consoleOperator, type ConsoleClient } from '../../test/console-client.ts';
 import { verifiedLead } from '../../test/lender-fixture.ts';
+import { pinApi } from '../../test/lead-fixture.ts';
 import { percent } from './format.ts';
 
 const password = 'correct horse battery';
@@ -43,16 +44,20 @@ describe('operator console: the offer and the explanation on a lead page', () =>
   after(() => t.close());
 
   test('the offer reads Monto, Plazo, Tasa, Pago, CAT, the CAT disclosure under it', async () => {
-    const { leadId } = await verifiedLead(t, 'SMS');
+    const { leadId, partner } = await verifiedLead(t, 'SMS');
     const read = await lenderRead(leadId);
     assert.ok(read.prequalification.offer, 'the default lead is pre-qualified with an offer');
+    const { catDisclosure } = (await pinApi(t, partner).read(leadId)).prequalification.offer;
     const res = await officer.get(`/console/leads/${leadId}`);
     assert.equal(res.statusCode, 200, show(res));
     const offer = /<h3>Oferta<\/h3><dl class="facts">([\s\S]*?)<\/dl><p>([^<]*)<\/p>/.exec(res.body);
     assert.ok(offer, res.body);
     const terms = [...offer[1]!.matchAll(/<dt>([^<]*)<\/dt>/g)].map((m) => m[1]);
     assert.deepEqual(terms, ['Monto a financiar', 'Plazo (meses)', 'Tasa anual (%)', 'Pago mensual', 'CAT (%)']);
-    assert.match(offer[2]!, /^CAT promedio/);
+    // The very text the partner is given; it holds nothing HTML escapes, so the page shows it as it is.
+    assert.match(catDisclosure, /^CAT promedio /);
+    assert.doesNotMatch(catDisclosure, /[&<>"']/);
+    assert.equal(offer[2], catDisclosure);
 
     // The ratio is this loan's payment plus the reported debts over the income.
     const rule = read.explanation.rules.find((r) => r.rule === 'payment-to-income')!;

@@ -183,7 +183,12 @@ function reencryptionTests(): void {
         ['admin-token', 2],
       ],
     );
-    assert.ok(rotated.logs.some((line) => line.includes('"msg":"values re-encrypted with the current key"')));
+    const logged = rotated.logs.map((line) => JSON.parse(line) as { level: number; msg: string });
+    assert.deepEqual(
+      logged.filter((line) => line.msg === 'values re-encrypted with the current key').map((line) => line.level),
+      [30, 30, 30],
+      'each call logged at info',
+    );
   });
 
   test(

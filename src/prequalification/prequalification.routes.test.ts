@@ -117,6 +117,67 @@ describe('pre-qualification through the API', () => {
     );
   });
 
+  test('the partner’s lead view writes the CAT disclosure: the offer’s CAT, the day in Mexico City', async (ctx) => {
+    const start = clock.now();
+    ctx.after(() => clock.set(start));
+    const cases: { at: string; options: ReadyLeadOptions; cat: number; disclosure: string }[] = [
+      // 05:30 UTC on March 1 is still February 28 in Mexico City (UTC-6, no daylight saving time).
+      {
+        at: '2026-03-01T05:30:00.000Z',
+        options: { ...sound, rfc: sandboxRfc.A1 },
+        cat: 16.1,
+        disclosure:
+          'CAT promedio 16.1% sin IVA. Para fines informativos y de comparación. ' +
+          'Fecha de cálculo: 28 de febrero de 2026.',
+      },
+      // 06:00 UTC is midnight in Mexico City; a B1 applicant’s risk tier gives another CAT.
+      {
+        at: '2026-03-01T06:00:00.000Z',
+        options: { ...sound, rfc: sandboxRfc.B1 },
+        cat: 23.2,
+        disclosure:
+          'CAT promedio 23.2% sin IVA. Para fines informativos y de comparación. ' +
+          'Fecha de cálculo: 1 de marzo de 2026.',
+      },
+      // Another term, another CAT; the day is not zero-padded.
+      {
+        at: '2026-09-09T18:00:00.000Z',
+        options: { ...sound, rfc: sandboxRfc.A1, term: 24 },
+        cat: 17.2,
+        disclosure:
+          'CAT promedio 17.2% sin IVA. Para fines informativos y de comparación. ' +
+          'Fecha de cálculo: 9 de septiembre de 2026.',
+      },
+      // A second before midnight in Mexico City, on the last day of the year.
+      {
+        at: '2027-01-01T05:59:59.000Z',
+        options: { ...sound, rfc: sandboxRfc.B1 },
+        cat: 23.2,
+        disclosure:
+          'CAT promedio 23.2% sin IVA. Para fines informativos y de comparación. ' +
+          'Fecha de cálculo: 31 de diciembre de 2026.',
+      },
+    ];
+    for (const { at, options, cat, disclosure } of cases) {
+      clock.set(new Date(at));
+      // A token issued at this time: the file’s partner token lasts an hour from the file’s start.
+      const partner = await t.newPartner();
+      const id = await readyLead(t, { ...options, partner });
+      const leads = pinApi(t, partner);
+      assertNoContent(await leads.send(id, 'SMS'));
+      assertNoContent(await leads.confirm(id, pinFrom(t.outbox.sms.at(-1)!)));
+      const { status, prequalification } = await leads.read(id);
+      assert.equal(status, 'PREQUALIFIED', JSON.stringify(prequalification));
+      assert.equal(prequalification.evaluatedAt, at);
+      assert.equal(prequalification.offer.cat, cat, `${at}: ${JSON.stringify(prequalification.offer)}`);
+      assert.equal(
+        prequalification.offer.catDisclosure,
+        disclosure,
+        `${at}: ${JSON.stringify(prequalification.offer)}`,
+      );
+    }
+  });
+
   test('a C1 applicant is NOT_PREQUALIFIED with LOW_SCORE and no offer', async () => {
     const lead = await verified({ rfc: sandboxRfc.C1, ...sound });
     assert.equal(lead.status, 'NOT_PREQUALIFIED');
