@@ -9,20 +9,33 @@ export const screenshotDir = new URL('../../test-output/screenshots/', import.me
 export const desktopViewport = { width: 1280, height: 800 };
 export const phoneViewport = { width: 390, height: 844 };
 
-/** Writes the screenshots and answers their paths. */
-export async function screenshot(page: Page, name: string, options: { phone?: boolean } = {}): Promise<string[]> {
+/**
+ * Writes the screenshots and answers their paths. `atPhoneWidth` runs while the page is 390 px wide, before
+ * its screenshot there. The viewport is changed only when it differs from the one a screenshot needs.
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { phone?: boolean; atPhoneWidth?: () => Promise<void> } = {},
+): Promise<string[]> {
   if (!/^[a-z0-9][a-z0-9._-]*$/i.test(name)) throw new Error(`screenshot name "${name}": letters, digits, . _ - only`);
   mkdirSync(screenshotDir, { recursive: true });
   const before = page.viewportSize();
-  const shots = [{ file: `${screenshotDir}${name}.png`, viewport: desktopViewport }];
-  if (options.phone) shots.push({ file: `${screenshotDir}${name}-phone.png`, viewport: phoneViewport });
+  const shots = [{ file: `${screenshotDir}${name}.png`, viewport: desktopViewport, phone: false }];
+  if (options.phone) shots.push({ file: `${screenshotDir}${name}-phone.png`, viewport: phoneViewport, phone: true });
+  const sizeTo = async (viewport: { width: number; height: number } | null) => {
+    const now = page.viewportSize();
+    if (viewport && (now?.width !== viewport.width || now?.height !== viewport.height))
+      await page.setViewportSize(viewport);
+  };
   try {
     for (const shot of shots) {
-      await page.setViewportSize(shot.viewport);
+      await sizeTo(shot.viewport);
+      if (shot.phone) await options.atPhoneWidth?.();
       await page.screenshot({ path: shot.file, fullPage: true });
     }
   } finally {
-    if (before) await page.setViewportSize(before);
+    await sizeTo(before);
   }
   return shots.map((shot) => shot.file);
 }
