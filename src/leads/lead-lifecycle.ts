@@ -160,6 +160,8 @@ export function createLeadLifecycle(deps: Deps) {
     setLegalHold: (leadId: string, hold: LegalHold) => repository.setLegalHold(leadId, hold),
     releaseLegalHold: (leadId: string) => repository.releaseLegalHold(leadId),
 
+    /** Any company's lead, locked until the erasure's transaction ends (a hold's or outcome's write waits). */
+    lockForErasure: (leadId: string, tx: Queryable) => repository.lockById(leadId, tx),
     /** Erases the lead's personal data (lender or retention) with its history entry; undefined for an unknown lead. */
     erasePersonalData(leadId: string, at: Date, actor: string, tx: Queryable): Promise<{ id: string } | undefined> {
       return repository.erasePersonalData(

@@ -18,7 +18,8 @@ export function createLegalHolds(deps: Deps) {
   return {
     /**
      * Sets the hold (a second one replaces the reason and keeps `since`): the reason is kept trimmed, one of
-     * spaces only is a 400; 404 / 4040 for an unknown lead.
+     * spaces only is a 400; 404 / 4040 for an unknown lead. The hold is one update of the lead's row: it waits
+     * for an erasure that has locked the row, and an erasure that locks the row after it is refused.
      */
     async set(origin: AuditOrigin, leadId: string, reason: string) {
       const id = leadId.toLowerCase();

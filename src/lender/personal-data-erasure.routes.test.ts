@@ -140,6 +140,11 @@ function erasureTests2() {
       { method: 'PUT' as const, url: `${lead}/loan-info`, payload: { phone: '5511122233' } },
       { method: 'PUT' as const, url: `${lead}/address`, payload: leadDefaults.address },
       {
+        method: 'PUT' as const,
+        url: `${lead}/financial`,
+        payload: { ...leadDefaults.employment, jobTitle: 'Analista', income: leadDefaults.income },
+      },
+      {
         method: 'POST' as const,
         url: `${lead}/person`,
         payload: { ...leadDefaults.person, rfc: sandboxRfc.A1, birthDate: '1985-04-12' },

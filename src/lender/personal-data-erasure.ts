@@ -14,10 +14,13 @@ import type { Bureau } from '../bureau/index.ts';
 
 interface Deps {
   db: Pick<Db, 'transaction'>;
-  /** The leads the retention policy is due to erase, and one lead's dates and hold (the leads module's reads). */
-  queries: Pick<LenderLeadQueries, 'unchangedSince' | 'find'>;
-  /** Each owner erases its own rows: the lead's sealed sections (with the history entry), its PIN, its report. */
-  leads: Pick<LeadLifecycle, 'erasePersonalData'>;
+  /** The leads the retention policy is due to erase (the leads module's read). */
+  queries: Pick<LenderLeadQueries, 'unchangedSince' | 'countUnchangedSince'>;
+  /**
+   * Each owner erases its own rows: the lead's sealed sections (with the history entry), its PIN, its report.
+   * The lead is locked first, its hold and dates read under the lock.
+   */
+  leads: Pick<LeadLifecycle, 'lockForErasure' | 'erasePersonalData'>;
   pins: { erasePin(leadId: string, tx: Queryable): Promise<void> };
   reports: Pick<Bureau, 'erase'>;
   /** The sandbox's copies of the PIN messages sent for the lead (sandbox environment only). */
@@ -25,7 +28,7 @@ interface Deps {
   /** The internal notes of the lender's decisions on the lead (the decisions stay); the current decision. */
   outcomes: {
     eraseNotes(leadId: string, tx: Queryable): Promise<void>;
-    partnerView(leadId: string): Promise<{ status: string; at: string } | null>;
+    partnerView(leadId: string, tx?: Queryable): Promise<{ status: string; at: string } | null>;
   };
   /** The documents of the lead: their keys, names and digests go in the transaction; their bytes just after. */
   documents: {
@@ -48,19 +51,39 @@ export const retentionOperator: AuditOrigin = Object.freeze({
 
 const dayMs = 86_400_000;
 const purgeBatch = 200;
+/** A dry run lists at most this many leads, the oldest first (its count is of all of them). */
+const dryRunListed = 10_000;
+
+/** What an erasure did: erased, found no such lead, or kept it (read under the lead's lock). */
+type Erasure = { kind: 'erased' } | { kind: 'unknown' } | { kind: 'kept'; retention: Retention };
+
+/** Whether the lead must keep its data, judged on the locked row: a request's rule or the purge's. */
+type Keeps = (row: LockedLead, retention: Retention, now: Date) => boolean;
+type LockedLead = Pick<ErasableRow, 'id' | 'updated_at' | 'legal_hold'> & { erased_at?: Date | null };
 
 export function createPersonalDataErasure(deps: Deps) {
-  async function retentionOfRow(row: ErasableRow): Promise<Retention> {
-    const outcome = await deps.outcomes.partnerView(row.id);
+  async function retentionOfRow(
+    row: Pick<ErasableRow, 'id' | 'updated_at' | 'legal_hold'>,
+    tx?: Queryable,
+  ): Promise<Retention> {
+    const outcome = await deps.outcomes.partnerView(row.id, tx);
     return retentionOf(deps.retention, { updatedAt: row.updated_at, legalHold: row.legal_hold != null }, outcome);
   }
 
-  async function erase(origin: AuditOrigin, leadId: string): Promise<boolean> {
+  /**
+   * Erases unless `keeps` says no. The hold and the outcome are read with the lead's row locked, the lock a
+   * hold's write and an outcome's write take too: whichever commits first, the other sees it.
+   */
+  async function erase(origin: AuditOrigin, leadId: string, keeps: Keeps): Promise<Erasure> {
     const now = deps.clock.now();
     let documents = 0;
-    const done = await deps.db.transaction(async (tx) => {
-      const erased = await deps.leads.erasePersonalData(leadId, now, origin.operatorId, tx);
-      if (!erased) return false;
+    const done = await deps.db.transaction(async (tx): Promise<Erasure> => {
+      const row = await deps.leads.lockForErasure(leadId, tx);
+      if (!row) return { kind: 'unknown' };
+      const retention = await retentionOfRow(row, tx);
+      if (keeps(row, retention, now)) return { kind: 'kept', retention };
+      const erased = await deps.leads.erasePersonalData(row.id, now, origin.operatorId, tx);
+      if (!erased) return { kind: 'unknown' };
       await deps.pins.erasePin(erased.id, tx);
       await deps.reports.erase(erased.id, tx);
       await deps.sandbox?.eraseLead(erased.id, tx);
@@ -68,23 +91,26 @@ export function createPersonalDataErasure(deps: Deps) {
       documents = await deps.documents.erase(erased.id, tx);
       await deps.leadKeys.destroy(erased.id, tx);
       await deps.audit.record(origin, { action: 'lead.personal_data_erased', leadId: erased.id }, tx);
-      return true;
+      return { kind: 'erased' };
     });
     // The bytes can no longer be opened (their keys are gone); they leave the store now, or at the next sweep.
     if (documents > 0) await deps.documents.sweep().catch(() => {});
     return done;
   }
 
+  const requestKeeps: Keeps = (_row, retention, now) => underRetention(retention, now);
+  /** The purge chose its leads before locking them: one held, funded, changed or erased since is skipped. */
+  const purgeKeeps =
+    (cutoff: Date): Keeps =>
+    (row, retention, now) =>
+      row.erased_at != null || row.updated_at >= cutoff || underRetention(retention, now);
+
   return {
     /** Erases on request: 404 for an unknown lead, 409 / 4097 for a credit in its retention or a held lead. */
     async eraseLead(origin: AuditOrigin, leadId: string): Promise<void> {
-      const row = await deps.queries.find(leadId.toLowerCase());
-      if (!row) throw errors.leadNotFound();
-      const retention = await retentionOfRow(row);
-      if (underRetention(retention, deps.clock.now())) {
-        throw errors.legalRetention(retention.retainedUntil, retention.legalHold);
-      }
-      if (!(await erase(origin, row.id))) throw errors.leadNotFound();
+      const done = await erase(origin, leadId.toLowerCase(), requestKeeps);
+      if (done.kind === 'unknown') throw errors.leadNotFound();
+      if (done.kind === 'kept') throw errors.legalRetention(done.retention.retainedUntil, done.retention.legalHold);
       // The destroyed key leaves the database's files a second from now (with those of erasures meanwhile).
       deps.leadKeys.shredSoon();
     },
@@ -101,22 +127,33 @@ export function createPersonalDataErasure(deps: Deps) {
       const cutoff = new Date(now.getTime() - deps.retention.piiRetentionDays * dayMs);
       const creditsFundedAfter = addYears(now, -deps.retention.creditRetentionYears);
       const leadIds: string[] = [];
+      let count: number;
       if (options.dryRun) {
-        leadIds.push(...(await deps.queries.unchangedSince(cutoff, creditsFundedAfter, 10_000)));
+        // The oldest 10,000 are listed; all are counted.
+        leadIds.push(...(await deps.queries.unchangedSince(cutoff, creditsFundedAfter, dryRunListed)));
+        count = await deps.queries.countUnchangedSince(cutoff, creditsFundedAfter);
       } else {
         for (;;) {
           const batch = await deps.queries.unchangedSince(cutoff, creditsFundedAfter, purgeBatch);
-          for (const id of batch) if (await erase(options.origin ?? retentionOperator, id)) leadIds.push(id);
+          let erased = 0;
+          for (const id of batch) {
+            const done = await erase(options.origin ?? retentionOperator, id, purgeKeeps(cutoff));
+            if (done.kind !== 'erased') continue;
+            leadIds.push(id);
+            erased++;
+          }
           // The keys' partitions are rewritten while the purge goes on, each once a second at most.
           if (batch.length > 0) deps.leadKeys.shredSoon();
-          if (batch.length < purgeBatch) break;
+          // A full batch with nothing erased ends the run rather than ask again; the next run takes the rest.
+          if (batch.length < purgeBatch || erased === 0) break;
         }
+        count = leadIds.length;
       }
       return {
         dryRun: options.dryRun,
         cutoff: cutoff.toISOString(),
         retentionDays: deps.retention.piiRetentionDays,
-        count: leadIds.length,
+        count,
         leadIds,
       };
     },

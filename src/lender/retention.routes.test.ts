@@ -6,27 +6,58 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import type { LightMyRequestResponse as Response } from 'fastify';
 import { buildTestApp, createManualClock, show, type TestApp } from '../../test/helper.ts';
 import { assertError } from '../../test/lead-fixture.ts';
+import { ownTestDatabase, type TestDatabase } from '../../test/test-database.ts';
+import type { Db } from '../db/index.ts';
 import { bearer, operatorKey } from '../../test/lender-fixture.ts';
 import { bodies, leadCopies, setOutcome, type LeadCopies } from '../../test/outcome-fixture.ts';
 
 const dayMs = 86_400_000;
 
+/**
+ * The database with a pause before each statement and each transaction while `pause.ms` is set: requests
+ * sent together then interleave between their statements, as over a network, where in memory the embedded
+ * engine would run all the statements of one request before those of the other.
+ */
+function pausing(database: TestDatabase) {
+  const pause = { ms: 0 };
+  const wait = () => (pause.ms > 0 ? new Promise((resolve) => setTimeout(resolve, pause.ms)) : undefined);
+  const { db } = database;
+  const query: Db['query'] = async (sql, params) => {
+    await wait();
+    return db.query(sql, params);
+  };
+  const transaction: Db['transaction'] = async (fn) => {
+    await wait();
+    return db.transaction(fn);
+  };
+  return { pause, database: { ...database, db: { ...db, query, transaction } } };
+}
+
 describe('legal retention: credits and legal holds', () => {
   const clock = createManualClock(new Date('2026-01-15T12:00:00.000Z'));
   const start = clock.now();
   let t: TestApp;
+  let database: TestDatabase;
+  let pause: { ms: number };
   let copy: LeadCopies;
   before(async () => {
+    database = await ownTestDatabase();
+    const paused = pausing(database);
+    pause = paused.pause;
     t = await buildTestApp({
-      database: 'own',
+      database: paused.database,
       clock,
       env: { PII_RETENTION_DAYS: '180', CREDIT_RETENTION_YEARS: '10' },
     });
     copy = await leadCopies(t);
   });
-  after(() => t.close());
+  after(async () => {
+    await t.close();
+    await database.drop();
+  });
 
   const hold = (leadId: string, method: 'PUT' | 'GET' | 'DELETE', headers = t.admin, reason?: string) =>
     t.app.inject({
@@ -41,6 +72,14 @@ describe('legal retention: credits and legal holds', () => {
     t.app.inject({ method: 'POST', url: '/admin/leads/purge', headers: t.admin, payload: { dryRun } });
   const retention = async (leadId: string) =>
     (await t.app.inject({ method: 'GET', url: `/admin/leads/${leadId}`, headers: t.admin })).json().retention;
+
+  test('the lender’s view gives a lead’s retention: until its last change plus the days, and its hold', async () => {
+    const leadId = await copy({ createdAt: start });
+    const plain = { class: 'lead', retainedUntil: '2026-07-14T12:00:00.000Z', legalHold: false };
+    assert.deepEqual(await retention(leadId), plain);
+    assert.equal((await hold(leadId, 'PUT', t.admin, 'Carpeta de investigación 8/2026')).statusCode, 200);
+    assert.deepEqual(await retention(leadId), { ...plain, legalHold: true });
+  });
 
   test('a reason of spaces only is a 400 that sets nothing; a reason is kept trimmed', async () => {
     const leadId = await copy({ createdAt: start });
@@ -99,6 +138,8 @@ describe('legal retention: credits and legal holds', () => {
     assert.ok(!dry.leadIds.includes(credit) && !dry.leadIds.includes(held), JSON.stringify(dry.leadIds));
     const run = (await purge(false)).json();
     assert.ok(run.leadIds.includes(plain) && !run.leadIds.includes(credit) && !run.leadIds.includes(held));
+    // The dry run counted what the run then erased (this file's database is its own).
+    assert.deepEqual([dry.count, [...dry.leadIds].sort()], [run.count, [...run.leadIds].sort()]);
 
     assert.deepEqual(await retention(credit), {
       class: 'credit',
@@ -119,5 +160,79 @@ describe('legal retention: credits and legal holds', () => {
     assert.ok((await purge(true)).json().leadIds.includes(credit), 'a credit past its years is due');
     assert.equal((await erase(credit)).statusCode, 204);
     clock.set(start);
+  });
+
+  /** Sends after `ms` milliseconds (at once when not positive). */
+  async function later(ms: number, send: () => Promise<Response>) {
+    if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+    return send();
+  }
+
+  /** Each statement's pause in a race; the write leads the erasure by -3 to 2 statements, in half steps. */
+  const statementMs = 6;
+  const offsetOf = (round: number) => ((round % 11) - 6) * (statementMs / 2);
+
+  /** The audit records of the lead with this action, in the order they were written. */
+  const recorded = async (leadId: string, action: string) =>
+    (
+      await t.database.db.query<{ seq: string }>(
+        'select seq from audit_records where lead_id = $1 and action = $2 order by seq',
+        [leadId, action],
+      )
+    ).rows.map((r) => Number(r.seq));
+
+  /**
+   * Sends a write that keeps the lead's data (a hold, a funding) and an erasure together, the write
+   * `writeLeads` milliseconds ahead (behind when negative), each statement paused; the write succeeds. Then
+   * either the erasure was refused and erased nothing, or it erased and the write came after it. The
+   * erasure's audit record is written inside its transaction, the write's with or after the write: a write
+   * answered before the erasure's transaction began has the earlier record, and the lead must then not be
+   * erased.
+   */
+  async function race(leadId: string, write: () => Promise<Response>, action: string, writeLeads: number) {
+    pause.ms = statementMs;
+    const [written, erased] = await Promise.all([
+      later(-writeLeads, write),
+      later(writeLeads, () => erase(leadId)),
+    ]).finally(() => (pause.ms = 0));
+    assert.equal(written.statusCode, 200, show(written));
+    const lead = (await t.app.inject({ method: 'GET', url: `/admin/leads/${leadId}`, headers: t.admin })).json();
+    const erasures = await recorded(leadId, 'lead.personal_data_erased');
+    if (erased.statusCode === 409) {
+      const refused = assertError(erased, 409, 4097, 'Personal data under legal retention');
+      assert.deepEqual(refused.additionalData, {
+        retainedUntil: lead.retention.retainedUntil,
+        legalHold: lead.retention.legalHold,
+      });
+      assert.deepEqual([lead.erasedAt, erasures], [null, []], 'a refused erasure erased nothing');
+      return 'refused';
+    }
+    assert.equal(erased.statusCode, 204, show(erased));
+    assert.notEqual(lead.erasedAt, null);
+    const writtenAt = (await recorded(leadId, action)).at(-1) ?? 0;
+    assert.ok(erasures[0] < writtenAt, `erased although the ${action} was written first (${show(written)})`);
+    return 'erased';
+  }
+
+  test('a hold and an erasure sent together: erased only when the hold came after', async () => {
+    const seen = new Set<string>();
+    for (let round = 0; round < 22; round++) {
+      const leadId = await copy({ createdAt: start });
+      const put = () => hold(leadId, 'PUT', t.admin, `Litigio ${round}`);
+      seen.add(await race(leadId, put, 'legal_hold_set', offsetOf(round)));
+      // Set either way; a refusal's additionalData is the view's retention, so it said legalHold true.
+      assert.equal((await retention(leadId)).legalHold, true);
+    }
+    assert.deepEqual([...seen].sort(), ['erased', 'refused'], 'both orders were tried');
+  });
+
+  test('a funding and an erasure sent together: erased only when the funding came after', async () => {
+    for (let round = 0; round < 11; round++) {
+      const leadId = await copy({ createdAt: start });
+      assert.equal((await setOutcome(t, leadId, bodies.APPROVED)).statusCode, 200);
+      const fund = () => setOutcome(t, leadId, bodies.FUNDED);
+      await race(leadId, fund, 'outcome', offsetOf(round));
+      assert.equal((await retention(leadId)).class, 'credit');
+    }
   });
 });

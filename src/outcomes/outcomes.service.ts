@@ -136,9 +136,10 @@ export function createOutcomesService(deps: Deps) {
       return operatorView(leadId, await deps.repository.history(leadId));
     },
 
-    async partnerView(leadId: string): Promise<PartnerOutcomeView | null> {
-      const current = await deps.repository.current(leadId);
-      return current ? partnerOutcome(leadId, current, await statusesOf(leadId, current)) : null;
+    /** The partner's view of the current outcome; in `tx` when given (an erasure reads it under the lead's lock). */
+    async partnerView(leadId: string, tx?: Queryable): Promise<PartnerOutcomeView | null> {
+      const current = await deps.repository.current(leadId, tx);
+      return current ? partnerOutcome(leadId, current, await statusesOf(leadId, current, tx)) : null;
     },
 
     /** The current decision's status and its conditions' ids (the documents module checks uploads against them). */
