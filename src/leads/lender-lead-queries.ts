@@ -44,6 +44,10 @@ function conditions(filter: LenderLeadFilter): { where: string[]; params: unknow
   return { where, params };
 }
 
+/** The retention purge's leads ($1 the cutoff, $2 the oldest funding still inside a credit's retention). */
+const purgeable = `erased_at is null and updated_at < $1 and legal_hold is null
+  and not ${outcomeSql.fundedAfter('leads.id', '$2')}`;
+
 export function createLenderLeadQueries(db: Queryable) {
   return {
     /** Newest first, after the (created_at, id) of the previous page or batch. */
@@ -84,19 +88,25 @@ export function createLenderLeadQueries(db: Queryable) {
       return rows[0];
     },
 
-    /** Leads not erased yet that have not changed since `before`, oldest first. */
     /**
-     * The leads the retention purge may erase: unchanged before `before`, not under legal hold, and not a
-     * credit funded after `creditsFundedAfter` (still inside its retention).
+     * The leads the retention purge may erase, oldest first: not erased yet, unchanged before `before`, not
+     * under legal hold, and not a credit funded after `creditsFundedAfter` (still inside its retention).
      */
     async unchangedSince(before: Date, creditsFundedAfter: Date, limit: number, tx: Queryable = db): Promise<string[]> {
       const { rows } = await tx.query<{ id: string }>(
-        `select id from leads where erased_at is null and updated_at < $1 and legal_hold is null
-           and not ${outcomeSql.fundedAfter('leads.id', '$2')}
-         order by updated_at, id limit $3`,
+        `select id from leads where ${purgeable} order by updated_at, id limit $3`,
         [before, creditsFundedAfter, limit],
       );
       return rows.map((r) => r.id);
+    },
+
+    /** How many leads `unchangedSince` would answer without a limit (a purge's dry run counts them all). */
+    async countUnchangedSince(before: Date, creditsFundedAfter: Date, tx: Queryable = db): Promise<number> {
+      const { rows } = await tx.query<{ count: string }>(`select count(*) as count from leads where ${purgeable}`, [
+        before,
+        creditsFundedAfter,
+      ]);
+      return Number(rows[0]!.count);
     },
   };
 }

@@ -188,8 +188,10 @@ export const PurgeResult = Type.Object(
     dryRun: Type.Boolean(),
     cutoff: dateTime,
     retentionDays: Type.Integer(),
-    count: Type.Integer(),
-    leadIds: Type.Array(Type.String({ format: 'uuid' })),
+    count: Type.Integer({ description: 'The leads erased; in a dry run, every lead that would be' }),
+    leadIds: Type.Array(Type.String({ format: 'uuid' }), {
+      description: 'The leads erased; in a dry run, the oldest 10,000 that would be',
+    }),
   },
   {
     $id: 'PurgeResult',
