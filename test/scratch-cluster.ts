@@ -2,8 +2,8 @@
  * A throwaway PostgreSQL cluster for tests and experiments: `initdb` into a new temporary folder, started
  * with `pg_ctl` on a free port of 127.0.0.1 (its socket in the same folder), trust authentication, and
  * removed with its files by `stop()`. It runs as the `postgres` OS user when this process is root, since
- * initdb and postgres refuse root. The server binaries are taken from `PG_BIN` when set, else from the
- * newest /usr/lib/postgresql/<version>/bin, else from the PATH.
+ * initdb and postgres refuse root. The server binaries (and pg_dump, for `dump()`) are taken from `PG_BIN`
+ * when set, else from the newest /usr/lib/postgresql/<version>/bin, else from the PATH.
  *
  * `settings` are written to the cluster's postgresql.conf before it starts (no shell quoting to get wrong,
  * and `ALTER SYSTEM` plus `pg_reload_conf()` can still change them, which a `-c` on the command line forbids).
@@ -31,6 +31,11 @@ export interface ScratchCluster {
   url: string;
   /** The cluster's data directory (PGDATA). */
   dataDir: string;
+  /**
+   * A `pg_dump` of the `postgres` database in plain format (SQL text: the custom format compresses, which a byte
+   * scan cannot read), written to `file` by this process (not as `postgres`, which may not write in its folders).
+   */
+  dump(file: string): Promise<void>;
   /** Stops the server (fast shutdown) and removes its folder. A second call does nothing. */
   stop(): Promise<void>;
 }
@@ -200,7 +205,11 @@ export async function startScratchCluster(options: ScratchClusterOptions = {}): 
     await runPg(tool('initdb'), [...initdb, '--no-instructions'], root, asPostgres);
     if (conf) appendFileSync(join(dataDir, 'postgresql.conf'), `\n# scratch-cluster settings\n${conf}`);
     const port = await startOnFreePort(layout.pgCtl, root, dataDir, asPostgres);
-    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, dataDir, stop };
+    const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    const dump = async (file: string) => {
+      await runPg(tool('pg_dump'), ['--format=plain', `--file=${file}`, `--dbname=${url}`], root, false);
+    };
+    return { url, dataDir, dump, stop };
   } catch (error) {
     await stop().catch(() => {});
     throw error;

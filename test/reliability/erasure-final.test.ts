@@ -1,32 +1,41 @@
 /**
  * Erasure is final (docs/operations.md, "Erasure"), whole processes, on both engines: four leads with every
  * kind of personal value (contact, address, financial, person, a PIN verified so a bureau report exists, a
- * lender's note), each with values no other lead has (all but its phone and RFC hold its own 8 random letters);
- * two are erased. Then every file the database keeps is read as bytes, the service stopped (SIGTERM): on the
- * embedded engine DATA_DIR, and a backup taken after the erasure; on PostgreSQL (a scratch cluster, the service
- * its superuser, so the shredding's pg_switch_wal() and checkpoint run) the cluster's folder, its data directory
- * and server.log; on both the service's output too. In all of them:
+ * lender's note, a document uploaded for the lender's condition), each with values no other lead has (all but
+ * its phone and RFC hold its own 8 random letters, the document's file name and bytes too); two are erased.
+ * Then every file the database keeps is read as bytes, the service stopped (SIGTERM): on the embedded engine
+ * DATA_DIR, and a backup taken after the erasure; on PostgreSQL (a scratch cluster, the service its superuser,
+ * so the shredding's pg_switch_wal() and checkpoint run) the cluster's folder, its data directory and
+ * server.log, and a pg_dump taken after the erasure; on both the service's output too. In all of them:
  *
- * - no plaintext value of an erased lead is found;
+ * - no plaintext value of an erased lead is found, its document's name and bytes included;
  * - no `v2.<dataKeyId>.` string found opens with the data key as an erased lead's key, while each kept lead's
  *   does, and its key opens the kept lead's e-mail in an `l1.` string found (the scan reads where values live);
- * - no `l1.` string opens under an erased lead's contexts with any lead key found;
- * - the erased leads' keys, read from the files written before the erasure (which shows a scan finds them
- *   there), are then found nowhere: neither their wrapped form's IV, tag or body (whole, or a copy split across
- *   WAL pages), nor the key itself.
+ * - no sealed string opens under an erased lead's contexts (its document's key and name included) with a key
+ *   the service has: an `l1.` one with any lead key found, a `v2.` one with the data key; no copy of its
+ *   document's chunk (src/documents/document-sealing.ts) opens with any document key found, while each kept
+ *   lead's document name, key and chunk are found and open to its file;
+ * - the erased leads' keys and their documents' keys, read from the files written before the erasure (which
+ *   shows a scan finds them there, and the chunks too), are then found nowhere: neither a lead key's wrapped
+ *   form's IV, tag or body (whole, or a copy split across WAL pages), nor either key itself.
  *
- * Sealed values of the erased leads are still in the files (dead rows): harmless, since no key that opens them
- * is; each scan's diagnostic counts them. On PostgreSQL with a role that may not switch WAL segments nor
- * checkpoint, the wrapped keys stay in pg_wal until the server's own checkpoint (docs/operations.md), which
- * this test would report: it runs as the superuser.
+ * Sealed values of the erased leads are still in the files (dead rows), their documents' chunks too: harmless,
+ * since no key that opens them is; each scan's diagnostic counts them. A pg_dump holds live rows only: there,
+ * one of them (or a digest, below) is a row the erasure left, and fails the test. On PostgreSQL with a role
+ * that may not switch WAL segments nor checkpoint, the wrapped keys stay in pg_wal until the server's own
+ * checkpoint (docs/operations.md), which this test would report: it runs as the superuser.
+ *
+ * Not made clean, and not failed on (but in a pg_dump): the digest (SHA-256, hex) of an erased lead's document.
+ * The erasure empties its column, but the row's version before (a dead row, and its WAL record) keeps it in
+ * plain text until the space is reused; no key protects it. Each scan's diagnostic counts its copies.
  *
  * Each reliability run scans its own engine: the embedded one without DATABASE_URL, PostgreSQL (still a scratch
  * cluster of the test's own) with it.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes, randomInt } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -35,13 +44,16 @@ import { newPartnerOn, startServiceProcess, type ServiceProcess } from '../proce
 import { startScratchCluster, type ScratchCluster } from '../scratch-cluster.ts';
 import {
   folderSources,
+  openChunk,
   openSealed,
   scan,
   tarSources,
+  type ChunkOf,
   type Needle,
   type ScanResult,
   type Source,
 } from '../erasure-scan.ts';
+import { png, uploadForm } from '../document-files.ts';
 import { rfcCheckDigit } from '../../src/leads/rfc.ts';
 import { keyIdOf } from '../../src/shared/keys.ts';
 
@@ -64,12 +76,16 @@ interface Person {
   street: string;
   company: string;
   note: string;
+  /** The document's file name and bytes (a PNG: the upload tells the type by the bytes). */
+  fileName: string;
+  file: Buffer;
 }
 
 interface Lead extends Person {
   id: string;
   /** The ids of the sandbox's copies of its PIN messages (their bodies sealed under `sandbox-message:<id>:body`). */
   messageIds: string[];
+  documentId: string;
 }
 
 const letters = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + randomInt(26))).join('');
@@ -89,6 +105,8 @@ function newPerson(): Person {
     street: `Calle ${title(tag)} Oriente`,
     company: `Talleres ${title(tag)} SA de CV`,
     note: `Nota interna ${tag}: pedir comprobantes`,
+    fileName: `comprobante-${tag}.png`,
+    file: Buffer.concat([png().subarray(0, 8), Buffer.from(`Comprobante de ingresos ${tag}`), randomBytes(256)]),
   };
 }
 
@@ -96,12 +114,14 @@ const text = (label: string, value: string): Needle => ({ label, bytes: Buffer.f
 
 /**
  * The needles of an erased lead's plaintext: its tag in each case (every value but the phone and the RFC holds
- * it, so any copy of them holds it too, whatever it was part of), its phone (also in `+52…`) and its RFC.
+ * it, so any copy of them holds it too, whatever it was part of), its phone (also in `+52…`) and its RFC; its
+ * document's file name, and the random end of its bytes (a copy of them without the tag).
  */
 function plaintextNeedles(lead: Lead): Needle[] {
   const forms = [lead.tag, lead.tag.toUpperCase(), title(lead.tag)];
-  const { email, firstName, lastName, secondLastName, street, company, note } = lead;
-  for (const value of [email, firstName, lastName, secondLastName, street, company, note]) {
+  const { email, firstName, lastName, secondLastName, street, company, note, fileName, file } = lead;
+  const bytes = file.toString('latin1');
+  for (const value of [email, firstName, lastName, secondLastName, street, company, note, fileName, bytes]) {
     assert.ok(
       forms.some((form) => value.includes(form)),
       `${value} holds its lead's tag`,
@@ -111,10 +131,12 @@ function plaintextNeedles(lead: Lead): Needle[] {
     ...forms.map((form) => text(`${lead.id}'s tag (its e-mail, names, street, company, note)`, form)),
     text(`${lead.id}'s phone`, lead.phone),
     text(`${lead.id}'s RFC`, lead.rfc),
+    text(`${lead.id}'s document's file name`, fileName),
+    { label: `${lead.id}'s document's bytes`, bytes: file.subarray(file.length - 32) },
   ];
 }
 
-/** The contexts the lead's values are sealed under (src/leads/lead-record.ts, outcomes, bureau, sandbox). */
+/** The contexts the lead's values are sealed under (src/leads/lead-record.ts, outcomes, bureau, sandbox, documents). */
 function contextsOf(lead: Lead): string[] {
   const columns = ['phone_enc', 'email_enc', 'address_enc', 'financial_enc', 'person_enc', 'outcome-note'];
   return [
@@ -122,8 +144,13 @@ function contextsOf(lead: Lead): string[] {
     `bureau-report:${lead.id}`,
     `bureau-raw:${lead.id}`,
     ...lead.messageIds.map((id) => `sandbox-message:${id}:body`),
+    `document:${lead.documentId}:key`,
+    `document:${lead.documentId}:file-name`,
   ];
 }
+
+/** The lead's document's chunk as the scan looks for it: one chunk, its bytes with an IV and a tag (28 bytes). */
+const chunkOf = (lead: Lead): ChunkOf => ({ documentId: lead.documentId, sealedLength: lead.file.length + 28 });
 
 async function call(base: string, method: string, path: string, headers: Record<string, string>, body?: object) {
   const res = await fetch(`${base}${path}`, {
@@ -138,7 +165,25 @@ async function call(base: string, method: string, path: string, headers: Record<
 
 const admin = { authorization: `Bearer ${adminToken}` };
 
-/** A lead with every section, verified by the PIN the sandbox keeps, given an outcome with a note. */
+/** The lender asks the lead for a proof of income (CONDITIONED); the partner uploads the person's file for it. */
+async function uploadDocument(base: string, partner: Record<string, string>, leadId: string, person: Person) {
+  const conditioned = await call(base, 'POST', `/admin/leads/${leadId}/outcome`, admin, {
+    status: 'CONDITIONED',
+    conditions: [{ code: 'PROOF_OF_INCOME', description: 'Últimos 3 recibos de nómina' }],
+  });
+  const [condition] = conditioned.conditions as { id: string }[];
+  const form = uploadForm(condition.id, { fileName: person.fileName, data: person.file, contentType: 'image/png' });
+  const res = await fetch(`${base}${api}/leads/${leadId}/documents`, {
+    method: 'POST',
+    headers: { ...partner, ...form.headers },
+    body: form.payload,
+  });
+  const answer = await res.text();
+  assert.equal(res.status, 201, answer);
+  return (JSON.parse(answer) as { id: string }).id;
+}
+
+/** A lead with every section, verified by the PIN the sandbox keeps, given an outcome with a note; its document. */
 async function makeLead(base: string, partner: Record<string, string>, person: Person): Promise<Lead> {
   const at = (path: string) => `${api}/leads${path}`;
   const { id } = (await call(base, 'POST', at(''), partner, {})) as { id: string };
@@ -168,7 +213,8 @@ async function makeLead(base: string, partner: Record<string, string>, person: P
   assert.ok(pin, `a PIN in ${items[0].body}`);
   await call(base, 'POST', at(`/${id}/pin/confirmation`), partner, { pin });
   await call(base, 'POST', `/admin/leads/${id}/outcome`, admin, { status: 'IN_REVIEW', note: person.note });
-  return { ...person, id, messageIds: items.map((item) => item.id) };
+  const documentId = await uploadDocument(base, partner, id, person);
+  return { ...person, id, messageIds: items.map((item) => item.id), documentId };
 }
 
 /** The lead keys the `v2.` strings found open to, by lead, each with where its wrapped copy was. */
@@ -186,11 +232,48 @@ function leadKeysIn(found: ScanResult, leads: readonly Lead[]) {
 }
 
 /**
- * Needles for an erased lead's key as the files held it before the erasure: its wrapped form's IV, tag and
- * body each alone (a whole copy holds all three; one split across WAL pages, one at least), and the key itself.
+ * The sealed strings found, each with the keys the service opens it with: an `l1.` one with `leadKeys`, a `v2.`
+ * one with the data key (a value sealed before lead keys, documents' keys among them, until key rotation).
  */
-function keyNeedles(lead: Lead, before: { key: Buffer; wrapped: string }[]): Needle[] {
-  return before.flatMap(({ key, wrapped }) => {
+const withKeys = (found: ScanResult, leadKeys: readonly Buffer[]) => [
+  ...[...found.l1.values()].map((copy) => ({ ...copy, keys: leadKeys })),
+  ...[...found.v2.values()].map((copy) => ({ ...copy, keys: [dataKey] })),
+];
+
+/** The keys of the leads' documents the sealed strings found open to with the lead keys found, by lead. */
+function documentKeysIn(found: ScanResult, leadKeys: Map<string, { key: Buffer }[]>, leads: readonly Lead[]) {
+  const every = [...leadKeys.values()].flat().map((copy) => copy.key);
+  const keys = new Map<string, Buffer[]>();
+  for (const lead of leads) {
+    for (const { text: sealed, keys: openWith } of withKeys(found, every)) {
+      for (const key of openWith) {
+        const opened = openSealed(sealed, key, `document:${lead.documentId}:key`);
+        if (opened === undefined) continue;
+        keys.set(lead.id, [...(keys.get(lead.id) ?? []), Buffer.from(JSON.parse(opened) as string, 'base64')]);
+      }
+    }
+  }
+  return keys;
+}
+
+/** Each copy of the lead's document's chunk found that opens with one of `keys`, with its plain bytes. */
+function chunksOpening(found: ScanResult, keys: readonly Buffer[], lead: Lead) {
+  const copies = [...(found.chunks.get(lead.documentId)?.values() ?? [])];
+  return copies.flatMap(({ text: bytes, where }) =>
+    keys.flatMap((key) => {
+      const plain = openChunk(bytes, key, chunkOf(lead));
+      return plain ? [{ where, plain }] : [];
+    }),
+  );
+}
+
+/**
+ * Needles for an erased lead's key as the files held it before the erasure: its wrapped form's IV, tag and
+ * body each alone (a whole copy holds all three; one split across WAL pages, one at least), and the key itself;
+ * and its document's key (stored sealed only).
+ */
+function keyNeedles(lead: Lead, before: { key: Buffer; wrapped: string }[], documentKeys: Buffer[]): Needle[] {
+  const leadKeys = before.flatMap(({ key, wrapped }) => {
     const [iv, tag, body] = wrapped.split('.').slice(2);
     return [
       text(`${lead.id}'s wrapped key's IV`, iv),
@@ -200,17 +283,35 @@ function keyNeedles(lead: Lead, before: { key: Buffer; wrapped: string }[]): Nee
       { label: `${lead.id}'s key (bytes)`, bytes: key },
     ];
   });
+  return [
+    ...leadKeys,
+    ...documentKeys.flatMap((key) => [
+      text(`${lead.id}'s document's key (base64)`, key.toString('base64')),
+      { label: `${lead.id}'s document's key (bytes)`, bytes: key },
+    ]),
+  ];
 }
 
 interface Scenario {
   leads: Lead[];
   erased: Lead[];
   kept: Lead[];
-  /** The erased leads' plaintext, and their keys as the files held them before the erasure. */
+  /** The erased leads' plaintext, and their keys and documents' keys as the files held them before the erasure. */
   needles: Needle[];
   /** The erased leads' keys, read from the files before the erasure (the service holds them no longer). */
   erasedKeys: Buffer[];
+  /** The erased leads' documents' keys, read the same way. */
+  erasedDocumentKeys: Buffer[];
+  /** The erased leads' documents' digests: counted, not failed on (the top of this file). */
+  digests: Needle[];
 }
+
+/** One scan of `sources` for the scenario's needles and digests, and its documents' chunks. */
+const scanFor = (sources: Iterable<Source>, scenario: Pick<Scenario, 'leads' | 'needles' | 'digests'>) =>
+  scan(sources, [...scenario.needles, ...scenario.digests], dataKeyId, scenario.leads.map(chunkOf));
+
+const digestOf = (lead: Lead) =>
+  text(`${lead.id}'s document's digest`, createHash('sha256').update(lead.file).digest('hex'));
 
 /** The files under `dirs` (those written at `since` or later, when given). */
 function* sourcesOf(dirs: readonly string[], since?: number): Generator<Source> {
@@ -224,9 +325,27 @@ function* afterStop(dirs: readonly string[], service: ServiceProcess): Generator
 }
 
 /**
- * Makes the leads, reads their keys from the files of `dirs` written since (each must be there: the scan finds a
- * key where it is kept), erases the first `erasedCount`. `flush` first writes the server's pages to its files
- * (a PostgreSQL server keeps them in memory until a checkpoint, and a WAL page boundary may split a value).
+ * The leads' keys and their documents' keys in `sources`, each lead's there (the scan finds a key where it is
+ * kept), and its document's chunk there too, opening with its document's key.
+ */
+function keysBefore(sources: Iterable<Source>, leads: Lead[]) {
+  const found = scanFor(sources, { leads, needles: [], digests: [] });
+  const keys = leadKeysIn(found, leads);
+  for (const lead of leads) assert.ok(keys.has(lead.id), `before the erasure, the key of ${lead.id} is in a file`);
+  const documentKeys = documentKeysIn(found, keys, leads);
+  for (const lead of leads) {
+    const own = documentKeys.get(lead.id) ?? [];
+    assert.ok(own.length > 0, `before the erasure, the key of ${lead.id}'s document is in a file`);
+    const files = chunksOpening(found, own, lead).filter(({ plain }) => plain.equals(lead.file));
+    assert.ok(files.length > 0, `before the erasure, the file of ${lead.id} is in a file and opens`);
+  }
+  return { keys, documentKeys };
+}
+
+/**
+ * Makes the leads, reads their keys from the files of `dirs` written since (`keysBefore`), erases the first
+ * `erasedCount`. `flush` first writes the server's pages to its files (a PostgreSQL server keeps them in memory
+ * until a checkpoint, and a WAL page boundary may split a value).
  */
 async function populateAndErase(
   service: ServiceProcess,
@@ -239,8 +358,7 @@ async function populateAndErase(
     Array.from({ length: leadCount }, () => makeLead(service.base, partner, newPerson())),
   );
   await flush();
-  const before = leadKeysIn(scan(sourcesOf(dirs, began), [], dataKeyId), leads);
-  for (const lead of leads) assert.ok(before.has(lead.id), `before the erasure, the key of ${lead.id} is in a file`);
+  const before = keysBefore(sourcesOf(dirs, began), leads);
   const erased = leads.slice(0, erasedCount);
   for (const lead of erased) {
     const res = await fetch(`${service.base}/admin/leads/${lead.id}/personal-data`, {
@@ -249,30 +367,70 @@ async function populateAndErase(
     });
     assert.equal(res.status, 204, await res.text());
   }
-  const all = erased.flatMap((lead) => [...plaintextNeedles(lead), ...keyNeedles(lead, before.get(lead.id)!)]);
+  const all = erased.flatMap((lead) => [
+    ...plaintextNeedles(lead),
+    ...keyNeedles(lead, before.keys.get(lead.id)!, before.documentKeys.get(lead.id)!),
+  ]);
   const needles = [...new Map(all.map((needle) => [needle.bytes.toString('hex'), needle])).values()];
-  const erasedKeys = erased.flatMap((lead) => before.get(lead.id)!.map((copy) => copy.key));
-  return { leads, erased, kept: leads.slice(erasedCount), needles, erasedKeys };
+  const erasedKeys = erased.flatMap((lead) => before.keys.get(lead.id)!.map((copy) => copy.key));
+  const erasedDocumentKeys = erased.flatMap((lead) => before.documentKeys.get(lead.id)!);
+  const digests = erased.map(digestOf);
+  return { leads, erased, kept: leads.slice(erasedCount), needles, erasedKeys, erasedDocumentKeys, digests };
 }
 
-/** Every `l1.` string found that opens with one of `keys` under one of the lead's contexts. */
+/** Every sealed string found that opens under one of the lead's contexts (`l1.` with one of `keys`, `withKeys`). */
 function openedValues(found: ScanResult, keys: readonly Buffer[], lead: Lead): string[] {
   const opened: string[] = [];
-  for (const { text: sealed, where } of found.l1.values()) {
+  for (const { text: sealed, where, keys: openWith } of withKeys(found, keys)) {
     for (const context of contextsOf(lead)) {
-      if (keys.some((key) => openSealed(sealed, key, context) !== undefined)) opened.push(`${where}: ${context}`);
+      if (openWith.some((key) => openSealed(sealed, key, context) !== undefined)) opened.push(`${where}: ${context}`);
     }
   }
   return opened;
 }
 
 /**
+ * The documents' checks of the top of this file, `leadKeys` the keys found: no erased lead's chunk opens with a
+ * document key found; each kept lead's document name and chunk are found and open. Answers how many copies of
+ * the erased leads' chunks are left, unopenable without their documents' keys.
+ */
+function assertDocuments(
+  found: ScanResult,
+  scenario: Scenario,
+  what: string,
+  leadKeys: Map<string, { key: Buffer }[]>,
+) {
+  const documentKeys = documentKeysIn(found, leadKeys, scenario.leads);
+  const every = [...documentKeys.values()].flat();
+  for (const lead of scenario.erased) {
+    const opened = chunksOpening(found, every, lead).map(({ where }) => where);
+    assert.deepEqual(opened, [], `${what}: the file of erased lead ${lead.id} opens`);
+  }
+  for (const lead of scenario.kept) {
+    const own = (leadKeys.get(lead.id) ?? []).map((copy) => copy.key);
+    const context = `document:${lead.documentId}:file-name`;
+    const names = [...found.l1.values()].filter(({ text: sealed }) =>
+      own.some((key) => openSealed(sealed, key, context) === JSON.stringify(lead.fileName)),
+    );
+    assert.ok(names.length > 0, `${what}: the document name of kept lead ${lead.id} is found and opens (control)`);
+    const files = chunksOpening(found, documentKeys.get(lead.id) ?? [], lead).filter(({ plain }) =>
+      plain.equals(lead.file),
+    );
+    assert.ok(files.length > 0, `${what}: the file of kept lead ${lead.id} is found and opens (control)`);
+  }
+  return scenario.erased.flatMap((lead) => chunksOpening(found, scenario.erasedDocumentKeys, lead)).length;
+}
+
+/**
  * The checks of the top of this file on one scan (`what`: the files it read). Answers what was read, and how
  * many sealed values of the erased leads are still in the files: harmless, since no key that opens them is.
+ * `liveRows`: what was read holds live rows only (a pg_dump), so any of them is a row the erasure left.
  */
-function assertFinal(found: ScanResult, scenario: Scenario, what: string): string {
+function assertFinal(found: ScanResult, scenario: Scenario, what: string, liveRows = false): string {
   assert.ok(found.files > 0 && found.l1.size > 0, `${what}: files were read (${found.files}, ${found.bytes} bytes)`);
-  assert.deepEqual(found.needles, [], `${what}: an erased lead's value or key is still in a file`);
+  const isDigest = (copy: string) => scenario.digests.some(({ label }) => copy.includes(`: ${label} in `));
+  const copies = found.needles.filter((copy) => !isDigest(copy));
+  assert.deepEqual(copies, [], `${what}: an erased lead's value or key is still in a file`);
   const keys = leadKeysIn(found, scenario.leads);
   for (const lead of scenario.erased) {
     const left = (keys.get(lead.id) ?? []).map((copy) => copy.where);
@@ -290,9 +448,16 @@ function assertFinal(found: ScanResult, scenario: Scenario, what: string): strin
   for (const lead of scenario.erased) {
     assert.deepEqual(openedValues(found, every, lead), [], `${what}: a value of erased lead ${lead.id} opens`);
   }
+  const chunksLeft = assertDocuments(found, scenario, what, keys);
   const sealedLeft = scenario.erased.flatMap((lead) => openedValues(found, scenario.erasedKeys, lead)).length;
   const read = `${found.files} files, ${found.bytes} bytes, ${found.v2.size} v2 and ${found.l1.size} l1 strings`;
-  return `${what}: ${read}; erased leads' sealed values left, unopenable without their keys: ${sealedLeft}`;
+  const digestsLeft = found.needles.filter(isDigest).length;
+  if (liveRows) {
+    const none = { sealedLeft: 0, chunksLeft: 0, digestsLeft: 0 };
+    assert.deepEqual({ sealedLeft, chunksLeft, digestsLeft }, none, `${what}: a row of an erased lead is left`);
+  }
+  const left = `${sealedLeft} sealed values and ${chunksLeft} copies of their files`;
+  return `${what}: ${read}; erased leads' ${left} left, unopenable without their keys; their digests: ${digestsLeft}`;
 }
 
 const env = (dataDir: string) => ({
@@ -333,9 +498,8 @@ describe(
         assert.equal(res.status, 200, res.status === 200 ? '' : await res.text());
         const tar = gunzipSync(Buffer.from(await res.arrayBuffer()));
         assert.equal(await service!.stop(), 0, 'a clean stop');
-        const files = scan(afterStop([dataDir], service!), scenario.needles, dataKeyId);
-        t.diagnostic(assertFinal(files, scenario, 'DATA_DIR'));
-        t.diagnostic(assertFinal(scan(tarSources('backup', tar), scenario.needles, dataKeyId), scenario, 'the backup'));
+        t.diagnostic(assertFinal(scanFor(afterStop([dataDir], service!), scenario), scenario, 'DATA_DIR'));
+        t.diagnostic(assertFinal(scanFor(tarSources('backup', tar), scenario), scenario, 'the backup'));
       },
     );
   },
@@ -353,7 +517,7 @@ async function checkpoint(url: string): Promise<void> {
 }
 
 describe(
-  'erasure is final on PostgreSQL: in no file of the cluster’s data directory',
+  'erasure is final on PostgreSQL: in no file of the cluster’s data directory, nor in a pg_dump taken after',
   { skip: !onPostgres && 'the embedded run scans DATA_DIR instead' },
   () => {
     let folder = '';
@@ -386,8 +550,12 @@ describe(
         assert.equal(backup.status, 409, 'no backup on PostgreSQL (its own tools take them)');
         await backup.arrayBuffer();
         assert.equal(await service!.stop(), 0, 'a clean stop');
-        const files = scan(afterStop(dirs, service!), scenario.needles, dataKeyId);
-        t.diagnostic(assertFinal(files, scenario, 'the cluster'));
+        t.diagnostic(assertFinal(scanFor(afterStop(dirs, service!), scenario), scenario, 'the cluster'));
+        // Once the stop has run the asked-for shred; into the test's folder (beside DATA_DIR, not in a folder scanned).
+        const dump = join(folder, 'after-erasure.sql');
+        await cluster!.dump(dump);
+        const dumped = scanFor([{ name: dump, bytes: readFileSync(dump) }], scenario);
+        t.diagnostic(assertFinal(dumped, scenario, 'pg_dump', true));
       },
     );
   },
