@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { api, buildTestApp, show, type TestApp } from '../../test/helper.ts';
 import { documentFixture, twoConditions, type DocumentFixture } from '../../test/document-fixture.ts';
@@ -239,6 +239,53 @@ function erasureAndKeysTests() {
       listed.json().items.map((d: { id: string }) => d.id),
       [document.id],
     );
+  });
+
+  test('the digest is sealed with the lead’s key; a plain one an earlier version wrote is sealed later', async () => {
+    const { leadId, conditionIds } = await f.conditionedLead();
+    const data = Buffer.concat([png(), randomBytes(1_000)]);
+    const document = await uploaded(leadId, conditionIds[0]!, 'digest.png', data);
+    const digest = createHash('sha256').update(data).digest('hex');
+    assert.equal(document.sha256, digest);
+    const stored = async () =>
+      (
+        await t.database.db.query<{ sha256: string | null; sha256_enc: string | null }>(
+          'select sha256, sha256_enc from lead_documents where id = $1',
+          [document.id],
+        )
+      ).rows[0]!;
+    const sealed = await stored();
+    assert.equal(sealed.sha256, null);
+    assert.ok(sealed.sha256_enc?.startsWith('l1.') && !sealed.sha256_enc.includes(digest), sealed.sha256_enc ?? '');
+    const partnerRead = () =>
+      t.app.inject({
+        method: 'GET',
+        url: `${api}/leads/${leadId}/documents/${document.id}`,
+        headers: t.partner.headers,
+      });
+
+    // As an earlier version wrote it: plain. It reads the same, and is sealed by the documents' job.
+    await t.database.db.query('update lead_documents set sha256 = $1, sha256_enc = null where id = $2', [
+      digest,
+      document.id,
+    ]);
+    assert.equal((await partnerRead()).json().sha256, digest);
+    assert.ok((await t.container.documents.sealPlainDigests()) >= 1);
+    const resealed = await stored();
+    assert.equal(resealed.sha256, null);
+    assert.ok(resealed.sha256_enc?.startsWith('l1.'), resealed.sha256_enc ?? '');
+    assert.equal((await partnerRead()).json().sha256, digest);
+    assert.equal(await t.container.documents.sealPlainDigests(), 0, 'nothing left to seal');
+
+    // Erased, no form of the digest is left in the row.
+    const erased = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/leads/${leadId}/personal-data`,
+      headers: t.admin,
+    });
+    assert.equal(erased.statusCode, 204, show(erased));
+    assert.deepEqual(await stored(), { sha256: null, sha256_enc: null });
+    assert.equal((await partnerRead()).json().sha256, null);
   });
 
   test('key rotation re-wraps the lead’s key only: the document’s key and name stay, its bytes read', async () => {

@@ -14,7 +14,7 @@ import { documentKeyContext, newDocumentKey } from './document-sealing.ts';
 import { inspectPdf } from './document-content.ts';
 import { answeredByStore } from './document-store.ts';
 import { readFile, readUploadForm, storeFile, type StoredFile, type UploadPart } from './document-upload.ts';
-import { documentViewOf, eventDocument, fileNameContext, type DocumentView } from './document-views.ts';
+import { digestContext, documentViewOf, eventDocument, fileNameContext, type DocumentView } from './document-views.ts';
 import { sandboxReviewer, type DocumentReview } from './document-reviews.ts';
 import { DOCUMENT_TYPES, type DocumentRow, type DocumentType } from './documents.repository.ts';
 
@@ -107,7 +107,8 @@ function rowOf(
     fileNameEnc: deps.sealing.seal(ids.leadId, file.fileName, fileNameContext(file.objectId)),
     contentType: file.contentType!,
     size: file.size,
-    sha256: file.sha256,
+    sha256Enc: deps.sealing.seal(ids.leadId, file.sha256, digestContext(file.objectId)),
+    sha256: null,
     chunks: file.chunks,
     keyEnc: deps.sealing.seal(ids.leadId, key.toString('base64'), documentKeyContext(file.objectId)),
     status: 'RECEIVED',

@@ -1,6 +1,7 @@
 /**
  * What the partner, the lender and the events see of a document (docs/api.md, "Documents for
- * conditions"), and a condition's status from its documents. The file name is sealed with the lead's key.
+ * conditions"), and a condition's status from its documents. The file name and the digest are sealed with
+ * the lead's key.
  */
 import type { LeadSealing } from '../lead-keys/index.ts';
 import { documentKeyContext } from './document-sealing.ts';
@@ -9,11 +10,13 @@ import type { DocumentRow, DocumentStatus, DocumentType, RejectionReason } from 
 export type ConditionStatus = 'PENDING' | DocumentStatus;
 
 export const fileNameContext = (documentId: string) => `document:${documentId}:file-name`;
+export const digestContext = (documentId: string) => `document:${documentId}:sha256`;
 
-/** The sealed columns: each document's key and its file name, sealed with the lead's key. */
+/** The sealed columns: each document's key, its file name and its digest, sealed with the lead's key. */
 export const documentEncryptedColumns = [
   { table: 'lead_documents', id: 'id', leadOf: 'lead_id', column: 'key_enc', context: documentKeyContext },
   { table: 'lead_documents', id: 'id', leadOf: 'lead_id', column: 'file_name_enc', context: fileNameContext },
+  { table: 'lead_documents', id: 'id', leadOf: 'lead_id', column: 'sha256_enc', context: digestContext },
 ];
 
 export interface DocumentView {
@@ -47,7 +50,8 @@ export function documentViewOf(sealing: LeadSealing) {
       row.fileNameEnc === null ? null : sealing.open<string>(row.leadId, row.fileNameEnc, fileNameContext(row.id)),
     contentType: row.contentType,
     size: row.size,
-    sha256: row.sha256,
+    sha256:
+      row.sha256Enc === null ? row.sha256 : sealing.open<string>(row.leadId, row.sha256Enc, digestContext(row.id)),
     status: row.status,
     rejectionReason: row.rejectionReason,
     uploadedAt: row.uploadedAt.toISOString(),

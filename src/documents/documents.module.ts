@@ -73,7 +73,17 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
   const sweep = repeatingJob('document sweep', { firstMs: 30_000, everyMs: 10 * 60_000 }, () =>
     service.sweep(1000).catch((error: unknown) => warn('documents: stored objects could not be removed yet', error)),
   );
-  return { service, routes, jobs: [sweep], encryptedColumns: documentEncryptedColumns };
+  // Digests written plain before they were sealed are sealed after start, a thousand at a time.
+  let sealed = false;
+  const digests = repeatingJob('document digest sealing', { firstMs: 5_000, everyMs: 5_000 }, async () => {
+    if (sealed) return;
+    const found = await service.sealPlainDigests(1000).catch((error: unknown) => {
+      warn('documents: plain digests could not be sealed yet', error);
+      return 1;
+    });
+    sealed = found === 0;
+  });
+  return { service, routes, jobs: [sweep, digests], encryptedColumns: documentEncryptedColumns };
 }
 
 export type DocumentsModule = ReturnType<typeof createDocumentsModule>;

@@ -37,6 +37,9 @@ export interface DocumentRow {
   fileNameEnc: string | null;
   contentType: DocumentContentType;
   size: number;
+  /** The digest, sealed with the lead's key. */
+  sha256Enc: string | null;
+  /** A plain digest written before digests were sealed (sealed by `sealPlainDigests`); null otherwise. */
   sha256: string | null;
   chunks: number;
   keyEnc: string | null;
@@ -59,6 +62,7 @@ interface StoredRow {
   file_name_enc: string | null;
   content_type: DocumentContentType;
   size: number;
+  sha256_enc: string | null;
   sha256: string | null;
   chunks: number;
   key_enc: string | null;
@@ -73,8 +77,8 @@ interface StoredRow {
 }
 
 const columns =
-  'id, lead_id, company_id, condition_id, type, file_name_enc, content_type, size, sha256, chunks, key_enc, status, ' +
-  'rejection_reason, uploaded_at, reviewed_at, reviewed_by, erased_at, idempotency_key, request_hash';
+  'id, lead_id, company_id, condition_id, type, file_name_enc, content_type, size, sha256_enc, sha256, chunks, ' +
+  'key_enc, status, rejection_reason, uploaded_at, reviewed_at, reviewed_by, erased_at, idempotency_key, request_hash';
 
 const toRow = (r: StoredRow): DocumentRow => ({
   id: r.id,
@@ -85,6 +89,7 @@ const toRow = (r: StoredRow): DocumentRow => ({
   fileNameEnc: r.file_name_enc,
   contentType: r.content_type,
   size: Number(r.size),
+  sha256Enc: r.sha256_enc,
   sha256: r.sha256,
   chunks: Number(r.chunks),
   keyEnc: r.key_enc,
@@ -188,7 +193,7 @@ function documentWrites() {
         row.fileNameEnc,
         row.contentType,
         row.size,
-        row.sha256,
+        row.sha256Enc,
         row.chunks,
         row.keyEnc,
         row.status,
@@ -199,7 +204,7 @@ function documentWrites() {
         `with ${lead}, ${outboxCtes('lead', event, '$2', p)},
          adopted as (delete from document_orphans where object_id = ${values[0]}::uuid)
          insert into lead_documents (id, lead_id, company_id, condition_id, type, file_name_enc, content_type, size,
-           sha256, chunks, key_enc, status, idempotency_key, request_hash, uploaded_at)
+           sha256_enc, chunks, key_enc, status, idempotency_key, request_hash, uploaded_at)
          values (${values[0]}, $1, ${values.slice(1).join(', ')}, $2)`,
         params,
       );
@@ -231,7 +236,8 @@ function documentWrites() {
     async erase(leadId: string, at: Date, tx: Queryable): Promise<number> {
       const { rowCount } = await tx.query(
         `with erased as (
-           update lead_documents set file_name_enc = null, sha256 = null, key_enc = null, erased_at = $2
+           update lead_documents set file_name_enc = null, sha256_enc = null, sha256 = null, key_enc = null,
+             erased_at = $2
            where lead_id = $1 and erased_at is null returning id, chunks
          )
          insert into document_orphans (object_id, chunks, since)
@@ -270,8 +276,29 @@ function orphanRecords(db: Queryable) {
   };
 }
 
+/** Plain digests written before digests were sealed, sealed with their leads' keys a page at a time. */
+function plainDigests(db: Queryable) {
+  return {
+    async plainDigests(limit: number): Promise<{ id: string; leadId: string; sha256: string }[]> {
+      const { rows } = await db.query<{ id: string; lead_id: string; sha256: string }>(
+        'select id, lead_id, sha256 from lead_documents where sha256 is not null order by id limit $1',
+        [limit],
+      );
+      return rows.map((r) => ({ id: r.id, leadId: r.lead_id, sha256: r.sha256 }));
+    },
+
+    /** Puts the sealed form in place of a plain digest, if that is still there (not erased meanwhile). */
+    async sealDigest(id: string, plain: string, sealed: string, tx: Queryable): Promise<void> {
+      await tx.query(
+        'update lead_documents set sha256_enc = $1, sha256 = null where id = $2 and sha256 = $3 and erased_at is null',
+        [sealed, id, plain],
+      );
+    },
+  };
+}
+
 export function createDocumentsRepository(db: Queryable) {
-  return { ...documentReads(db), ...documentWrites(), ...orphanRecords(db) };
+  return { ...documentReads(db), ...documentWrites(), ...orphanRecords(db), ...plainDigests(db) };
 }
 
 export type DocumentsRepository = ReturnType<typeof createDocumentsRepository>;

@@ -15,7 +15,7 @@ import { answeredByStore } from './document-store.ts';
 import { readFile } from './document-upload.ts';
 import { createDocumentUploads, maxChunks } from './document-uploads.ts';
 import { createDocumentReview } from './document-reviews.ts';
-import { documentViewOf, type ConditionStatus, type DocumentView } from './document-views.ts';
+import { digestContext, documentViewOf, type ConditionStatus, type DocumentView } from './document-views.ts';
 
 /** An upload takes at most REQUEST_TIMEOUT_MS (an hour at most): objects older than this without a document go. */
 const orphanAfterMs = 60 * 60 * 1000;
@@ -96,6 +96,22 @@ export function createDocumentsService(deps: DocumentsDeps) {
         await repository.forgetOrphan(orphan.objectId);
       }
       return due.length;
+    },
+
+    /**
+     * Seals up to `limit` plain digests written before digests were sealed (each with its lead's key, the
+     * lead's values' way); how many it found. An erased document has none to seal.
+     */
+    async sealPlainDigests(limit = 1000): Promise<number> {
+      const plain = await repository.plainDigests(limit);
+      for (const row of plain) {
+        await deps.db.transaction(async (tx) => {
+          await sealing.forWriting(row.leadId, tx);
+          const sealed = sealing.seal(row.leadId, row.sha256, digestContext(row.id));
+          await repository.sealDigest(row.id, row.sha256, sealed, tx);
+        });
+      }
+      return plain.length;
     },
 
     ping: () => store.ping(),
