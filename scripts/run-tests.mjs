@@ -7,13 +7,13 @@
 //   they share the process's database and keep apart by tenant (test/test-database.ts);
 // - whole processes: the files under test/e2e/ and the build's, which start the service as `npm start`
 //   does, one file at a time beside the in-process shards;
-// - the browser tests (test/browser/), taken one file at a time with a longer timeout by whichever of the
-//   other two lanes is done first (and then by both): each drives a headless Chromium, and skips itself,
-//   saying why, when there is none (BROWSER_TESTS=required makes that a failure).
+// - the browser tests (test/browser/), one file at a time with a longer timeout, in a lane of their own
+//   from the start and also by the other two lanes once they are done: each drives a headless Chromium,
+//   and skips itself, saying why, when there is none (BROWSER_TESTS=required makes that a failure).
 //
 // `npm run test:reliability` runs test/reliability/ instead, one file at a time, and the volume tests at their
 // full size (test/volume.ts).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -70,15 +70,21 @@ console.log(`running ${files.length} test files on ${engine}, Node ${process.ver
 const run = randomBytes(4).toString('hex');
 const env = { ...process.env, AUTOFIN_TEST_RUN: run, ...(reliability ? { AUTOFIN_TEST_VOLUME: 'full' } : {}) };
 
-const prepare = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/prepare-test-databases.ts'], {
-  stdio: 'inherit',
-  env,
-});
-if (prepare.status !== 0) process.exit(prepare.status ?? 1);
-// The tests that start whole processes run the build, as `npm start` does: made here once, before
-// files run side by side, so that two of them never write dist/ at the same time.
-const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { stdio: 'inherit', env });
-if (build.status !== 0) process.exit(build.status ?? 1);
+/** Runs a script of this project with the Node running this one; resolves to its exit status. */
+const script = (args) =>
+  new Promise((done) => {
+    const child = spawn(process.execPath, args, { stdio: 'inherit', env });
+    child.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0)));
+  });
+// The template databases, and the build that the tests starting whole processes run, as `npm start`
+// does: both made here once, side by side, before files run side by side (so that two of them never
+// write dist/ or a template at the same time).
+const ready = await Promise.all([
+  script(['--import', 'tsx', 'scripts/prepare-test-databases.ts']),
+  script(['scripts/build.mjs', '--if-stale']),
+]);
+const unready = ready.find((s) => s !== 0);
+if (unready !== undefined) process.exit(unready);
 
 const inDir = (dir) => (file) => relative(process.cwd(), resolve(file)).startsWith(dir + sep);
 const isBrowser = inDir(browserDir);
@@ -143,10 +149,12 @@ if (reliability) {
   // A reliability file starts and kills whole processes: one file at a time, each test within 15 minutes.
   status = await oneByOne(files, 900_000);
 } else {
-  const shards = Math.max(1, Number(process.env.TEST_SHARDS) || availableParallelism());
-  // The browser files are a queue: the in-process lane and the process lane each take them, one file at a
-  // time, once their own files are done, so a lane that is done never waits while browser files are left.
-  // Every batch always runs, and any one failing fails the run.
+  // One shard more than the cores: while a shard waits (a timer, a socket, Chromium), another uses its core.
+  const shards = Math.max(1, Number(process.env.TEST_SHARDS) || availableParallelism() + 1);
+  // The browser files are a queue with a lane of its own from the start: a browser test spends much of its
+  // time waiting on Chromium, which the CPU-bound lanes beside it use. The in-process lane and the process
+  // lane also take browser files, one at a time, once their own files are done, so a lane that is done never
+  // waits while browser files are left. Every batch always runs, and any one failing fails the run.
   // Largest files first: the longest browser runs start earliest.
   const browserQueue = files.filter(isBrowser).sort((a, b) => statSync(b).size - statSync(a).size);
   const takeBrowserFiles = async (laneStatus) => {
@@ -156,15 +164,24 @@ if (reliability) {
     }
     return worst;
   };
-  const [inProcessStatus, processStatus] = await Promise.all([
+  const started = performance.now();
+  /** Prints when a lane is done, in seconds since the files started: where a slow run spent its time. */
+  const timed = (lane) => (laneStatus) => {
+    console.log(`# lane ${lane} done at ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    return laneStatus;
+  };
+  const [inProcessStatus, processStatus, browserStatus] = await Promise.all([
     inProcess(
       files.filter((f) => !isBrowser(f) && !isProcess(f)),
       shards,
       120_000,
-    ).then(takeBrowserFiles),
-    oneByOne(files.filter(isProcess), 300_000).then(takeBrowserFiles),
+    )
+      .then(timed('in process'))
+      .then(takeBrowserFiles),
+    oneByOne(files.filter(isProcess), 300_000).then(timed('processes')).then(takeBrowserFiles),
+    takeBrowserFiles(0).then(timed('browser')),
   ]);
-  status = inProcessStatus || processStatus;
+  status = inProcessStatus || processStatus || browserStatus;
 }
 await dropRunSchemas();
 process.exit(status);
