@@ -36,6 +36,7 @@ const processFiles = new Set([
 ]);
 /** Volume tests: small in `npm test`, full size in the reliability run (test/volume.ts). */
 const volumeFiles = [
+  join('src', 'catalogs', 'catalog-parsing.test.ts'),
   join('src', 'catalogs', 'catalog-store.test.ts'),
   join('src', 'catalogs', 'catalogs.repository.test.ts'),
   join('src', 'lender', 'lead-export.memory.test.ts'),

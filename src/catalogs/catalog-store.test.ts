@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import type { Db } from '../db/index.ts';
 import {
   CatalogFileError,
@@ -24,6 +24,7 @@ import {
   shippedCatalogFiles,
 } from './catalog-store.ts';
 import { fullVolume } from '../../test/volume.ts';
+import { shippedDir, shippedFile } from '../../test/shipped-catalogs.ts';
 
 const migratedDb = async (): Promise<Db> => (await catalogDb()).db;
 
@@ -45,28 +46,6 @@ test('the store refuses to serve before the catalogs are loaded', () => {
   assert.throws(() => store.lookup.findZipCode('06700'), CatalogsNotLoadedError);
 });
 
-/**
- * The shipped files of the tests below: whole in `npm run test:reliability`; in `npm test` a folder with a
- * slice of them (test/volume.ts), the vehicles of 2020 and the ZIP codes of Mexico City (06…) and
- * Monterrey (64…), as the shipped files write them.
- */
-function shippedSlice(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'autofin-shipped-'));
-  const keep = { vehicles: ['2020,'], zipCodes: ['06', '64'] } as const;
-  for (const kind of ['vehicles', 'zipCodes'] as const) {
-    const lines = gunzipSync(readFileSync(new URL(shippedCatalogFiles[kind], shippedCatalogDir)))
-      .toString('utf8')
-      .split('\n');
-    const slice = [lines[0], ...lines.slice(1).filter((line) => keep[kind].some((start) => line.startsWith(start)))];
-    writeFileSync(join(dir, shippedCatalogFiles[kind]), gzipSync(slice.join('\n')));
-  }
-  return dir;
-}
-const shippedDir = fullVolume ? undefined : shippedSlice();
-const shippedFile = (kind: 'vehicles' | 'zipCodes') =>
-  shippedDir
-    ? readFileSync(join(shippedDir, shippedCatalogFiles[kind]))
-    : readFileSync(new URL(shippedCatalogFiles[kind], shippedCatalogDir));
 const shippedRows = {
   vehicles: fullVolume ? 39_712 : parseVehiclesFile(shippedFile('vehicles')).rows.length,
   zipCodes: fullVolume ? 155_847 : parseZipCodesFile(shippedFile('zipCodes')).rows.length,
