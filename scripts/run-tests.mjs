@@ -7,9 +7,9 @@
 //   they share the process's database and keep apart by tenant (test/test-database.ts);
 // - whole processes: the files under test/e2e/ and the build's, which start the service as `npm start`
 //   does, one file at a time beside the in-process shards;
-// - the browser tests (test/browser/), one file at a time with a longer timeout, in a lane of their own
-//   from the start and also by the other two lanes once they are done: each drives a headless Chromium,
-//   and skips itself, saying why, when there is none (BROWSER_TESTS=required makes that a failure).
+// - the browser tests (test/browser/), one file at a time with a longer timeout: each drives a headless
+//   Chromium, and skips itself, saying why, when there is none (BROWSER_TESTS=required makes that a failure).
+// A lane done with its own files takes files of the other two queues (whole processes, browser).
 //
 // `npm run test:reliability` runs test/reliability/ instead, one file at a time, and the volume tests at their
 // full size (test/volume.ts).
@@ -152,21 +152,23 @@ if (reliability) {
 } else {
   // One shard more than the cores: while a shard waits (a timer, a socket, Chromium), another uses its core.
   const shards = Math.max(1, Number(process.env.TEST_SHARDS) || availableParallelism() + 1);
-  // The browser files are a queue with a lane of its own from the start: a browser test spends much of its
-  // time waiting on Chromium, which the CPU-bound lanes beside it use. The in-process lane and the process
-  // lane also take browser files, one at a time, once their own files are done, so a lane that is done never
-  // waits while browser files are left. Every batch always runs, and any one failing fails the run.
-  // Largest files first: the longest browser runs start earliest.
-  const browserQueue = files.filter(isBrowser).sort((a, b) => statSync(b).size - statSync(a).size);
-  const takeBrowserFiles = async (laneStatus) => {
+  // The whole-process files and the browser files are two queues, each with a lane of its own from the
+  // start: a browser test spends much of its time waiting on Chromium, a whole-process test on the service it
+  // started, and the CPU-bound in-process lane uses those waits. A lane done with its own files takes files
+  // of the other queues, one at a time, so no lane sits idle while files are left. Largest files first: the
+  // longest runs start earliest. Every file always runs, and any one failing fails the run.
+  const bySize = (a, b) => statSync(b).size - statSync(a).size;
+  const processQueue = files.filter(isProcess).sort(bySize);
+  const browserQueue = files.filter(isBrowser).sort(bySize);
+  const take = (queue) => async (laneStatus) => {
     let worst = laneStatus;
-    for (let file = browserQueue.shift(); file; file = browserQueue.shift()) {
+    for (let file = queue.shift(); file; file = queue.shift()) {
       worst = (await oneByOne([file], 300_000)) || worst;
     }
     return worst;
   };
   const started = performance.now();
-  /** Prints when a lane is done, in seconds since the files started: where a slow run spent its time. */
+  /** Prints when a lane is done with its own files, in seconds since the files started. */
   const timed = (lane) => (laneStatus) => {
     console.log(`# lane ${lane} done at ${((performance.now() - started) / 1000).toFixed(0)} s`);
     return laneStatus;
@@ -178,9 +180,10 @@ if (reliability) {
       120_000,
     )
       .then(timed('in process'))
-      .then(takeBrowserFiles),
-    oneByOne(files.filter(isProcess), 300_000).then(timed('processes')).then(takeBrowserFiles),
-    takeBrowserFiles(0).then(timed('browser')),
+      .then(take(processQueue))
+      .then(take(browserQueue)),
+    take(processQueue)(0).then(timed('processes')).then(take(browserQueue)),
+    take(browserQueue)(0).then(timed('browser')).then(take(processQueue)),
   ]);
   status = inProcessStatus || processStatus || browserStatus;
 }
