@@ -10,7 +10,6 @@ export interface RecordedAnswer {
   path: string;
   status: number;
   headers: Record<string, string>;
-  /** The bytes, held as a Buffer: sending them needs no encoding. */
   body: Buffer;
 }
 
@@ -28,11 +27,21 @@ export function recordAnswer(
   return { path, status: answer.statusCode, headers, body: answer.rawPayload };
 }
 
+/**
+ * What a route sends for these bytes: their UTF-8 text when it encodes back to exactly them (Node writes
+ * a text and the head in one buffer; a Buffer body costs about 1 µs more a request), else the bytes.
+ */
+function payloadOf(body: Buffer): string | Buffer {
+  const text = body.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(body) ? text : body;
+}
+
 export async function startBareServer(answers: RecordedAnswer[]): Promise<{ app: FastifyInstance; base: string }> {
   const app = Fastify({ logger: false });
   for (const answer of answers) {
+    const payload = payloadOf(answer.body);
     app.get(answer.path, (_request, reply) => {
-      reply.code(answer.status).headers(answer.headers).send(answer.body);
+      reply.code(answer.status).headers(answer.headers).send(payload);
     });
   }
   const base = await app.listen({ host: '127.0.0.1', port: 0 });

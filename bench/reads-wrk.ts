@@ -1,12 +1,13 @@
 /**
  * `npm run bench -- reads`: authenticated catalog reads (brands of 2020, ZIP code 06700) measured
  * from outside with `wrk`, a compiled load generator that does not saturate before the server.
- * The service (a process as `npm start` runs it) and its reference (bare-process.ts: a bare Fastify
- * route, logger off, answering the recorded bytes of the same request) are each pinned to core 0
- * with `taskset`, wrk to core 1; rounds alternate service, bare, service, bare… Each ratio is the
- * median of the rounds' req/s ratios; beside it the CPU microseconds per request of each side (the
- * whole process, every thread, from /proc), and under it the CPU wrk itself used in each round, as a
- * share of core 1 (near 100 %, wrk rather than the server may set the rate). Three shapes
+ * The service (a process as `npm start` runs it) and its reference (bare-process.ts, run by Node
+ * without tsx: a bare Fastify route, logger off, answering the recorded bytes of the same request,
+ * checked before the rounds) are each pinned to core 0 with `taskset`, wrk to core 1; rounds
+ * alternate service, bare, service, bare… Each ratio is the median of the rounds' req/s ratios;
+ * beside it the CPU microseconds per request of each side (the whole process, every thread, from
+ * /proc), and under it the CPU wrk itself used in each round, as a share of core 1 (near 100 %, wrk
+ * rather than the server may set the rate). Three shapes
  * (`BENCH_READ_SHAPES`, default `embedded,postgres,two`): the embedded engine; DATABASE_URL (a
  * scratch database on that server, default the local test server) + a Redis of the bench's own; and
  * two service processes on that same database and Redis, with the same partner token, against two
@@ -133,11 +134,12 @@ async function wrkRound(side: Target[], token: string, seconds: number): Promise
   };
 }
 
-async function startBare(answers: object[]): Promise<{ base: string; pid: number; child: ChildProcess }> {
+async function startBare(answers: Recorded[]): Promise<{ base: string; pid: number; child: ChildProcess }> {
   const dir = mkdtempSync(join(tmpdir(), 'autofin-bare-'));
   const file = join(dir, 'answers.json');
   writeFileSync(file, JSON.stringify(answers));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-process.ts', file], {
+  // Node strips the file's types itself: no loader runs in the process (tsx costs a bare read about 4 µs).
+  const child = spawn(process.execPath, ['bench/bare-process.ts', file], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const base = await new Promise<string>((resolve, reject) => {
@@ -163,34 +165,64 @@ async function stopBare(bare: { child: ChildProcess }): Promise<void> {
 
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 
+interface Recorded {
+  path: string;
+  status: number;
+  /** The headers the service's route sent, sorted by name. */
+  headers: Record<string, string>;
+  /** Base64. */
+  body: string;
+}
+
+/** Headers Node writes itself for every answer: not part of what a route sends. */
+const writtenByNode = ['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'];
+
+/** An answer's status, the headers its route sent (sorted) and its body, as fetched. */
+async function answerOf(url: string, headers: Record<string, string>) {
+  const res = await fetch(url, { headers });
+  const sent = [...res.headers].filter(([name]) => !writtenByNode.includes(name)).sort();
+  return { status: res.status, headers: Object.fromEntries(sent), body: Buffer.from(await res.arrayBuffer()) };
+}
+
+/** Fails unless the bare process answers each case's path with the recorded status, headers and bytes. */
+async function checkBare(base: string, headers: Record<string, string>, answers: Recorded[]): Promise<void> {
+  for (const recorded of answers) {
+    const answer = await answerOf(`${base}${recorded.path}`, headers);
+    const same =
+      answer.status === recorded.status &&
+      JSON.stringify(answer.headers) === JSON.stringify(recorded.headers) &&
+      answer.body.equals(Buffer.from(recorded.body, 'base64'));
+    if (!same) throw new Error(`the bare process's ${recorded.path} is not the service's recorded answer`);
+  }
+}
+
 /**
  * The shape's table line per case: the service processes (one, or several on the same database with
  * the same token) against as many bare processes answering the first one's recorded bytes.
  */
 async function readsOf(label: string, services: ServiceProcess[]): Promise<void> {
   const { token, headers } = await newPartnerOn(services[0].base, adminToken);
-  const answers = [];
+  const answers: Recorded[] = [];
   for (const c of cases) {
-    const res = await fetch(`${services[0].base}${c.path}`, { headers });
-    if (res.status !== 200) throw new Error(`${c.path}: ${res.status} ${await res.text()}`);
-    const kept = Object.fromEntries(
-      [...res.headers].filter(
-        ([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name),
-      ),
-    );
-    const body = Buffer.from(await res.arrayBuffer());
+    const answer = await answerOf(`${services[0].base}${c.path}`, headers);
+    if (answer.status !== 200) throw new Error(`${c.path}: ${answer.status} ${answer.body.toString()}`);
     // Every instance answers the token with the same bytes, so one recording is every bare process's.
     for (const other of services.slice(1)) {
-      const again = await fetch(`${other.base}${c.path}`, { headers });
-      const otherBody = Buffer.from(await again.arrayBuffer());
-      if (again.status !== 200 || !otherBody.equals(body))
+      const again = await answerOf(`${other.base}${c.path}`, headers);
+      if (again.status !== 200 || !again.body.equals(answer.body))
         throw new Error(`${c.path} on ${other.base}: ${again.status}, not the first instance's answer`);
     }
-    answers.push({ path: c.bare, status: res.status, headers: kept, body: body.toString('base64') });
+    answers.push({
+      path: c.bare,
+      status: answer.status,
+      headers: answer.headers,
+      body: answer.body.toString('base64'),
+    });
   }
   const bares = [];
   try {
     for (let i = 0; i < services.length; i++) bares.push(await startBare(answers));
+    for (const bare of bares) await checkBare(bare.base, headers, answers);
     for (const server of [...services, ...bares]) pin(server.pid, 0);
     for (const c of cases) {
       const serviceSide = services.map((s) => ({ url: `${s.base}${c.path}`, pid: s.pid }));

@@ -31,14 +31,25 @@ export function benchConfig(dataDir = mkdtempSync(join(tmpdir(), 'autofin-bench-
   });
 }
 
-export function containerFor(config: Config, db: Db, tracing?: Tracing): Promise<Container> {
+/** The service's two keys; a process started on the bench's database needs the same ones. */
+export interface BenchKeys {
+  signing: Buffer;
+  encryption: Buffer;
+}
+
+export function containerFor(
+  config: Config,
+  db: Db,
+  tracing?: Tracing,
+  keys: BenchKeys = { signing: randomBytes(32), encryption: randomBytes(32) },
+): Promise<Container> {
   return createContainer({
     tracing,
     config,
     db,
     clock: systemClock,
-    signingKey: randomBytes(32),
-    encryptionKey: randomBytes(32),
+    signingKey: keys.signing,
+    encryptionKey: keys.encryption,
     warn: (message, error) => console.error(message, error),
   });
 }
