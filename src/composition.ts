@@ -33,7 +33,7 @@ import {
   type RateLimiter,
   type SlidingWindowLimiter,
 } from './http/index.ts';
-import { createJobs, repeatingJob, type Job } from './jobs/index.ts';
+import { createJobs, repeatingJob, untilDone, type Job } from './jobs/index.ts';
 import { createKeysModule } from './keys/index.ts';
 import { createLeadsModule } from './leads/index.ts';
 import {
@@ -190,10 +190,11 @@ function createStoredDataCare(
   // Leads' values sealed before lead keys move to their leads' keys: in batches after start, and on re-encryption.
   const leadColumns = encryptedColumns.filter((c): c is LeadColumn => c.leadOf !== undefined);
   const moveToLeadKeys = createLeadKeyMigration(db, leadColumns, keys.encryption, keys.sealing).migrate;
-  let moved = false;
-  const migrationJob = repeatingJob('lead key migration', { firstMs: 5_000, everyMs: 5_000 }, async () => {
-    if (!moved) moved = (await moveToLeadKeys(1_000).catch(() => 1)) === 0;
-  });
+  const migrationJob = repeatingJob(
+    'lead key migration',
+    { firstMs: 5_000, everyMs: 5_000 },
+    untilDone(() => moveToLeadKeys(1_000).catch(() => 1)),
+  );
   // Key rotation: the stored values' keys, checked before serving, and their re-encryption (audited).
   const keysModule = createKeysModule({
     db,

@@ -7,7 +7,7 @@ import type { KeyObject } from 'node:crypto';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
 import { adminRoutesOf, apiPrefix, type AdminAccess, type ModuleRoutes } from '../http/index.ts';
-import { repeatingJob } from '../jobs/index.ts';
+import { repeatingJob, untilDone } from '../jobs/index.ts';
 import type { Clock } from '../shared/index.ts';
 import { adminDocumentsRoutes } from './admin-documents.routes.ts';
 import { createDatabaseDocumentStore } from './database-document-store.ts';
@@ -74,15 +74,16 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
     service.sweep(1000).catch((error: unknown) => warn('documents: stored objects could not be removed yet', error)),
   );
   // Digests written plain before they were sealed are sealed after start, a thousand at a time.
-  let sealed = false;
-  const digests = repeatingJob('document digest sealing', { firstMs: 5_000, everyMs: 5_000 }, async () => {
-    if (sealed) return;
-    const found = await service.sealPlainDigests(1000).catch((error: unknown) => {
-      warn('documents: plain digests could not be sealed yet', error);
-      return 1;
-    });
-    sealed = found === 0;
-  });
+  const digests = repeatingJob(
+    'document digest sealing',
+    { firstMs: 5_000, everyMs: 5_000 },
+    untilDone(() =>
+      service.sealPlainDigests(1000).catch((error: unknown) => {
+        warn('documents: plain digests could not be sealed yet', error);
+        return 1;
+      }),
+    ),
+  );
   return { service, routes, jobs: [sweep, digests], encryptedColumns: documentEncryptedColumns };
 }
 

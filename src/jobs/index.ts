@@ -1,2 +1,2 @@
 /** What other modules use of the jobs module. */
-export { askedJob, createJobs, repeatingJob, type Job } from './jobs.ts';
+export { askedJob, createJobs, repeatingJob, untilDone, type Job } from './jobs.ts';

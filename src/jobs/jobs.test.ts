@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { askedJob, createJobs, repeatingJob, type Job } from './jobs.ts';
+import { askedJob, createJobs, repeatingJob, untilDone, type Job } from './jobs.ts';
 
 /** Waits until `ready()` holds (timers may run late on a busy machine), at most two seconds. */
 async function until(ready: () => boolean): Promise<void> {
@@ -39,6 +39,14 @@ test('a tick while the previous run is going is skipped, and stop waits for the 
   if (finished === 0) assert.equal(started, 1, 'no second run while the first is going');
   await job.stop();
   assert.equal(finished, started, 'stop resolved after the run in progress finished');
+});
+
+test('a catching-up run takes a step each time until one finds nothing, then no more', async () => {
+  const found = [3, 1, 0, 5];
+  let steps = 0;
+  const run = untilDone(async () => found[steps++]!);
+  for (let i = 0; i < 6; i++) await run();
+  assert.equal(steps, 3, 'the steps up to the first that found nothing');
 });
 
 test('the jobs start together and stop together, even when one fails to stop', async () => {

@@ -12,6 +12,17 @@ export interface Job {
 }
 
 /**
+ * The run of a job that catches up with work left by an earlier version: each run takes one `step`, which
+ * answers how much it found, until a step finds nothing; from then on a run does nothing.
+ */
+export function untilDone(step: () => Promise<number>): () => Promise<void> {
+  let done = false;
+  return async () => {
+    if (!done) done = (await step()) === 0;
+  };
+}
+
+/**
  * A job that runs `run` after `firstMs` (default `everyMs`), then every `everyMs`. A tick while the
  * previous run is still going is skipped. Its timers never keep the process alive; `run` reports
  * its own failures.
