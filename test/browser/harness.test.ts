@@ -99,12 +99,14 @@ describe('the browser test harness', { skip: browserTests.skip }, () => {
     });
   });
 
-  test('a screenshot is a full-page PNG at 1280 px, and at 390 px when asked', async () => {
+  test('a screenshot is a full-page PNG at 1280 px, and at 390 px when asked; none unless wanted', async () => {
     await page.goto(`${base}/accessible`);
     for (const name of ['harness-accessible', 'harness-accessible-phone']) {
       rmSync(new URL(`../../test-output/screenshots/${name}.png`, import.meta.url), { force: true });
     }
-    const written = await screenshot(page, 'harness-accessible', { phone: true });
+    assert.deepEqual(await screenshot(page, 'harness-accessible', { phone: true, write: false }), []);
+    assert.equal(existsSync(new URL('../../test-output/screenshots/harness-accessible.png', import.meta.url)), false);
+    const written = await screenshot(page, 'harness-accessible', { phone: true, write: true });
     assert.equal(written.length, 2);
     const widths = written.map((file) => {
       assert.ok(existsSync(file), file);
