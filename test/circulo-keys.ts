@@ -67,3 +67,11 @@ export function makeCirculoKeys(): CirculoKeys {
     wrongCurveKeyFile: join(dir, 'p256.pem'),
   };
 }
+
+let shared: CirculoKeys | undefined;
+
+/**
+ * One set of keys for the whole test process, for the tests that only read them (the apps pointed at the
+ * fake Círculo): each new set costs five openssl processes.
+ */
+export const sharedCirculoKeys = (): CirculoKeys => (shared ??= makeCirculoKeys());

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { makeCirculoKeys } from '../../test/circulo-keys.ts';
+import { sharedCirculoKeys } from '../../test/circulo-keys.ts';
 import { startFakeCirculo } from '../../test/circulo/fake-circulo.ts';
 import { createOutbound } from '../providers/outbound.ts';
 import { createManualClock } from '../shared/clock.ts';
@@ -93,7 +93,7 @@ test('a subject whose address has no catalog state is rejected without calling C
 });
 
 test('simulation mode sends only the API key, signs nothing and reads an unsigned answer', async () => {
-  const keys = makeCirculoKeys();
+  const keys = sharedCirculoKeys();
   const fake = await startFakeCirculo({
     apiKey: 'sim-key',
     lenderPublicKey: null,

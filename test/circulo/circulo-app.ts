@@ -4,7 +4,7 @@
  * answers a chosen scenario.
  */
 import assert from 'node:assert/strict';
-import { makeCirculoKeys } from '../circulo-keys.ts';
+import { sharedCirculoKeys } from '../circulo-keys.ts';
 import { buildTestApp, type TestApp } from '../helper.ts';
 import { assertNoContent, pinApi, pinFrom, readyLead, sandboxRfc } from '../lead-fixture.ts';
 import { startFakeCirculo, type Scenario } from './fake-circulo.ts';
@@ -22,7 +22,7 @@ export interface CirculoSetupOptions {
 
 export async function startCirculoSetup(options: CirculoSetupOptions = {}) {
   const { basePath = '/sandbox', env = {}, circuit = { failureThreshold: 1_000 } } = options;
-  const keys = makeCirculoKeys();
+  const keys = sharedCirculoKeys();
   const { lenderPublicKey, circuloPrivateKey } = keys;
   const fake = await startFakeCirculo({ ...credentials, lenderPublicKey, circuloPrivateKey, basePath });
   let t: TestApp;
