@@ -45,7 +45,7 @@ import {
 } from './lead-keys/index.ts';
 import { createLenderModule } from './lender/index.ts';
 import { createOperationsModule } from './operations/index.ts';
-import { createOperatorsModule } from './operators/index.ts';
+import { createOperatorsModule, type PasswordCost } from './operators/index.ts';
 import { createOutcomesModule } from './outcomes/index.ts';
 import type { PrequalificationConfig } from './prequalification/index.ts';
 import { createProvidersModule, type EmailMessage, type ProviderLogger, type SmsMessage } from './providers/index.ts';
@@ -75,6 +75,8 @@ export interface ContainerOptions {
   circuit?: { failureThreshold?: number; openMs?: number };
   /** How webhook hostnames are resolved (tests point a name at 127.0.0.1). */
   webhookResolver?: Resolver;
+  /** scrypt's cost for operators' new passwords (src/operators/password-hash.ts); tests give a lower one. */
+  passwordCost?: PasswordCost;
   /** Spans for statements, provider calls and webhook deliveries, when tracing is on (src/tracing). */
   tracing?: Pick<Tracing, 'traceDb' | 'provider' | 'delivery'>;
 }
@@ -87,7 +89,12 @@ export async function createContainer(givenOptions: ContainerOptions) {
   const redis = await connectRedis(options);
   const limits = createRateLimits(options, redis);
   // Every admin route checks the admin token or an operator's key.
-  const operators = createOperatorsModule({ db, clock, adminToken: config.adminToken });
+  const operators = createOperatorsModule({
+    db,
+    clock,
+    adminToken: config.adminToken,
+    passwordCost: options.passwordCost,
+  });
   const access: AdminAccess = { adminToken: config.adminToken, operators: operators.service };
   const companies = createCompaniesModule({ db, clock, environment: config.environment, redis });
   const auth = createAuthModule({ ...options, credentials: companies.lookups, limiter: limits.limiter });

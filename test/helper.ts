@@ -22,6 +22,11 @@ import type { EmailMessage, SmsMessage } from '../src/providers/ports.ts';
 import { conformanceChecker, type ConformanceChecker } from './openapi-conformance.ts';
 
 export const adminToken = 'test-admin-token-0123456789abcdef';
+/**
+ * scrypt's cost for the passwords test apps store: a 32nd of the service's, whose hash takes a tenth to a
+ * quarter of a second of CPU (src/operators/password-hash.test.ts checks the service's own cost).
+ */
+const testPasswordCost = { N: 2 ** 10, r: 8, p: 1 };
 export const api = '/mx/b2b/autofin/api';
 
 export interface Partner {
@@ -131,6 +136,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     circuit: options.circuit,
     webhookResolver: options.webhookResolver,
     tracing: options.tracing,
+    passwordCost: testPasswordCost,
   });
   await container.prepare();
   const app = await buildApp({ container, logLevel: options.logLevel ?? 'debug', logStream, tracing: options.tracing });

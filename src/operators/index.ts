@@ -2,4 +2,4 @@
 export { generatePassword } from './generated-password.ts';
 export type { OperatorsService } from './operators.service.ts';
 export { createOperatorsModule, type OperatorAccounts } from './operators.module.ts';
-export { hashPassword, passwordMatches } from './password-hash.ts';
+export { hashPassword, passwordMatches, type PasswordCost } from './password-hash.ts';

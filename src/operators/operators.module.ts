@@ -9,10 +9,16 @@ import type { Clock } from '../shared/index.ts';
 import { createOperatorsRepository } from './operators.repository.ts';
 import { operatorsRoutes } from './operators.routes.ts';
 import { createOperatorsService } from './operators.service.ts';
+import type { PasswordCost } from './password-hash.ts';
 
-export function createOperatorsModule(deps: { db: Queryable; clock: Clock; adminToken: string | undefined }) {
+export function createOperatorsModule(deps: {
+  db: Queryable;
+  clock: Clock;
+  adminToken: string | undefined;
+  passwordCost?: PasswordCost;
+}) {
   const repository = createOperatorsRepository(deps.db);
-  const service = createOperatorsService({ repository, clock: deps.clock });
+  const service = createOperatorsService({ repository, clock: deps.clock, passwordCost: deps.passwordCost });
   const { adminToken } = deps;
   const routes: ModuleRoutes = { admin: adminToken ? [operatorsRoutes({ operators: service, adminToken })] : [] };
   return { service, accounts: { byEmail: repository.byEmail }, routes };

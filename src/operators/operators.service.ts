@@ -5,7 +5,7 @@
  */
 import { errors } from '../http/index.ts';
 import { hashSecret, type Clock, newId, randomToken, type OperatorContext, type Role } from '../shared/index.ts';
-import { hashPassword } from './password-hash.ts';
+import { hashPassword, type PasswordCost } from './password-hash.ts';
 import type { OperatorRow, OperatorsRepository } from './operators.repository.ts';
 
 export const operatorKeyPrefix = 'op_';
@@ -25,7 +25,12 @@ const view = (row: OperatorRow) => ({
   createdAt: row.created_at.toISOString(),
 });
 
-export function createOperatorsService(deps: { repository: OperatorsRepository; clock: Clock }) {
+export function createOperatorsService(deps: {
+  repository: OperatorsRepository;
+  clock: Clock;
+  /** scrypt's cost for new passwords; the default's unless given. */
+  passwordCost?: PasswordCost;
+}) {
   return {
     async create(input: NewOperator) {
       const fieldErrors = [];
@@ -37,7 +42,7 @@ export function createOperatorsService(deps: { repository: OperatorsRepository; 
       }
       if (fieldErrors.length > 0) throw errors.invalidInput(fieldErrors);
       const key = `${operatorKeyPrefix}${randomToken(32)}`;
-      const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+      const passwordHash = input.password === undefined ? null : await hashPassword(input.password, deps.passwordCost);
       const row: OperatorRow = {
         id: newId(),
         name: input.name.trim(),

@@ -11,3 +11,10 @@ test('a password hash is salted scrypt and matches only its password', async () 
   assert.equal(await passwordMatches('correct horse batterx', stored), false);
   assert.equal(await passwordMatches('anything', 'sha256:abc'), false);
 });
+
+test('a hash made at another cost records it and is checked at it', async () => {
+  const cheap = await hashPassword('correct horse battery', { N: 2 ** 10, r: 8, p: 1 });
+  assert.match(cheap, /^scrypt\$1024\$8\$1\$/);
+  assert.equal(await passwordMatches('correct horse battery', cheap), true);
+  assert.equal(await passwordMatches('correct horse batterx', cheap), false);
+});

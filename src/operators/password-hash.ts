@@ -1,10 +1,18 @@
 /**
  * Operator passwords are chosen by people, so unlike generated keys they are stored with a slow,
- * salted hash: scrypt (N=2^15, r=8, p=1), as `scrypt$N$r$p$salt$hash` in base64url.
+ * salted hash: scrypt (N=2^15, r=8, p=1), as `scrypt$N$r$p$salt$hash` in base64url. A hash is checked
+ * with the cost written in it, so a cost given for new hashes (the tests give a lower one) changes no
+ * stored password.
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-const params = { N: 2 ** 15, r: 8, p: 1 } as const;
+export interface PasswordCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
+export const passwordCost: PasswordCost = { N: 2 ** 15, r: 8, p: 1 };
 const keyLength = 32;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
@@ -19,10 +27,10 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: PasswordCost = passwordCost): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, params);
-  return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(password, salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 export async function passwordMatches(password: string, stored: string): Promise<boolean> {
