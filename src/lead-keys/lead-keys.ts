@@ -11,6 +11,8 @@
  *
  * Keys are read in the statement before their use and kept unwrapped in memory for a minute: writes
  * always read the key again (`forWriting`, creating it when the lead has none), reads use the memory.
+ * Memory holds the 50,000 keys used last: the keys a call asks for become the newest, whether read or
+ * already held, so a call's own keys (an export's batch of 500) are never the ones pushed out by it.
  */
 import {
   createCipheriv,
@@ -76,15 +78,29 @@ function openWith<T>(key: KeyObject, sealed: string, context: string): T {
   return JSON.parse(text) as T;
 }
 
-export function createLeadKeys(deps: { db: Queryable; encryption: FieldEncryption; now: () => number }) {
+export interface LeadKeysDeps {
+  db: Queryable;
+  encryption: FieldEncryption;
+  now: () => number;
+  /** How many keys memory holds (50,000 unless given). */
+  maxCached?: number;
+}
+
+export function createLeadKeys(deps: LeadKeysDeps) {
   const { db, encryption } = deps;
+  const capacity = deps.maxCached ?? maxCached;
+  /** The keys in memory, oldest used first (a Map keeps its insertion order). */
   const cache = new Map<string, { key: KeyObject; at: number }>();
+
+  function keep(leadId: string, entry: { key: KeyObject; at: number }) {
+    cache.delete(leadId);
+    cache.set(leadId, entry);
+    if (cache.size > capacity) cache.delete(cache.keys().next().value!);
+  }
 
   function remember(leadId: string, keyEnc: string) {
     const raw = Buffer.from(encryption.decrypt<string>(keyEnc, leadKeyContext(leadId)), 'base64');
-    cache.delete(leadId);
-    cache.set(leadId, { key: createSecretKey(raw), at: deps.now() });
-    if (cache.size > maxCached) cache.delete(cache.keys().next().value!);
+    keep(leadId, { key: createSecretKey(raw), at: deps.now() });
   }
 
   function keyOf(leadId: string): KeyObject {
@@ -141,7 +157,12 @@ export function createLeadKeys(deps: { db: Queryable; encryption: FieldEncryptio
     },
     async forReading(leadIds, tx = db) {
       const now = deps.now();
-      const missing = [...new Set(leadIds)].filter((id) => (cache.get(id)?.at ?? -Infinity) < now - readTtlMs);
+      const missing: string[] = [];
+      for (const id of new Set(leadIds)) {
+        const held = cache.get(id);
+        if (held && held.at >= now - readTtlMs) keep(id, held);
+        else missing.push(id);
+      }
       if (missing.length === 0) return;
       const { rows } = await tx.query<{ lead_id: string; key_enc: string }>(
         'select lead_id, key_enc from lead_keys where lead_id = any($1::uuid[])',
