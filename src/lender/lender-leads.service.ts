@@ -58,10 +58,11 @@ interface Deps {
 /** Rows per database read of the export: bounded memory, few round trips. */
 export const exportBatchSize = 500;
 /**
- * Rows decrypted and written out between two turns of the event loop: a batch is about 125 ms of work, and
- * the requests arriving meanwhile (a partner's save) are served between slices of it, not after it.
+ * How long the export decrypts and formats rows before it gives the event loop a turn. A batch is about
+ * 125 ms of work; a partner's save needs several turns of the loop (each statement's answer is one), and
+ * each turn may wait behind one slice, so slices are kept short.
  */
-const exportSliceSize = 50;
+const exportSliceMs = 2;
 
 function toFilter(query: LenderLeadQuery): LenderLeadFilter {
   return {
@@ -266,14 +267,19 @@ async function* exportLines(
       const batch = await deps.queries.list(filter, after, exportBatchSize);
       if (batch.length === 0) break;
       await deps.sealer.forReading(batch.map((row) => row.id));
-      for (let from = 0; from < batch.length; from += exportSliceSize) {
+      for (let from = 0; from < batch.length;) {
         if (from > 0) await setImmediate();
+        const started = performance.now();
         let chunk = '';
-        const slice = batch.slice(from, from + exportSliceSize);
-        for (const row of slice) chunk += exportLine(exportRecord(deps.sealer.toLead(row)), format);
+        let end = from;
+        do {
+          chunk += exportLine(exportRecord(deps.sealer.toLead(batch[end])), format);
+          end++;
+        } while (end < batch.length && performance.now() - started < exportSliceMs);
         yield chunk;
         // Counted once the stream has taken the chunk: a client that leaves early is audited with what it got.
-        rows += slice.length;
+        rows += end - from;
+        from = end;
       }
       const last = batch[batch.length - 1];
       after = { createdAt: last.created_at, id: last.id };
