@@ -78,6 +78,20 @@ function openWith<T>(key: KeyObject, sealed: string, context: string): T {
   return JSON.parse(text) as T;
 }
 
+/**
+ * A lead's key in memory: as stored (wrapped by the data key), and when it was read. It is unwrapped on
+ * its first use, so a read of 500 keys (an export's batch) does not unwrap them all in one turn of the
+ * event loop.
+ */
+interface Held {
+  wrapped: string;
+  key?: KeyObject;
+  at: number;
+}
+
+const unwrap = (encryption: FieldEncryption, leadId: string, wrapped: string): KeyObject =>
+  createSecretKey(Buffer.from(encryption.decrypt<string>(wrapped, leadKeyContext(leadId)), 'base64'));
+
 export interface LeadKeysDeps {
   db: Queryable;
   encryption: FieldEncryption;
@@ -90,23 +104,22 @@ export function createLeadKeys(deps: LeadKeysDeps) {
   const { db, encryption } = deps;
   const capacity = deps.maxCached ?? maxCached;
   /** The keys in memory, oldest used first (a Map keeps its insertion order). */
-  const cache = new Map<string, { key: KeyObject; at: number }>();
+  const cache = new Map<string, Held>();
 
-  function keep(leadId: string, entry: { key: KeyObject; at: number }) {
+  function keep(leadId: string, entry: Held) {
     cache.delete(leadId);
     cache.set(leadId, entry);
     if (cache.size > capacity) cache.delete(cache.keys().next().value!);
   }
 
   function remember(leadId: string, keyEnc: string) {
-    const raw = Buffer.from(encryption.decrypt<string>(keyEnc, leadKeyContext(leadId)), 'base64');
-    keep(leadId, { key: createSecretKey(raw), at: deps.now() });
+    keep(leadId, { wrapped: keyEnc, at: deps.now() });
   }
 
   function keyOf(leadId: string): KeyObject {
     const found = cache.get(leadId);
     if (!found) throw new LeadKeyMissing(leadId);
-    return found.key;
+    return (found.key ??= unwrap(encryption, leadId, found.wrapped));
   }
 
   /** A lead without a key whose personal data was erased gets no new one: the erasure stays final. */
