@@ -3,10 +3,12 @@
  * destruction by erasure and the shredding of its partition (lead-key-shredding.ts), the column key
  * rotation re-wraps, and the shredding that follows erasures.
  *
- * An erasure asks for a shred (`shredSoon`); the shred runs a second later, so a burst of erasures (the
- * retention purge, a lender erasing many leads) rewrites each partition once, not once per lead. Stopping
- * the service runs an asked-for shred before the database closes; a job also shreds every minute what is
- * left (a failed rewrite, another instance's erasure).
+ * An erasure asks for a shred (`shredSoon`); the shred runs a second later, so a burst of erasures (a
+ * lender erasing many leads) rewrites each partition once, not once per lead. The retention purge holds
+ * the shreds while it runs (`holdShreds`) and asks for one when it ends: a rewrite writes its partition
+ * through the WAL, where the saves served beside it wait. Stopping the service and a backup run an
+ * asked-for or held shred at once, before the database closes or is copied; a job also shreds every minute
+ * what is left (a failed rewrite, another instance's erasure).
  */
 import type { Db, EncryptedColumn, Queryable } from '../db/index.ts';
 import { askedJob, repeatingJob } from '../jobs/index.ts';
@@ -32,8 +34,15 @@ export function createLeadKeysModule(deps: {
   const shredding = createLeadKeyShredding(deps.db, () => deps.clock.now());
   const shred = () =>
     shredding.shred().catch((error: unknown) => deps.warn('erased leads’ keys could not be shredded yet', error));
-  const soon = askedJob('lead key shredding after erasures', shredDelayMs, shred);
-  const job = repeatingJob('lead key shredding', { firstMs: 10_000, everyMs: 60_000 }, shred);
+  let holds = 0;
+  const unlessHeld = async () => (holds > 0 ? undefined : shred());
+  const soon = askedJob('lead key shredding after erasures', shredDelayMs, unlessHeld);
+  const job = repeatingJob('lead key shredding', { firstMs: 10_000, everyMs: 60_000 }, unlessHeld);
+  /** Runs an asked-for shred, or a held one, now and waits for it. */
+  const shredAsked = async () => {
+    await soon.flush();
+    if (holds > 0) await shred();
+  };
   return {
     sealing: keys.sealing,
     /** Destroys the lead's key inside the erasure's transaction. */
@@ -43,10 +52,31 @@ export function createLeadKeysModule(deps: {
     },
     /** Asks for the partitions of destroyed keys to be rewritten, a second from now (after the erasure commits). */
     shredSoon: () => soon.ask(),
-    /** Runs an asked-for shred now, as stopping does, and waits for it. */
-    shredAsked: () => soon.flush(),
+    /** Holds the shreds until the function returned is called, which asks for one (the purge, while it runs). */
+    holdShreds(): () => void {
+      holds++;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        holds--;
+        soon.ask();
+      };
+    },
+    /** Runs an asked-for or held shred now, as a backup does, and waits for it. */
+    shredAsked,
     encryptedColumns: leadKeyColumns,
-    jobs: [soon, job],
+    jobs: [
+      // At stop, what an erasure asked for, or a purge holds, is shredded before the database closes.
+      {
+        ...soon,
+        async stop() {
+          await soon.stop();
+          if (holds > 0) await shred();
+        },
+      },
+      job,
+    ],
   };
 }
 

@@ -36,7 +36,7 @@ interface Deps {
     sweep(): Promise<number>;
   };
   /** The lead's own key: destroyed in the transaction, its partition shredded a second after (src/lead-keys). */
-  leadKeys: { destroy(leadId: string, tx: Queryable): Promise<void>; shredSoon(): void };
+  leadKeys: { destroy(leadId: string, tx: Queryable): Promise<void>; shredSoon(): void; holdShreds(): () => void };
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
   retention: RetentionPolicy;
@@ -60,6 +60,13 @@ type Erasure = { kind: 'erased' } | { kind: 'unknown' } | { kind: 'kept'; retent
 /** Whether the lead must keep its data, judged on the locked row: a request's rule or the purge's. */
 type Keeps = (row: LockedLead, retention: Retention, now: Date) => boolean;
 type LockedLead = Pick<ErasableRow, 'id' | 'updated_at' | 'legal_hold'> & { erased_at?: Date | null };
+
+const requestKeeps: Keeps = (_row, retention, now) => underRetention(retention, now);
+/** The purge chose its leads before locking them: one held, funded, changed or erased since is skipped. */
+const purgeKeeps =
+  (cutoff: Date): Keeps =>
+  (row, retention, now) =>
+    row.erased_at != null || row.updated_at >= cutoff || underRetention(retention, now);
 
 export function createPersonalDataErasure(deps: Deps) {
   async function retentionOfRow(
@@ -98,13 +105,6 @@ export function createPersonalDataErasure(deps: Deps) {
     return done;
   }
 
-  const requestKeeps: Keeps = (_row, retention, now) => underRetention(retention, now);
-  /** The purge chose its leads before locking them: one held, funded, changed or erased since is skipped. */
-  const purgeKeeps =
-    (cutoff: Date): Keeps =>
-    (row, retention, now) =>
-      row.erased_at != null || row.updated_at >= cutoff || underRetention(retention, now);
-
   return {
     /** Erases on request: 404 for an unknown lead, 409 / 4097 for a credit in its retention or a held lead. */
     async eraseLead(origin: AuditOrigin, leadId: string): Promise<void> {
@@ -133,19 +133,23 @@ export function createPersonalDataErasure(deps: Deps) {
         leadIds.push(...(await deps.queries.unchangedSince(cutoff, creditsFundedAfter, dryRunListed)));
         count = await deps.queries.countUnchangedSince(cutoff, creditsFundedAfter);
       } else {
-        for (;;) {
-          const batch = await deps.queries.unchangedSince(cutoff, creditsFundedAfter, purgeBatch);
-          let erased = 0;
-          for (const id of batch) {
-            const done = await erase(options.origin ?? retentionOperator, id, purgeKeeps(cutoff));
-            if (done.kind !== 'erased') continue;
-            leadIds.push(id);
-            erased++;
+        // The keys' partitions are rewritten once, when the purge ends (src/lead-keys).
+        const release = deps.leadKeys.holdShreds();
+        try {
+          for (;;) {
+            const batch = await deps.queries.unchangedSince(cutoff, creditsFundedAfter, purgeBatch);
+            let erased = 0;
+            for (const id of batch) {
+              const done = await erase(options.origin ?? retentionOperator, id, purgeKeeps(cutoff));
+              if (done.kind !== 'erased') continue;
+              leadIds.push(id);
+              erased++;
+            }
+            // A full batch with nothing erased ends the run rather than ask again; the next run takes the rest.
+            if (batch.length < purgeBatch || erased === 0) break;
           }
-          // The keys' partitions are rewritten while the purge goes on, each once a second at most.
-          if (batch.length > 0) deps.leadKeys.shredSoon();
-          // A full batch with nothing erased ends the run rather than ask again; the next run takes the rest.
-          if (batch.length < purgeBatch || erased === 0) break;
+        } finally {
+          release();
         }
         count = leadIds.length;
       }
