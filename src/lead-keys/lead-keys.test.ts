@@ -1,35 +1,40 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { after, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createFieldEncryption } from '../shared/index.ts';
-import { sharedTestDatabase } from '../../test/test-database.ts';
+import { sharedTestDatabase, type TestDatabase } from '../../test/test-database.ts';
 import { createLeadKeys, LeadKeyMissing } from './lead-keys.ts';
 
-const database = sharedTestDatabase();
-after(async () => (await database).drop());
+describe('lead keys in memory', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await sharedTestDatabase();
+  });
+  after(() => database.drop());
 
-/** Leads with keys and one sealed value each, written as the service writes them. */
-async function sealedLeads(count: number) {
-  const { db } = await database;
-  const encryption = createFieldEncryption(randomBytes(32));
-  const writer = createLeadKeys({ db, encryption, now: () => Date.now() }).sealing;
-  const ids = Array.from({ length: count }, () => randomUUID());
-  await writer.forWritingAll(ids);
-  const sealed = new Map(ids.map((id) => [id, writer.seal(id, `valor de ${id}`, `lead:${id}:email_enc`)]));
-  return { db, encryption, ids, sealed };
-}
-
-test('a read’s keys all stay in memory when it fills memory, those it held before included', async () => {
-  const { db, encryption, ids, sealed } = await sealedLeads(6);
-  const [a, b, c, d, x, y] = ids;
-  // Memory for four keys: a and b are read first, then x and y fill it.
-  const reader = createLeadKeys({ db, encryption, now: () => Date.now(), maxCached: 4 }).sealing;
-  await reader.forReading([a, b]);
-  await reader.forReading([x, y]);
-  // A batch of a, b (held, the oldest in memory) and c, d (read now): loading c and d pushes out x and y.
-  await reader.forReading([a, b, c, d]);
-  for (const id of [a, b, c, d]) {
-    assert.equal(reader.open(id, sealed.get(id)!, `lead:${id}:email_enc`), `valor de ${id}`);
+  /** Leads with keys and one sealed value each, written as the service writes them. */
+  async function sealedLeads(count: number) {
+    const { db } = database;
+    const encryption = createFieldEncryption(randomBytes(32));
+    const writer = createLeadKeys({ db, encryption, now: () => Date.now() }).sealing;
+    const ids = Array.from({ length: count }, () => randomUUID());
+    await writer.forWritingAll(ids);
+    const sealed = new Map(ids.map((id) => [id, writer.seal(id, `valor de ${id}`, `lead:${id}:email_enc`)]));
+    return { db, encryption, ids, sealed };
   }
-  assert.throws(() => reader.open(x, sealed.get(x)!, `lead:${x}:email_enc`), LeadKeyMissing);
+
+  test('a read’s keys all stay in memory when it fills memory, those it held before included', async () => {
+    const { db, encryption, ids, sealed } = await sealedLeads(6);
+    const [a, b, c, d, x, y] = ids;
+    // Memory for four keys: a and b are read first, then x and y fill it.
+    const reader = createLeadKeys({ db, encryption, now: () => Date.now(), maxCached: 4 }).sealing;
+    await reader.forReading([a, b]);
+    await reader.forReading([x, y]);
+    // A batch of a, b (held, the oldest in memory) and c, d (read now): loading c and d pushes out x and y.
+    await reader.forReading([a, b, c, d]);
+    for (const id of [a, b, c, d]) {
+      assert.equal(reader.open(id, sealed.get(id)!, `lead:${id}:email_enc`), `valor de ${id}`);
+    }
+    assert.throws(() => reader.open(x, sealed.get(x)!, `lead:${x}:email_enc`), LeadKeyMissing);
+  });
 });
