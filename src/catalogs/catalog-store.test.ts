@@ -51,11 +51,14 @@ const shippedRows = {
   zipCodes: fullVolume ? 155_847 : parseZipCodesFile(shippedFile('zipCodes')).rows.length,
 };
 
-// One database through the shipped-data tests below, as an instance's life: first start, restart.
-const shared = migratedDb();
+// One database through the shipped-data tests below, as an instance's life: first start, restart. Made
+// when the first of them runs: made at import, it would boot beside the tests of the files run before this
+// one in the same process.
+let sharedDb: Promise<Db> | undefined;
+const shared = () => (sharedDb ??= migratedDb());
 
 test('first start imports both shipped catalogs into empty tables and serves them', async () => {
-  const repo = createCatalogsRepository(await shared);
+  const repo = createCatalogsRepository(await shared());
   const store = createCatalogStore();
   const started = performance.now();
   const imported = await store.importShippedIfEmpty(repo, shippedDir ? { dir: shippedDir } : {});
@@ -77,7 +80,7 @@ test('first start imports both shipped catalogs into empty tables and serves the
 });
 
 test('a restart imports nothing, loads the tables, and renders the same ETags', async () => {
-  const repo = createCatalogsRepository(await shared);
+  const repo = createCatalogsRepository(await shared());
   const first = createCatalogStore();
   await first.loadFromDatabase(repo);
   const store = createCatalogStore();
@@ -92,7 +95,7 @@ test('a restart imports nothing, loads the tables, and renders the same ETags', 
 test(
   'after a restart every ZIP code answers the same JSON ' + 'and XML bodies as the index built from the file',
   async () => {
-    const repo = createCatalogsRepository(await shared);
+    const repo = createCatalogsRepository(await shared());
     const restarted = createCatalogStore();
     await restarted.loadFromDatabase(repo);
     const file = shippedFile('zipCodes');
@@ -114,7 +117,7 @@ test(
 );
 
 test('a malformed import is refused and changes neither the tables nor the index', async () => {
-  const repo = createCatalogsRepository(await shared);
+  const repo = createCatalogsRepository(await shared());
   const store = createCatalogStore();
   await store.loadFromDatabase(repo);
   const before = store.current();
@@ -128,7 +131,7 @@ test('a malformed import is refused and changes neither the tables nor the index
 });
 
 test('an import swaps the index at once; other instances pick it up with refreshIfChanged', async () => {
-  const repo = createCatalogsRepository(await shared);
+  const repo = createCatalogsRepository(await shared());
   const [importer, other] = [createCatalogStore(), createCatalogStore()];
   await importer.loadFromDatabase(repo);
   await other.loadFromDatabase(repo);
@@ -291,5 +294,5 @@ test('an unreadable shipped file handed in fails the import with its error', asy
 });
 
 test('closes the shared database', async () => {
-  await (await shared).close();
+  await (await shared()).close();
 });
