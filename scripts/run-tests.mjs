@@ -101,8 +101,9 @@ const serviceHeap = ['--max-semi-space-size=4'];
 /**
  * The in-process shards build hundreds of apps and databases: with the service's small young generation,
  * objects that live for a test get promoted and collected again as old ones, about a tenth of the shards'
- * CPU. Their files measure no memory against a target (the volume test of the export's memory does, in
- * `npm run test:reliability`, on the service's heap).
+ * CPU. Of their files only the export's memory test compares memory, and only growth with growth (a
+ * tenth of the rows against all of them); it runs at full size on the service's heap in
+ * `npm run test:reliability`.
  */
 const shardHeap = ['--max-semi-space-size=32'];
 
