@@ -9,8 +9,9 @@
  * of the lead the caller names. Values sealed with the data key before lead keys (`v1.`, `v2.`) still open
  * with it until key rotation moves them to their lead's key.
  *
- * Keys are read in the statement before their use and kept unwrapped in memory for a minute: writes
- * always read the key again (`forWriting`, creating it when the lead has none), reads use the memory.
+ * Keys are read in the statement before their use and kept in memory for a minute (unwrapped on first
+ * use): writes always read the key again (`forWriting`, creating it when the lead has none), reads use
+ * the memory.
  * Memory holds the 50,000 keys used last: the keys a call asks for become the newest, whether read or
  * already held, so a call's own keys (an export's batch of 500) are never the ones pushed out by it.
  */
