@@ -91,3 +91,33 @@ test('an asked job runs once for the asks of its delay, again for one while it r
   await sleep(60);
   assert.equal(runs, 3, 'the stop ran what was asked at once; nothing is asked after it');
 });
+
+test('a held asked job waits for every release, then runs once; a flush runs it while held', async () => {
+  let runs = 0;
+  const job = askedJob('held', 10, async () => {
+    runs += 1;
+  });
+  job.ask();
+  const first = job.hold();
+  const second = job.hold();
+  assert.equal(job.held, true);
+  job.ask();
+  await sleep(60);
+  assert.equal(runs, 0, 'neither the ask before the hold nor the one during it ran');
+  first();
+  first();
+  await sleep(60);
+  assert.equal(runs, 0, 'one holder left');
+  second();
+  assert.equal(job.held, false);
+  await until(() => runs === 1);
+  await sleep(60);
+  assert.equal(runs, 1, 'the release asked for one run');
+  const third = job.hold();
+  await job.flush();
+  assert.equal(runs, 2, 'a flush runs what is held');
+  await job.stop();
+  third();
+  await sleep(60);
+  assert.equal(runs, 2, 'nothing after the stop');
+});

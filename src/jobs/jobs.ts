@@ -60,33 +60,63 @@ export function repeatingJob(
 /**
  * A job that runs `run` when asked: once, `delayMs` after the first of any number of asks; an ask while it
  * runs makes one more run after it. `flush` and `stop` run an asked-for run at once and wait for it.
+ *
+ * `hold` keeps the timer from running it until the function it returns is called (by every holder): a
+ * hold counts as an ask, made again at its release, and `flush` and `stop` run it even while held.
  */
 export function askedJob(
   name: string,
   delayMs: number,
   run: () => Promise<unknown>,
-): Job & { ask(): void; flush(): Promise<void> } {
+): Job & { ask(): void; flush(): Promise<void>; hold(): () => void; readonly held: boolean } {
   let timer: NodeJS.Timeout | undefined;
   let runs: Promise<unknown> = Promise.resolve();
   let stopped = false;
+  let holds = 0;
+  /** Asked, and waiting for the holds' release (no timer meanwhile). */
+  let waiting = false;
   const fire = () => {
     clearTimeout(timer);
     timer = undefined;
+    waiting = false;
     runs = runs.then(run);
   };
   const flush = async () => {
-    if (timer) fire();
+    if (timer || waiting) fire();
     await runs;
+  };
+  const ask = () => {
+    // Once stopped (the database closing), what is left is recorded for the job's next run.
+    if (timer || stopped) return;
+    if (holds > 0) {
+      waiting = true;
+      return;
+    }
+    timer = setTimeout(fire, delayMs);
+    timer.unref();
   };
   return {
     name,
-    ask() {
-      // Once stopped (the database closing), what is left is recorded for the job's next run.
-      if (timer || stopped) return;
-      timer = setTimeout(fire, delayMs);
-      timer.unref();
-    },
+    ask,
     flush,
+    hold() {
+      holds++;
+      // A run the timer was about to start waits for the release too.
+      clearTimeout(timer);
+      timer = undefined;
+      waiting = !stopped;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        holds--;
+        waiting = false;
+        ask();
+      };
+    },
+    get held() {
+      return holds > 0;
+    },
     start() {},
     async stop() {
       stopped = true;

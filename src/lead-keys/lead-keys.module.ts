@@ -34,15 +34,11 @@ export function createLeadKeysModule(deps: {
   const shredding = createLeadKeyShredding(deps.db, () => deps.clock.now());
   const shred = () =>
     shredding.shred().catch((error: unknown) => deps.warn('erased leads’ keys could not be shredded yet', error));
-  let holds = 0;
-  const unlessHeld = async () => (holds > 0 ? undefined : shred());
-  const soon = askedJob('lead key shredding after erasures', shredDelayMs, unlessHeld);
-  const job = repeatingJob('lead key shredding', { firstMs: 10_000, everyMs: 60_000 }, unlessHeld);
-  /** Runs an asked-for shred, or a held one, now and waits for it. */
-  const shredAsked = async () => {
-    await soon.flush();
-    if (holds > 0) await shred();
-  };
+  const soon = askedJob('lead key shredding after erasures', shredDelayMs, shred);
+  // The minute's shred waits while a purge holds them, as the asked-for one does.
+  const job = repeatingJob('lead key shredding', { firstMs: 10_000, everyMs: 60_000 }, async () =>
+    soon.held ? undefined : shred(),
+  );
   return {
     sealing: keys.sealing,
     /** Destroys the lead's key inside the erasure's transaction. */
@@ -53,30 +49,11 @@ export function createLeadKeysModule(deps: {
     /** Asks for the partitions of destroyed keys to be rewritten, a second from now (after the erasure commits). */
     shredSoon: () => soon.ask(),
     /** Holds the shreds until the function returned is called, which asks for one (the purge, while it runs). */
-    holdShreds(): () => void {
-      holds++;
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        holds--;
-        soon.ask();
-      };
-    },
-    /** Runs an asked-for or held shred now, as a backup does, and waits for it. */
-    shredAsked,
+    holdShreds: () => soon.hold(),
+    /** Runs an asked-for or held shred now, as a backup and a stop do, and waits for it. */
+    shredAsked: () => soon.flush(),
     encryptedColumns: leadKeyColumns,
-    jobs: [
-      // At stop, what an erasure asked for, or a purge holds, is shredded before the database closes.
-      {
-        ...soon,
-        async stop() {
-          await soon.stop();
-          if (holds > 0) await shred();
-        },
-      },
-      job,
-    ],
+    jobs: [soon, job],
   };
 }
 
