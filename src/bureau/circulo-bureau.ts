@@ -3,7 +3,7 @@
  * signed JSON POST per verified lead, set up as docs/bureau-circulo.md describes. In production
  * every request body is signed with the lender's key and every 200 must carry Círculo's signature;
  * in simulation (Círculo's test API) only the API key is sent and nothing is signed. undici and the
- * connection pool are loaded and made at the first query.
+ * connection pool are loaded and made in the background once the adapter is made.
  */
 import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
@@ -39,6 +39,7 @@ export function createCirculoBureau(settings: CirculoSettings, clock: Clock): Ci
         ...(settings.tls ? { connect: { cert: settings.tls.cert, key: settings.tls.key } } : {}),
       }),
   );
+  client.warm();
   const url = circuloEndpoint(settings.baseUrl);
   const production = settings.mode === 'production';
 

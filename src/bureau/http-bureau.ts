@@ -3,7 +3,7 @@
  * lead. The contract the gateway must follow is docs/bureau-http-contract.md; any change here
  * changes that document. A report that does not have the documented shape is a provider error
  * (603003): pre-qualification must never run on a half-understood report. undici and the
- * connection pool are loaded and made at the first query.
+ * connection pool are loaded and made in the background once the adapter is made.
  */
 import type { Dispatcher } from 'undici';
 import { classifyThrown, describeError, readBoundedText, type ProviderResult } from '../providers/index.ts';
@@ -34,6 +34,7 @@ export function createHttpBureau(config: HttpBureauConfig): HttpBureau {
     ({ Agent }) => new Agent({ keepAliveTimeout: 10_000, connections: 32 }),
     config.dispatcher,
   );
+  client.warm();
   const { url, authorization } = endpointOf(config.baseUrl);
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (authorization) headers.authorization = authorization;

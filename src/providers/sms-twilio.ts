@@ -32,6 +32,7 @@ export function createTwilioSmsSender(config: TwilioSmsConfig): TwilioSmsSender 
     ({ Agent }) => new Agent({ keepAliveTimeout: 10_000, connections: 32 }),
     config.dispatcher,
   );
+  client.warm();
   const base = config.baseUrl.replace(/\/+$/, '');
   const url = `${base}/2010-04-01/Accounts/${encodeURIComponent(config.accountSid)}/Messages.json`;
   const authorization = `Basic ${Buffer.from(`${config.accountSid}:${config.authToken}`).toString('base64')}`;

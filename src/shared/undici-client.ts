@@ -4,6 +4,9 @@
  * neither reads nor evaluates it (bundled, it is a chunk of its own: scripts/build.mjs). The client's
  * connection pool is made at that first request too, one per client for its whole life, unless the
  * client was given one to send through (tests, a shared pool), which it leaves open.
+ *
+ * A client made only because its provider is configured (the bureau, Twilio) is warmed when made: undici
+ * loads in the background after start, so the first call's time limit is not spent loading it.
  */
 import type * as Undici from 'undici';
 
@@ -16,6 +19,8 @@ interface Loaded {
 export interface UndiciClient {
   /** undici's `request` and the pool to send through; the first call imports undici and makes the pool. */
   get(): Promise<Loaded>;
+  /** Starts `get`'s import in the background; a failure is reported to the first request, which awaits it. */
+  warm(): void;
   /** Closes the client's own pool if it was made. A request after this fails as it does on a closed pool. */
   close(): Promise<void>;
 }
@@ -27,17 +32,22 @@ export function undiciClient(
 ): UndiciClient {
   let loaded: Promise<Loaded & { own?: Undici.Dispatcher }> | undefined;
   let closed = false;
+  const get = () => {
+    // undici is CommonJS: split into a chunk by the build, its exports are all under `default` (esbuild
+    // gives a chunk no named exports of a CommonJS module), as Node gives them too.
+    loaded ??= import('undici').then(async ({ default: undici }) => {
+      const own = given ? undefined : makePool(undici);
+      const client = { request: undici.request, dispatcher: (given ?? own)! };
+      // Closed while undici loaded: the pool is closed as soon as made, as it would have been, and once.
+      if (closed) await own?.close();
+      return closed ? client : { ...client, own };
+    });
+    return loaded;
+  };
   return {
-    get() {
-      // undici is CommonJS: split into a chunk by the build, its exports are all under `default` (esbuild
-      // gives a chunk no named exports of a CommonJS module), as Node gives them too.
-      loaded ??= import('undici').then(({ default: undici }) => {
-        const own = given ? undefined : makePool(undici);
-        // Closed before its first request: the pool is closed as soon as made, as it would have been.
-        if (closed) void own?.close();
-        return { request: undici.request, dispatcher: (given ?? own)!, own };
-      });
-      return loaded;
+    get,
+    warm() {
+      get().catch(() => {});
     },
     async close() {
       closed = true;
