@@ -19,10 +19,10 @@ import {
   readFileSync,
   rmSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './processes/free-port.ts';
 
 const run = promisify(execFile);
 
@@ -91,21 +91,6 @@ async function runPg(bin: string, args: string[], cwd: string, asPostgres: boole
       cause: error,
     });
   }
-}
-
-/** A port of 127.0.0.1 nobody listened on a moment ago. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 /** A postgresql.conf line, the value quoted as the file reads it. */
