@@ -425,6 +425,7 @@ function createLenderSide(
     leadKeys,
     sandbox,
     retention: { piiRetentionDays: config.piiRetentionDays, creditRetentionYears: config.creditRetentionYears },
+    rules: leads.rules,
     purgeSchedule: daily,
     warn,
     access,

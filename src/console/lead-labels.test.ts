@@ -66,7 +66,7 @@ describe('the Spanish of a lead page covers every code the service stores', () =
         Object.keys(ruleOutcome(rule, { status: 'pass' }, config).threshold),
         `${rule.name} threshold`,
       );
-      assertLabelled(fieldLabels, Object.keys(ruleInputs(rule.name, {})), `${rule.name} input`);
+      assertLabelled(fieldLabels, Object.keys(ruleInputs(rule.name, {}, config)), `${rule.name} input`);
     }
   });
 

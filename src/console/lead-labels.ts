@@ -60,6 +60,7 @@ export const fieldLabels: Record<string, string> = {
   days: 'Días',
   date: 'Fecha',
   reportedMonthlyDebts: 'Pagos mensuales en el buró',
+  loanMonthlyPayment: 'Pago mensual de este crédito',
 };
 
 /** A field named by its section, as warnings and missing data name it (`address.neighborhood`). */

@@ -142,6 +142,7 @@ const moneyFields = new Set([
   'amountFinanced',
   'monthlyPayment',
   'reportedMonthlyDebts',
+  'loanMonthlyPayment',
 ]);
 const dateFields = new Set(['birthDate', 'startEmploymentDate', 'date']);
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -266,19 +267,15 @@ const numberOf = (values: Record<string, unknown> | null, key: string): number |
 };
 
 /**
- * The share of the income the monthly payments would take: this loan's payment (the offer's, when there
- * is one) plus the debts the bureau reports. Without an offer, a refusal's message carries the share the
- * rule computed ("would take 45.2% of the income").
+ * The share of the income the monthly payments would take: this loan's payment (the offer's when there is
+ * one, else the one the rule computes, among its inputs) plus the debts the bureau reports.
  */
 function paymentToIncome(rule: RuleRead, offer: OfferRead): string | undefined {
   const income = numberOf(rule.inputs, 'income');
   const debts = numberOf(rule.inputs, 'reportedMonthlyDebts');
-  if (offer && income !== undefined && income > 0 && debts !== undefined)
-    return `${percent((offer.monthlyPayment + debts) / income)} del ingreso`;
-  const stated = /would take ([\d.]+)% of the income/.exec(rule.reason?.message ?? '')?.[1];
-  if (stated !== undefined) return `${percent(Number(stated) / 100)} del ingreso`;
-  if (rule.outcome === 'fail' && / take all of the income/.test(rule.reason?.message ?? '')) return 'Todo el ingreso';
-  return undefined;
+  const payment = offer?.monthlyPayment ?? numberOf(rule.inputs, 'loanMonthlyPayment');
+  if (income === undefined || debts === undefined || payment === undefined) return undefined;
+  return income > 0 ? `${percent((payment + debts) / income)} del ingreso` : 'Todo el ingreso';
 }
 
 /** What a rule computed from its inputs, as compared with its threshold; "—" when it computed nothing. */

@@ -107,6 +107,8 @@ export function createLeadsModule(deps: LeadsModuleDeps) {
         ),
     },
     encryptedColumns: leadEncryptedColumns(deps.sealing),
+    /** The pre-qualification rules the leads are judged by, for the lender's explanation of a decision. */
+    rules: prequalificationConfig,
   };
 }
 

@@ -5,6 +5,7 @@ import { leadStatusSql as statusSql, type LeadStatus } from '../lead-status/inde
 // the list's statement (a subquery), through the SQL the outcomes module gives.
 import { outcomeSql, type OutcomeStatus } from '../outcomes/index.ts';
 import { outboxCtes, type OutboxEvent } from '../webhooks/index.ts';
+import { ERASED_REASON_MESSAGES } from '../prequalification/index.ts';
 
 export interface LeadRow {
   id: string;
@@ -337,6 +338,28 @@ function createLeadReads(db: Queryable) {
   };
 }
 
+/** The figure-free message of each reason code whose stored message may read the applicant's data. */
+const erasedMessages = JSON.stringify(ERASED_REASON_MESSAGES);
+
+/**
+ * The stored decision with those reasons' messages replaced, from the map `messages` (code → message): the
+ * `reasons` list, and each rule's `reason` in the explanation. A decision without them is left as it is.
+ */
+function erasedPrequalificationSql(messages: string): string {
+  const reasons = (list: string, reason: string, path: string) =>
+    `(select coalesce(jsonb_agg(case when ${messages} ? (${reason}->>'code')
+        then jsonb_set(r, '${path}', ${messages} -> (${reason}->>'code')) else r end order by n), '[]'::jsonb)
+      from jsonb_array_elements(${list}) with ordinality as e(r, n))`;
+  const listed = `case when jsonb_typeof(prequalification->'reasons') = 'array'
+      then jsonb_set(prequalification, '{reasons}', ${reasons(`prequalification->'reasons'`, 'r', '{message}')})
+      else prequalification end`;
+  return `case when jsonb_typeof(prequalification->'explanation'->'rules') = 'array'
+      then jsonb_set(${listed}, '{explanation,rules}',
+        ${reasons(`prequalification->'explanation'->'rules'`, `(r->'reason')`, '{reason,message}')})
+      else ${listed} end`;
+}
+const erasedPrequalification = erasedPrequalificationSql('$7::jsonb');
+
 /** Writes without a webhook event: a plain update, the erasure of personal data, idempotency keys. */
 function createLeadUpkeep(db: Queryable) {
   return {
@@ -355,7 +378,9 @@ function createLeadUpkeep(db: Queryable) {
     /**
      * Clears every sealed section, the phone's fingerprint and the warnings about those sections, and
      * writes the history entry, in one statement; the lead keeps its status, decision, reasons, loan
-     * info, vehicle and events. Undefined for an unknown lead.
+     * info, vehicle and events. A reason whose message an earlier version wrote with the applicant's
+     * figures keeps its code with a message without them (in `reasons` and in the explanation).
+     * Undefined for an unknown lead.
      */
     async erasePersonalData(
       id: string,
@@ -367,14 +392,15 @@ function createLeadUpkeep(db: Queryable) {
         `with erased as (
            update leads set phone_enc = null, phone_fp = null,
              email_enc = null, address_enc = null, financial_enc = null,
-             person_enc = null, warnings = '[]'::jsonb, erased_at = coalesce(erased_at, $2), updated_at = $2
+             person_enc = null, warnings = '[]'::jsonb, erased_at = coalesce(erased_at, $2), updated_at = $2,
+             prequalification = ${erasedPrequalification}
            where id = $1 returning id
          ), history as (
            insert into lead_events (id, lead_id, type, at, actor, fields)
            select $3, id, $4, $2, $5, $6::jsonb from erased
          )
          select id from erased`,
-        [id, at, history.id, history.type, history.actor, JSON.stringify(history.fields)],
+        [id, at, history.id, history.type, history.actor, JSON.stringify(history.fields), erasedMessages],
       );
       return rows[0];
     },

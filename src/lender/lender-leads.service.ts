@@ -22,7 +22,7 @@ import {
   type LenderLeadFilter,
   type LenderLeadQueries,
 } from '../leads/index.ts';
-import { ruleInputs } from '../prequalification/index.ts';
+import { ruleInputs, type PrequalificationConfig } from '../prequalification/index.ts';
 import type { Consents } from '../consent/index.ts';
 import type { AuditOrigin, AuditService } from '../audit/index.ts';
 import type { OutcomesService, OutcomeStatus } from '../outcomes/index.ts';
@@ -53,6 +53,8 @@ interface Deps {
   documents: { list(leadId: string): Promise<object[]> };
   /** How long the lead's personal data is kept (the erasure's rule). */
   retentionOf: (row: ErasableRow) => Promise<Retention>;
+  /** The pre-qualification rules in force: what a rule computes from the lead's values is shown with them. */
+  rules: PrequalificationConfig;
 }
 
 /** Rows per database read of the export: bounded memory, few round trips. */
@@ -80,7 +82,7 @@ function toFilter(query: LenderLeadQuery): LenderLeadFilter {
 const givenFilter = (query: object) => Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined));
 
 /** Why the rules decided what they decided, with each rule's inputs while the data is still held. */
-function explanationOf(lead: Lead, report: BureauReport | null) {
+function explanationOf(lead: Lead, report: BureauReport | null, rules: PrequalificationConfig) {
   const stored = lead.prequalification?.explanation;
   if (!stored) return null;
   // Input values are personal data: derived from what is still stored, none once erased.
@@ -90,7 +92,7 @@ function explanationOf(lead: Lead, report: BureauReport | null) {
     rules: stored.rules.map((r) => ({
       rule: r.rule,
       outcome: r.outcome,
-      inputs: input ? ruleInputs(r.rule, input) : null,
+      inputs: input ? ruleInputs(r.rule, input, rules) : null,
       threshold: r.threshold,
       reason: r.reason,
     })),
@@ -165,7 +167,7 @@ export function createLenderLeadsService(deps: Deps) {
             }
           : null,
         bureau: bureau ? bureauSummary(bureau.report, bureau.provider) : null,
-        explanation: explanationOf(lead, bureau?.report ?? null),
+        explanation: explanationOf(lead, bureau?.report ?? null, deps.rules),
         events: events.map((e) => ({
           id: e.id,
           type: e.type,

@@ -34,6 +34,8 @@ export interface LenderModuleDeps {
   sandbox?: ErasureDeps['sandbox'];
   /** How long personal data is kept (PII_RETENTION_DAYS, CREDIT_RETENTION_YEARS). */
   retention: RetentionPolicy;
+  /** The pre-qualification rules in force (the leads module's). */
+  rules: LeadsDeps['rules'];
   /** When the retention purge runs. */
   purgeSchedule: { firstMs: number; everyMs: number };
   warn: (message: string, error?: unknown) => void;
@@ -67,6 +69,7 @@ export function createLenderModule(deps: LenderModuleDeps) {
     outcomes,
     documents: deps.documents,
     retentionOf: erasure.retentionOf,
+    rules: deps.rules,
   });
   const holds = createLegalHolds({ leads: leads.lifecycle, queries: leads.queries, audit, clock: deps.clock });
   // The retention purge runs on every instance (erasing twice changes nothing).

@@ -171,6 +171,54 @@ function erasureTests2() {
     assert.equal(keysAfter.rowCount, 0, 'an erased lead gets no key again');
   });
 
+  test("a refusal keeps its reasons' codes; a message written with the applicant's figures loses them", async () => {
+    const { leadId } = await verifiedLead(t, 'SMS', { income: 9_000 });
+    // A message as an earlier version wrote it, in the partner's reasons and in the lender's explanation.
+    const written =
+      'Monthly payments of 7316.92 MXN (this loan 6816.92, reported debts 500.00) would take 81.3% of the income';
+    await t.database.db.query(
+      `update leads set prequalification = jsonb_set(jsonb_set(prequalification,
+         '{reasons,0,message}', to_jsonb($2::text)),
+         '{explanation,rules}', (select jsonb_agg(case when r->>'rule' = 'payment-to-income'
+           then jsonb_set(r, '{reason,message}', to_jsonb($2::text)) else r end order by n)
+           from jsonb_array_elements(prequalification->'explanation'->'rules') with ordinality e(r, n)))
+       where id = $1`,
+      [leadId, written],
+    );
+    const read = async () => {
+      const partner = await t.app.inject({ method: 'GET', url: `${api}/leads/${leadId}`, headers: t.partner.headers });
+      const lender = await t.app.inject({ method: 'GET', url: `/admin/leads/${leadId}`, headers: t.admin });
+      type Reason = { code: string; message: string };
+      const rules = (lender.json() as { explanation: { rules: { rule: string; reason: Reason | null }[] } }).explanation
+        .rules;
+      return {
+        reasons: (partner.json() as { prequalification: { reasons: Reason[] } }).prequalification.reasons,
+        rules,
+        ruleReason: rules.find((r) => r.rule === 'payment-to-income')!.reason,
+      };
+    };
+    const held = await read();
+    assert.deepEqual(held.reasons, [{ code: 'PAYMENT_TO_INCOME', message: written }]);
+    assert.deepEqual(held.ruleReason, { code: 'PAYMENT_TO_INCOME', message: written });
+
+    const res = await t.app.inject({ method: 'DELETE', url: `/admin/leads/${leadId}/personal-data`, headers: t.admin });
+    assert.equal(res.statusCode, 204, show(res));
+    const erased = await read();
+    const message = 'The monthly payments would take more than the accepted share of the income.';
+    assert.deepEqual(erased.reasons, [{ code: 'PAYMENT_TO_INCOME', message }]);
+    assert.deepEqual(erased.ruleReason, { code: 'PAYMENT_TO_INCOME', message });
+    assert.deepEqual(
+      erased.rules.map((r) => [r.rule, r.reason?.code ?? null]),
+      held.rules.map((r) => [r.rule, r.reason?.code ?? null]),
+      'every rule keeps its outcome and code',
+    );
+    const { rows } = await t.database.db.query<{ p: string }>(
+      'select prequalification::text as p from leads where id = $1',
+      [leadId],
+    );
+    assert.doesNotMatch(rows[0]!.p, /81\.3|7316/);
+  });
+
   test('audit records cannot be truncated, alone or inside a transaction', async () => {
     const before = (await t.database.db.query('select * from audit_records')).rows;
     assert.ok(before.length > 0);

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ruleInputs } from './explain.ts';
+import { buildOffer } from './offer.ts';
 import { rules } from './rules/index.ts';
+import { loadPrequalificationConfig } from './rules-config.ts';
+
+const config = loadPrequalificationConfig();
 
 const report = {
   provider: 'sandbox',
@@ -52,7 +56,15 @@ test('each rule reads its own input values from the lead and the report', () => 
     ['employment-seniority', { employmentType: 'Empleado', startEmploymentDate: '2019-02-01', startDate: null }],
     [
       'payment-to-income',
-      { price: 300_000, downPayment: 50_000, term: 48, income: 40_000, reportedMonthlyDebts: 1_100 },
+      {
+        price: 300_000,
+        downPayment: 50_000,
+        term: 48,
+        income: 40_000,
+        reportedMonthlyDebts: 1_100,
+        loanMonthlyPayment: buildOffer({ price: 300_000, downPayment: 50_000, term: 48, report }, config)
+          .monthlyPayment,
+      },
     ],
     ['vehicle-age', { modelYear: 2024, term: 48 }],
   ];
@@ -61,16 +73,36 @@ test('each rule reads its own input values from the lead and the report', () => 
     rules.map((r) => r.name).sort(),
     'every rule of the registry is covered',
   );
-  for (const [name, expected] of cases) assert.deepEqual(ruleInputs(name, input), expected, name);
+  for (const [name, expected] of cases) assert.deepEqual(ruleInputs(name, input, config), expected, name);
+});
+
+test("the payment-to-income rule's loan payment is the offer's, and null where the rule computes none", () => {
+  const input = {
+    loan: { downPayment: 60_000, term: 48 },
+    vehicle: { price: 300_000 },
+    financial: { income: 18_000 },
+    report,
+  };
+  const payment = (over: object) => ruleInputs('payment-to-income', { ...input, ...over }, config).loanMonthlyPayment;
+  // 240,000 at the 640 score's tier over 48 months, IVA on the interest.
+  assert.equal(
+    payment({}),
+    buildOffer({ price: 300_000, downPayment: 60_000, term: 48, report }, config).monthlyPayment,
+  );
+  assert.ok((payment({}) as number) > 5_000);
+  assert.equal(payment({ loan: { downPayment: 300_000, term: 48 } }), null, 'nothing to finance');
+  assert.equal(payment({ loan: { downPayment: 60_000, term: 47 } }), null, 'a term not offered');
+  assert.equal(payment({ report: undefined }), null, 'no report');
 });
 
 test('without data, the inputs are null rather than absent', () => {
-  assert.deepEqual(ruleInputs('payment-to-income', {}), {
+  assert.deepEqual(ruleInputs('payment-to-income', {}, config), {
     price: null,
     downPayment: null,
     term: null,
     income: null,
     reportedMonthlyDebts: null,
+    loanMonthlyPayment: null,
   });
-  assert.deepEqual(ruleInputs('no-such-rule', {}), {});
+  assert.deepEqual(ruleInputs('no-such-rule', {}, config), {});
 });

@@ -5,8 +5,9 @@
  * (and are gone once the lead's personal data is erased).
  */
 import { createHash } from 'node:crypto';
+import { buildOffer } from './offer.ts';
 import type { PrequalificationConfig } from './rules-config.ts';
-import type { PrequalificationInput, Rule, RuleResult } from './rules/rule.ts';
+import { known, type PrequalificationInput, type Rule, type RuleResult } from './rules/rule.ts';
 
 export type Values = Record<string, unknown>;
 
@@ -20,12 +21,26 @@ export interface RuleOutcome {
 const maxDelinquency = (input: PrequalificationInput) =>
   input.report ? Math.max(0, ...input.report.accounts.map((a) => a.worstDelinquencyDays)) : null;
 
+/**
+ * This loan's monthly payment (IVA included) as the payment-to-income rule computes it under the rules in
+ * force; null when the rule computes none (data missing, nothing to finance, a term not offered).
+ */
+function loanMonthlyPayment(input: PrequalificationInput, config: PrequalificationConfig): number | null {
+  const price = input.vehicle?.price;
+  const downPayment = input.loan?.downPayment;
+  const term = input.loan?.term;
+  const report = input.report;
+  if (!known(price) || !known(downPayment) || !known(term) || !report) return null;
+  if (!(price > downPayment) || !config.allowedTerms.includes(term)) return null;
+  return buildOffer({ price, downPayment, term, report }, config).monthlyPayment;
+}
+
 /** Per rule name: which configuration keys are its thresholds, and which lead values it reads. */
 const table: Record<
   string,
   {
     threshold: (keyof PrequalificationConfig)[];
-    inputs: (input: PrequalificationInput) => Values;
+    inputs: (input: PrequalificationInput, config: PrequalificationConfig) => Values;
   }
 > = {
   'applicant-age': { threshold: ['minimumAge', 'maximumAge'], inputs: (i) => ({ birthDate: i.birthDate ?? null }) },
@@ -66,7 +81,7 @@ const table: Record<
   },
   'payment-to-income': {
     threshold: ['maximumPaymentToIncome'],
-    inputs: (i) => ({
+    inputs: (i, config) => ({
       price: i.vehicle?.price ?? null,
       downPayment: i.loan?.downPayment ?? null,
       term: i.loan?.term ?? null,
@@ -74,6 +89,7 @@ const table: Record<
       reportedMonthlyDebts: i.report
         ? i.report.accounts.reduce((sum, a) => sum + Math.max(0, a.monthlyPayment), 0)
         : null,
+      loanMonthlyPayment: loanMonthlyPayment(i, config),
     }),
   },
   'vehicle-age': {
@@ -102,7 +118,10 @@ export function ruleOutcome(rule: Rule, result: RuleResult, config: Prequalifica
   return { rule: rule.name, outcome: result.status, threshold, reason };
 }
 
-/** The values a rule reads from this lead (an empty object for a rule this table does not know). */
-export function ruleInputs(ruleName: string, input: PrequalificationInput): Values {
-  return table[ruleName]?.inputs(input) ?? {};
+/**
+ * The values a rule reads from this lead, and what it computes from them under `config` (an empty object
+ * for a rule this table does not know).
+ */
+export function ruleInputs(ruleName: string, input: PrequalificationInput, config: PrequalificationConfig): Values {
+  return table[ruleName]?.inputs(input, config) ?? {};
 }

@@ -13,5 +13,5 @@ export {
 } from './evaluate.ts';
 export { ruleInputs } from './explain.ts';
 export { catDisclosure } from './cat-disclosure.ts';
-export { REASON_CODES } from './rules/rule.ts';
+export { ERASED_REASON_MESSAGES, REASON_CODES } from './rules/rule.ts';
 export { loadPrequalificationConfig, type PrequalificationConfig } from './rules-config.ts';

@@ -16,8 +16,7 @@ export const ageAtEndOfTerm: Rule = {
     if (age > config.maximumAgeAtEndOfTerm) {
       return fail(
         'AGE_AT_END_OF_TERM',
-        `The applicant would be ${age} at the end of a ${term}-month ` +
-          `term; the maximum is ${config.maximumAgeAtEndOfTerm}.`,
+        `Applicants may be at most ${config.maximumAgeAtEndOfTerm} years old at the end of the term.`,
       );
     }
     return pass;

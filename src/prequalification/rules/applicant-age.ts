@@ -8,10 +8,7 @@ export const applicantAge: Rule = {
     if (!knownDate(input.birthDate)) return missing(FIELD.birthDate);
     const age = ageOn(input.birthDate, input.today);
     if (age < config.minimumAge || age > config.maximumAge) {
-      return fail(
-        'AGE_OUT_OF_RANGE',
-        `Applicants must be ${config.minimumAge} to ${config.maximumAge} years old; the applicant is ${age}.`,
-      );
+      return fail('AGE_OUT_OF_RANGE', `Applicants must be ${config.minimumAge} to ${config.maximumAge} years old.`);
     }
     return pass;
   },

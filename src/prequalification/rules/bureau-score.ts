@@ -18,7 +18,7 @@ export const bureauScore: Rule = {
     }
     const score = report.score as number;
     if (score < config.minimumScore) {
-      return fail('LOW_SCORE', `The bureau score ${score} is below the minimum of ${config.minimumScore}.`);
+      return fail('LOW_SCORE', `The bureau score is below the minimum of ${config.minimumScore}.`);
     }
     return pass;
   },

@@ -36,7 +36,7 @@ export const employmentSeniority: Rule = {
     const type = financial?.employmentType;
     if (!financial || !type) return missing(FIELD.employmentType);
     if (!isEmploymentType(type)) {
-      return fail('EMPLOYMENT_TYPE_NOT_ACCEPTED', `The employment type ${type} is not accepted.`);
+      return fail('EMPLOYMENT_TYPE_NOT_ACCEPTED', "The applicant's employment type is not accepted.");
     }
     const minimum = config.minimumSeniorityMonths[type];
     // No minimum (pensioners, by default): the start date is not needed at all.
@@ -47,8 +47,7 @@ export const employmentSeniority: Rule = {
     if (months < minimum) {
       return fail(
         'INSUFFICIENT_SENIORITY',
-        `${type} applicants need at least ${minimum} months in their ` +
-          `current activity; the applicant has ${Math.max(0, months)}.`,
+        "The applicant's time in their current activity is under the minimum for their employment type.",
       );
     }
     return pass;

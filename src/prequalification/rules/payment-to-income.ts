@@ -30,12 +30,10 @@ export const paymentToIncome: Rule = {
     const debts = report.accounts.reduce((sum, account) => sum + Math.max(0, account.monthlyPayment), 0);
     const total = loanPayment + debts;
     if (income <= 0 || total > income * config.maximumPaymentToIncome) {
-      const ratio = income > 0 ? `${Math.round((total / income) * 1000) / 10}%` : 'all';
       return fail(
         'PAYMENT_TO_INCOME',
-        `Monthly payments of ${total.toFixed(2)} MXN (this loan ${loanPayment.toFixed(2)}, reported debts ` +
-          `${debts.toFixed(2)}) would take ${ratio} of the income; the maximum ` +
-          `is ${Math.round(config.maximumPaymentToIncome * 1000) / 10}%.`,
+        `The monthly payments, this loan's and the debts the bureau reports, would take more than ` +
+          `${Math.round(config.maximumPaymentToIncome * 1000) / 10}% of the income.`,
       );
     }
     return pass;

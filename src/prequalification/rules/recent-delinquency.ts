@@ -11,17 +11,16 @@ export const recentDelinquency: Rule = {
     const report = input.report;
     if (!report) return missing(FIELD.report);
     const since = addMonths(input.today, -config.delinquencyLookbackMonths);
-    const late = report.accounts.find(
+    const late = report.accounts.some(
       (account) =>
         account.worstDelinquencyDays > config.maximumDaysPastDue &&
         (account.worstDelinquencyDate === null || account.worstDelinquencyDate >= since),
     );
     if (late) {
-      const when = late.worstDelinquencyDate ? ` on ${late.worstDelinquencyDate}` : '';
       return fail(
         'RECENT_DELINQUENCY',
-        `An account was ${late.worstDelinquencyDays} days past due${when}; at most ${config.maximumDaysPastDue} ` +
-          `days are accepted in the last ${config.delinquencyLookbackMonths} months.`,
+        `An account was more than ${config.maximumDaysPastDue} days past due in the last ` +
+          `${config.delinquencyLookbackMonths} months.`,
       );
     }
     return pass;

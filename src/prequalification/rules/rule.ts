@@ -62,6 +62,23 @@ export const REASON_CODES = [
 ] as const;
 export type ReasonCode = (typeof REASON_CODES)[number];
 
+/**
+ * The messages a lead keeps once its personal data is erased, for the reasons whose messages read the
+ * applicant's data: decisions stored by earlier versions named the applicant's age, score, days past due,
+ * employment type, months employed or payments in them. The other reasons' messages name only the loan,
+ * the vehicle and the thresholds, which the lead keeps.
+ */
+export const ERASED_REASON_MESSAGES: Partial<Record<ReasonCode, string>> = Object.freeze({
+  AGE_OUT_OF_RANGE: "The applicant's age is outside the accepted range.",
+  AGE_AT_END_OF_TERM: "The applicant's age at the end of the term is over the maximum.",
+  LOW_SCORE: 'The bureau score is below the minimum.',
+  RECENT_DELINQUENCY: 'An account was past due longer than accepted in the look-back period.',
+  EMPLOYMENT_TYPE_NOT_ACCEPTED: "The applicant's employment type is not accepted.",
+  INSUFFICIENT_SENIORITY:
+    "The applicant's time in their current activity is under the minimum for their employment type.",
+  PAYMENT_TO_INCOME: 'The monthly payments would take more than the accepted share of the income.',
+});
+
 export type RuleResult =
   { status: 'pass' } | { status: 'fail'; code: ReasonCode; message: string } | { status: 'missing'; fields: string[] };
 
@@ -74,6 +91,12 @@ export interface Rule {
 /** Frozen: one shared value, so no rule can change what another returns. */
 export const pass: RuleResult = Object.freeze({ status: 'pass' });
 
+/**
+ * A refusal. Its message names the rule and the lender's threshold, never the applicant's own figures
+ * (age, score, days past due, employment, income): the partner reads it on the lead, and the lead keeps
+ * it in plain text after its personal data is erased. The lender sees the figures as the rule's inputs
+ * while the data is held.
+ */
 export function fail(code: ReasonCode, message: string): RuleResult {
   return { status: 'fail', code, message };
 }

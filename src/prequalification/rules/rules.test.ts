@@ -373,6 +373,34 @@ runCases('vehicle-age', [
   },
 ]);
 
+/* A refusal's message is read by the partner and kept after erasure: the threshold, never the applicant's figures. */
+const refusals: [rule: string, input: Partial<RuleInput>, figures: string[]][] = [
+  ['applicant-age', { birthDate: '2008-01-16' }, ['17', '2008']],
+  ['age-at-end-of-term', { birthDate: '1950-01-01' }, ['80', '1950', '48']],
+  ['bureau-score', { report: report(540) }, ['540']],
+  [
+    'recent-delinquency',
+    { report: report(780, [account({ worstDelinquencyDays: 93, worstDelinquencyDate: '2025-10-01' })]) },
+    ['93', '2025-10-01'],
+  ],
+  ['employment-seniority', employed({ employmentType: 'Estudiante' }), ['Estudiante']],
+  [
+    'employment-seniority',
+    employed({ employmentType: 'Independiente', startEmploymentDate: '2025-01-15' }),
+    ['Independiente', '12 ', '24 '],
+  ],
+  ['payment-to-income', { financial: { ...sound.financial, income: 18_000 } }, ['18', '6816', '7316', '40.6', '40.7']],
+];
+
+for (const [name, input, figures] of refusals) {
+  test(`${name}: a refusal's message names the threshold, not ${figures.join(', ')}`, () => {
+    const result = rule(name).check({ ...sound, ...input }, base);
+    assert.equal(result.status, 'fail', JSON.stringify(result));
+    if (result.status !== 'fail') return;
+    for (const figure of figures) assert.ok(!result.message.includes(figure), `${figure} in "${result.message}"`);
+  });
+}
+
 const monthCases = [
   { date: '2026-01-31', months: 1, expected: '2026-02-28' },
   { date: '2024-01-31', months: 1, expected: '2024-02-29' },
