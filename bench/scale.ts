@@ -19,7 +19,9 @@
  * Then, at the largest size, each with a section save at the same rate beside it (its p99 and longest
  * answer, against the saves' p99 alone over 20 s): 1,000 erasures in a row; the retention purge of the oldest
  * `BENCH_SCALE_PURGE` leads (default 100,000); an export of every lead as CSV, then as NDJSON (rows per
- * second, and the growth of the process's resident memory); migration 025 again. `BENCH_SCALE_PARTS`
+ * second, and the growth of the service's resident memory: on PostgreSQL the export and its saves go to a
+ * service process of their own, `dist/main.js` as `npm start` runs it, against the saves alone on it);
+ * migration 025 again. `BENCH_SCALE_PARTS`
  * picks some of `reads,erasures,purge,export,migration` (default all).
  *
  * On the embedded engine, at each size, a start on that database: `GET /admin/backup` of the seeded
@@ -245,6 +247,54 @@ async function startOnCopy(base: string, keys: BenchKeys): Promise<StartFigures>
 }
 
 /**
+ * The service as `npm start` runs it (dist/main.js, with its memory settings) on the seeded PostgreSQL
+ * schema, with the keys that sealed the seeded values. Its retention is set past the seeded year, so that
+ * no purge starts while it is measured.
+ */
+function serviceOnSchema(url: string, schema: string, keys: BenchKeys) {
+  const target = new URL(url);
+  target.searchParams.set('options', `-c search_path=${schema}`);
+  return startServiceProcess(
+    {
+      AUTOFIN_ENV: 'bench',
+      DATABASE_URL: target.toString(),
+      ADMIN_TOKEN: benchAdminToken,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '10000000',
+      PII_RETENTION_DAYS: '3650',
+      TOKEN_SIGNING_KEY: keys.signing.toString('hex'),
+      DATA_ENCRYPTION_KEY: keys.encryption.toString('hex'),
+    },
+    { timeoutMs: 120_000, ready: 'health' },
+  );
+}
+
+/**
+ * An export of every lead by the service at `base`, read here as it streams: its rows per second, and the
+ * growth of the resident memory `rss` reads (the service's process) over its value before the export.
+ */
+async function exportAll(base: string, format: 'csv' | 'ndjson', rss: () => number): Promise<void> {
+  const before = rss();
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rss())), 50);
+  const started = performance.now();
+  const res = await fetch(`${base}/admin/leads/export?format=${format}`, {
+    headers: { authorization: `Bearer ${benchAdminToken}` },
+  });
+  let lines = 0;
+  for await (const chunk of res.body!) {
+    for (const byte of chunk as Uint8Array) if (byte === 10) lines++;
+  }
+  clearInterval(sampler);
+  const rows = format === 'csv' ? lines - 1 : lines;
+  const rowsPerSecond = rows / ((performance.now() - started) / 1000);
+  console.log(
+    `    ${res.status}: ${rows.toLocaleString('en')} rows, ${Math.round(rowsPerSecond).toLocaleString('en')} rows/s,` +
+      ` service RSS ${(before / 2 ** 20).toFixed(0)} MiB + ${((peak - before) / 2 ** 20).toFixed(0)} MiB at most`,
+  );
+}
+
+/**
  * `work` while a section save runs at the bench's rate beside it, in windows of 10 s until the work is done:
  * how long the work took, and the p99 and the longest of the saves in those windows (the longest stall).
  */
@@ -282,7 +332,7 @@ export async function scaleBench(): Promise<void> {
   const keys: BenchKeys = { signing: randomBytes(32), encryption: randomBytes(32) };
   const container = await containerFor(config, database.db, undefined, keys);
   // dist/ brought up to date with the sources now, so that no build is timed as a start.
-  if (embedded) serviceArgs();
+  if (embedded || parts.has('export')) serviceArgs();
   await container.prepare();
   const { app, base } = await listen(container, 'warn');
   try {
@@ -404,26 +454,30 @@ export async function scaleBench(): Promise<void> {
       });
       console.log(`    ${purged.toLocaleString('en')} leads erased by the purge`);
     }
-    for (const format of parts.has('export') ? (['csv', 'ndjson'] as const) : []) {
-      await workUnderWrites(`an export of every lead (${format})`, save, async () => {
-        const before = process.memoryUsage().rss;
-        let peak = before;
-        const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
-        const started = performance.now();
-        const res = await fetch(`${base}/admin/leads/export?format=${format}`, { headers: admin });
-        let lines = 0;
-        for await (const chunk of res.body!) {
-          for (const byte of chunk as Uint8Array) if (byte === 10) lines++;
+    if (parts.has('export')) {
+      // On PostgreSQL the export and the saves beside it are answered by a service process of their own
+      // (its memory and pauses are the service's, not the seeding bench's); the embedded database has one
+      // process only, this one.
+      const service = database.schema ? await serviceOnSchema(process.env.DATABASE_URL!, database.schema, keys) : null;
+      try {
+        const exporter = service
+          ? { base: service.base, rss: service.rssBytes }
+          : { base, rss: () => process.memoryUsage().rss };
+        const saveThere = { ...save, base: exporter.base };
+        if (service) {
+          const there = await measure(saveThere, aloneSeconds);
+          console.log(
+            `  saves alone on the service process: p50 ${there.p50.toFixed(1)} ms, p99 ${there.p99.toFixed(1)} ms`,
+          );
         }
-        clearInterval(sampler);
-        const rows = format === 'csv' ? lines - 1 : lines;
-        const rowsPerSecond = rows / ((performance.now() - started) / 1000);
-        const growth = (peak - before) / 2 ** 20;
-        console.log(
-          `    ${res.status}: ${rows.toLocaleString('en')} rows, ${Math.round(rowsPerSecond).toLocaleString('en')} rows/s,` +
-            ` RSS ${(before / 2 ** 20).toFixed(0)} MiB + ${growth.toFixed(0)} MiB at most`,
-        );
-      });
+        for (const format of ['csv', 'ndjson'] as const) {
+          await workUnderWrites(`an export of every lead (${format})`, saveThere, () =>
+            exportAll(exporter.base, format, exporter.rss),
+          );
+        }
+      } finally {
+        await service?.stop();
+      }
     }
     if (parts.has('migration')) {
       await workUnderWrites('migration 025 again (three concurrent indexes)', save, async () => {
