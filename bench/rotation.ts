@@ -28,6 +28,7 @@ function dataKeySealer(key: Buffer) {
     forWriting: async () => {},
     forWritingAll: async () => {},
     forReading: async () => {},
+    forOnePass: async () => ({ open: (_leadId, sealed, context) => encryption.decrypt(sealed, context) }),
     seal: (_leadId, value, context) => encryption.encrypt(value, context),
     open: (_leadId, sealed, context) => encryption.decrypt(sealed, context),
     isLeadSealed: () => false,

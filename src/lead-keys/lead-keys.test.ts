@@ -37,4 +37,21 @@ describe('lead keys in memory', () => {
     }
     assert.throws(() => reader.open(x, sealed.get(x)!, `lead:${x}:email_enc`), LeadKeyMissing);
   });
+
+  test('a one-pass read opens its leads without keeping their keys or pushing out those held', async () => {
+    const { db, encryption, ids, sealed } = await sealedLeads(6);
+    const [a, b, c, d, e, f] = ids;
+    const open = (o: { open<T>(id: string, s: string, c: string): T }, id: (typeof ids)[number]) =>
+      o.open<string>(id, sealed.get(id)!, `lead:${id}:email_enc`);
+    const reader = createLeadKeys({ db, encryption, now: () => Date.now(), maxCached: 2 }).sealing;
+    await reader.forReading([a, b]);
+    // More leads than memory holds, a held one among them: each opens through the pass.
+    const pass = await reader.forOnePass([b, c, d, e, f]);
+    for (const id of [b, c, d, e, f]) assert.equal(open(pass, id), `valor de ${id}`);
+    // The keys held before are still there; the pass's others were never kept.
+    for (const id of [a, b]) assert.equal(open(reader, id), `valor de ${id}`);
+    for (const id of [c, d, e, f]) assert.throws(() => open(reader, id), LeadKeyMissing);
+    // A lead outside the pass does not open through it, even with its key in memory.
+    assert.throws(() => open(pass, a), LeadKeyMissing);
+  });
 });

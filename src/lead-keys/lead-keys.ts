@@ -51,6 +51,12 @@ export interface LeadSealing {
   forWritingAll(leadIds: readonly string[], tx?: Queryable): Promise<void>;
   /** Reads the keys of these leads not in memory, before opening their values. */
   forReading(leadIds: readonly string[], tx?: Queryable): Promise<void>;
+  /**
+   * The keys of these leads for one pass over their values (an export's batch): those in memory, and the
+   * others read for this pass only, never kept, so that a read of every lead neither grows memory nor
+   * pushes out the keys of the leads partners are working on.
+   */
+  forOnePass(leadIds: readonly string[], tx?: Queryable): Promise<LeadKeyPass>;
   /** Seals a value of the lead (its key loaded). */
   seal(leadId: string, value: unknown, context: string): string;
   /** Opens a value of the lead: with its key, or with the data key when sealed before lead keys. */
@@ -59,6 +65,11 @@ export interface LeadSealing {
   isLeadSealed(sealed: string): boolean;
   /** A keyed fingerprint of `text` with the lead's key (its key loaded): tells equal values of the lead apart. */
   fingerprint(leadId: string, text: string): string;
+}
+
+/** Opens values of the leads a `forOnePass` read was for. */
+export interface LeadKeyPass {
+  open<T>(leadId: string, sealed: string, context: string): T;
 }
 
 function sealWith(key: KeyObject, value: unknown, context: string): string {
@@ -101,6 +112,23 @@ export interface LeadKeysDeps {
   maxCached?: number;
 }
 
+/** A lead without a key whose personal data was erased gets no new one: the erasure stays final. */
+async function refuseErased(leadIds: string[], tx: Queryable): Promise<void> {
+  if (leadIds.length === 0) return;
+  const { rows } = await tx.query<{ erased_at: Date }>(
+    'select erased_at from leads where id = any($1::uuid[]) and erased_at is not null limit 1',
+    [leadIds],
+  );
+  if (rows[0]) throw errors.personalDataErased(rows[0].erased_at);
+}
+
+/** The stored keys of these leads. */
+const readKeys = (leadIds: string[], tx: Queryable) =>
+  tx.query<{ lead_id: string; key_enc: string }>(
+    'select lead_id, key_enc from lead_keys where lead_id = any($1::uuid[])',
+    [leadIds],
+  );
+
 export function createLeadKeys(deps: LeadKeysDeps) {
   const { db, encryption } = deps;
   const capacity = deps.maxCached ?? maxCached;
@@ -117,20 +145,26 @@ export function createLeadKeys(deps: LeadKeysDeps) {
     keep(leadId, { wrapped: keyEnc, at: deps.now() });
   }
 
-  function keyOf(leadId: string): KeyObject {
-    const found = cache.get(leadId);
+  function keyOf(leadId: string, pass?: Map<string, Held>): KeyObject {
+    const found = pass ? pass.get(leadId) : cache.get(leadId);
     if (!found) throw new LeadKeyMissing(leadId);
     return (found.key ??= unwrap(encryption, leadId, found.wrapped));
   }
 
-  /** A lead without a key whose personal data was erased gets no new one: the erasure stays final. */
-  async function refuseErased(leadIds: string[], tx: Queryable): Promise<void> {
-    if (leadIds.length === 0) return;
-    const { rows } = await tx.query<{ erased_at: Date }>(
-      'select erased_at from leads where id = any($1::uuid[]) and erased_at is not null limit 1',
-      [leadIds],
-    );
-    if (rows[0]) throw errors.personalDataErased(rows[0].erased_at);
+  function open<T>(leadId: string, sealed: string, context: string, pass?: Map<string, Held>): T {
+    if (!sealed.startsWith(prefix)) return encryption.decrypt<T>(sealed, context);
+    return openWith<T>(keyOf(leadId, pass), sealed, context);
+  }
+
+  /** The ids whose keys are not in memory, or were read too long ago to be trusted still. */
+  function notFresh(leadIds: readonly string[], now: number, onFresh: (id: string, held: Held) => void): string[] {
+    const missing: string[] = [];
+    for (const id of new Set(leadIds)) {
+      const held = cache.get(id);
+      if (held && held.at >= now - readTtlMs) onFresh(id, held);
+      else missing.push(id);
+    }
+    return missing;
   }
 
   const sealing: LeadSealing = {
@@ -159,10 +193,7 @@ export function createLeadKeys(deps: LeadKeysDeps) {
       // statement's snapshot predates it. A new statement sees it.
       const late = ids.filter((id) => !rows.some((row) => row.lead_id === id));
       if (late.length === 0) return;
-      const again = await tx.query<{ lead_id: string; key_enc: string }>(
-        'select lead_id, key_enc from lead_keys where lead_id = any($1::uuid[])',
-        [late],
-      );
+      const again = await readKeys(late, tx);
       for (const row of again.rows) remember(row.lead_id, row.key_enc);
       await refuseErased(
         late.filter((id) => !again.rows.some((row) => row.lead_id === id)),
@@ -170,26 +201,24 @@ export function createLeadKeys(deps: LeadKeysDeps) {
       );
     },
     async forReading(leadIds, tx = db) {
-      const now = deps.now();
-      const missing: string[] = [];
-      for (const id of new Set(leadIds)) {
-        const held = cache.get(id);
-        if (held && held.at >= now - readTtlMs) keep(id, held);
-        else missing.push(id);
-      }
+      const missing = notFresh(leadIds, deps.now(), keep);
       if (missing.length === 0) return;
-      const { rows } = await tx.query<{ lead_id: string; key_enc: string }>(
-        'select lead_id, key_enc from lead_keys where lead_id = any($1::uuid[])',
-        [missing],
-      );
+      const { rows } = await readKeys(missing, tx);
       for (const id of missing) cache.delete(id);
       for (const row of rows) remember(row.lead_id, row.key_enc);
     },
-    seal: (leadId, value, context) => sealWith(keyOf(leadId), value, context),
-    open<T>(leadId: string, sealed: string, context: string): T {
-      if (!sealed.startsWith(prefix)) return encryption.decrypt<T>(sealed, context);
-      return openWith<T>(keyOf(leadId), sealed, context);
+    async forOnePass(leadIds, tx = db) {
+      const now = deps.now();
+      const pass = new Map<string, Held>();
+      const missing = notFresh(leadIds, now, (id, held) => pass.set(id, held));
+      if (missing.length > 0) {
+        const { rows } = await readKeys(missing, tx);
+        for (const row of rows) pass.set(row.lead_id, { wrapped: row.key_enc, at: now });
+      }
+      return { open: <T>(leadId: string, sealed: string, context: string) => open<T>(leadId, sealed, context, pass) };
     },
+    seal: (leadId, value, context) => sealWith(keyOf(leadId), value, context),
+    open: <T>(leadId: string, sealed: string, context: string) => open<T>(leadId, sealed, context),
     isLeadSealed: (sealed) => sealed.startsWith(prefix),
     fingerprint: (leadId, text) => createHmac('sha256', keyOf(leadId)).update(text).digest('base64url'),
   };

@@ -5,7 +5,7 @@
 import { createHmac, type KeyObject } from 'node:crypto';
 import type { EncryptedColumn } from '../db/index.ts';
 import type { Queryable } from '../db/index.ts';
-import type { LeadSealing } from '../lead-keys/index.ts';
+import type { LeadKeyPass, LeadSealing } from '../lead-keys/index.ts';
 import type { LeadStatus } from '../lead-status/index.ts';
 import type { LeadRow } from './leads.repository.ts';
 import type { Address, Financial, Person, Vehicle, Warning } from './lead-sections.ts';
@@ -103,8 +103,12 @@ export function leadEncryptedColumns(sealing: LeadSealing): EncryptedColumn[] {
 }
 
 export function createLeadSealer(sealing: LeadSealing) {
-  const open = <T>(leadId: string, column: SealedColumn, sealed: string | null): T | null =>
-    sealed === null ? null : sealing.open<T>(leadId, sealed, context(leadId, column));
+  const open = <T>(
+    leadId: string,
+    column: SealedColumn,
+    sealed: string | null,
+    keys: Pick<LeadSealing, 'open'> = sealing,
+  ): T | null => (sealed === null ? null : keys.open<T>(leadId, sealed, context(leadId, column)));
 
   return {
     /** Reads the lead's key (creating it) before its values are sealed. */
@@ -112,6 +116,8 @@ export function createLeadSealer(sealing: LeadSealing) {
     forWritingAll: (leadIds: readonly string[], tx?: Queryable) => sealing.forWritingAll(leadIds, tx),
     /** Reads the keys of these leads before their rows are opened (`toLead`). */
     forReading: (leadIds: readonly string[], tx?: Queryable) => sealing.forReading(leadIds, tx),
+    /** The keys of these leads for one pass over their rows (`toLead(row, keys)`), not kept in memory after. */
+    forOnePass: (leadIds: readonly string[], tx?: Queryable) => sealing.forOnePass(leadIds, tx),
     seal: (leadId: string, column: SealedColumn, value: unknown): string =>
       sealing.seal(leadId, value, context(leadId, column)),
     /** The phone's fingerprint with the lead's key (loaded by `forWriting`). */
@@ -122,8 +128,8 @@ export function createLeadSealer(sealing: LeadSealing) {
       await sealing.forReading([row.id], tx);
       return this.toLead(row);
     },
-    /** The row decrypted; its lead's key read before (`forReading`). */
-    toLead(row: LeadRow): Lead {
+    /** The row decrypted; its lead's key read before (`forReading`), or in `keys` (`forOnePass`). */
+    toLead(row: LeadRow, keys?: LeadKeyPass): Lead {
       return {
         id: row.id,
         companyId: row.company_id,
@@ -133,12 +139,12 @@ export function createLeadSealer(sealing: LeadSealing) {
         externalAutoId: row.external_auto_id,
         affiliate: affiliateOf(row),
         loanInfo: row.loan_info as LoanInfo | null,
-        phone: open<string>(row.id, 'phone_enc', row.phone_enc),
-        email: open<string>(row.id, 'email_enc', row.email_enc),
-        address: open<Address>(row.id, 'address_enc', row.address_enc),
+        phone: open<string>(row.id, 'phone_enc', row.phone_enc, keys),
+        email: open<string>(row.id, 'email_enc', row.email_enc, keys),
+        address: open<Address>(row.id, 'address_enc', row.address_enc, keys),
         vehicle: row.vehicle as Vehicle | null,
-        financial: open<Financial>(row.id, 'financial_enc', row.financial_enc),
-        person: open<Person>(row.id, 'person_enc', row.person_enc),
+        financial: open<Financial>(row.id, 'financial_enc', row.financial_enc, keys),
+        person: open<Person>(row.id, 'person_enc', row.person_enc, keys),
         warnings: row.warnings as Warning[],
         verification: row.verification as Verification | null,
         prequalification: row.prequalification as StoredPrequalification | null,
