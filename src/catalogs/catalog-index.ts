@@ -133,11 +133,11 @@ const contentTypes: Record<CatalogFormat, string> = {
 };
 
 function represent(format: CatalogFormat, text: string): Representation {
-  const body = Buffer.from(text, 'utf8');
+  const bytes = Buffer.from(text, 'utf8');
   // A hash of the body: identical on every instance and across restarts, and different for the
   // JSON and XML bodies of the same answer, as a strong ETag must be.
-  const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
-  return Object.freeze({ contentType: contentTypes[format], body, etag });
+  const etag = `"${createHash('sha256').update(bytes).digest('base64url')}"`;
+  return Object.freeze({ contentType: contentTypes[format], body: text, byteLength: bytes.length, etag });
 }
 
 /**

@@ -52,5 +52,9 @@ export function sendCatalogAnswer(request: FastifyRequest, reply: FastifyReply, 
   );
   reply.headers(headers);
   if (status === 304) reply.code(304).send();
-  else reply.type(representation.contentType).send(representation.body);
+  else
+    reply
+      .type(representation.contentType)
+      .header('content-length', representation.byteLength)
+      .send(representation.body);
 }

@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import type { Representation } from './render-cache.ts';
 import { RenderCache, RenderSlot } from './render-cache.ts';
 
-const body = (text: string): Representation => ({ contentType: 'text/plain', body: Buffer.from(text), etag: '"e"' });
+const body = (text: string): Representation => ({
+  contentType: 'text/plain',
+  body: text,
+  byteLength: Buffer.byteLength(text),
+  etag: '"e"',
+});
 
 test('a slot is rendered once, then answered from the cache', () => {
   const cache = new RenderCache(1_000);
