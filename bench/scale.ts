@@ -207,6 +207,15 @@ interface StartFigures {
   rssBytes: number;
 }
 
+/** The settings of a service process on the bench's data: its admin token and the keys that sealed the data. */
+const processEnv = (keys: BenchKeys) => ({
+  AUTOFIN_ENV: 'bench',
+  ADMIN_TOKEN: benchAdminToken,
+  LOG_LEVEL: 'warn',
+  TOKEN_SIGNING_KEY: keys.signing.toString('hex'),
+  DATA_ENCRYPTION_KEY: keys.encryption.toString('hex'),
+});
+
 /**
  * A start on a copy of the seeded embedded database, as an installation of that size restarts: the
  * backup of the service at `base`, restored by `autofin restore` into a new DATA_DIR, then `dist/main.js`
@@ -225,14 +234,7 @@ async function startOnCopy(base: string, keys: BenchKeys): Promise<StartFigures>
       cwd: projectRoot,
     });
     const service = await startServiceProcess(
-      {
-        AUTOFIN_ENV: 'bench',
-        DATA_DIR: dataDir,
-        ADMIN_TOKEN: benchAdminToken,
-        LOG_LEVEL: 'warn',
-        TOKEN_SIGNING_KEY: keys.signing.toString('hex'),
-        DATA_ENCRYPTION_KEY: keys.encryption.toString('hex'),
-      },
+      { ...processEnv(keys), DATA_DIR: dataDir },
       { timeoutMs: 240_000, ready: 'health' },
     );
     try {
@@ -256,14 +258,10 @@ function serviceOnSchema(url: string, schema: string, keys: BenchKeys) {
   target.searchParams.set('options', `-c search_path=${schema}`);
   return startServiceProcess(
     {
-      AUTOFIN_ENV: 'bench',
+      ...processEnv(keys),
       DATABASE_URL: target.toString(),
-      ADMIN_TOKEN: benchAdminToken,
-      LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '10000000',
       PII_RETENTION_DAYS: '3650',
-      TOKEN_SIGNING_KEY: keys.signing.toString('hex'),
-      DATA_ENCRYPTION_KEY: keys.encryption.toString('hex'),
     },
     { timeoutMs: 120_000, ready: 'health' },
   );
