@@ -21,7 +21,8 @@
  * `BENCH_SCALE_PURGE` leads (default 100,000); an export of every lead as CSV, then as NDJSON (rows per
  * second, and the growth of the service's resident memory: on PostgreSQL the export and its saves go to a
  * service process of their own, `dist/main.js` as `npm start` runs it, against the saves alone on it);
- * migration 025 again. `BENCH_SCALE_PARTS`
+ * migration 025 again; migrations 026 and 028 again (the funnel's months: each locks the per-day counts every
+ * lead's commit writes) with leads created beside them instead of saves. `BENCH_SCALE_PARTS`
  * picks some of `reads,erasures,purge,export,migration` (default all).
  *
  * On the embedded engine, at each size, a start on that database: `GET /admin/backup` of the seeded
@@ -165,7 +166,7 @@ async function seedTo(s: Seeding, from: number, to: number): Promise<number> {
   // A million upserts of the same few thousand funnel rows in a hundred transactions leave a bloat that
   // one lead per transaction (and autovacuum) does not: those small tables are rewritten, as a live system
   // keeps them compact.
-  for (const table of ['funnel_lead_days', 'funnel_outcome_days', 'funnel_lead_months', 'funnel_outcome_months']) {
+  for (const table of ['funnel_lead_days', 'funnel_outcome_days', 'funnel_months']) {
     await s.db.query(`vacuum full ${table}`);
   }
   for (const table of ['leads', 'lead_events', 'lead_outcomes', 'webhook_events', 'webhook_deliveries', 'lead_keys']) {
@@ -485,6 +486,26 @@ export async function scaleBench(): Promise<void> {
         await database.db.query('delete from schema_migrations where version = 25');
         await migrate(database.db, { migrations: await readMigrations() });
       });
+      // The funnel's months as 025 left them, then 026 and 028 again while partners create leads: each
+      // lead's commit writes the day counts both migrations lock while they fill the months.
+      for (const statement of [
+        'drop trigger funnel_lead_months_count on funnel_lead_days',
+        'drop trigger funnel_outcome_months_count on funnel_outcome_days',
+        'drop function funnel_lead_months_count(), funnel_outcome_months_count(), funnel_months_add_leads, funnel_months_add_outcomes, funnel_verified',
+        'drop table funnel_months',
+        'delete from schema_migrations where version in (26, 28)',
+      ]) {
+        await database.db.query(statement);
+      }
+      const create: FixedRequest = { ...save, name: 'POST /leads', method: 'POST', path: `${api}/leads`, body: '{}' };
+      const migrations = await readMigrations();
+      await workUnderWrites(
+        "migrations 026 and 028 again (the funnel's months), leads created beside",
+        create,
+        async () => {
+          await migrate(database.db, { migrations });
+        },
+      );
     }
     if (!parts.has('reads')) return;
     const [small, large] = [sizes[0]!, sizes.at(-1)!];

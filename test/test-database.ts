@@ -10,8 +10,13 @@
  *   table but the catalogs is emptied when a file takes it; a second taker while it is held gets a fresh one.
  * - fresh (`createTestDatabase`): a new database from the template, for files that change the catalogs
  *   or need a database nobody else has opened.
+ * - empty (`emptyTestDatabase`): no migration applied, for the tests of the migrations themselves.
  */
+import { randomBytes } from 'node:crypto';
 import { after } from 'node:test';
+import type { Db } from '../src/db/index.ts';
+import { createPglite, pgliteDb } from '../src/db/pglite-db.ts';
+import { openPostgresDb } from '../src/db/postgres-db.ts';
 import { createTestDatabase, tablesOf, type TestDatabase } from './test-templates.ts';
 
 export { createTestDatabase, type TestDatabase };
@@ -61,6 +66,24 @@ export async function ownTestDatabase(): Promise<TestDatabase> {
     ownHeld = false;
     throw error;
   }
+}
+
+/** An empty database: PGlite in memory, or a schema of its own on PostgreSQL (DATABASE_URL). */
+export async function emptyTestDatabase(): Promise<{ db: Db; drop: () => Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const db = pgliteDb(await createPglite());
+    return { db, drop: () => db.close() };
+  }
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const db = await openPostgresDb(url, { schema, max: 2 });
+  return {
+    db,
+    async drop() {
+      await db.query(`drop schema ${schema} cascade`);
+      await db.close();
+    },
+  };
 }
 
 /**

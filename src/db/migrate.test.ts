@@ -1,11 +1,8 @@
 import { test } from 'node:test';
-import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
-import { createTestDatabase } from '../../test/test-database.ts';
+import { createTestDatabase, emptyTestDatabase } from '../../test/test-database.ts';
 import type { Db, Transaction } from './database.ts';
 import { migrate, readMigrations } from './migrate.ts';
-import { createPglite, pgliteDb } from './pglite-db.ts';
-import { openPostgresDb } from './postgres-db.ts';
 
 /** The database, with every statement it runs (in a transaction or not) written down. */
 function recorded(db: Db): { db: Db; statements: string[] } {
@@ -35,26 +32,8 @@ test('a database with every migration applied is read in one statement, with no 
   }
 });
 
-/** An empty database: PGlite in memory, or a schema of its own on PostgreSQL (DATABASE_URL). */
-async function emptyDatabase(): Promise<{ db: Db; drop: () => Promise<void> }> {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    const db = pgliteDb(await createPglite());
-    return { db, drop: () => db.close() };
-  }
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const db = await openPostgresDb(url, { schema, max: 2 });
-  return {
-    db,
-    async drop() {
-      await db.query(`drop schema ${schema} cascade`);
-      await db.close();
-    },
-  };
-}
-
 test('an empty database gets every migration under the lock; the next start reads it in one statement', async () => {
-  const database = await emptyDatabase();
+  const database = await emptyTestDatabase();
   try {
     const { db, statements } = recorded(database.db);
     const names = (await readMigrations()).map((m) => m.name);
@@ -74,7 +53,7 @@ test(
   'a migration waits for a busy table at most its lock timeout at a time, and is tried again until it gets it',
   { skip: !process.env.DATABASE_URL && 'PostgreSQL only: the embedded engine has one connection' },
   async () => {
-    const database = await emptyDatabase();
+    const database = await emptyTestDatabase();
     const url = process.env.DATABASE_URL!;
     const holder = new (await import('pg')).default.Client({ connectionString: url });
     await holder.connect();
@@ -127,7 +106,7 @@ const concurrentMigration = (version: number, index: string) => ({
 });
 
 test('a no-transaction migration builds its index outside the transaction (as usual when embedded)', async () => {
-  const database = await emptyDatabase();
+  const database = await emptyTestDatabase();
   try {
     const base = await readMigrations();
     await migrate(database.db, { migrations: base });
@@ -150,7 +129,7 @@ test(
   'an index a failed concurrent build left invalid is dropped and built again',
   { skip: !process.env.DATABASE_URL && 'PostgreSQL only: the embedded engine builds indexes in the transaction' },
   async () => {
-    const database = await emptyDatabase();
+    const database = await emptyTestDatabase();
     try {
       const base = await readMigrations();
       await migrate(database.db, { migrations: base });
@@ -170,7 +149,7 @@ test(
   'migrations started together, one building an index concurrently, all finish (none waits inside a statement)',
   { skip: !process.env.DATABASE_URL && 'PostgreSQL only: the embedded engine has one connection' },
   async () => {
-    const databases = await Promise.all([emptyDatabase(), emptyDatabase(), emptyDatabase()]);
+    const databases = await Promise.all([emptyTestDatabase(), emptyTestDatabase(), emptyTestDatabase()]);
     try {
       const names = (await readMigrations()).map((m) => m.name);
       // Each schema's migrations, 025's concurrent builds included, while the others wait for the lock.

@@ -38,14 +38,19 @@ function owners(): Map<string, string> {
   return map;
 }
 
+/** The tables the migrations leave: every one created, but those a later migration dropped. */
 function migrationTables(): string[] {
   const folder = projectFile('src/db/migrations/');
-  return readdirSync(folder)
+  const texts = readdirSync(folder)
     .filter((name) => name.endsWith('.sql'))
-    .flatMap((name) => [
-      ...readFileSync(new URL(name, folder), 'utf8').matchAll(/create table (?:if not exists )?([a-z_]+)/gi),
-    ])
-    .map((m) => m[1]!.toLowerCase());
+    .map((name) => readFileSync(new URL(name, folder), 'utf8'));
+  const created = texts.flatMap((text) => [...text.matchAll(/create table (?:if not exists )?([a-z_]+)/gi)]);
+  const dropped = new Set(
+    texts
+      .flatMap((text) => [...text.matchAll(/drop table (?:if exists )?([a-z_, ]+)/gi)])
+      .flatMap((m) => m[1]!.split(',').map((name) => name.trim().toLowerCase())),
+  );
+  return created.map((m) => m[1]!.toLowerCase()).filter((table) => !dropped.has(table));
 }
 
 function sources(dir: string): string[] {

@@ -1,13 +1,13 @@
 /**
  * The funnel report's one grouped statement: per company, the leads created in a window and how far
  * each got, from the service's verification and pre-qualification to the lender's outcome. The whole
- * UTC months of the window are summed from the per-month counts, the whole days left at either end from
- * the per-day counts the migrations' triggers keep (019_funnel_days.sql, 026_funnel_months.sql: leads per
- * status, current outcomes); the part of a day at either end is read lead by lead, from the leads' index
- * on their creation time. It reads the leads, companies and those
- * counts (read-only) beside this module's own outcomes.
+ * UTC months of the window are summed from the per-month counts of each stage, the whole days left at
+ * either end from the per-day counts (leads per status, current outcomes), both kept by the migrations'
+ * triggers (019_funnel_days.sql, 028_funnel_month_stages.sql); the part of a day at either end is read
+ * lead by lead, from the leads' index on their creation time. Which statuses count as verified is the
+ * database's `funnel_verified`, the same list as src/lead-status (funnel-stages.test.ts). It reads the
+ * leads, companies and those counts (read-only) beside this module's own outcomes.
  */
-import { verifiedStatuses } from '../lead-status/index.ts';
 import type { Queryable } from '../db/index.ts';
 import { formatIsoDate, utcCalendarDate } from '../shared/index.ts';
 
@@ -103,37 +103,42 @@ export function splitDays(days: { from?: string; to?: string }): DayRanges {
 }
 
 export function createFunnelRepository(db: Queryable) {
-  const verifiedList = verifiedStatuses.map((s) => `'${s.replace(/'/g, '')}'`).join(', ');
   return {
     async lines(filter: FunnelFilter, tx: Queryable = db): Promise<FunnelLine[]> {
       const params: unknown[] = [];
       const param = (value: unknown) => `$${params.push(value)}`;
       const company = filter.companyId ? ` and company_id = ${param(filter.companyId)}` : '';
       const { days, parts } = splitWindow(filter.createdFrom, filter.createdTo);
-      // Rows of counts per company: whole days from the per-day counts, the parts of a day lead by lead.
+      // Rows of counts per company, each with the funnel's stages: whole months from the per-month
+      // counts, the days around them from the per-day counts, the parts of a day lead by lead.
       const counts: string[] = [];
       const between = (column: string, range: { from?: string; to?: string }) =>
         [range.from && `${column} >= ${param(range.from)}::date`, range.to && `${column} < ${param(range.to)}::date`]
           .filter(Boolean)
           .map((c) => ` and ${c}`)
           .join('');
-      // Whole months from the per-month counts, the days around them from the per-day counts.
-      const fromCounts = (unit: 'month' | 'day', range: { from?: string; to?: string }) => {
-        const within = between(unit, range);
-        counts.push(
-          `select company_id, status, leads, 0, 0, 0 from funnel_lead_${unit}s where true${within}${company}`,
-          `select company_id, null, 0, approved, funded, funded_amount
-            from funnel_outcome_${unit}s where true${within}${company}`,
-        );
-      };
       const { months, days: dayRanges } = days ? splitDays(days) : { months: undefined, days: [] };
-      if (months) fromCounts('month', months);
-      for (const range of dayRanges) fromCounts('day', range);
+      if (months) {
+        counts.push(
+          `select company_id, created, verified, prequalified, approved, funded, funded_amount
+           from funnel_months where true${between('month', months)}${company}`,
+        );
+      }
+      for (const range of dayRanges) {
+        const within = between('day', range);
+        counts.push(
+          `select company_id, leads, case when funnel_verified(status) then leads else 0 end,
+             case when status = 'PREQUALIFIED' then leads else 0 end, 0, 0, 0
+           from funnel_lead_days where true${within}${company}`,
+          `select company_id, 0, 0, 0, approved, funded, funded_amount from funnel_outcome_days where true${within}${company}`,
+        );
+      }
       for (const part of parts) {
         // created_at and company_id are the lead's (the outcomes have neither). Each lead's current
         // outcome is looked up by its index (`offset 0` keeps the planner from scanning every outcome).
         counts.push(
-          `select l.company_id, l.status, count(*), count(o.lead_id) filter (where o.was_approved),
+          `select l.company_id, count(*), count(*) filter (where funnel_verified(l.status)),
+             count(*) filter (where l.status = 'PREQUALIFIED'), count(o.lead_id) filter (where o.was_approved),
              count(o.lead_id) filter (where o.status = 'FUNDED'),
              coalesce(sum(o.amount_funded) filter (where o.status = 'FUNDED'), 0)
            from leads l left join lateral (
@@ -141,19 +146,18 @@ export function createFunnelRepository(db: Queryable) {
              where lead_id = l.id and current offset 0
            ) o on true
            where created_at >= ${param(part.from)} and created_at < ${param(part.to)}${company}
-           group by l.company_id, l.status`,
+           group by l.company_id`,
         );
       }
       if (!counts.length) return [];
       // Grouped by company first, named after: the companies table is joined to one row per company.
       const { rows } = await tx.query<StoredLine>(
-        `with count_row (company_id, status, leads, approved, funded, funded_amount) as (${counts.join(' union all ')}),
+        `with count_row (company_id, created, verified, prequalified, approved, funded, funded_amount) as
+           (${counts.join(' union all ')}),
          line as (
-           select company_id, sum(leads) as created,
-             coalesce(sum(leads) filter (where status in (${verifiedList})), 0) as verified,
-             coalesce(sum(leads) filter (where status = 'PREQUALIFIED'), 0) as prequalified,
+           select company_id, sum(created) as created, sum(verified) as verified, sum(prequalified) as prequalified,
              sum(approved) as approved, sum(funded) as funded, sum(funded_amount) as funded_amount
-           from count_row group by company_id having sum(leads) > 0
+           from count_row group by company_id having sum(created) > 0
          )
          select line.*, c.name as company_name from line join companies c on c.id = line.company_id
          order by c.name, line.company_id`,
