@@ -11,8 +11,9 @@
  * each, a lender's decision on half the pre-qualified ones (every outcome status), 2 % erased.
  *
  * Each case is then asked at a constant rate (`BENCH_SCALE_RATE`, default 50/s, for 5 s; the funnel report
- * at a tenth of it) from a worker thread, against one listening service in this process: the p50 and p99
- * of its answers. The last table puts each case's p99 at the largest size against the smallest, with the
+ * at a tenth of it) from a worker thread: the p50 and p99 of its answers. On PostgreSQL they are answered by
+ * a service process started on the seeded schema (`dist/main.js` as `npm start` runs it), on the embedded
+ * engine by a service listening in this process (the database lives here). The last table puts each case's p99 at the largest size against the smallest, with the
  * targets of docs/performance.md: on PostgreSQL within 1.5× and under 20 ms (the funnel under 50 ms), on
  * the embedded engine within 2×.
  *
@@ -208,22 +209,32 @@ interface StartFigures {
   rssBytes: number;
 }
 
-/** The settings of a service process on the bench's data: its admin token and the keys that sealed the data. */
+/**
+ * The settings of a service process on the bench's data: its admin token and the keys that sealed the data,
+ * no rate limit in the way of the bench's rates, and a retention past the seeded year, so that no purge
+ * starts while it is measured.
+ */
 const processEnv = (keys: BenchKeys) => ({
   AUTOFIN_ENV: 'bench',
   ADMIN_TOKEN: benchAdminToken,
   LOG_LEVEL: 'warn',
   TOKEN_SIGNING_KEY: keys.signing.toString('hex'),
   DATA_ENCRYPTION_KEY: keys.encryption.toString('hex'),
+  RATE_LIMIT_PER_MINUTE: '10000000',
+  PII_RETENTION_DAYS: '3650',
 });
 
 /**
  * A start on a copy of the seeded embedded database, as an installation of that size restarts: the
  * backup of the service at `base`, restored by `autofin restore` into a new DATA_DIR, then `dist/main.js`
  * on it with the keys that sealed its values. Its time from spawning to ready (`/health/ready` 200, the
- * catalogs loaded), and its resident memory after `idleSeconds` of idling.
+ * catalogs loaded), and its resident memory after `idleSeconds` of idling; then `whileUp` with its address.
  */
-async function startOnCopy(base: string, keys: BenchKeys): Promise<StartFigures> {
+async function startOnCopy(
+  base: string,
+  keys: BenchKeys,
+  whileUp: (base: string, figures: StartFigures) => Promise<void>,
+): Promise<StartFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'autofin-scale-start-'));
   try {
     const file = join(dir, 'backup.tar.gz');
@@ -240,7 +251,9 @@ async function startOnCopy(base: string, keys: BenchKeys): Promise<StartFigures>
     );
     try {
       await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
-      return { backupBytes: statSync(file).size, startMs: service.startMs, rssBytes: service.rssBytes() };
+      const figures = { backupBytes: statSync(file).size, startMs: service.startMs, rssBytes: service.rssBytes() };
+      await whileUp(service.base, figures);
+      return figures;
     } finally {
       await service.stop();
     }
@@ -251,19 +264,13 @@ async function startOnCopy(base: string, keys: BenchKeys): Promise<StartFigures>
 
 /**
  * The service as `npm start` runs it (dist/main.js, with its memory settings) on the seeded PostgreSQL
- * schema, with the keys that sealed the seeded values. Its retention is set past the seeded year, so that
- * no purge starts while it is measured.
+ * schema, with the keys that sealed the seeded values.
  */
 function serviceOnSchema(url: string, schema: string, keys: BenchKeys) {
   const target = new URL(url);
   target.searchParams.set('options', `-c search_path=${schema}`);
   return startServiceProcess(
-    {
-      ...processEnv(keys),
-      DATABASE_URL: target.toString(),
-      RATE_LIMIT_PER_MINUTE: '10000000',
-      PII_RETENTION_DAYS: '3650',
-    },
+    { ...processEnv(keys), DATABASE_URL: target.toString() },
     { timeoutMs: 120_000, ready: 'health' },
   );
 }
@@ -282,7 +289,8 @@ async function exportAll(base: string, format: 'csv' | 'ndjson', rss: () => numb
   });
   let lines = 0;
   for await (const chunk of res.body!) {
-    for (const byte of chunk as Uint8Array) if (byte === 10) lines++;
+    const bytes = chunk as Uint8Array;
+    for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) lines++;
   }
   clearInterval(sampler);
   const rows = format === 'csv' ? lines - 1 : lines;
@@ -297,7 +305,12 @@ async function exportAll(base: string, format: 'csv' | 'ndjson', rss: () => numb
  * `work` while a section save runs at the bench's rate beside it, in windows of 10 s until the work is done:
  * how long the work took, and the p99 and the longest of the saves in those windows (the longest stall).
  */
-async function workUnderWrites(label: string, save: FixedRequest, work: () => Promise<void>): Promise<void> {
+async function workUnderWrites(
+  label: string,
+  save: FixedRequest,
+  work: () => Promise<void>,
+  writes = 'saves',
+): Promise<void> {
   let done = false;
   const started = performance.now();
   const running = work().finally(() => (done = true));
@@ -313,8 +326,8 @@ async function workUnderWrites(label: string, save: FixedRequest, work: () => Pr
   latencies.sort((a, b) => a - b);
   const p99 = latencies[Math.floor(latencies.length * 0.99)] ?? 0;
   console.log(
-    `  ${label}: ${seconds.toFixed(1)} s; saves beside it p99 ${p99.toFixed(1)} ms, longest ${(latencies.at(-1) ?? 0).toFixed(1)} ms` +
-      ` (${latencies.length} saves${failures ? `, ${failures} failed` : ''})`,
+    `  ${label}: ${seconds.toFixed(1)} s; ${writes} beside it p99 ${p99.toFixed(1)} ms, longest ${(latencies.at(-1) ?? 0).toFixed(1)} ms` +
+      ` (${latencies.length} ${writes}${failures ? `, ${failures} failed` : ''})`,
   );
 }
 
@@ -331,7 +344,7 @@ export async function scaleBench(): Promise<void> {
   const keys: BenchKeys = { signing: randomBytes(32), encryption: randomBytes(32) };
   const container = await containerFor(config, database.db, undefined, keys);
   // dist/ brought up to date with the sources now, so that no build is timed as a start.
-  if (embedded || parts.has('export')) serviceArgs();
+  serviceArgs();
   await container.prepare();
   const { app, base } = await listen(container, 'warn');
   try {
@@ -413,20 +426,31 @@ export async function scaleBench(): Promise<void> {
       const gib = (Number(rows[0]!.bytes) / 2 ** 30).toFixed(2);
       console.log(`  ${size.toLocaleString('en')} leads seeded (+${seedSeconds.toFixed(0)} s), tables ${gib} GiB`);
       const figures: Figures[] = [];
-      for (const c of parts.has('reads') ? cases : []) {
-        const f = await measure(c);
-        figures.push(f);
-        const failed = f.failures ? `  ${f.failures} failed` : '';
-        console.log(`    ${c.name.padEnd(34)}${cell(`${f.p50.toFixed(1)} / ${f.p99.toFixed(1)}`, 16)}${failed}`);
-      }
       results.set(size, figures);
-      if (!embedded) continue;
-      const start = await startOnCopy(base, keys);
+      // The reads go to a service process as `npm start` runs it: their pauses are the service's, not those
+      // of this process, whose heap just seeded the leads. On PostgreSQL one started on the seeded schema,
+      // on the embedded engine one started on a restored copy of the database (below).
+      const readsAt = async (there: string) => {
+        for (const c of parts.has('reads') ? cases : []) {
+          const f = await measure({ ...c, base: there });
+          figures.push(f);
+          const failed = f.failures ? `  ${f.failures} failed` : '';
+          console.log(`    ${c.name.padEnd(34)}${cell(`${f.p50.toFixed(1)} / ${f.p99.toFixed(1)}`, 16)}${failed}`);
+        }
+      };
+      if (!embedded) {
+        const reader = await serviceOnSchema(process.env.DATABASE_URL!, database.schema!, keys);
+        await readsAt(reader.base).finally(() => reader.stop());
+        continue;
+      }
+      const start = await startOnCopy(base, keys, async (there, copy) => {
+        console.log(
+          `    dist/main.js on a restored copy (backup ${(copy.backupBytes / 2 ** 20).toFixed(0)} MiB): ready in ` +
+            `${(copy.startMs / 1000).toFixed(2)} s, RSS ${(copy.rssBytes / 2 ** 20).toFixed(0)} MiB after ${idleSeconds} s idle`,
+        );
+        await readsAt(there);
+      });
       starts.set(size, start);
-      console.log(
-        `    dist/main.js on a restored copy (backup ${(start.backupBytes / 2 ** 20).toFixed(0)} MiB): ready in ` +
-          `${(start.startMs / 1000).toFixed(2)} s, RSS ${(start.rssBytes / 2 ** 20).toFixed(0)} MiB after ${idleSeconds} s idle`,
-      );
     }
     const save = cases.at(-1)!;
     // As many saves as beside the shortest work below, so that both p99 rest on as many answers.
@@ -500,11 +524,12 @@ export async function scaleBench(): Promise<void> {
       const create: FixedRequest = { ...save, name: 'POST /leads', method: 'POST', path: `${api}/leads`, body: '{}' };
       const migrations = await readMigrations();
       await workUnderWrites(
-        "migrations 026 and 028 again (the funnel's months), leads created beside",
+        "migrations 026 and 028 again (the funnel's months)",
         create,
         async () => {
           await migrate(database.db, { migrations });
         },
+        'lead creations',
       );
     }
     if (!parts.has('reads')) return;
