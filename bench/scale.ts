@@ -24,7 +24,8 @@
  * service process of their own, `dist/main.js` as `npm start` runs it, against the saves alone on it);
  * migration 025 again; migrations 026 and 028 again (the funnel's months: each locks the per-day counts every
  * lead's commit writes) with leads created beside them instead of saves. `BENCH_SCALE_PARTS`
- * picks some of `reads,erasures,purge,export,migration` (default all).
+ * picks some of `reads,erasures,purge,export,migration` (default all); `BENCH_SCALE_KEEP=1` keeps the seeded
+ * PostgreSQL schema.
  *
  * On the embedded engine, at each size, a start on that database: `GET /admin/backup` of the seeded
  * service, `autofin restore` into a new DATA_DIR, and `dist/main.js` started there with the bench's keys
@@ -52,6 +53,8 @@ const api = '/mx/b2b/autofin/api';
 const rate = Number(process.env.BENCH_SCALE_RATE ?? 50);
 const parts = new Set((process.env.BENCH_SCALE_PARTS ?? 'reads,erasures,purge,export,migration').split(','));
 const purgeSize = Number(process.env.BENCH_SCALE_PURGE ?? 100_000);
+/** `BENCH_SCALE_KEEP=1`: the seeded PostgreSQL schema is left in place, to read its plans with EXPLAIN. */
+const keep = process.env.BENCH_SCALE_KEEP === '1';
 const seconds = 10;
 const batch = 10_000;
 const year = 365 * 86_400_000;
@@ -568,6 +571,7 @@ export async function scaleBench(): Promise<void> {
   } finally {
     await app.close();
     await container.close();
-    await database.drop();
+    if (keep && database.schema) console.log(`\n  kept: schema ${database.schema} (drop it when done)`);
+    else await database.drop();
   }
 }

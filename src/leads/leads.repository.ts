@@ -319,7 +319,9 @@ function createLeadReads(db: Queryable) {
         where.push(sql.replace('?', `$${params.length}`));
       };
       if (filter.status) add('status = ?', filter.status);
-      else if (filter.excludeEmpty) add('status <> ?', 'CREATED');
+      // A lead with an outcome was verified, so is never CREATED: the outcome's condition alone says it,
+      // and the page's ids are then found on the company's keyset index alone (outcomeSql.page).
+      else if (filter.excludeEmpty && !filter.outcome) add('status <> ?', 'CREATED');
       if (filter.outcome) add(outcomeSql.is('leads.id', '?'), filter.outcome);
       if (filter.createdFrom) add('created_at >= ?', filter.createdFrom);
       if (filter.createdTo) add('created_at < ?', filter.createdTo);
@@ -328,9 +330,9 @@ function createLeadReads(db: Queryable) {
         where.push(`(created_at, id) < ($${params.length - 1}, $${params.length})`);
       }
       params.push(filter.limit);
+      const columns = `*, ${outcomeSql.statusOf('leads.id')} as outcome_status`;
       const { rows } = await tx.query<LeadRow>(
-        `select *, ${outcomeSql.statusOf('leads.id')} as outcome_status from leads where ${where.join(' and ')}
-         order by created_at desc, id desc limit $${params.length}`,
+        outcomeSql.page(columns, where, `$${params.length}`, filter.outcome !== undefined),
         params,
       );
       return rows;

