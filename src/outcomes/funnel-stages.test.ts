@@ -37,8 +37,9 @@ test('the per-status months counted before 028 become one row per company and mo
     const [a, b] = [randomUUID(), randomUUID()];
     await database.db.query(
       `insert into funnel_lead_months (company_id, month, status, leads) values
-         ($1, '2026-01-01', 'CREATED', 4), ($1, '2026-01-01', 'VERIFIED', 3), ($1, '2026-01-01', 'PREQUALIFIED', 2),
-         ($1, '2026-01-01', 'NOT_PREQUALIFIED', 1), ($1, '2026-02-01', 'PIN_SENT', 5), ($2, '2026-01-01', 'IN_PROGRESS', 7)`,
+         ($1, '2026-01-01', 'CREATED', 4), ($1, '2026-01-01', 'VERIFIED', 3),
+         ($1, '2026-01-01', 'PREQUALIFIED', 2), ($1, '2026-01-01', 'NOT_PREQUALIFIED', 1),
+         ($1, '2026-02-01', 'PIN_SENT', 5), ($2, '2026-01-01', 'IN_PROGRESS', 7)`,
       [a, b],
     );
     await database.db.query(

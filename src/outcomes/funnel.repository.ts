@@ -130,7 +130,8 @@ export function createFunnelRepository(db: Queryable) {
           `select company_id, leads, case when funnel_verified(status) then leads else 0 end,
              case when status = 'PREQUALIFIED' then leads else 0 end, 0, 0, 0
            from funnel_lead_days where true${within}${company}`,
-          `select company_id, 0, 0, 0, approved, funded, funded_amount from funnel_outcome_days where true${within}${company}`,
+          `select company_id, 0, 0, 0, approved, funded, funded_amount
+           from funnel_outcome_days where true${within}${company}`,
         );
       }
       for (const part of parts) {
