@@ -145,11 +145,8 @@ function partnerViewTests1() {
         const ids: string[] = [];
         let cursor: string | null = null;
         do {
-          const res = await t.app.inject({
-            method: 'GET',
-            url: `${url}${query}&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
-            headers,
-          });
+          const page: string = `${url}${query}&limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+          const res = await t.app.inject({ method: 'GET', url: page, headers });
           assert.equal(res.statusCode, 200, show(res));
           const body = res.json() as { items: { id: string }[]; nextCursor: string | null };
           assert.ok(body.items.length <= 2);
