@@ -190,10 +190,13 @@ interface Figures {
 }
 
 /** A report is asked for by people, not by partners' systems: the funnel at a tenth of the rate. */
-const rateOf = (request: FixedRequest) => (request.name.startsWith('funnel') ? Math.max(1, rate / 10) : rate);
+const isFunnel = (request: FixedRequest) => request.name.startsWith('funnel');
+const funnelRate = Math.max(1, rate / 10);
+const funnelSeconds = 2 * seconds;
+const rateOf = (request: FixedRequest) => (isFunnel(request) ? funnelRate : rate);
 
 /** A case's answers: 500 at the default rate, the funnel's 100. */
-const durationOf = (request: FixedRequest) => (request.name.startsWith('funnel') ? 2 * seconds : seconds);
+const durationOf = (request: FixedRequest) => (isFunnel(request) ? funnelSeconds : seconds);
 
 async function measure(request: FixedRequest, duration = durationOf(request)): Promise<Figures> {
   await runConstantRateInWorker([request], rateOf(request), 1);
@@ -420,7 +423,7 @@ export async function scaleBench(): Promise<void> {
       },
     ];
     console.log(
-      `\nscale on ${database.db.engine}: each case at ${rate} req/s for ${seconds} s (the funnel at ${rateOf(cases.at(-2)!)}/s for ${2 * seconds} s); p50 / p99 in ms`,
+      `\nscale on ${database.db.engine}: each case at ${rate} req/s for ${seconds} s (the funnel at ${funnelRate}/s for ${funnelSeconds} s); p50 / p99 in ms`,
     );
     const results = new Map<number, Figures[]>();
     const starts = new Map<number, StartFigures>();
@@ -547,7 +550,7 @@ export async function scaleBench(): Promise<void> {
     cases.forEach((c, i) => {
       const a = results.get(small)![i]!.p99;
       const b = results.get(large)![i]!.p99;
-      const limit = embedded ? Infinity : c.name.startsWith('funnel') ? 50 : 20;
+      const limit = embedded ? Infinity : isFunnel(c) ? 50 : 20;
       const within = embedded ? 2 : 1.5;
       const ratio = b / Math.max(a, 0.1);
       const verdict = ratio <= within && b < limit ? 'meets' : 'misses';
